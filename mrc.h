@@ -1,0 +1,3205 @@
+/* mrc.h - open MRC (Multipath Reliable Connection) protocol core, single header, I/O-free.
+ *
+ * MRC is the RDMA transport published through the Open Compute Project (MRC 1.0, 2026): RoCEv2 RC restricted to
+ * RDMA Write and Write-with-Immediate, with every data packet self-describing (METH + RETH) so it is placed in any
+ * order, sprayed over many paths (Entropy Values, EVs), selectively acknowledged (SACK/NACK) on a lossy fabric.
+ *
+ * USAGE
+ *   In exactly one C or C++ file:       #define MRC_IMPLEMENTATION
+ *                                       #include "mrc.h"
+ *   Everywhere else just include it. MRC_STATIC makes every API function static to that translation unit.
+ *
+ *   The core owns no memory, no clock, no socket and no thread. The caller owns an mrc_endpoint (one NIC), its
+ *   mrc_conns (one per QP) and every buffer; time is a uint64_t of nanoseconds passed into every call. The loop:
+ *
+ *     mrc_endpoint_recv(ep, pkt, len, &rxinfo, now);         for every received packet (from BTH on, no ICRC)
+ *     if (now >= mrc_endpoint_next_deadline(ep))
+ *         mrc_endpoint_on_timeout(ep, now);
+ *     while ((n = mrc_endpoint_poll_tx(ep, buf, sizeof buf, &txinfo, now)) > 0)
+ *         send buf[0..txinfo.hdr_len) + txinfo.payload[0..payload_len) + pad zeros on txinfo.port;
+ *     while (mrc_endpoint_poll_event(ep, &event) > 0)
+ *         handle completions and errors;
+ *     sleep until a packet arrives or mrc_endpoint_next_deadline(ep).
+ *
+ * CONFIGURATION MACROS (define before including in the implementation unit)
+ *   MRC_MEMCPY, MRC_MEMSET, MRC_MEMMOVE, MRC_MEMCMP   libc replacements: all four or none
+ *   MRC_ASSERT(x)          internal invariants (never on wire input); default assert() when hosted
+ *   MRC_MAX_PORTS          planes per endpoint (8)            MRC_MAX_CONNS     QPs per endpoint (16)
+ *   MRC_MAX_EVS            EV slots per QP (256)              MRC_MAX_MRS       memory regions per endpoint (16)
+ *   MRC_MAX_MPR_UNITS      largest responder MPR, units of 128 PSNs, power of two (32 -> 4096-bit bitmap)
+ *   MRC_MAX_INFLIGHT       requester per-PSN records, power of two (1024): caps the send window
+ *   MRC_MAX_WIMM           pending immediates per QP (128)    MRC_MAX_SQ, MRC_MAX_RQ  work requests per QP (64)
+ *   MRC_CTLQ_LEN           queued control packets per QP (16)
+ *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
+ *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
+ *
+ * TIME      uint64_t ns, monotonic, caller's epoch. Deadlines out are absolute; MRC_TIME_NEVER = none.
+ * MEMORY    no heap, no globals, no static mutable state; sizeof(mrc_endpoint) and sizeof(mrc_conn) are fixed by the
+ *           macros above. A posted write's source buffer stays caller-owned until its MRC_EVT_SEND_DONE.
+ * ERRORS    negative int codes (mrc_err); values <= MRC_ERR_FATAL mean the connection is in ERR. Malformed or
+ *           hostile packets are dropped and counted (mrc_endpoint_stats / mrc_conn_stats), never fatal to the
+ *           endpoint and never a crash.
+ * PLATFORM  freestanding C99: needs only memcpy/memset/memmove/memcmp and the compiler's 64-bit division helpers
+ *           (__aeabi_uldivmod, __udivdi3, ...), which stay off the per-packet paths.
+ * WIRE      docs/PROTOCOL.md documents every header and every choice the public material leaves open; the layout
+ *           tables below are the single source of truth for both encoder and decoder.
+ *
+ * LICENSE   MIT. See the end of the file.
+ */
+#ifndef MRC_H
+#define MRC_H
+
+#define MRC_VERSION_MAJOR 0
+#define MRC_VERSION_MINOR 1
+#define MRC_VERSION_PATCH 0
+#define MRC_VERSION_STRING "0.1.0"
+#define MRC_WIRE_VERSION 1 /* MRC 1.0 on the wire (OCP API bit MRC_PROTOCOL_VERSION_1) */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifndef MRC_API
+#ifdef MRC_STATIC
+#define MRC_API static
+#else
+#define MRC_API extern
+#endif
+#endif
+
+/* ---- capacities ------------------------------------------------------------------------------------------- */
+#ifndef MRC_MAX_PORTS
+#define MRC_MAX_PORTS 8
+#endif
+#ifndef MRC_MAX_CONNS
+#define MRC_MAX_CONNS 16
+#endif
+#ifndef MRC_MAX_EVS
+#define MRC_MAX_EVS 256
+#endif
+#ifndef MRC_MAX_MRS
+#define MRC_MAX_MRS 16
+#endif
+#ifndef MRC_MAX_MPR_UNITS
+#define MRC_MAX_MPR_UNITS 32
+#endif
+#ifndef MRC_MAX_INFLIGHT
+#define MRC_MAX_INFLIGHT 1024
+#endif
+#ifndef MRC_MAX_WIMM
+#define MRC_MAX_WIMM 128
+#endif
+#ifndef MRC_MAX_SQ
+#define MRC_MAX_SQ 64
+#endif
+#ifndef MRC_MAX_RQ
+#define MRC_MAX_RQ 64
+#endif
+#ifndef MRC_CTLQ_LEN
+#define MRC_CTLQ_LEN 16
+#endif
+
+#if MRC_MAX_PORTS < 1 || MRC_MAX_PORTS > 32
+#error "MRC_MAX_PORTS must be 1..32 (port_status_mask is 32 bits)"
+#endif
+#if MRC_MAX_CONNS < 1 || MRC_MAX_CONNS > 65535
+#error "MRC_MAX_CONNS must be 1..65535"
+#endif
+#if MRC_MAX_EVS < 1 || MRC_MAX_EVS > 65535
+#error "MRC_MAX_EVS must be 1..65535"
+#endif
+#if MRC_MAX_MRS < 1 || MRC_MAX_MRS > 65535
+#error "MRC_MAX_MRS must be 1..65535"
+#endif
+#if MRC_MAX_MPR_UNITS < 1 || MRC_MAX_MPR_UNITS > 255 || (MRC_MAX_MPR_UNITS & (MRC_MAX_MPR_UNITS - 1))
+#error "MRC_MAX_MPR_UNITS must be a power of two in 1..128"
+#endif
+#if MRC_MAX_INFLIGHT < 64 || MRC_MAX_INFLIGHT > 32768 || (MRC_MAX_INFLIGHT & (MRC_MAX_INFLIGHT - 1))
+#error "MRC_MAX_INFLIGHT must be a power of two in 64..32768"
+#endif
+#if MRC_MAX_WIMM < 1 || MRC_MAX_WIMM > 32768 || (MRC_MAX_WIMM & (MRC_MAX_WIMM - 1))
+#error "MRC_MAX_WIMM must be a power of two in 1..32768"
+#endif
+#if MRC_MAX_SQ < 2 || MRC_MAX_SQ > 32768 || (MRC_MAX_SQ & (MRC_MAX_SQ - 1))
+#error "MRC_MAX_SQ must be a power of two in 2..32768"
+#endif
+#if MRC_MAX_RQ < 2 || MRC_MAX_RQ > 32768 || (MRC_MAX_RQ & (MRC_MAX_RQ - 1))
+#error "MRC_MAX_RQ must be a power of two in 2..32768"
+#endif
+#if MRC_CTLQ_LEN < 2 || MRC_CTLQ_LEN > 256 || (MRC_CTLQ_LEN & (MRC_CTLQ_LEN - 1))
+#error "MRC_CTLQ_LEN must be a power of two in 2..256"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- time and errors ---------------------------------------------------------------------------------------- */
+typedef uint64_t mrc_time; /* nanoseconds */
+#define MRC_TIME_NEVER UINT64_MAX
+
+typedef enum mrc_err {
+    MRC_OK = 0,
+    MRC_ERR_INVAL = -1,     /* bad argument or attribute value */
+    MRC_ERR_STATE = -2,     /* call not allowed in the object's current state */
+    MRC_ERR_NOBUF = -3,     /* caller's buffer too small; nothing was consumed */
+    MRC_ERR_FULL = -4,      /* a fixed-size queue or table is full; retry later */
+    MRC_ERR_DROP = -5,      /* packet discarded and counted; not a failure of the call */
+    MRC_ERR_NOTSUP = -6,    /* operation not supported by MRC (e.g. RDMA READ, SEND, atomics) */
+    MRC_ERR_NOENT = -7,     /* no such object (rkey, QPN, profile ID) */
+    MRC_ERR_TRUNC = -8,     /* decoder: input shorter than the header */
+    MRC_ERR_MALFORMED = -9, /* decoder: field values inconsistent with the header */
+    MRC_ERR_FATAL = -100,   /* this value and below: the connection is in ERR */
+    MRC_ERR_RETRY_EXC = -101,     /* retransmission retries exhausted */
+    MRC_ERR_REMOTE_ACCESS = -102, /* peer reported a remote access error (rkey, bounds, access) */
+    MRC_ERR_REMOTE_INVAL = -103,  /* peer reported an invalid request (e.g. WIMM overflow) */
+    MRC_ERR_REMOTE_OP = -104,     /* peer reported an operational error or a non-retriable NACK */
+    MRC_ERR_FLUSH = -105,         /* work request flushed because the connection entered ERR */
+    MRC_ERR_LOCAL_ACCESS = -106,  /* this side rejected the peer's write (rkey, bounds, access) */
+    MRC_ERR_LOCAL_INVAL = -107    /* this side rejected the peer's request (e.g. WIMM overflow) */
+} mrc_err;
+
+MRC_API bool mrc_err_is_fatal(int e);
+MRC_API const char *mrc_strerror(int e); /* "" under MRC_NO_STRINGS */
+
+/* ---- wire constants (docs/PROTOCOL.md section 3) ------------------------------------------------------------ */
+#define MRC_UDP_PORT 4791u /* RoCEv2 destination port */
+#define MRC_EPOP_QPN 0x2u  /* endpoint operations are sent to QP 0x2 */
+#define MRC_PSN_MASK 0xFFFFFFu
+#define MRC_PSN_HALF 0x800000u
+
+enum mrc_opcode {
+    MRC_OP_WRITE_FIRST = 0xC6,
+    MRC_OP_WRITE_MIDDLE = 0xC7,
+    MRC_OP_WRITE_LAST = 0xC8,
+    MRC_OP_WRITE_LAST_IMM = 0xC9,
+    MRC_OP_WRITE_ONLY = 0xCA,
+    MRC_OP_WRITE_ONLY_IMM = 0xCB,
+    MRC_OP_ACK = 0xD1, /* transport ACK/NAK, AETH */
+    MRC_OP_EP_REQ = 0xD8,
+    MRC_OP_EP_RSP = 0xD9,
+    MRC_OP_SACK = 0xDC,
+    MRC_OP_NACK = 0xDD,
+    MRC_OP_PROBE_REQ = 0xDE
+};
+
+/* header sizes in bytes */
+enum {
+    MRC_BTH_LEN = 12, MRC_METH_LEN = 4, MRC_TSETH_LEN = 4, MRC_RETH_LEN = 16, MRC_IMMDT_LEN = 4,
+    MRC_AETH_LEN = 4, MRC_SETH_LEN = 28, MRC_CCSTATE_LEN = 8, MRC_NETH_LEN = 20, MRC_PETH_LEN = 16,
+    MRC_ERTH_LEN = 16, MRC_EETH_LEN = 36,
+    MRC_HDR_MAX = 64,      /* no MRC header stack is longer; poll_tx needs at least this much room */
+    MRC_NOMINAL_HDR = 40   /* nominal_pktsize = UDP payload + 40 (notes 3.12, spec 8.3.1) */
+};
+
+/* NACK reason codes (NETH nack_reason); numbering shared with UET PDS */
+enum mrc_nack_reason {
+    MRC_NACK_TRIMMED = 0x01,
+    MRC_NACK_TRIMMED_LASTHOP = 0x02,
+    MRC_NACK_NO_BITMAP = 0x06,
+    MRC_NACK_NO_PKT_BUFFER = 0x07,
+    MRC_NACK_NO_RESOURCE = 0x0A,
+    MRC_NACK_PSN_OOR_WINDOW = 0x0B,
+    MRC_NACK_UNEXP_EVENT = 0x19 /* not retriable: the QP goes to ERR */
+};
+MRC_API bool mrc_nack_is_retriable(unsigned reason); /* false for UNEXP_EVENT and for unknown codes */
+
+/* AETH syndromes used by MRC (IBTA layout: type in bits 7:5, value in 4:0) */
+enum mrc_aeth_syndrome {
+    MRC_AETH_ACK = 0x1F,          /* ACK, credit field = 0x1F "no credit" */
+    MRC_AETH_NAK_PSN_SEQ = 0x60,  /* NAK: PSN sequence error (never sent by this core) */
+    MRC_AETH_NAK_INV_REQ = 0x61,  /* NAK: invalid request (WIMM overflow, bad opcode sequence) */
+    MRC_AETH_NAK_REM_ACCESS = 0x62, /* NAK: remote access error (rkey, bounds, access rights) */
+    MRC_AETH_NAK_REM_OP = 0x63    /* NAK: remote operational error */
+};
+
+/* SETH m field: what the responder asks the requester to do with the EV the packet came on */
+enum { MRC_M_NONE = 0, MRC_M_SKIP_ONCE = 1, MRC_M_ALWAYS_SKIP = 2 };
+
+/* ERTH/EETH op on the wire (NOT the OCP API enum, which is ordered the other way round) */
+enum { MRC_EPOP_PORT_STATUS_UPDATE = 0, MRC_EPOP_EV_PROBE = 1 };
+
+/* DSCP classes (the numeric codepoints are per deployment: mrc_config.dscp[]) */
+enum mrc_dscp_class {
+    MRC_DSCP_TRIMMABLE = 0, MRC_DSCP_NO_TRIM, MRC_DSCP_TRIMMABLE_RETX, MRC_DSCP_TRIMMED,
+    MRC_DSCP_TRIMMED_LASTHOP, MRC_DSCP_CONTROL, MRC_DSCP_CLASSES
+};
+
+/* ---- PSN serial arithmetic (24-bit, compared within +-2^23) ------------------------------------------------ */
+MRC_API uint32_t mrc_psn_add(uint32_t psn, int32_t n);
+MRC_API int32_t mrc_psn_diff(uint32_t a, uint32_t b); /* a - b in [-2^23, 2^23) */
+MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b);
+
+/* ---- wire layout choices (docs/PROTOCOL.md section 6; both ends must agree) --------------------------------- */
+typedef struct mrc_wire_opts {
+    uint8_t bth_m_bit;        /* Q1: bit of BTH byte 1 that holds m (7: third-party model, default; 6: IBTA);
+                                  se takes the other one */
+    uint8_t eeth_op_shift;    /* Q16b: EETH op position in byte 1: 2 (bits 3:2, default) or 4 (bits 5:4) */
+    uint8_t sack_msb_first;   /* Q4: 0 (default): bitmap bit 0 (LSB of the BE 64-bit word) = base PSN;
+                                  1: the MSB is the base PSN */
+    uint8_t ts_shift;         /* Q2: TSETH tx_timestamp unit = 2^ts_shift ns (default 7 = 128 ns) */
+    uint8_t tver;             /* Q1: BTH tver sent (default 0); ignored on receive */
+} mrc_wire_opts;
+
+/* ---- decoded headers (codec) -------------------------------------------------------------------------------- */
+typedef struct mrc_bth {
+    uint8_t opcode, se, m, pad, tver, resv8, a, r, rtx, ts;
+    uint16_t pkey;
+    uint32_t dest_qp, psn;
+} mrc_bth;
+
+typedef struct mrc_meth { uint16_t rqmsn, msn; } mrc_meth;
+typedef struct mrc_tseth { uint16_t tx_timestamp; uint8_t tsr, ftype; } mrc_tseth;
+typedef struct mrc_reth { uint64_t va; uint32_t rkey, dma_len; } mrc_reth;
+typedef struct mrc_aeth { uint8_t syndrome; uint32_t msn; } mrc_aeth;
+
+typedef struct mrc_seth {
+    uint8_t type, nxt, m, pr;
+    int16_t ack_psn_offset; /* ack_psn = cack_psn + ack_psn_offset */
+    uint32_t entropy;
+    uint16_t spdcid, dpdcid;
+    uint32_t cack_psn;
+    uint8_t cc_type, cc_fl, mpr;
+    int16_t sack_offset;    /* bitmap base = cack_psn + sack_offset */
+    uint64_t sack_bitmap;   /* bit i (LSB = 0) = PSN base + i, whatever the wire bit order */
+} mrc_seth;
+
+typedef struct mrc_cc_state {
+    uint16_t tx_timestamp, ooo_count;
+    uint8_t r_c, rcv_cwnd_pen;
+    uint32_t rcvd_bytes; /* 24 bits, 256-byte units, wrapping */
+} mrc_cc_state;
+
+typedef struct mrc_neth {
+    uint8_t type, nxt, nack_reason, vendor_info;
+    uint32_t entropy;
+    uint16_t spdcid, dpdcid;
+    uint32_t nack_psn;
+    uint8_t cc_type, cc_fl;
+    uint16_t tx_timestamp;
+} mrc_neth;
+
+typedef struct mrc_peth {
+    uint8_t type, nxt, vendor_info, tsr, ftype;
+    uint16_t probe_id, spdcid, dpdcid, tx_timestamp;
+} mrc_peth;
+
+typedef struct mrc_erth {
+    uint8_t type, nxt, op, vendor_info, tsr, ftype;
+    uint32_t port_status_mask;
+    uint16_t tx_timestamp;
+} mrc_erth;
+
+typedef struct mrc_eeth {
+    uint8_t type, nxt, op;
+    uint16_t tx_timestamp;
+} mrc_eeth;
+
+/* which headers mrc_pkt_decode found */
+enum {
+    MRC_HDR_METH = 1u << 0, MRC_HDR_TSETH = 1u << 1, MRC_HDR_RETH = 1u << 2, MRC_HDR_IMMDT = 1u << 3,
+    MRC_HDR_AETH = 1u << 4, MRC_HDR_SETH = 1u << 5, MRC_HDR_CCSTATE = 1u << 6, MRC_HDR_NETH = 1u << 7,
+    MRC_HDR_PETH = 1u << 8, MRC_HDR_ERTH = 1u << 9, MRC_HDR_EETH = 1u << 10
+};
+
+typedef struct mrc_pkt {
+    mrc_bth bth;
+    uint32_t hdrs;        /* MRC_HDR_* present */
+    uint32_t hdr_len;     /* bytes of headers, BTH included */
+    uint32_t payload_len; /* bytes after the headers, pad removed */
+    mrc_meth meth;
+    mrc_tseth tseth;
+    mrc_reth reth;
+    uint32_t imm;
+    mrc_aeth aeth;
+    mrc_seth seth;
+    mrc_cc_state cc;
+    mrc_neth neth;
+    mrc_peth peth;
+    mrc_erth erth;
+    mrc_eeth eeth;
+} mrc_pkt;
+
+/* Decoders: return the header length consumed (> 0), MRC_ERR_TRUNC when len is too short, or MRC_ERR_INVAL for
+ * NULL arguments. Encoders: return the header length written, MRC_ERR_NOBUF when cap is too small, MRC_ERR_INVAL
+ * when a field does not fit its width. Neither ever reads or writes outside [p, p + len/cap). */
+MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h);
+MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h);
+MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h);
+MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h);
+MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h);
+MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h);
+MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h);
+MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h);
+MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm);
+MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm);
+MRC_API int mrc_aeth_decode(const uint8_t *p, size_t len, mrc_aeth *h);
+MRC_API int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h);
+MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h);
+MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h);
+MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h);
+MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h);
+MRC_API int mrc_neth_decode(const uint8_t *p, size_t len, mrc_neth *h);
+MRC_API int mrc_neth_encode(uint8_t *p, size_t cap, const mrc_neth *h);
+MRC_API int mrc_peth_decode(const uint8_t *p, size_t len, mrc_peth *h);
+MRC_API int mrc_peth_encode(uint8_t *p, size_t cap, const mrc_peth *h);
+MRC_API int mrc_erth_decode(const uint8_t *p, size_t len, mrc_erth *h);
+MRC_API int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h);
+MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h);
+MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h);
+
+/* Classify and decode a whole MRC packet (BTH onward, ICRC already removed). Returns MRC_OK, MRC_ERR_TRUNC,
+ * MRC_ERR_MALFORMED (pad larger than the payload, unknown opcode) or MRC_ERR_INVAL. */
+MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *pkt);
+/* Headers that follow BTH for an opcode (MRC_HDR_* mask, TSETH excluded); 0 for opcodes MRC does not define. */
+MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode);
+
+/* RoCEv2 ICRC helper for adapters that build full frames (docs/PROTOCOL.md "ICRC"). l3 points at the IPv4 or
+ * IPv6 header; len covers IP header, UDP header, MRC packet and pad, without the ICRC. Variant fields (IPv4 TOS,
+ * TTL, checksum; IPv6 traffic class, flow label, hop limit; UDP checksum; BTH byte 4) are masked as RoCEv2
+ * specifies. Returns the CRC; mrc_icrc_put stores it in wire order. Returns 0 for unparseable input (len too short
+ * or not IPv4/IPv6); callers treat that as a bad ICRC. */
+MRC_API uint32_t mrc_crc32(uint32_t crc, const uint8_t *p, size_t n); /* IEEE 802.3 CRC-32 update (zlib form) */
+MRC_API uint32_t mrc_icrc(const uint8_t *l3, size_t len);
+MRC_API void mrc_icrc_put(uint8_t out[4], uint32_t icrc);
+MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]);
+
+/* ---- objects ------------------------------------------------------------------------------------------------ */
+typedef struct mrc_endpoint mrc_endpoint;
+typedef struct mrc_conn mrc_conn;
+
+/* Host memory placement hook: called inside mrc_endpoint_recv after every check passed, instead of MRC_MEMCPY,
+ * for regions registered with MRC_ACCESS_EXTERNAL (firmware DMA). It must not call back into the core. src is
+ * valid only during the call. A non-zero return drops the packet (counted, not acknowledged). */
+typedef int (*mrc_place_fn)(void *ud, uint32_t rkey, void *region_user, uint64_t offset, const uint8_t *src,
+                            uint32_t len);
+typedef void (*mrc_trace_fn)(void *ud, unsigned id, uint64_t a, uint64_t b);
+
+typedef struct mrc_config {
+    uint64_t seed;            /* all randomness (QPNs excepted) derives from this: same seed, same bytes */
+    uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
+    uint32_t qpn_base;        /* QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
+    mrc_wire_opts wire;
+    uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints per class; defaults in docs/PROTOCOL.md */
+    bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true), else DSCP_NO_TRIM */
+    bool tseth;               /* data packets carry TSETH (default true) */
+    /* responder (docs/PROTOCOL.md section 6) */
+    uint16_t sack_every;      /* Q6: SACK every N data packets (default 1); always at once on a, CE, rtx, holes */
+    uint32_t sack_delay_ns;   /* Q6: longest a coalesced SACK waits (default 4000) */
+    bool nack_oor;            /* Q10: answer out-of-window PSNs with NACK PSN_OOR_WINDOW (default false: drop) */
+    bool window_inclusive;    /* Q10: accept up to cack+MPR (true) or cack+MPR-1 (false, default) */
+    uint16_t tack_every;      /* Q6: positive transport ACK every M completed messages (default 0: never) */
+    /* requester */
+    uint32_t reorder_slack_ns;/* Q5: hole declared lost once a packet sent this much later is acked
+                                 (default 0 = auto: max(reorder_slack_min_ns, min_rtt / 4)) */
+    uint32_t reorder_slack_min_ns; /* Q5: floor of the automatic slack (default 2000) */
+    uint32_t rtt_init_ns;     /* RTT assumed before the first sample (default 20000) */
+    uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
+    uint16_t ack_req_every;   /* set BTH a every N data packets; 0 (default): on the last packet of a message */
+    uint32_t fixed_cwnd_bytes;/* congestion-control seam: fixed window in nominal bytes (default 0 = none) */
+    /* EV seam: the built-in AUTO EV profile (profile ID 0) */
+    uint16_t evs_per_port;    /* EVs generated per port for AUTO (default 16: 128 over 8 planes) */
+    uint16_t ev_sport_min, ev_sport_max; /* AUTO EV values (UDP source ports), default 49152..65535 */
+    /* hooks */
+    mrc_place_fn place;
+    void *place_ud;
+    mrc_trace_fn trace;       /* only with MRC_ENABLE_TRACE */
+    void *trace_ud;
+} mrc_config;
+
+/* Fill every field with its documented default. Zero-filled is also a valid "not configured" state. */
+MRC_API void mrc_config_default(mrc_config *cfg);
+
+/* ---- statistics --------------------------------------------------------------------------------------------- */
+enum mrc_drop_reason {
+    MRC_DROP_SHORT = 0,    /* shorter than its headers */
+    MRC_DROP_OPCODE,       /* opcode MRC does not define */
+    MRC_DROP_MALFORMED,    /* inconsistent lengths, pad, or field values */
+    MRC_DROP_ICRC,         /* adapter reported a bad ICRC */
+    MRC_DROP_QPN,          /* no connection with that QPN */
+    MRC_DROP_PKEY,         /* pkey mismatch */
+    MRC_DROP_STATE,        /* connection not in a state that accepts this packet */
+    MRC_DROP_PSN_OOR,      /* data PSN outside the responder window */
+    MRC_DROP_MSN_OOR,      /* message sequence outside the window */
+    MRC_DROP_TRIMMED,      /* trimmed data packet (answered with a NACK) */
+    MRC_DROP_ACCESS,       /* rkey / bounds / access violation (answered with a transport NAK) */
+    MRC_DROP_WIMM,         /* WIMM overflow (answered with a transport NAK) */
+    MRC_DROP_PLACE,        /* placement hook refused */
+    MRC_DROP_DUP,          /* duplicate data, payload discarded, re-acknowledged */
+    MRC_DROP_ACK_BOGUS,    /* SACK/NACK/ACK naming PSNs or messages never sent */
+    MRC_DROP_ACK_STALE,    /* SACK/NACK/ACK for a connection not (or no longer) sending */
+    MRC_DROP_EPOP,         /* endpoint operation not handled */
+    MRC_DROP_REASONS
+};
+
+typedef struct mrc_endpoint_stats {
+    uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes;
+    uint64_t rx_drops;                       /* sum of drop[] */
+    uint64_t drop[MRC_DROP_REASONS];
+    uint64_t ctlq_overflow;                  /* control packets not queued (queue full) */
+} mrc_endpoint_stats;
+
+typedef struct mrc_conn_stats {
+    /* requester */
+    uint64_t tx_data, tx_rtx, tx_bytes, tx_probes;
+    uint64_t rx_sack, rx_nack, rx_tack, rx_nack_reason[32];
+    uint64_t rtx_nack, rtx_sack_hole, rtx_rto, rtx_probe_loss; /* why a PSN was retransmitted */
+    uint64_t rto_fired, tlp_fired;
+    uint64_t msgs_done;
+    /* responder */
+    uint64_t rx_data, rx_bytes_placed, rx_dup, rx_trimmed, rx_oor;
+    uint64_t tx_sack, tx_nack, tx_tack, tx_nak;
+    uint64_t imm_delivered;
+    /* path signals seen by the EV seam */
+    uint64_t ev_skip_req, ev_trims, ev_losses;
+    uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
+} mrc_conn_stats;
+
+MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */
+MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
+
+/* ---- endpoint (one NIC) ------------------------------------------------------------------------------------- */
+/* Returns MRC_OK or MRC_ERR_INVAL (NULL, num_ports out of range, bad DSCP, ev_sport range empty). All ports start
+ * up. The endpoint must not move in memory while conns are attached. */
+MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now);
+/* Port (plane) state, 1-based. MRC_OK, MRC_ERR_INVAL. Down ports carry nothing until they come back up. */
+MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now);
+MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port);
+
+/* Memory regions. base: host address of the region (may be NULL only with MRC_ACCESS_EXTERNAL and a place hook);
+ * iova: the address peers put in RETH for byte 0 of the region. Returns MRC_OK and the rkey, MRC_ERR_INVAL,
+ * MRC_ERR_FULL. */
+enum { MRC_ACCESS_REMOTE_WRITE = 1u << 0, MRC_ACCESS_EXTERNAL = 1u << 1 };
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey);
+MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey); /* MRC_OK, MRC_ERR_NOENT */
+
+/* Feed one received packet (from BTH on, ICRC removed and checked by the adapter). Returns MRC_OK when the
+ * packet was accepted, MRC_ERR_DROP when it was discarded and counted, MRC_ERR_INVAL for NULL arguments. */
+typedef struct mrc_rxinfo {
+    uint8_t port;  /* 1-based arrival port (plane) */
+    uint8_t dscp;  /* IP DSCP as received (trim detection) */
+    uint8_t ecn;   /* IP ECN bits as received (3 = CE) */
+    uint8_t flags; /* MRC_RX_* */
+    uint32_t ev;   /* entropy as seen on the wire (UDP source port / flow label bits) */
+} mrc_rxinfo;
+enum { MRC_RX_TRIMMED = 1u << 0, MRC_RX_ICRC_BAD = 1u << 1 };
+MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                              mrc_time now);
+
+/* Produce the next packet to send. Writes the MRC headers to buf and describes the payload in ti. Returns the bytes
+ * written to buf (> 0), 0 when there is nothing to send now, MRC_ERR_NOBUF when cap < MRC_HDR_MAX (or, with
+ * MRC_TX_COPY, smaller than the whole packet; nothing is consumed), MRC_ERR_INVAL. The packet on the wire is
+ * buf[0..hdr_len) + payload[0..payload_len) + pad zero bytes (then the adapter's ICRC). */
+typedef struct mrc_txinfo {
+    uint8_t port;          /* 1-based egress port (plane) */
+    uint8_t dscp;          /* codepoint to put in the IP header */
+    uint8_t dscp_class;    /* enum mrc_dscp_class */
+    uint8_t pad;           /* zero bytes to append after the payload (BTH pad count) */
+    uint8_t opcode;
+    uint32_t ev;           /* entropy for the UDP source port / flow label */
+    uint32_t peer;         /* the connection's opaque peer handle (mrc_conn_attr.peer); 0 for endpoint ops */
+    uint32_t qpn;          /* local QPN that produced the packet (MRC_EPOP_QPN for endpoint ops) */
+    uint32_t hdr_len;
+    const uint8_t *payload;/* source data (caller's posted buffer), or inside buf with MRC_TX_COPY */
+    uint32_t payload_len;
+} mrc_txinfo;
+enum { MRC_TX_COPY = 1u << 0 }; /* copy payload and pad into buf after the headers */
+MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                 mrc_time now);
+
+/* Earliest absolute time at which mrc_endpoint_on_timeout has work, or MRC_TIME_NEVER. O(1). */
+MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep);
+/* Run every timer due at or before now. Spurious or early calls are harmless. MRC_OK or MRC_ERR_INVAL. */
+MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now);
+
+/* ---- events (pulled) ---------------------------------------------------------------------------------------- */
+enum mrc_event_type {
+    MRC_EVT_NONE = 0,
+    MRC_EVT_SEND_DONE,   /* a posted write completed (status MRC_OK) or failed/flushed (status < 0) */
+    MRC_EVT_RECV_IMM,    /* a Write-with-Immediate completed into a posted receive (or a flushed receive) */
+    MRC_EVT_CONN_ERROR   /* the connection entered ERR; status says why; flush completions follow */
+};
+typedef struct mrc_event {
+    uint16_t type;       /* enum mrc_event_type */
+    int16_t status;      /* MRC_OK or a negative mrc_err */
+    uint32_t qpn;
+    mrc_conn *conn;
+    uint64_t wr_id;
+    uint32_t imm;        /* RECV_IMM */
+    uint32_t byte_len;   /* SEND_DONE: bytes written; RECV_IMM: message length */
+} mrc_event;
+/* Returns 1 and fills ev, 0 when no event is pending, MRC_ERR_INVAL. Completions of one connection come out in
+ * work-request order. Events never overrun: each lives in its connection's queue until pulled. */
+MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev);
+
+/* ---- connections (QPs) -------------------------------------------------------------------------------------- */
+enum mrc_conn_state { MRC_QPS_RESET = 0, MRC_QPS_INIT, MRC_QPS_RTR, MRC_QPS_RTS, MRC_QPS_ERR };
+
+/* Capabilities exchanged out of band, set at RTR (OCP enum mrc_qp_cap) */
+enum {
+    MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED = 1u << 0, /* the peer never sends trim NACKs */
+    MRC_CAP_DYNAMIC_MPR = 1u << 1,                /* both ends must set it */
+    MRC_CAP_SVC_TIME_DEST_UNSUPPORTED = 1u << 2
+};
+
+/* Attribute mask bits and the transition that requires (R) or allows (O) each:
+ *   RESET->INIT: R EV_PROFILE, CC_PROFILE; O PKEY, ACCESS
+ *   INIT->RTR:   R DEST_QPN, RQ_PSN, PATH_MTU, MPR_DEST, MAX_WIMM_DEST; O CAPS, PEER
+ *   RTR->RTS:    R SQ_PSN, MPR, MAX_WIMM, RETRY, TIMEOUT
+ *   RTS->RTS:    O RETRY, TIMEOUT
+ *   any->ERR, any->RESET: nothing else. Every other transition is MRC_ERR_STATE. */
+#define MRC_ATTR_STATE           ((uint32_t)1 << 0)
+#define MRC_ATTR_PKEY            ((uint32_t)1 << 1)
+#define MRC_ATTR_ACCESS          ((uint32_t)1 << 2)
+#define MRC_ATTR_EV_PROFILE      ((uint32_t)1 << 3)
+#define MRC_ATTR_CC_PROFILE      ((uint32_t)1 << 4)
+#define MRC_ATTR_DEST_QPN        ((uint32_t)1 << 5)
+#define MRC_ATTR_RQ_PSN          ((uint32_t)1 << 6)
+#define MRC_ATTR_PATH_MTU        ((uint32_t)1 << 7)
+#define MRC_ATTR_MPR_DEST        ((uint32_t)1 << 8)
+#define MRC_ATTR_MAX_WIMM_DEST   ((uint32_t)1 << 9)
+#define MRC_ATTR_CAPS            ((uint32_t)1 << 10)
+#define MRC_ATTR_PEER            ((uint32_t)1 << 11)
+#define MRC_ATTR_SQ_PSN          ((uint32_t)1 << 12)
+#define MRC_ATTR_MPR             ((uint32_t)1 << 13)
+#define MRC_ATTR_MAX_WIMM        ((uint32_t)1 << 14)
+#define MRC_ATTR_RETRY           ((uint32_t)1 << 15)
+#define MRC_ATTR_TIMEOUT         ((uint32_t)1 << 16)
+
+typedef struct mrc_conn_attr {
+    uint8_t state;           /* enum mrc_conn_state */
+    uint16_t pkey;           /* default 0xFFFF */
+    uint32_t access;         /* MRC_ACCESS_REMOTE_WRITE: peers may write through this QP (default on) */
+    uint64_t ev_profile_id;  /* 0: built-in AUTO profile */
+    uint64_t cc_profile_id;  /* 0: built-in fixed window (mrc_config.fixed_cwnd_bytes) */
+    uint32_t dest_qpn;       /* 24 bits, not MRC_EPOP_QPN */
+    uint32_t rq_psn;         /* first PSN expected from the peer */
+    uint32_t path_mtu;       /* payload bytes per packet: 256, 512, 1024, 2048 or 4096 */
+    uint8_t mpr_dest;        /* responder window, units of 128 PSNs, 1..MRC_MAX_MPR_UNITS */
+    uint16_t max_wimm_dest;  /* pending immediates accepted, 1..MRC_MAX_WIMM */
+    uint32_t caps;           /* MRC_CAP_* */
+    uint32_t peer;           /* opaque handle echoed in mrc_txinfo.peer (address handle for the adapter) */
+    uint32_t sq_psn;         /* first PSN this side sends */
+    uint8_t mpr;             /* requester window, units of 128 PSNs, 1..255 (capped by MRC_MAX_INFLIGHT) */
+    uint16_t max_wimm;       /* outstanding Write-IMMs, >= 1 */
+    uint8_t retry_linear;    /* RETRY: linear retries, 0..7 */
+    uint8_t retry_exp;       /* RETRY: exponential retries after them, 0..25 (25 = infinite) */
+    uint8_t timeout;         /* ACK timeout 1.024 us * 2^t, t in 0..24 (0 = infinite, as IBTA) */
+} mrc_conn_attr;
+
+/* Attach a caller-owned conn to the endpoint in RESET. MRC_OK, MRC_ERR_INVAL, MRC_ERR_FULL (no free slot). */
+MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now);
+/* Detach. Allowed in RESET and ERR only (MRC_ERR_STATE otherwise). Pending events of the conn are discarded. */
+MRC_API int mrc_conn_destroy(mrc_conn *c);
+/* State transition and attributes. MRC_OK, MRC_ERR_INVAL (missing/unexpected mask bit or value out of range),
+ * MRC_ERR_STATE (illegal transition), MRC_ERR_NOENT (unknown profile ID). */
+MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now);
+MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a); /* current attributes */
+MRC_API uint32_t mrc_conn_qpn(const mrc_conn *c);
+MRC_API int mrc_conn_state(const mrc_conn *c);
+MRC_API void mrc_conn_set_user(mrc_conn *c, void *user);
+MRC_API void *mrc_conn_user(const mrc_conn *c);
+
+enum mrc_wr_opcode {
+    MRC_WR_WRITE = 0, MRC_WR_WRITE_IMM = 1,
+    /* verbs operations MRC does not have; posting them returns MRC_ERR_NOTSUP */
+    MRC_WR_SEND = 2, MRC_WR_SEND_IMM = 3, MRC_WR_READ = 4, MRC_WR_ATOMIC_CAS = 5, MRC_WR_ATOMIC_FADD = 6
+};
+enum { MRC_WR_UNSIGNALED = 1u << 0, MRC_WR_SOLICITED = 1u << 1 };
+#define MRC_MAX_MSG_LEN 0x80000000u /* 2 GiB, as IBTA */
+
+typedef struct mrc_write {
+    uint64_t wr_id;
+    uint32_t opcode;         /* enum mrc_wr_opcode */
+    uint32_t flags;          /* MRC_WR_* */
+    const void *buf;         /* caller-owned until MRC_EVT_SEND_DONE; may be NULL when len == 0 */
+    uint32_t len;            /* 0..MRC_MAX_MSG_LEN */
+    uint64_t remote_va;
+    uint32_t rkey;
+    uint32_t imm;            /* WRITE_IMM only */
+} mrc_write;
+
+/* Post a write. MRC_OK, MRC_ERR_NOTSUP (not WRITE/WRITE_IMM), MRC_ERR_INVAL, MRC_ERR_STATE (not RTS),
+ * MRC_ERR_FULL (send queue full, including completions not yet pulled). */
+MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now);
+/* Post a receive for one Write-with-Immediate. MRC_OK, MRC_ERR_STATE (RESET or ERR), MRC_ERR_FULL. */
+MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now);
+
+/* ---- names (empty strings under MRC_NO_STRINGS) -------------------------------------------------------------- */
+MRC_API const char *mrc_opcode_name(unsigned opcode);
+MRC_API const char *mrc_nack_name(unsigned reason);
+MRC_API const char *mrc_drop_name(unsigned reason);
+MRC_API const char *mrc_state_name(unsigned state);
+MRC_API const char *mrc_event_name(unsigned type);
+
+/* ---- trace ids (append-only; MRC_ENABLE_TRACE) -------------------------------------------------------------- */
+enum {
+    MRC_TRACE_TX = 1,         /* a = opcode << 24 | psn, b = ev */
+    MRC_TRACE_RX,             /* a = opcode << 24 | psn, b = port */
+    MRC_TRACE_DROP,           /* a = drop reason, b = opcode */
+    MRC_TRACE_LOSS,           /* a = psn, b = reason (1 sack hole, 2 rto, 3 probe) */
+    MRC_TRACE_RTO,            /* a = retry count, b = interval ns */
+    MRC_TRACE_STATE           /* a = qpn, b = new state */
+};
+
+/* ================================================================================================================
+ * Internal state. The structs are public only so callers can allocate them; touch them through the API.
+ * ============================================================================================================== */
+#define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
+
+typedef struct mrc__ev {      /* one EV slot of a QP (EV seam) */
+    uint32_t value;           /* entropy on the wire */
+    uint8_t port;             /* 1-based egress port, 0 = unpopulated */
+    uint8_t state;
+} mrc__ev;
+
+typedef struct mrc__wr {      /* a posted write (send queue entry) */
+    uint64_t wr_id;
+    const uint8_t *buf;
+    uint64_t remote_va;
+    uint32_t len, rkey, imm;
+    uint32_t first_psn;       /* assigned when its first packet goes out */
+    uint32_t npkts, sent;     /* packets in the message, packets sent so far */
+    uint16_t msn, rqmsn;
+    uint8_t opcode, flags;
+    int16_t status;
+} mrc__wr;
+
+typedef struct mrc__psnrec {  /* requester record of one PSN in [win_base, snd_nxt) */
+    mrc_time sent;            /* time of the latest transmission */
+    uint16_t wr;              /* send-queue slot */
+    uint16_t ev;              /* EV slot of the latest transmission */
+    uint16_t nominal;         /* nominal size in bytes (CC accounting) */
+    uint8_t flags;            /* MRC__PR_* */
+    uint8_t gen;              /* transmission count (mod 256): tells a stale tx-log entry */
+} mrc__psnrec;
+
+typedef struct mrc__ctl {     /* a queued control packet (SACK, NACK, transport ACK/NAK) */
+    uint8_t kind, m, reason, port, pr;
+    uint16_t ts;
+    uint32_t psn, ev, msn;
+} mrc__ctl;
+
+typedef struct mrc__imm {     /* a stashed immediate, delivered in MSN order */
+    uint32_t psn;             /* last PSN of the message */
+    uint32_t imm, len;
+    uint8_t valid;
+} mrc__imm;
+
+typedef struct mrc__rqe { uint64_t wr_id; uint32_t imm, len; int16_t status; } mrc__rqe;
+
+struct mrc_conn {
+    mrc_endpoint *ep;
+    void *user;
+    uint16_t slot;
+    uint8_t state, in_txq, in_evq, err_pending;
+    int16_t err_status;
+    uint32_t qpn;
+    mrc_conn_attr attr;       /* current attributes */
+    uint32_t win_psns;        /* requester window in PSNs */
+    uint32_t rsp_win;         /* responder window in PSNs */
+    uint32_t mtu_shift;
+    mrc_time deadline;        /* min of the timers below (heap key) */
+    uint16_t heap_idx;
+    /* --- requester --- */
+    mrc__wr sq[MRC_MAX_SQ];
+    uint32_t sq_head, sq_done, sq_send, sq_tail; /* reported <= done <= sending <= posted (free-running) */
+    uint32_t win_base;        /* peer's cack_psn + 1: the window starts here */
+    uint32_t snd_una;         /* lowest PSN not known to be acked */
+    uint32_t snd_nxt;         /* next new PSN */
+    uint16_t next_msn, next_rqmsn;
+    uint32_t wimm_out;        /* Write-IMM messages started and not complete */
+    uint64_t inflight;        /* nominal bytes in flight (CC seam) */
+    uint64_t cwnd;            /* CC seam: window in nominal bytes (UINT64_MAX = none) */
+    mrc__psnrec rec[MRC_MAX_INFLIGHT];
+    uint64_t acked[MRC_MAX_INFLIGHT / 64];       /* requester's knowledge: PSN acked */
+    uint32_t txlog[2 * MRC_MAX_INFLIGHT];        /* transmissions in time order: psn << 8 | gen */
+    uint32_t txlog_head, txlog_tail;
+    uint32_t rtxq[MRC_MAX_INFLIGHT];             /* PSNs declared lost, oldest first */
+    uint32_t rtxq_head, rtxq_tail;
+    mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
+    mrc_time rtt_min, srtt;
+    mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
+    uint32_t retries;         /* consecutive RTO expiries without progress */
+    uint32_t tlp_count;
+    uint16_t probe_id, probe_ev;
+    uint8_t probe_out, probe_due;
+    mrc_time probe_sent;
+    uint32_t pkts_since_areq;
+    uint16_t ev_count, ev_next;
+    mrc__ev evs[MRC_MAX_EVS];
+    /* --- responder --- */
+    uint32_t cack;            /* every PSN <= cack has arrived */
+    uint64_t rbits[MRC__RSP_BITS / 64];   /* arrived, indexed by psn mod MRC__RSP_BITS */
+    uint64_t rlast[MRC__RSP_BITS / 64];   /* arrived packet was the last of its message */
+    uint32_t ooo;             /* arrived PSNs beyond cack */
+    uint32_t msn_done;        /* messages complete (24-bit, AETH msn) */
+    uint32_t tack_msgs;       /* completed messages since the last positive transport ACK */
+    uint64_t rcvd_bytes;      /* nominal bytes received (CC_STATE rcvd_bytes source) */
+    uint16_t imm_next;        /* rqmsn of the next immediate to deliver */
+    mrc__imm imms[MRC_MAX_WIMM];
+    mrc__rqe rq[MRC_MAX_RQ];
+    uint32_t rq_head, rq_done, rq_tail;   /* reported <= consumed <= posted (free-running) */
+    uint32_t sack_pending;    /* data packets since the last SACK */
+    mrc_time sack_deadline;
+    uint32_t pend_psn, pend_ev;           /* the packet a coalesced SACK will name */
+    uint16_t pend_ts;
+    uint8_t pend_port;
+    mrc__ctl ctlq[MRC_CTLQ_LEN];
+    uint32_t ctlq_head, ctlq_tail;
+    mrc_conn_stats st;
+};
+
+struct mrc_endpoint {
+    mrc_config cfg;
+    uint64_t rng;
+    mrc_time now;             /* latest time seen: time never runs backwards inside the core */
+    uint32_t ports_up;        /* bit p-1 set when port p is up */
+    uint32_t rkey_gen;
+    struct {
+        uint8_t *base;
+        void *user;
+        uint64_t iova, len;
+        uint32_t rkey, access;
+        uint8_t valid;
+    } mrs[MRC_MAX_MRS];
+    mrc_conn *conns[MRC_MAX_CONNS];
+    uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
+    uint16_t heap_len;
+    uint16_t txq[MRC_MAX_CONNS];          /* conns with something to send, round-robin */
+    uint16_t evq[MRC_MAX_CONNS];          /* conns with events to pull */
+    uint32_t txq_head, txq_len, evq_head, evq_len;
+    mrc_endpoint_stats st;
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MRC_H */
+
+/* ================================================================================================================
+ * IMPLEMENTATION
+ * ============================================================================================================== */
+#ifdef MRC_IMPLEMENTATION
+#ifndef MRC__IMPLEMENTED
+#define MRC__IMPLEMENTED
+
+#if defined(MRC_MEMCPY) || defined(MRC_MEMSET) || defined(MRC_MEMMOVE) || defined(MRC_MEMCMP)
+#if !defined(MRC_MEMCPY) || !defined(MRC_MEMSET) || !defined(MRC_MEMMOVE) || !defined(MRC_MEMCMP)
+#error "define all of MRC_MEMCPY, MRC_MEMSET, MRC_MEMMOVE and MRC_MEMCMP, or none of them"
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define MRC_MEMCPY __builtin_memcpy
+#define MRC_MEMSET __builtin_memset
+#define MRC_MEMMOVE __builtin_memmove
+#define MRC_MEMCMP __builtin_memcmp
+#else
+#include <string.h>
+#define MRC_MEMCPY memcpy
+#define MRC_MEMSET memset
+#define MRC_MEMMOVE memmove
+#define MRC_MEMCMP memcmp
+#endif
+
+#ifndef MRC_ASSERT
+#if __STDC_HOSTED__ && !defined(NDEBUG)
+#include <assert.h>
+#define MRC_ASSERT(x) assert(x)
+#else
+#define MRC_ASSERT(x) ((void)0)
+#endif
+#endif
+
+#ifndef MRC_INLINE
+#define MRC_INLINE inline
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MRC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MRC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define MRC_LIKELY(x) (x)
+#define MRC_UNLIKELY(x) (x)
+#endif
+#define MRC__PRIVATE static
+#define MRC_STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
+
+#ifdef MRC_ENABLE_TRACE
+#define MRC__TRACE(ep, id, a, b)                                                                                 \
+    do {                                                                                                         \
+        if ((ep)->cfg.trace) (ep)->cfg.trace((ep)->cfg.trace_ud, (unsigned)(id), (uint64_t)(a), (uint64_t)(b)); \
+    } while (0)
+#else
+#define MRC__TRACE(ep, id, a, b) ((void)0)
+#endif
+
+MRC_STATIC_ASSERT(MRC__RSP_BITS >= 128 && MRC__RSP_BITS <= 32768, rsp_bits);
+MRC_STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
+
+#define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* ================================================================================================================
+ * CODEC
+ * Owns: the byte layout of every MRC header, big-endian field access, PSN serial arithmetic, the packet
+ * classifier and the RoCEv2 ICRC helper. Each header is ONE table of field descriptors below, read by both the
+ * encoder and the decoder, so a layout correction is a one-line edit. A descriptor is
+ *     byte offset, span (bytes read as one big-endian word), shift (bits from the word's LSB), width (bits)
+ * Facts marked [inferred] in docs/PROTOCOL.md are the ones to re-check against the spec PDF.
+ * ============================================================================================================== */
+
+/* BTH, 12 bytes (spec Table 6-3/7-10). m/se positions are a runtime choice (mrc_wire_opts.bth_m_bit, Q1). */
+#define MRC__BTH_OPCODE     0, 1, 0, 8
+#define MRC__BTH_PAD        1, 1, 4, 2
+#define MRC__BTH_TVER       1, 1, 0, 4
+#define MRC__BTH_PKEY       2, 2, 0, 16
+#define MRC__BTH_RESV8      4, 1, 0, 8
+#define MRC__BTH_DEST_QP    5, 3, 0, 24
+#define MRC__BTH_A          8, 1, 7, 1
+#define MRC__BTH_R          8, 1, 6, 1
+#define MRC__BTH_RTX        8, 1, 5, 1
+#define MRC__BTH_TS         8, 1, 4, 1
+#define MRC__BTH_PSN        9, 3, 0, 24
+/* METH, 4 bytes (Table 6-8) */
+#define MRC__METH_RQMSN     0, 2, 0, 16
+#define MRC__METH_MSN       2, 2, 0, 16
+/* TSETH, 4 bytes (Table 6-6) */
+#define MRC__TSETH_TS       0, 2, 0, 16
+#define MRC__TSETH_TSR      2, 1, 7, 1
+#define MRC__TSETH_FTYPE    3, 1, 0, 4
+/* RETH, 16 bytes (Table 6-5) */
+#define MRC__RETH_VA        0, 8, 0, 64
+#define MRC__RETH_RKEY      8, 4, 0, 32
+#define MRC__RETH_DMA_LEN   12, 4, 0, 32
+/* ImmDt, 4 bytes */
+#define MRC__IMMDT_IMM      0, 4, 0, 32
+/* AETH, 4 bytes (IBTA) */
+#define MRC__AETH_SYNDROME  0, 1, 0, 8
+#define MRC__AETH_MSN       1, 3, 0, 24
+/* common prefix of SETH, NETH, PETH, ERTH, EETH */
+#define MRC__X_TYPE         0, 1, 4, 4
+#define MRC__X_NXT          0, 2, 7, 5
+/* SETH, 28 bytes (Table 7-14) */
+#define MRC__SETH_M         1, 1, 5, 2
+#define MRC__SETH_PR        1, 1, 1, 1
+#define MRC__SETH_ACK_OFF   2, 2, 0, 16
+#define MRC__SETH_ENTROPY   4, 4, 0, 32
+#define MRC__SETH_SPDCID    8, 2, 0, 16
+#define MRC__SETH_DPDCID    10, 2, 0, 16
+#define MRC__SETH_CACK      13, 3, 0, 24
+#define MRC__SETH_CC_TYPE   16, 1, 4, 4
+#define MRC__SETH_CC_FL     16, 1, 0, 4
+#define MRC__SETH_MPR       17, 1, 0, 8
+#define MRC__SETH_SACK_OFF  18, 2, 0, 16
+#define MRC__SETH_BITMAP    20, 8, 0, 64
+/* CC_STATE, 8 bytes (Table 7-12) */
+#define MRC__CCS_TS         0, 2, 0, 16
+#define MRC__CCS_OOO        2, 2, 0, 15
+#define MRC__CCS_R_C        4, 1, 7, 1
+#define MRC__CCS_PEN        4, 1, 0, 7
+#define MRC__CCS_RCVD       5, 3, 0, 24
+/* NETH, 20 bytes (Table 7-16) */
+#define MRC__NETH_REASON    2, 1, 0, 8
+#define MRC__NETH_VENDOR    3, 1, 0, 8
+#define MRC__NETH_ENTROPY   4, 4, 0, 32
+#define MRC__NETH_SPDCID    8, 2, 0, 16
+#define MRC__NETH_DPDCID    10, 2, 0, 16
+#define MRC__NETH_PSN       13, 3, 0, 24
+#define MRC__NETH_CC_TYPE   16, 1, 4, 4
+#define MRC__NETH_CC_FL     16, 1, 0, 4
+#define MRC__NETH_TS        18, 2, 0, 16
+/* PETH, 16 bytes (Table 7-18) */
+#define MRC__PETH_VENDOR    3, 1, 0, 8
+#define MRC__PETH_PROBE_ID  4, 2, 0, 16
+#define MRC__PETH_SPDCID    8, 2, 0, 16
+#define MRC__PETH_DPDCID    10, 2, 0, 16
+#define MRC__PETH_TS        12, 2, 0, 16
+#define MRC__PETH_TSR       14, 1, 7, 1
+#define MRC__PETH_FTYPE     15, 1, 0, 4
+/* ERTH, 16 bytes (Table 7-20) */
+#define MRC__ERTH_OP        1, 1, 0, 2
+#define MRC__ERTH_VENDOR    3, 1, 0, 8
+#define MRC__ERTH_PORTMASK  4, 4, 0, 32
+#define MRC__ERTH_TS        12, 2, 0, 16
+#define MRC__ERTH_TSR       14, 1, 7, 1
+#define MRC__ERTH_FTYPE     15, 1, 0, 4
+/* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b) */
+#define MRC__EETH_TS        28, 2, 0, 16
+
+MRC__PRIVATE MRC_INLINE uint64_t mrc__mask64(unsigned bits) {
+    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
+}
+MRC__PRIVATE MRC_INLINE uint64_t mrc__fget(const uint8_t *p, unsigned off, unsigned span, unsigned shift,
+                                           unsigned bits) {
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < span; i++) v = (v << 8) | p[off + i];
+    return (v >> shift) & mrc__mask64(bits);
+}
+/* Write a field into zeroed or existing bytes; returns 1 when val does not fit the width (nothing written). */
+MRC__PRIVATE MRC_INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, unsigned shift, unsigned bits,
+                                      uint64_t val) {
+    uint64_t v = 0, m = mrc__mask64(bits);
+    unsigned i;
+    if (val & ~m) return 1;
+    for (i = 0; i < span; i++) v = (v << 8) | p[off + i];
+    v = (v & ~(m << shift)) | (val << shift);
+    for (i = span; i-- > 0;) {
+        p[off + i] = (uint8_t)(v & 0xFFu);
+        v >>= 8;
+    }
+    return 0;
+}
+#define MRC__GET_(p, o, s, sh, b) mrc__fget((p), (o), (s), (sh), (b))
+#define MRC__GET(p, F) MRC__GET_(p, F)
+#define MRC__GET8(p, F) ((uint8_t)MRC__GET_(p, F))
+#define MRC__GET16(p, F) ((uint16_t)MRC__GET_(p, F))
+#define MRC__GET32(p, F) ((uint32_t)MRC__GET_(p, F))
+#define MRC__PUT_(p, o, s, sh, b, v) mrc__fput((p), (o), (s), (sh), (b), (uint64_t)(v))
+#define MRC__PUT(p, F, v) MRC__PUT_(p, F, v)
+
+MRC__PRIVATE MRC_INLINE int16_t mrc__s16(uint16_t u) {
+    return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
+}
+MRC__PRIVATE MRC_INLINE uint64_t mrc__rev64(uint64_t v) {
+    uint64_t r = 0;
+    unsigned i;
+    for (i = 0; i < 64; i++) {
+        r = (r << 1) | (v & 1u);
+        v >>= 1;
+    }
+    return r;
+}
+MRC__PRIVATE MRC_INLINE unsigned mrc__m_bit(const mrc_wire_opts *o) { return o && o->bth_m_bit == 6 ? 6u : 7u; }
+MRC__PRIVATE MRC_INLINE unsigned mrc__eeth_shift(const mrc_wire_opts *o) {
+    return o && o->eeth_op_shift == 4 ? 4u : 2u;
+}
+
+/* ---- PSN serial arithmetic ---------------------------------------------------------------------------------- */
+MRC_API uint32_t mrc_psn_add(uint32_t psn, int32_t n) { return (psn + (uint32_t)n) & MRC_PSN_MASK; }
+MRC_API int32_t mrc_psn_diff(uint32_t a, uint32_t b) {
+    uint32_t d = (a - b) & MRC_PSN_MASK;
+    return d >= MRC_PSN_HALF ? (int32_t)d - (int32_t)(MRC_PSN_MASK + 1u) : (int32_t)d;
+}
+MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b) { return mrc_psn_diff(a, b) < 0; }
+#define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
+#define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
+
+/* ---- per-header encoders and decoders ----------------------------------------------------------------------- */
+#define MRC__DEC_PROLOGUE(HLEN)           \
+    if (!p || !h) return MRC_ERR_INVAL;   \
+    if (len < (size_t)(HLEN)) return MRC_ERR_TRUNC
+#define MRC__ENC_PROLOGUE(HLEN)           \
+    int bad = 0;                          \
+    if (!p || !h) return MRC_ERR_INVAL;   \
+    if (cap < (size_t)(HLEN)) return MRC_ERR_NOBUF; \
+    MRC_MEMSET(p, 0, (size_t)(HLEN))
+#define MRC__ENC_EPILOGUE(HLEN)                 \
+    if (bad) {                                  \
+        MRC_MEMSET(p, 0, (size_t)(HLEN));       \
+        return MRC_ERR_INVAL;                   \
+    }                                           \
+    return (int)(HLEN)
+
+MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__DEC_PROLOGUE(MRC_BTH_LEN);
+    h->opcode = MRC__GET8(p, MRC__BTH_OPCODE);
+    h->m = (uint8_t)((p[1] >> mb) & 1u);
+    h->se = (uint8_t)((p[1] >> (13u - mb)) & 1u);
+    h->pad = MRC__GET8(p, MRC__BTH_PAD);
+    h->tver = MRC__GET8(p, MRC__BTH_TVER);
+    h->pkey = MRC__GET16(p, MRC__BTH_PKEY);
+    h->resv8 = MRC__GET8(p, MRC__BTH_RESV8);
+    h->dest_qp = MRC__GET32(p, MRC__BTH_DEST_QP);
+    h->a = MRC__GET8(p, MRC__BTH_A);
+    h->r = MRC__GET8(p, MRC__BTH_R);
+    h->rtx = MRC__GET8(p, MRC__BTH_RTX);
+    h->ts = MRC__GET8(p, MRC__BTH_TS);
+    h->psn = MRC__GET32(p, MRC__BTH_PSN);
+    return MRC_BTH_LEN;
+}
+MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__ENC_PROLOGUE(MRC_BTH_LEN);
+    bad |= MRC__PUT(p, MRC__BTH_OPCODE, h->opcode);
+    bad |= mrc__fput(p, 1, 1, mb, 1, h->m);
+    bad |= mrc__fput(p, 1, 1, 13u - mb, 1, h->se);
+    bad |= MRC__PUT(p, MRC__BTH_PAD, h->pad);
+    bad |= MRC__PUT(p, MRC__BTH_TVER, h->tver);
+    bad |= MRC__PUT(p, MRC__BTH_PKEY, h->pkey);
+    bad |= MRC__PUT(p, MRC__BTH_RESV8, h->resv8);
+    bad |= MRC__PUT(p, MRC__BTH_DEST_QP, h->dest_qp);
+    bad |= MRC__PUT(p, MRC__BTH_A, h->a);
+    bad |= MRC__PUT(p, MRC__BTH_R, h->r);
+    bad |= MRC__PUT(p, MRC__BTH_RTX, h->rtx);
+    bad |= MRC__PUT(p, MRC__BTH_TS, h->ts);
+    bad |= MRC__PUT(p, MRC__BTH_PSN, h->psn);
+    MRC__ENC_EPILOGUE(MRC_BTH_LEN);
+}
+
+MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) {
+    MRC__DEC_PROLOGUE(MRC_METH_LEN);
+    h->rqmsn = MRC__GET16(p, MRC__METH_RQMSN);
+    h->msn = MRC__GET16(p, MRC__METH_MSN);
+    return MRC_METH_LEN;
+}
+MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) {
+    MRC__ENC_PROLOGUE(MRC_METH_LEN);
+    bad |= MRC__PUT(p, MRC__METH_RQMSN, h->rqmsn);
+    bad |= MRC__PUT(p, MRC__METH_MSN, h->msn);
+    MRC__ENC_EPILOGUE(MRC_METH_LEN);
+}
+
+MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h) {
+    MRC__DEC_PROLOGUE(MRC_TSETH_LEN);
+    h->tx_timestamp = MRC__GET16(p, MRC__TSETH_TS);
+    h->tsr = MRC__GET8(p, MRC__TSETH_TSR);
+    h->ftype = MRC__GET8(p, MRC__TSETH_FTYPE);
+    return MRC_TSETH_LEN;
+}
+MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
+    MRC__ENC_PROLOGUE(MRC_TSETH_LEN);
+    bad |= MRC__PUT(p, MRC__TSETH_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__TSETH_TSR, h->tsr);
+    bad |= MRC__PUT(p, MRC__TSETH_FTYPE, h->ftype);
+    MRC__ENC_EPILOGUE(MRC_TSETH_LEN);
+}
+
+MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) {
+    MRC__DEC_PROLOGUE(MRC_RETH_LEN);
+    h->va = MRC__GET(p, MRC__RETH_VA);
+    h->rkey = MRC__GET32(p, MRC__RETH_RKEY);
+    h->dma_len = MRC__GET32(p, MRC__RETH_DMA_LEN);
+    return MRC_RETH_LEN;
+}
+MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) {
+    MRC__ENC_PROLOGUE(MRC_RETH_LEN);
+    bad |= MRC__PUT(p, MRC__RETH_VA, h->va);
+    bad |= MRC__PUT(p, MRC__RETH_RKEY, h->rkey);
+    bad |= MRC__PUT(p, MRC__RETH_DMA_LEN, h->dma_len);
+    MRC__ENC_EPILOGUE(MRC_RETH_LEN);
+}
+
+MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm) {
+    uint32_t *h = imm;
+    MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
+    *h = MRC__GET32(p, MRC__IMMDT_IMM);
+    return MRC_IMMDT_LEN;
+}
+MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) {
+    const uint32_t *h = &imm;
+    MRC__ENC_PROLOGUE(MRC_IMMDT_LEN);
+    bad |= MRC__PUT(p, MRC__IMMDT_IMM, *h);
+    MRC__ENC_EPILOGUE(MRC_IMMDT_LEN);
+}
+
+MRC_API int mrc_aeth_decode(const uint8_t *p, size_t len, mrc_aeth *h) {
+    MRC__DEC_PROLOGUE(MRC_AETH_LEN);
+    h->syndrome = MRC__GET8(p, MRC__AETH_SYNDROME);
+    h->msn = MRC__GET32(p, MRC__AETH_MSN);
+    return MRC_AETH_LEN;
+}
+MRC_API int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h) {
+    MRC__ENC_PROLOGUE(MRC_AETH_LEN);
+    bad |= MRC__PUT(p, MRC__AETH_SYNDROME, h->syndrome);
+    bad |= MRC__PUT(p, MRC__AETH_MSN, h->msn);
+    MRC__ENC_EPILOGUE(MRC_AETH_LEN);
+}
+
+MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h) {
+    uint64_t bm;
+    MRC__DEC_PROLOGUE(MRC_SETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->m = MRC__GET8(p, MRC__SETH_M);
+    h->pr = MRC__GET8(p, MRC__SETH_PR);
+    h->ack_psn_offset = mrc__s16(MRC__GET16(p, MRC__SETH_ACK_OFF));
+    h->entropy = MRC__GET32(p, MRC__SETH_ENTROPY);
+    h->spdcid = MRC__GET16(p, MRC__SETH_SPDCID);
+    h->dpdcid = MRC__GET16(p, MRC__SETH_DPDCID);
+    h->cack_psn = MRC__GET32(p, MRC__SETH_CACK);
+    h->cc_type = MRC__GET8(p, MRC__SETH_CC_TYPE);
+    h->cc_fl = MRC__GET8(p, MRC__SETH_CC_FL);
+    h->mpr = MRC__GET8(p, MRC__SETH_MPR);
+    h->sack_offset = mrc__s16(MRC__GET16(p, MRC__SETH_SACK_OFF));
+    bm = MRC__GET(p, MRC__SETH_BITMAP);
+    h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
+    return MRC_SETH_LEN;
+}
+MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h) {
+    MRC__ENC_PROLOGUE(MRC_SETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__SETH_M, h->m);
+    bad |= MRC__PUT(p, MRC__SETH_PR, h->pr);
+    bad |= MRC__PUT(p, MRC__SETH_ACK_OFF, (uint16_t)h->ack_psn_offset);
+    bad |= MRC__PUT(p, MRC__SETH_ENTROPY, h->entropy);
+    bad |= MRC__PUT(p, MRC__SETH_SPDCID, h->spdcid);
+    bad |= MRC__PUT(p, MRC__SETH_DPDCID, h->dpdcid);
+    bad |= MRC__PUT(p, MRC__SETH_CACK, h->cack_psn);
+    bad |= MRC__PUT(p, MRC__SETH_CC_TYPE, h->cc_type);
+    bad |= MRC__PUT(p, MRC__SETH_CC_FL, h->cc_fl);
+    bad |= MRC__PUT(p, MRC__SETH_MPR, h->mpr);
+    bad |= MRC__PUT(p, MRC__SETH_SACK_OFF, (uint16_t)h->sack_offset);
+    bad |= MRC__PUT(p, MRC__SETH_BITMAP, (o && o->sack_msb_first) ? mrc__rev64(h->sack_bitmap) : h->sack_bitmap);
+    MRC__ENC_EPILOGUE(MRC_SETH_LEN);
+}
+
+MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
+    MRC__DEC_PROLOGUE(MRC_CCSTATE_LEN);
+    h->tx_timestamp = MRC__GET16(p, MRC__CCS_TS);
+    h->ooo_count = MRC__GET16(p, MRC__CCS_OOO);
+    h->r_c = MRC__GET8(p, MRC__CCS_R_C);
+    h->rcv_cwnd_pen = MRC__GET8(p, MRC__CCS_PEN);
+    h->rcvd_bytes = MRC__GET32(p, MRC__CCS_RCVD);
+    return MRC_CCSTATE_LEN;
+}
+MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+    MRC__ENC_PROLOGUE(MRC_CCSTATE_LEN);
+    bad |= MRC__PUT(p, MRC__CCS_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__CCS_OOO, h->ooo_count);
+    bad |= MRC__PUT(p, MRC__CCS_R_C, h->r_c);
+    bad |= MRC__PUT(p, MRC__CCS_PEN, h->rcv_cwnd_pen);
+    bad |= MRC__PUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
+    MRC__ENC_EPILOGUE(MRC_CCSTATE_LEN);
+}
+
+MRC_API int mrc_neth_decode(const uint8_t *p, size_t len, mrc_neth *h) {
+    MRC__DEC_PROLOGUE(MRC_NETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->nack_reason = MRC__GET8(p, MRC__NETH_REASON);
+    h->vendor_info = MRC__GET8(p, MRC__NETH_VENDOR);
+    h->entropy = MRC__GET32(p, MRC__NETH_ENTROPY);
+    h->spdcid = MRC__GET16(p, MRC__NETH_SPDCID);
+    h->dpdcid = MRC__GET16(p, MRC__NETH_DPDCID);
+    h->nack_psn = MRC__GET32(p, MRC__NETH_PSN);
+    h->cc_type = MRC__GET8(p, MRC__NETH_CC_TYPE);
+    h->cc_fl = MRC__GET8(p, MRC__NETH_CC_FL);
+    h->tx_timestamp = MRC__GET16(p, MRC__NETH_TS);
+    return MRC_NETH_LEN;
+}
+MRC_API int mrc_neth_encode(uint8_t *p, size_t cap, const mrc_neth *h) {
+    MRC__ENC_PROLOGUE(MRC_NETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__NETH_REASON, h->nack_reason);
+    bad |= MRC__PUT(p, MRC__NETH_VENDOR, h->vendor_info);
+    bad |= MRC__PUT(p, MRC__NETH_ENTROPY, h->entropy);
+    bad |= MRC__PUT(p, MRC__NETH_SPDCID, h->spdcid);
+    bad |= MRC__PUT(p, MRC__NETH_DPDCID, h->dpdcid);
+    bad |= MRC__PUT(p, MRC__NETH_PSN, h->nack_psn);
+    bad |= MRC__PUT(p, MRC__NETH_CC_TYPE, h->cc_type);
+    bad |= MRC__PUT(p, MRC__NETH_CC_FL, h->cc_fl);
+    bad |= MRC__PUT(p, MRC__NETH_TS, h->tx_timestamp);
+    MRC__ENC_EPILOGUE(MRC_NETH_LEN);
+}
+
+MRC_API int mrc_peth_decode(const uint8_t *p, size_t len, mrc_peth *h) {
+    MRC__DEC_PROLOGUE(MRC_PETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->vendor_info = MRC__GET8(p, MRC__PETH_VENDOR);
+    h->probe_id = MRC__GET16(p, MRC__PETH_PROBE_ID);
+    h->spdcid = MRC__GET16(p, MRC__PETH_SPDCID);
+    h->dpdcid = MRC__GET16(p, MRC__PETH_DPDCID);
+    h->tx_timestamp = MRC__GET16(p, MRC__PETH_TS);
+    h->tsr = MRC__GET8(p, MRC__PETH_TSR);
+    h->ftype = MRC__GET8(p, MRC__PETH_FTYPE);
+    return MRC_PETH_LEN;
+}
+MRC_API int mrc_peth_encode(uint8_t *p, size_t cap, const mrc_peth *h) {
+    MRC__ENC_PROLOGUE(MRC_PETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__PETH_VENDOR, h->vendor_info);
+    bad |= MRC__PUT(p, MRC__PETH_PROBE_ID, h->probe_id);
+    bad |= MRC__PUT(p, MRC__PETH_SPDCID, h->spdcid);
+    bad |= MRC__PUT(p, MRC__PETH_DPDCID, h->dpdcid);
+    bad |= MRC__PUT(p, MRC__PETH_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__PETH_TSR, h->tsr);
+    bad |= MRC__PUT(p, MRC__PETH_FTYPE, h->ftype);
+    MRC__ENC_EPILOGUE(MRC_PETH_LEN);
+}
+
+MRC_API int mrc_erth_decode(const uint8_t *p, size_t len, mrc_erth *h) {
+    MRC__DEC_PROLOGUE(MRC_ERTH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->op = MRC__GET8(p, MRC__ERTH_OP);
+    h->vendor_info = MRC__GET8(p, MRC__ERTH_VENDOR);
+    h->port_status_mask = MRC__GET32(p, MRC__ERTH_PORTMASK);
+    h->tx_timestamp = MRC__GET16(p, MRC__ERTH_TS);
+    h->tsr = MRC__GET8(p, MRC__ERTH_TSR);
+    h->ftype = MRC__GET8(p, MRC__ERTH_FTYPE);
+    return MRC_ERTH_LEN;
+}
+MRC_API int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h) {
+    MRC__ENC_PROLOGUE(MRC_ERTH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__ERTH_OP, h->op);
+    bad |= MRC__PUT(p, MRC__ERTH_VENDOR, h->vendor_info);
+    bad |= MRC__PUT(p, MRC__ERTH_PORTMASK, h->port_status_mask);
+    bad |= MRC__PUT(p, MRC__ERTH_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__ERTH_TSR, h->tsr);
+    bad |= MRC__PUT(p, MRC__ERTH_FTYPE, h->ftype);
+    MRC__ENC_EPILOGUE(MRC_ERTH_LEN);
+}
+
+MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
+    unsigned sh = mrc__eeth_shift(o), other = sh == 2 ? 4u : 2u;
+    MRC__DEC_PROLOGUE(MRC_EETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
+    /* Q16b: accept the other position too when the configured one is zero and the other is the only op bits */
+    if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
+    h->tx_timestamp = MRC__GET16(p, MRC__EETH_TS);
+    return MRC_EETH_LEN;
+}
+MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h) {
+    MRC__ENC_PROLOGUE(MRC_EETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= mrc__fput(p, 1, 1, mrc__eeth_shift(o), 2, h->op);
+    bad |= MRC__PUT(p, MRC__EETH_TS, h->tx_timestamp);
+    MRC__ENC_EPILOGUE(MRC_EETH_LEN);
+}
+
+/* ---- packet classifier -------------------------------------------------------------------------------------- */
+MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
+    switch (opcode) {
+    case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_ONLY:
+        return MRC_HDR_METH | MRC_HDR_RETH;
+    case MRC_OP_WRITE_LAST_IMM: case MRC_OP_WRITE_ONLY_IMM:
+        return MRC_HDR_METH | MRC_HDR_RETH | MRC_HDR_IMMDT;
+    case MRC_OP_ACK: return MRC_HDR_AETH;
+    case MRC_OP_EP_REQ: return MRC_HDR_ERTH;
+    case MRC_OP_EP_RSP: return MRC_HDR_EETH;
+    case MRC_OP_SACK: return MRC_HDR_SETH | MRC_HDR_CCSTATE;
+    case MRC_OP_NACK: return MRC_HDR_NETH;
+    case MRC_OP_PROBE_REQ: return MRC_HDR_PETH;
+    default: return 0;
+    }
+}
+
+MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
+    size_t off;
+    uint32_t want;
+    int r;
+    if (!p || !k) return MRC_ERR_INVAL;
+    MRC_MEMSET(k, 0, sizeof *k);
+    r = mrc_bth_decode(p, len, o, &k->bth);
+    if (r < 0) return r;
+    off = MRC_BTH_LEN;
+    want = mrc_opcode_hdrs(k->bth.opcode);
+    if (!want) return MRC_ERR_MALFORMED;
+    /* each step below bounds-checks through its decoder: a short packet stops at the first missing header */
+#define MRC__STEP(FLAG, CALL)                          \
+    if (want & (FLAG)) {                               \
+        r = CALL;                                      \
+        if (r < 0) return r;                           \
+        off += (size_t)r;                              \
+        k->hdrs |= (FLAG);                             \
+    }
+    MRC__STEP(MRC_HDR_METH, mrc_meth_decode(p + off, len - off, &k->meth))
+    if ((want & MRC_HDR_METH) && k->bth.ts) {
+        r = mrc_tseth_decode(p + off, len - off, &k->tseth);
+        if (r < 0) return r;
+        off += (size_t)r;
+        k->hdrs |= MRC_HDR_TSETH;
+    }
+    MRC__STEP(MRC_HDR_RETH, mrc_reth_decode(p + off, len - off, &k->reth))
+    MRC__STEP(MRC_HDR_IMMDT, mrc_immdt_decode(p + off, len - off, &k->imm))
+    MRC__STEP(MRC_HDR_AETH, mrc_aeth_decode(p + off, len - off, &k->aeth))
+    MRC__STEP(MRC_HDR_SETH, mrc_seth_decode(p + off, len - off, o, &k->seth))
+    MRC__STEP(MRC_HDR_CCSTATE, mrc_cc_state_decode(p + off, len - off, &k->cc))
+    MRC__STEP(MRC_HDR_NETH, mrc_neth_decode(p + off, len - off, &k->neth))
+    MRC__STEP(MRC_HDR_PETH, mrc_peth_decode(p + off, len - off, &k->peth))
+    MRC__STEP(MRC_HDR_ERTH, mrc_erth_decode(p + off, len - off, &k->erth))
+    MRC__STEP(MRC_HDR_EETH, mrc_eeth_decode(p + off, len - off, o, &k->eeth))
+#undef MRC__STEP
+    k->hdr_len = (uint32_t)off;
+    if (len - off < k->bth.pad) return MRC_ERR_MALFORMED;
+    if ((uint64_t)(len - off - k->bth.pad) > 0xFFFFFFFFu) return MRC_ERR_MALFORMED;
+    k->payload_len = (uint32_t)(len - off - k->bth.pad);
+    return MRC_OK;
+}
+
+/* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15) ----------------------------------------------- */
+MRC_API uint32_t mrc_crc32(uint32_t crc, const uint8_t *p, size_t n) {
+    static const uint32_t t[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
+                                   0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+                                   0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+    crc = ~crc;
+    if (!p) return ~crc;
+    while (n--) {
+        crc ^= *p++;
+        crc = (crc >> 4) ^ t[crc & 15u];
+        crc = (crc >> 4) ^ t[crc & 15u];
+    }
+    return ~crc;
+}
+
+MRC_API uint32_t mrc_icrc(const uint8_t *l3, size_t len) {
+    static const uint8_t lrh[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    uint8_t h[60 + 8 + MRC_BTH_LEN];
+    size_t iphl, n;
+    uint32_t crc;
+    if (!l3 || len < 1) return 0;
+    if ((l3[0] >> 4) == 4) {
+        iphl = (size_t)(l3[0] & 15u) * 4u;
+        if (iphl < 20) return 0;
+    } else if ((l3[0] >> 4) == 6) {
+        iphl = 40;
+    } else {
+        return 0;
+    }
+    n = iphl + 8 + MRC_BTH_LEN;
+    if (len < n) return 0;
+    MRC_MEMCPY(h, l3, n);
+    if (iphl == 40 && (l3[0] >> 4) == 6) {
+        h[0] |= 0x0Fu; /* traffic class (high nibble) */
+        h[1] = 0xFF;   /* traffic class (low nibble) + flow label */
+        h[2] = 0xFF;
+        h[3] = 0xFF;
+        h[7] = 0xFF;   /* hop limit */
+    } else {
+        h[1] = 0xFF;   /* TOS */
+        h[8] = 0xFF;   /* TTL */
+        h[10] = 0xFF;  /* header checksum */
+        h[11] = 0xFF;
+    }
+    h[iphl + 6] = 0xFF; /* UDP checksum */
+    h[iphl + 7] = 0xFF;
+    h[iphl + 8 + 4] = 0xFF; /* BTH byte 4 (resv8a) */
+    crc = mrc_crc32(0, lrh, sizeof lrh);
+    crc = mrc_crc32(crc, h, n);
+    return mrc_crc32(crc, l3 + n, len - n);
+}
+MRC_API void mrc_icrc_put(uint8_t out[4], uint32_t icrc) {
+    out[0] = (uint8_t)(icrc & 0xFFu);
+    out[1] = (uint8_t)((icrc >> 8) & 0xFFu);
+    out[2] = (uint8_t)((icrc >> 16) & 0xFFu);
+    out[3] = (uint8_t)((icrc >> 24) & 0xFFu);
+}
+MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]) {
+    return (uint32_t)in[0] | ((uint32_t)in[1] << 8) | ((uint32_t)in[2] << 16) | ((uint32_t)in[3] << 24);
+}
+
+/* ================================================================================================================
+ * ENDPOINT AND QP STATE
+ * Owns: configuration defaults, the endpoint PRNG, ports, memory regions, the conn table (QPN -> conn in O(1)),
+ * the three endpoint queues (txq: conns with something to send, round-robin; evq: conns with events to pull;
+ * heap: conn timers keyed by their earliest deadline) and the QP state machine RESET -> INIT -> RTR -> RTS, ERR.
+ * ============================================================================================================== */
+
+/* forward declarations of the seams used before their sections */
+MRC__PRIVATE void mrc__ev_setup_auto(mrc_conn *c);
+MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
+MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
+MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot);
+MRC__PRIVATE void mrc__cc_init(mrc_conn *c);
+MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE void mrc__cc_on_nack(mrc_conn *c, unsigned reason);
+MRC__PRIVATE void mrc__cc_on_rtt(mrc_conn *c, mrc_time rtt);
+MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
+MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
+
+MRC_API void mrc_config_default(mrc_config *cfg) {
+    if (!cfg) return;
+    MRC_MEMSET(cfg, 0, sizeof *cfg);
+    cfg->seed = 0x6D72632D31303030ull; /* "mrc-1000" */
+    cfg->num_ports = MRC_MAX_PORTS;
+    cfg->qpn_base = 0x100;
+    cfg->wire.bth_m_bit = 7;
+    cfg->wire.eeth_op_shift = 2;
+    cfg->wire.sack_msb_first = 0;
+    cfg->wire.ts_shift = 7;
+    cfg->wire.tver = 0;
+    /* DSCP codepoints: deployment-specific; these defaults are a project choice (docs/PROTOCOL.md) */
+    cfg->dscp[MRC_DSCP_TRIMMABLE] = 10;
+    cfg->dscp[MRC_DSCP_NO_TRIM] = 12;
+    cfg->dscp[MRC_DSCP_TRIMMABLE_RETX] = 14;
+    cfg->dscp[MRC_DSCP_TRIMMED] = 3;
+    cfg->dscp[MRC_DSCP_TRIMMED_LASTHOP] = 4;
+    cfg->dscp[MRC_DSCP_CONTROL] = 48;
+    cfg->trimmable = true;
+    cfg->tseth = true;
+    cfg->sack_every = 1;
+    cfg->sack_delay_ns = 4000;
+    cfg->nack_oor = false;
+    cfg->window_inclusive = false;
+    cfg->tack_every = 0;
+    cfg->reorder_slack_ns = 0;
+    cfg->reorder_slack_min_ns = 2000;
+    cfg->rtt_init_ns = 20000;
+    cfg->tlp_min_ns = 10000;
+    cfg->ack_req_every = 0;
+    cfg->fixed_cwnd_bytes = 0;
+    cfg->evs_per_port = 16;
+    cfg->ev_sport_min = 49152;
+    cfg->ev_sport_max = 65535;
+}
+
+/* splitmix64: the endpoint's only source of randomness */
+MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) {
+    uint64_t z = (ep->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
+MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
+    return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
+MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
+    if (now < ep->now) return ep->now;
+    ep->now = now;
+    return now;
+}
+
+MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
+    mrc_config d;
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    if (!cfg) {
+        mrc_config_default(&d);
+        cfg = &d;
+    }
+    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS) return MRC_ERR_INVAL;
+    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base + (uint32_t)MRC_MAX_CONNS > MRC_PSN_MASK) return MRC_ERR_INVAL;
+    if (cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) return MRC_ERR_INVAL;
+    if (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) return MRC_ERR_INVAL;
+    if (cfg->wire.ts_shift > 20 || cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1) return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_DSCP_CLASSES; i++)
+        if (cfg->dscp[i] > 63) return MRC_ERR_INVAL;
+    if (cfg->ev_sport_min > cfg->ev_sport_max || cfg->evs_per_port < 1) return MRC_ERR_INVAL;
+    if (cfg->sack_every < 1) return MRC_ERR_INVAL;
+    MRC_MEMSET(ep, 0, sizeof *ep);
+    ep->cfg = *cfg;
+    ep->rng = cfg->seed;
+    ep->now = now;
+    ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
+    return MRC_OK;
+}
+
+MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port) {
+    return ep && port >= 1 && port <= ep->cfg.num_ports && ((ep->ports_up >> (port - 1)) & 1u);
+}
+
+/* ---- memory regions: rkey = (slot + 1) << 8 | 8 random key bits, so lookup is O(1) --------------------------- */
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey) {
+    unsigned i;
+    if (!ep || !rkey || (access & ~(uint32_t)(MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL))) return MRC_ERR_INVAL;
+    if (!base && !((access & MRC_ACCESS_EXTERNAL) && ep->cfg.place)) return MRC_ERR_INVAL;
+    if ((access & MRC_ACCESS_EXTERNAL) && !ep->cfg.place) return MRC_ERR_INVAL;
+    if (len > UINT64_MAX - iova) return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_MAX_MRS; i++) {
+        if (ep->mrs[i].valid) continue;
+        ep->mrs[i].valid = 1;
+        ep->mrs[i].base = (uint8_t *)base;
+        ep->mrs[i].user = user;
+        ep->mrs[i].iova = iova;
+        ep->mrs[i].len = len;
+        ep->mrs[i].access = access;
+        ep->mrs[i].rkey = ((uint32_t)(i + 1u) << 8) | (uint32_t)(mrc__rand(ep) & 0xFFu);
+        *rkey = ep->mrs[i].rkey;
+        return MRC_OK;
+    }
+    return MRC_ERR_FULL;
+}
+MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey) {
+    uint32_t i = (rkey >> 8) - 1u;
+    if ((rkey >> 8) == 0 || i >= MRC_MAX_MRS || !ep->mrs[i].valid || ep->mrs[i].rkey != rkey) return -1;
+    return (int)i;
+}
+MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey) {
+    int i;
+    if (!ep) return MRC_ERR_INVAL;
+    i = mrc__mr_find(ep, rkey);
+    if (i < 0) return MRC_ERR_NOENT;
+    MRC_MEMSET(&ep->mrs[i], 0, sizeof ep->mrs[i]);
+    return MRC_OK;
+}
+
+/* ---- endpoint queues ------------------------------------------------------------------------------------------ */
+MRC__PRIVATE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    MRC_ASSERT(*len < MRC_MAX_CONNS);
+    ring[(*head + *len) % MRC_MAX_CONNS] = slot;
+    (*len)++;
+}
+MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    uint32_t i, j = 0, n = *len;
+    for (i = 0; i < n; i++) { /* O(conns), only on destroy/reset */
+        uint16_t s = ring[(*head + i) % MRC_MAX_CONNS];
+        if (s != slot) ring[(*head + j++) % MRC_MAX_CONNS] = s;
+    }
+    *len = j;
+}
+
+MRC__PRIVATE bool mrc__conn_has_tx(const mrc_conn *c);
+MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    if (c->in_txq || !mrc__conn_has_tx(c)) return;
+    c->in_txq = 1;
+    mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
+}
+MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    if (c->in_evq) return;
+    c->in_evq = 1;
+    mrc__ring_push(ep->evq, &ep->evq_head, &ep->evq_len, c->slot);
+}
+
+/* timer heap: conn slots ordered by conn->deadline; heap_idx is the position, 0xFFFF when absent */
+#define MRC__NOHEAP 0xFFFFu
+MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
+MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+    ep->heap[i] = slot;
+    ep->conns[slot]->heap_idx = (uint16_t)i;
+}
+MRC__PRIVATE void mrc__heap_fix(mrc_endpoint *ep, uint32_t i) {
+    uint16_t s = ep->heap[i];
+    mrc_time k = ep->conns[s]->deadline;
+    while (i > 0 && mrc__hkey(ep, (i - 1) / 2) > k) { /* sift up */
+        mrc__hset(ep, i, ep->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) { /* sift down */
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        mrc_time mk = k;
+        if (l < ep->heap_len && mrc__hkey(ep, l) < mk) { m = l; mk = mrc__hkey(ep, l); }
+        if (r < ep->heap_len && mrc__hkey(ep, r) < mk) m = r;
+        if (m == i) break;
+        mrc__hset(ep, i, ep->heap[m]);
+        i = m;
+    }
+    mrc__hset(ep, i, s);
+}
+MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
+    uint32_t i = c->heap_idx;
+    if (i == MRC__NOHEAP) return;
+    c->heap_idx = MRC__NOHEAP;
+    ep->heap_len--;
+    if (i != ep->heap_len) {
+        mrc__hset(ep, i, ep->heap[ep->heap_len]);
+        mrc__heap_fix(ep, i);
+    }
+}
+/* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->sack_deadline);
+    if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
+    c->deadline = d;
+    if (d == MRC_TIME_NEVER) {
+        mrc__heap_remove(ep, c);
+    } else if (c->heap_idx == MRC__NOHEAP) {
+        c->heap_idx = ep->heap_len;
+        ep->heap[ep->heap_len++] = c->slot;
+        mrc__heap_fix(ep, c->heap_idx);
+    } else {
+        mrc__heap_fix(ep, c->heap_idx);
+    }
+}
+
+/* ---- conn table --------------------------------------------------------------------------------------------- */
+MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
+    uint32_t slot = qpn - ep->cfg.qpn_base;
+    mrc_conn *c;
+    if (qpn < ep->cfg.qpn_base || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    c = ep->conns[slot];
+    return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
+}
+
+/* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
+MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    void *user = c->user;
+    uint16_t slot = c->slot;
+    uint32_t qpn = c->qpn;
+    if (ep) {
+        mrc__heap_remove(ep, c);
+        if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
+        if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
+    }
+    MRC_MEMSET(c, 0, sizeof *c);
+    c->ep = ep;
+    c->user = user;
+    c->slot = slot;
+    c->qpn = qpn;
+    c->heap_idx = MRC__NOHEAP;
+    c->deadline = MRC_TIME_NEVER;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = MRC_TIME_NEVER;
+    c->state = MRC_QPS_RESET;
+    c->attr.state = MRC_QPS_RESET;
+    c->attr.pkey = 0xFFFF;
+    c->attr.access = MRC_ACCESS_REMOTE_WRITE;
+}
+
+MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
+    unsigned i;
+    if (!ep || !c) return MRC_ERR_INVAL;
+    (void)mrc__clock(ep, now);
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        if (ep->conns[i] == c) return MRC_ERR_INVAL; /* already attached */
+    }
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        if (ep->conns[i]) continue;
+        c->ep = (mrc_endpoint *)0;
+        c->user = (void *)0;
+        mrc__conn_clear(c);
+        c->ep = ep;
+        c->slot = (uint16_t)i;
+        c->qpn = ep->cfg.qpn_base + i;
+        ep->conns[i] = c;
+        return MRC_OK;
+    }
+    return MRC_ERR_FULL;
+}
+
+MRC_API int mrc_conn_destroy(mrc_conn *c) {
+    mrc_endpoint *ep;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR) return MRC_ERR_STATE;
+    ep = c->ep;
+    mrc__conn_clear(c);
+    ep->conns[c->slot] = (mrc_conn *)0;
+    c->ep = (mrc_endpoint *)0;
+    return MRC_OK;
+}
+
+MRC_API uint32_t mrc_conn_qpn(const mrc_conn *c) { return c ? c->qpn : 0; }
+MRC_API int mrc_conn_state(const mrc_conn *c) { return c ? (int)c->state : MRC_ERR_INVAL; }
+MRC_API void mrc_conn_set_user(mrc_conn *c, void *user) {
+    if (c) c->user = user;
+}
+MRC_API void *mrc_conn_user(const mrc_conn *c) { return c ? c->user : (void *)0; }
+MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a) {
+    if (!c || !a) return MRC_ERR_INVAL;
+    *a = c->attr;
+    a->state = c->state;
+    return MRC_OK;
+}
+
+MRC__PRIVATE void mrc__set_state(mrc_conn *c, uint8_t s) {
+    c->state = s;
+    c->attr.state = s;
+    MRC__TRACE(c->ep, MRC_TRACE_STATE, c->qpn, s);
+}
+
+/* Requester window in PSNs: MPR (units of 128) capped by the per-PSN record ring. */
+MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
+    uint32_t w = (uint32_t)mpr_units * 128u;
+    c->win_psns = MRC__MIN(w, (uint32_t)MRC_MAX_INFLIGHT);
+}
+
+MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
+    uint32_t req = 0, opt = 0;
+    unsigned cur, to, i;
+    if (!c || !c->ep || !a || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    now = mrc__clock(c->ep, now);
+    cur = c->state;
+    to = (mask & MRC_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_QPS_ERR) return MRC_ERR_INVAL;
+    if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return MRC_ERR_STATE;
+        if (mask & ~(uint32_t)MRC_ATTR_STATE) return MRC_ERR_INVAL;
+    } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+        req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_INIT) {
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+        req = MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST;
+        opt = MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+        req = MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT;
+        opt = MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
+        opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
+    } else {
+        return MRC_ERR_STATE;
+    }
+    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE)) return MRC_ERR_INVAL;
+    if ((mask & req) != req) return MRC_ERR_INVAL;
+
+    /* validate every value before changing anything */
+    if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE)) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) return MRC_ERR_NOENT;
+    if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) return MRC_ERR_NOENT;
+    if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
+        return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK) return MRC_ERR_INVAL;
+    if (mask & MRC_ATTR_PATH_MTU) {
+        for (i = 8; i <= 12; i++)
+            if (a->path_mtu == (1u << i)) break;
+        if (i > 12) return MRC_ERR_INVAL;
+    }
+    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS)) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
+        return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_CAPS) &&
+        (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
+                               MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
+        return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25)) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24) return MRC_ERR_INVAL;
+
+    if (to == MRC_QPS_ERR) {
+        if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
+        return MRC_OK;
+    }
+    if (to == MRC_QPS_RESET) {
+        mrc__conn_clear(c);
+        return MRC_OK;
+    }
+    if (mask & MRC_ATTR_PKEY) c->attr.pkey = a->pkey;
+    if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
+    if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
+    if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
+    if (mask & MRC_ATTR_DEST_QPN) c->attr.dest_qpn = a->dest_qpn;
+    if (mask & MRC_ATTR_RQ_PSN) c->attr.rq_psn = a->rq_psn;
+    if (mask & MRC_ATTR_PATH_MTU) c->attr.path_mtu = a->path_mtu;
+    if (mask & MRC_ATTR_MPR_DEST) c->attr.mpr_dest = a->mpr_dest;
+    if (mask & MRC_ATTR_MAX_WIMM_DEST) c->attr.max_wimm_dest = a->max_wimm_dest;
+    if (mask & MRC_ATTR_CAPS) c->attr.caps = a->caps;
+    if (mask & MRC_ATTR_PEER) c->attr.peer = a->peer;
+    if (mask & MRC_ATTR_SQ_PSN) c->attr.sq_psn = a->sq_psn;
+    if (mask & MRC_ATTR_MPR) c->attr.mpr = a->mpr;
+    if (mask & MRC_ATTR_MAX_WIMM) c->attr.max_wimm = a->max_wimm;
+    if (mask & MRC_ATTR_RETRY) {
+        c->attr.retry_linear = a->retry_linear;
+        c->attr.retry_exp = a->retry_exp;
+    }
+    if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
+
+    if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+        mrc__ev_setup_auto(c);
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
+        c->cack = MRC__PSN_DEC(c->attr.rq_psn);
+        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.window_inclusive ? 0u : 1u);
+        for (i = 8; i <= 12; i++)
+            if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
+        c->msn_done = 0;
+        c->imm_next = 0;
+    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+        c->win_base = c->snd_una = c->snd_nxt = c->attr.sq_psn;
+        mrc__set_req_window(c, c->attr.mpr);
+        c->next_msn = 1; /* first message is MSN 1; AETH msn 0 means "none yet" (IBTA) */
+        c->next_rqmsn = 0;
+        c->srtt = c->ep->cfg.rtt_init_ns;
+        c->rtt_min = MRC_TIME_NEVER;
+        mrc__cc_init(c);
+    }
+    if (to != cur) mrc__set_state(c, (uint8_t)to);
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+    return MRC_OK;
+}
+
+/* ================================================================================================================
+ * REQUESTER
+ * Owns: the send queue and segmentation (every packet carries METH + RETH, VA advanced per packet), PSN
+ * assignment inside the MPR window and the CC window, the per-PSN records of [win_base, snd_nxt), SACK/NACK/AETH
+ * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
+ * exponential back-off, the tail-loss probe, and in-order send completions.
+ *
+ * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every transmission is appended to a
+ * log in send order; when a SACK shows that a transmission sent at time T arrived, every still-unacknowledged
+ * transmission sent before T - reorder_slack is declared lost, popping from the head of the log. A trim NACK
+ * retransmits at once; the RTO and the tail-loss probe are backstops.
+ * ============================================================================================================== */
+#define MRC__PR_INFLIGHT 1u /* counted in flight */
+#define MRC__PR_LOST 2u     /* declared lost, waiting for retransmission */
+#define MRC__PR_QUEUED 4u   /* has an entry in rtxq */
+#define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
+
+enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5 };
+
+#define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
+#define MRC__REC(c, psn) (&(c)->rec[(psn) & (MRC_MAX_INFLIGHT - 1u)])
+#define MRC__TXLOG_LEN (2u * MRC_MAX_INFLIGHT)
+
+/* circular bitmaps of nbits (a power of two) */
+MRC__PRIVATE MRC_INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    return (w[i >> 6] >> (i & 63u)) & 1u;
+}
+MRC__PRIVATE MRC_INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    w[i >> 6] |= (uint64_t)1 << (i & 63u);
+}
+MRC__PRIVATE MRC_INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
+}
+/* the 64 bits starting at index start, bit 0 = start */
+MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start) {
+    uint32_t i = start & (nbits - 1u), wi = i >> 6, sh = i & 63u, nw = nbits >> 6;
+    uint64_t v = w[wi] >> sh;
+    if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
+    return v;
+}
+MRC__PRIVATE MRC_INLINE unsigned mrc__ctz64(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1u)) { v >>= 1; n++; }
+    return n;
+#endif
+}
+
+MRC__PRIVATE MRC_INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
+    return (uint16_t)((t >> ep->cfg.wire.ts_shift) & 0xFFFFu);
+}
+/* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
+ * 2^(16 + ts_shift) ns, 8.4 ms by default). */
+MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+    unsigned sh = ep->cfg.wire.ts_shift;
+    uint64_t nu = now >> sh, d = (nu - ts) & 0xFFFFu;
+    return nu >= d ? (nu - d) << sh : 0;
+}
+
+MRC__PRIVATE MRC_INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
+    return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
+           (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
+}
+/* payload bytes of packet k of a message */
+MRC__PRIVATE MRC_INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    uint64_t off = (uint64_t)k << c->mtu_shift;
+    uint32_t mtu = 1u << c->mtu_shift;
+    if (wr->len <= off) return 0;
+    return (uint32_t)MRC__MIN((uint64_t)mtu, wr->len - off);
+}
+MRC__PRIVATE MRC_INLINE bool mrc__pkt_has_imm(const mrc__wr *wr, uint32_t k) {
+    return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == wr->npkts;
+}
+/* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40 */
+MRC__PRIVATE MRC_INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    uint32_t plen = mrc__pkt_len(c, wr, k);
+    return mrc__data_hdr_len(c, mrc__pkt_has_imm(wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
+}
+MRC__PRIVATE uint8_t mrc__data_opcode(const mrc__wr *wr, uint32_t k) {
+    bool imm = wr->opcode == MRC_WR_WRITE_IMM;
+    if (wr->npkts == 1) return imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY;
+    if (k == 0) return MRC_OP_WRITE_FIRST;
+    if (k + 1u == wr->npkts) return imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST;
+    return MRC_OP_WRITE_MIDDLE;
+}
+
+/* ---- posting -------------------------------------------------------------------------------------------------- */
+MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
+    mrc__wr *wr;
+    if (!c || !c->ep || !w) return MRC_ERR_INVAL;
+    (void)mrc__clock(c->ep, now);
+    if (w->opcode >= MRC_WR_SEND && w->opcode <= MRC_WR_ATOMIC_FADD) return MRC_ERR_NOTSUP;
+    if (w->opcode != MRC_WR_WRITE && w->opcode != MRC_WR_WRITE_IMM) return MRC_ERR_INVAL;
+    if (w->flags & ~(uint32_t)(MRC_WR_UNSIGNALED | MRC_WR_SOLICITED)) return MRC_ERR_INVAL;
+    if (w->len > MRC_MAX_MSG_LEN || (w->len && !w->buf)) return MRC_ERR_INVAL;
+    if (w->remote_va > UINT64_MAX - w->len) return MRC_ERR_INVAL;
+    if (c->state != MRC_QPS_RTS) return MRC_ERR_STATE;
+    if (c->sq_tail - c->sq_head >= MRC_MAX_SQ) return MRC_ERR_FULL;
+    wr = MRC__SQ(c, c->sq_tail);
+    MRC_MEMSET(wr, 0, sizeof *wr);
+    wr->wr_id = w->wr_id;
+    wr->buf = (const uint8_t *)w->buf;
+    wr->remote_va = w->remote_va;
+    wr->len = w->len;
+    wr->rkey = w->rkey;
+    wr->imm = w->imm;
+    wr->opcode = (uint8_t)w->opcode;
+    wr->flags = (uint8_t)w->flags;
+    wr->npkts = w->len ? ((w->len - 1u) >> c->mtu_shift) + 1u : 1u;
+    wr->msn = c->next_msn++;
+    /* rqmsn [inferred]: index of the receive WQE a Write-IMM consumes; plain writes carry the next one */
+    wr->rqmsn = (w->opcode == MRC_WR_WRITE_IMM) ? c->next_rqmsn++ : c->next_rqmsn;
+    c->sq_tail++;
+    mrc__sched_tx(c);
+    return MRC_OK;
+}
+
+/* ---- send window ---------------------------------------------------------------------------------------------- */
+MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) {
+    const mrc__wr *wr;
+    if (c->sq_send == c->sq_tail) return false;
+    wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
+    if (wr->sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return false;
+    if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return false;
+    return mrc__cc_can_send(c, mrc__nominal(c, wr, wr->sent));
+}
+
+MRC__PRIVATE bool mrc__conn_has_tx(const mrc_conn *c) {
+    if (c->ctlq_head != c->ctlq_tail) return true;
+    if (c->state != MRC_QPS_RTS) return false;
+    if (c->probe_due || c->rtxq_head != c->rtxq_tail) return true;
+    return mrc__req_can_send_new(c);
+}
+
+/* a PSN still has a record iff it lies in [win_base, snd_nxt) */
+MRC__PRIVATE MRC_INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
+    return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
+}
+MRC__PRIVATE MRC_INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
+    return mrc__bit(c->acked, MRC_MAX_INFLIGHT, psn);
+}
+
+/* ---- timers --------------------------------------------------------------------------------------------------- */
+/* ACK timeout (notes 4.13, docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
+ * n <= retry_linear + 1 and doubles after each exponential retry, capped at 2^24 * 1.024 us. */
+MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
+    const mrc_time cap = (mrc_time)1024u << 24;
+    mrc_time t;
+    uint32_t e;
+    if (c->attr.timeout == 0) return MRC_TIME_NEVER; /* IBTA: 0 = infinite */
+    t = (mrc_time)1024u << c->attr.timeout;
+    if (retries > c->attr.retry_linear)
+        for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
+    return MRC__MIN(t, cap);
+}
+MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
+    mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt);
+    t = MRC__MAX(t, (mrc_time)1000u);
+    return t << MRC__MIN(c->tlp_count, 10u);
+}
+MRC__PRIVATE mrc_time mrc__slack(const mrc_conn *c) {
+    const mrc_config *cf = &c->ep->cfg;
+    mrc_time s;
+    if (cf->reorder_slack_ns) return cf->reorder_slack_ns;
+    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->rtt_init_ns : c->rtt_min) >> 2;
+    return MRC__MAX(s, (mrc_time)cf->reorder_slack_min_ns);
+}
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
+    if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
+        c->rto_deadline = c->tlp_deadline = MRC_TIME_NEVER;
+        c->retries = 0;
+        c->tlp_count = 0;
+        c->probe_out = c->probe_due = 0;
+    } else {
+        mrc_time r = mrc__rto_interval(c, c->retries);
+        c->rto_deadline = r == MRC_TIME_NEVER ? r : c->rto_start + r;
+        c->tlp_deadline = c->probe_due ? MRC_TIME_NEVER : c->tlp_base + mrc__tlp_interval(c);
+    }
+    mrc__timer_update(c);
+}
+
+/* ---- loss bookkeeping ------------------------------------------------------------------------------------------ */
+MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, bool front) {
+    if (c->rtxq_tail - c->rtxq_head >= MRC_MAX_INFLIGHT) return; /* cannot happen: one entry per PSN in window */
+    if (front) c->rtxq[--c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)] = psn;
+    else c->rtxq[c->rtxq_tail++ & (MRC_MAX_INFLIGHT - 1u)] = psn;
+}
+
+MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (!(r->flags & MRC__PR_INFLIGHT)) return;
+    r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
+    mrc__cc_on_loss(c, r->nominal);
+    if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);
+    else if (why != MRC__LOSS_NACK) mrc__ev_on_loss(c, (int)r->ev);
+    switch (why) {
+    case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
+    case MRC__LOSS_RTO: c->st.rtx_rto++; break;
+    case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
+    default: c->st.rtx_nack++; break;
+    }
+    if (!(r->flags & MRC__PR_QUEUED)) {
+        r->flags |= MRC__PR_QUEUED;
+        mrc__rtxq_push(c, psn, why == MRC__LOSS_NACK || why == MRC__LOSS_TRIM || why == MRC__LOSS_RTO);
+    }
+    MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
+}
+
+MRC__PRIVATE bool mrc__txlog_live(const mrc_conn *c, uint32_t e) {
+    uint32_t psn = e >> 8;
+    const mrc__psnrec *r;
+    if (!mrc__req_in_window(c, psn)) return false;
+    r = &c->rec[psn & (MRC_MAX_INFLIGHT - 1u)];
+    return (r->flags & MRC__PR_INFLIGHT) && r->gen == (uint8_t)(e & 0xFFu);
+}
+MRC__PRIVATE void mrc__txlog_append(mrc_conn *c, uint32_t psn, uint8_t gen) {
+    if (c->txlog_tail - c->txlog_head >= MRC__TXLOG_LEN) {
+        /* full: the oldest transmission has seen 2 windows of later ones go by; treat it as lost */
+        uint32_t e = c->txlog[c->txlog_head++ & (MRC__TXLOG_LEN - 1u)];
+        if (mrc__txlog_live(c, e)) mrc__req_mark_lost(c, e >> 8, MRC__LOSS_SACK);
+    }
+    c->txlog[c->txlog_tail++ & (MRC__TXLOG_LEN - 1u)] = (psn << 8) | gen;
+}
+/* Declare lost every live transmission sent more than the reordering slack before the latest acked one. */
+MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
+    mrc_time slack = mrc__slack(c);
+    while (c->txlog_head != c->txlog_tail) {
+        uint32_t e = c->txlog[c->txlog_head & (MRC__TXLOG_LEN - 1u)];
+        if (mrc__txlog_live(c, e)) {
+            if (MRC__REC(c, e >> 8)->sent + slack > c->lat_acked_sent) break;
+            mrc__req_mark_lost(c, e >> 8, why);
+        }
+        c->txlog_head++;
+    }
+}
+
+/* ---- transmit ----------------------------------------------------------------------------------------------- */
+/* Emit packet k of send-queue entry wr_idx as PSN psn. Checks everything that can fail before changing any
+ * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
+MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
+                                    size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    mrc__wr *wr = MRC__SQ(c, wr_idx);
+    mrc__psnrec *r = MRC__REC(c, psn);
+    uint32_t plen = mrc__pkt_len(c, wr, k), pad = (4u - (plen & 3u)) & 3u;
+    bool imm = mrc__pkt_has_imm(wr, k), last = k + 1u == wr->npkts;
+    uint32_t hl = mrc__data_hdr_len(c, imm), off;
+    size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    mrc_bth b;
+    mrc_meth m;
+    mrc_reth re;
+    mrc_tseth ts;
+    int slot;
+    uint8_t cls;
+    if (cap < need) return MRC_ERR_NOBUF;
+    slot = mrc__ev_pick(c, rtx ? (int)r->ev : -1);
+    if (slot < 0) return 0;
+
+    MRC_MEMSET(&b, 0, sizeof b);
+    b.opcode = mrc__data_opcode(wr, k);
+    b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
+    b.pad = (uint8_t)pad;
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    if (ep->cfg.ack_req_every) {
+        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
+            b.a = 1;
+            c->pkts_since_areq = 0;
+        }
+    } else {
+        b.a = (uint8_t)last;
+    }
+    b.rtx = (uint8_t)rtx;
+    b.ts = (uint8_t)ep->cfg.tseth;
+    b.psn = psn;
+    m.rqmsn = wr->rqmsn;
+    m.msn = wr->msn;
+    off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+    off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
+    if (ep->cfg.tseth) {
+        ts.tx_timestamp = mrc__ts(ep, now);
+        ts.tsr = 0;
+        ts.ftype = 1;
+        off += (uint32_t)mrc_tseth_encode(buf + off, cap - (size_t)off, &ts);
+    }
+    re.va = wr->remote_va + ((uint64_t)k << c->mtu_shift);
+    re.rkey = wr->rkey;
+    re.dma_len = wr->len;
+    off += (uint32_t)mrc_reth_encode(buf + off, cap - (size_t)off, &re);
+    if (imm) off += (uint32_t)mrc_immdt_encode(buf + off, cap - (size_t)off, wr->imm);
+    MRC_ASSERT(off == hl);
+
+    cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
+              : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    ti->port = c->evs[slot].port;
+    ti->ev = c->evs[slot].value;
+    ti->dscp_class = cls;
+    ti->dscp = ep->cfg.dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = b.opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit */
+    if (!rtx) { /* a new PSN: fresh record */
+        r->flags = 0;
+        r->gen = 0;
+        r->wr = (uint16_t)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->nominal = (uint16_t)mrc__nominal(c, wr, k);
+        mrc__bit_clr(c->acked, MRC_MAX_INFLIGHT, psn);
+    } else {
+        r->flags = (uint8_t)((r->flags & ~(MRC__PR_LOST | MRC__PR_QUEUED)) | MRC__PR_RTX);
+        c->st.tx_rtx++;
+    }
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    r->sent = now;
+    r->gen++;
+    r->ev = (uint16_t)slot;
+    r->flags |= MRC__PR_INFLIGHT;
+    mrc__cc_on_send(c, r->nominal);
+    mrc__txlog_append(c, psn, r->gen);
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
+    return (int)need;
+}
+
+MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti, mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    mrc_bth b;
+    mrc_peth p;
+    int slot = mrc__ev_pick(c, -1);
+    if (slot < 0) return 0;
+    MRC_MEMSET(&b, 0, sizeof b);
+    MRC_MEMSET(&p, 0, sizeof p);
+    b.opcode = MRC_OP_PROBE_REQ;
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    b.psn = c->snd_nxt; /* Q21: a probe consumes no PSN; it carries the next one unchanged */
+    p.probe_id = ++c->probe_id;
+    p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+    p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+    p.tx_timestamp = mrc__ts(ep, now);
+    p.ftype = 1;
+    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+    (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    ti->port = c->evs[slot].port;
+    ti->ev = c->evs[slot].value;
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = MRC_OP_PROBE_REQ;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
+    c->probe_due = 0;
+    c->probe_out = 1;
+    c->probe_sent = now;
+    c->probe_ev = (uint16_t)slot;
+    c->tlp_base = now;
+    c->st.tx_probes++;
+    return MRC_BTH_LEN + MRC_PETH_LEN;
+}
+
+/* Retransmissions first (oldest loss first), then new data. */
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    int n;
+    if (c->probe_due) {
+        n = mrc__req_emit_probe(c, buf, cap, ti, now);
+        if (n > 0) mrc__req_timers(c);
+        return n;
+    }
+    while (c->rtxq_head != c->rtxq_tail) {
+        uint32_t psn = c->rtxq[c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)];
+        mrc__psnrec *r = MRC__REC(c, psn);
+        mrc__wr *wr;
+        if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn) ||
+            (r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) != (MRC__PR_LOST | MRC__PR_QUEUED)) {
+            c->rtxq_head++; /* stale: acknowledged since it was queued */
+            continue;
+        }
+        wr = &c->sq[r->wr];
+        n = mrc__req_emit_data(c, psn, r->wr, (psn - wr->first_psn) & MRC_PSN_MASK, true, buf, cap, flags, ti,
+                               now);
+        if (n > 0) {
+            c->rtxq_head++;
+            mrc__req_timers(c);
+        }
+        return n;
+    }
+    if (mrc__req_can_send_new(c)) {
+        mrc__wr *wr = MRC__SQ(c, c->sq_send);
+        uint32_t k = wr->sent, psn = c->snd_nxt;
+        n = mrc__req_emit_data(c, psn, c->sq_send, k, false, buf, cap, flags, ti, now);
+        if (n <= 0) return n;
+        if (k == 0) {
+            wr->first_psn = psn;
+            if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+        }
+        if (++wr->sent == wr->npkts) c->sq_send++;
+        c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
+        mrc__req_timers(c);
+        return n;
+    }
+    return 0;
+}
+
+/* ---- acknowledgements ------------------------------------------------------------------------------------------ */
+MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (mrc__req_acked(c, psn)) return;
+    mrc__bit_set(c->acked, MRC_MAX_INFLIGHT, psn);
+    if (r->flags & MRC__PR_INFLIGHT) mrc__cc_on_ack(c, r->nominal);
+    r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+}
+
+/* Send completions in work-request order once every PSN of the message is acknowledged. */
+MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
+    bool any = false;
+    while (c->sq_done != c->sq_send) {
+        mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        uint32_t last = (wr->first_psn + wr->npkts - 1u) & MRC_PSN_MASK;
+        if (mrc_psn_diff(c->snd_una, last) <= 0) break;
+        wr->status = MRC_OK;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out--;
+        c->sq_done++;
+        c->st.msgs_done++;
+        any = true;
+    }
+    if (any) mrc__sched_ev(c);
+}
+
+MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt) {
+    if (rtt < c->rtt_min) c->rtt_min = rtt;
+    c->srtt = c->srtt - (c->srtt >> 3) + (rtt >> 3);
+    mrc__cc_on_rtt(c, rtt);
+}
+
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode);
+
+MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    const mrc_seth *s = &k->seth;
+    uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una;
+    int32_t d, lo, hi;
+    uint64_t bm;
+    bool progress = false, fresh = false, have_rec;
+    int slot = -1;
+    mrc_time acked_sent = 0;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    c->st.rx_sack++;
+
+    /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
+    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
+    d = mrc_psn_diff(c->snd_nxt, ack_psn);
+    /* records live until snd_nxt laps them, so any PSN up to MRC_MAX_INFLIGHT behind snd_nxt still has its own */
+    have_rec = !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT && MRC__REC(c, ack_psn)->gen != 0;
+    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
+
+    /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
+    d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
+    if (d > 0) {
+        for (psn = c->win_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
+        c->win_base = MRC__PSN_INC(cack);
+        progress = true;
+    }
+    /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
+    bm = s->sack_bitmap;
+    base = mrc_psn_add(cack, s->sack_offset);
+    lo = mrc_psn_diff(c->win_base, base);
+    hi = mrc_psn_diff(c->snd_nxt, base);
+    if (bm && hi > 0 && lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr & ~mrc__bits64(c->acked, MRC_MAX_INFLIGHT, base);
+        if (bm) progress = true;
+        while (bm) {
+            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+            bm &= bm - 1u;
+        }
+    }
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
+
+    /* timing and path attribution */
+    if (s->pr) {
+        if (c->probe_out) {
+            acked_sent = c->probe_sent;
+            slot = (int)c->probe_ev;
+            c->probe_out = 0;
+            if (c->evs[slot].value != s->entropy) slot = -1;
+        }
+    } else if (have_rec) {
+        mrc__psnrec *r = MRC__REC(c, ack_psn);
+        acked_sent = r->sent;
+        if (c->ep->cfg.tseth) {
+            mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
+            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
+        }
+        if (r->ev < c->ev_count && c->evs[r->ev].value == s->entropy) slot = (int)r->ev;
+        if (fresh && !(r->flags & MRC__PR_RTX) && now >= r->sent) mrc__req_rtt_sample(c, now - r->sent);
+    }
+    if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
+    if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
+    if (progress) {
+        c->retries = 0;
+        c->tlp_count = 0;
+        c->rto_start = now;
+        c->tlp_base = now;
+    }
+    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    mrc__req_complete(c);
+    mrc__req_timers(c);
+    return MRC_OK;
+}
+
+MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    const mrc_neth *n = &k->neth;
+    uint32_t psn = n->nack_psn;
+    mrc__psnrec *r;
+    unsigned reason = n->nack_reason;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
+    c->st.rx_nack++;
+    c->st.rx_nack_reason[reason & 31u]++;
+    if (reason == MRC_NACK_UNEXP_EVENT) {
+        mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
+        return MRC_OK;
+    }
+    if (!mrc_nack_is_retriable(reason)) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    r = MRC__REC(c, psn);
+    if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
+        /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
+        mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
+        if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    }
+    mrc__cc_on_nack(c, reason);
+    mrc__req_mark_lost(c, psn, (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) ? MRC__LOSS_TRIM
+                                                                                                   : MRC__LOSS_NACK);
+    mrc__req_timers(c);
+    return MRC_OK;
+}
+
+MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    unsigned syn = k->aeth.syndrome, type = syn >> 5, code = syn & 0x1Fu;
+    uint16_t msn = (uint16_t)(k->aeth.msn & 0xFFFFu);
+    uint32_t i;
+    int status;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if ((uint16_t)(c->next_msn - 1u - msn) >= 0x8000u) /* names a message never posted */
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
+        c->st.rx_tack++;
+        return MRC_OK;
+    }
+    if (type != 3) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    switch (code) {
+    case 1: status = MRC_ERR_REMOTE_INVAL; break;
+    case 2: status = MRC_ERR_REMOTE_ACCESS; break;
+    case 3: status = MRC_ERR_REMOTE_OP; break;
+    default: return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    }
+    /* a NAK is fatal, so it must name a message that has started and not completed (O(send queue), rare) */
+    for (i = c->sq_done; i != c->sq_tail; i++) {
+        const mrc__wr *wr = MRC__SQ(c, i);
+        if (wr->sent == 0) i = c->sq_tail - 1u; /* nothing after an unstarted message has started */
+        else if (wr->msn == msn) break;
+    }
+    if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    mrc__conn_error(c, status, 1, msn, now);
+    return MRC_OK;
+}
+
+MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
+    c->rto_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
+        mrc__req_timers(c);
+        return;
+    }
+    c->retries++;
+    c->st.rto_fired++;
+    MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
+    if (c->attr.retry_exp != 25 && c->retries > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
+        mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
+        return;
+    }
+    mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
+    c->rto_start = now;
+    mrc__req_timers(c);
+}
+
+MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
+    c->tlp_deadline = MRC_TIME_NEVER;
+    if (c->state == MRC_QPS_RTS && c->snd_una != c->snd_nxt) {
+        c->tlp_base = now;
+        if (c->tlp_count < 16) c->tlp_count++;
+        if (c->rtxq_head == c->rtxq_tail) { /* nothing better to send: ask the responder where it is */
+            c->probe_due = 1;
+            c->st.tlp_fired++;
+        }
+    }
+    mrc__req_timers(c);
+}
+
+/* ================================================================================================================
+ * RESPONDER
+ * Owns: the PSN bitmap over the MPR window past cack, duplicate and window checks, trim recognition, the access
+ * checks that precede every placement (rkey, rights, bounds), direct placement in any arrival order, message
+ * completion by cumulative PSN, Write-IMM completions in MSN order into pre-posted receives, the WIMM limit, and
+ * the control packets it sends back: SACK (with CC_STATE), NACK, transport ACK/NAK (AETH). The queue of control
+ * packets is per connection and coalesces plain SACKs.
+ * ============================================================================================================== */
+enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 };
+
+MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
+    uint32_t n = c->ctlq_tail - c->ctlq_head;
+    if (e->kind == MRC__CTL_SACK && !e->pr && e->m == MRC_M_NONE && n > 0) {
+        mrc__ctl *t = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
+        if (t->kind == MRC__CTL_SACK && !t->pr && t->m == MRC_M_NONE) { /* coalesce: the newer one names its packet */
+            *t = *e;
+            return;
+        }
+    }
+    if (n >= MRC_CTLQ_LEN) {
+        c->ep->st.ctlq_overflow++;
+        return;
+    }
+    c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
+    mrc__sched_tx(c);
+}
+
+MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
+                                uint8_t pr) {
+    mrc__ctl e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.kind = MRC__CTL_SACK;
+    e.psn = psn;
+    e.ev = ev;
+    e.port = port;
+    e.ts = ts;
+    e.m = m;
+    e.pr = pr;
+    mrc__ctl_push(c, &e);
+    c->sack_pending = 0;
+    c->sack_deadline = MRC_TIME_NEVER;
+}
+MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri, uint16_t ts) {
+    mrc__ctl e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.kind = MRC__CTL_NACK;
+    e.psn = psn;
+    e.reason = (uint8_t)reason;
+    e.ev = ri->ev;
+    e.port = ri->port;
+    e.ts = ts;
+    mrc__ctl_push(c, &e);
+}
+MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri) {
+    mrc__ctl e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.kind = MRC__CTL_AETH;
+    e.reason = syndrome;
+    e.msn = msn & MRC_PSN_MASK;
+    e.ev = ri ? ri->ev : 0;
+    e.port = ri ? ri->port : 1;
+    mrc__ctl_push(c, &e);
+}
+/* A semantic error the responder detected: NAK the requester, then this connection enters ERR too (as rxe does
+ * for class C errors). conn_error empties the control queue first, so the NAK is the last packet it sends. */
+MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, int status, const mrc_rxinfo *ri,
+                                 mrc_time now) {
+    mrc__conn_error(c, status, 0, 0, now);
+    mrc__rsp_aeth(c, syndrome, msn, ri);
+    c->st.tx_nak++;
+}
+
+MRC__PRIVATE MRC_INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
+    return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
+}
+
+/* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
+ * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
+MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
+    bool any = false;
+    for (;;) {
+        mrc__imm *s = &c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)];
+        mrc__rqe *q;
+        if (!s->valid || mrc_psn_diff(s->psn, c->cack) > 0 || c->rq_done == c->rq_tail) break;
+        q = &c->rq[c->rq_done & (MRC_MAX_RQ - 1u)];
+        q->imm = s->imm;
+        q->len = s->len;
+        q->status = MRC_OK;
+        c->rq_done++;
+        s->valid = 0;
+        c->imm_next++;
+        c->st.imm_delivered++;
+        any = true;
+    }
+    if (any) mrc__sched_ev(c);
+}
+
+MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
+                                  mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    const mrc_config *cf = &ep->cfg;
+    uint32_t psn = k->bth.psn, plen = k->payload_len, dlen = k->reth.dma_len, mtu = 1u << c->mtu_shift;
+    uint32_t implied, old_cack = c->cack;
+    unsigned op = k->bth.opcode;
+    bool last = op == MRC_OP_WRITE_LAST || op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY ||
+                op == MRC_OP_WRITE_ONLY_IMM;
+    bool imm = op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY_IMM;
+    bool ce = (ri->ecn & 3u) == 3u, trimmed;
+    uint16_t ts = (k->hdrs & MRC_HDR_TSETH) ? k->tseth.tx_timestamp : 0;
+    uint8_t m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
+    mrc__imm *slot = (mrc__imm *)0;
+    int mi = -1;
+    uint64_t off = 0;
+    int32_t d;
+
+    if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(ep, c, MRC_DROP_STATE, op);
+    d = mrc_psn_diff(psn, c->cack);
+    if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
+        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
+        c->st.rx_dup++;
+        mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
+        return mrc__drop(ep, c, MRC_DROP_DUP, op);
+    }
+    if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
+        c->st.rx_oor++;
+        if (cf->nack_oor) {
+            mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
+            c->st.tx_nack++;
+        }
+        return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
+    }
+    /* payload length implied by the opcode and the message length */
+    switch (op) {
+    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
+        if (dlen > mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = dlen;
+        break;
+    case MRC_OP_WRITE_FIRST:
+        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = mtu;
+        break;
+    case MRC_OP_WRITE_MIDDLE:
+        if (dlen <= 2u * mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = mtu;
+        break;
+    default: /* LAST, LAST_IMM */
+        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
+        break;
+    }
+    /* Q17: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the headers imply */
+    trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
+              ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || plen < implied;
+    if (trimmed) {
+        c->st.rx_trimmed++;
+        mrc__rsp_nack(c, psn,
+                      ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ? MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED,
+                      ri, ts);
+        c->st.tx_nack++;
+        return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
+    }
+    if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    /* Q26: a message sequence outside the window is dropped */
+    if ((uint32_t)(uint16_t)(k->meth.msn - (uint16_t)(c->msn_done + 1u)) >= MRC__MIN(c->rsp_win, 0x8000u))
+        return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
+    if (imm) { /* Q23: more pending immediates than max_wimm_dest is an invalid request */
+        if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
+            mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
+            return mrc__drop(ep, c, MRC_DROP_WIMM, op);
+        }
+        slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
+        if (slot->valid) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    }
+    /* access checks, all before a single byte is written (Q26). IBTA: a zero-length write checks no rkey. */
+    if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
+    if (dlen != 0 || plen != 0) {
+        mi = mrc__mr_find(ep, k->reth.rkey);
+        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
+        if (k->reth.va < ep->mrs[mi].iova) goto access_error;
+        off = k->reth.va - ep->mrs[mi].iova;
+        if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) goto access_error;
+    }
+    if (plen) {
+        if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
+            if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, off, payload, plen) != 0)
+                return mrc__drop(ep, c, MRC_DROP_PLACE, op);
+        } else {
+            MRC_MEMCPY(ep->mrs[mi].base + off, payload, (size_t)plen);
+        }
+    }
+    /* record the arrival and move cack over every contiguous arrival */
+    mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
+    if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
+    if (slot) {
+        slot->valid = 1;
+        slot->psn = psn;
+        slot->imm = k->imm;
+        slot->len = dlen;
+    }
+    c->ooo++;
+    c->st.rx_data++;
+    c->st.rx_bytes_placed += plen;
+    c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
+    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
+        uint32_t nx = MRC__PSN_INC(c->cack);
+        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
+        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
+            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = nx;
+        c->ooo--;
+    }
+    mrc__rsp_deliver_imms(c);
+    /* Q6: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
+    c->sack_pending++;
+    c->pend_psn = psn;
+    c->pend_ev = ri->ev;
+    c->pend_ts = ts;
+    c->pend_port = ri->port;
+    if (k->bth.a || ce || k->bth.rtx || psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1 ||
+        c->sack_pending >= cf->sack_every) {
+        mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
+    } else if (c->sack_deadline == MRC_TIME_NEVER) {
+        c->sack_deadline = now + cf->sack_delay_ns;
+    }
+    if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
+        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
+        c->tack_msgs = 0;
+        c->st.tx_tack++;
+    }
+    return MRC_OK;
+
+access_error:
+    mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
+    return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
+}
+
+/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4). */
+MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri) {
+    if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_STATE, k->bth.opcode);
+    mrc__rsp_sack(c, c->cack, ri->ev, ri->port, k->peth.tx_timestamp,
+                  (ri->ecn & 3u) == 3u ? MRC_M_SKIP_ONCE : MRC_M_NONE, 1);
+    return MRC_OK;
+}
+
+MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c) {
+    c->sack_deadline = MRC_TIME_NEVER;
+    if (c->sack_pending && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS))
+        mrc__rsp_sack(c, c->pend_psn, c->pend_ev, c->pend_port, c->pend_ts, MRC_M_NONE, 0);
+}
+
+MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
+    mrc__rqe *q;
+    if (!c || !c->ep) return MRC_ERR_INVAL;
+    (void)mrc__clock(c->ep, now);
+    if (c->state == MRC_QPS_RESET || c->state == MRC_QPS_ERR) return MRC_ERR_STATE;
+    if (c->rq_tail - c->rq_head >= MRC_MAX_RQ) return MRC_ERR_FULL;
+    q = &c->rq[c->rq_tail & (MRC_MAX_RQ - 1u)];
+    q->wr_id = wr_id;
+    q->imm = q->len = 0;
+    q->status = MRC_OK;
+    c->rq_tail++;
+    mrc__rsp_deliver_imms(c);
+    return MRC_OK;
+}
+
+/* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
+    uint8_t port = e->port;
+    mrc_bth b;
+    int n = MRC_BTH_LEN;
+    if (!mrc_endpoint_port_up(ep, port)) { /* Q19: reply on the arrival port, else the lowest port that is up */
+        if (!ep->ports_up) return 0;
+        port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
+    }
+    MRC_MEMSET(&b, 0, sizeof b);
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    if (e->kind == MRC__CTL_SACK) {
+        mrc_seth s;
+        mrc_cc_state cs;
+        int32_t off = mrc_psn_diff(e->psn, c->cack);
+        MRC_MEMSET(&s, 0, sizeof s);
+        MRC_MEMSET(&cs, 0, sizeof cs);
+        b.opcode = MRC_OP_SACK;
+        b.psn = c->cack;
+        s.m = e->m;
+        s.pr = e->pr;
+        s.ack_psn_offset = (int16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off);
+        s.entropy = e->ev;
+        s.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+        s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+        s.cack_psn = c->cack;
+        s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? c->attr.mpr_dest : 0; /* 0 = ignore */
+        /* Q4: the 64-PSN slice ending at the named packet (from cack + 1 at the earliest); probes: cack + 1 */
+        s.sack_offset = (int16_t)((e->pr || off <= 64) ? 1 : off - 63);
+        s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
+        cs.tx_timestamp = e->ts;
+        cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
+        cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
+        n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
+        c->st.tx_sack++;
+    } else if (e->kind == MRC__CTL_NACK) {
+        mrc_neth nk;
+        MRC_MEMSET(&nk, 0, sizeof nk);
+        b.opcode = MRC_OP_NACK;
+        b.psn = e->psn;
+        nk.nack_reason = e->reason;
+        nk.entropy = e->ev;
+        nk.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+        nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+        nk.nack_psn = e->psn;
+        nk.tx_timestamp = e->ts;
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
+    } else {
+        mrc_aeth a;
+        b.opcode = MRC_OP_ACK;
+        b.psn = c->cack;
+        a.syndrome = e->reason;
+        a.msn = e->msn;
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
+    }
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    ti->port = port;
+    ti->ev = e->ev;
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = b.opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = (uint32_t)n;
+    c->ctlq_head++;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | b.psn, ti->ev);
+    return n;
+}
+
+/* ---- entering ERR (QP state, defined here because it empties both the requester and the responder) ----------- */
+/* Q22: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that caused
+ * a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
+ * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
+MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
+    uint32_t i;
+    bool blame = status == MRC_ERR_RETRY_EXC || has_msn;
+    (void)now;
+    if (c->state == MRC_QPS_ERR) return;
+    mrc__set_state(c, MRC_QPS_ERR);
+    c->err_pending = 1;
+    c->err_status = (int16_t)status;
+    for (i = c->sq_done; i != c->sq_tail; i++) {
+        mrc__wr *wr = MRC__SQ(c, i);
+        if (blame && (!has_msn || wr->msn == msn)) {
+            wr->status = (int16_t)status;
+            blame = false;
+        } else {
+            wr->status = MRC_ERR_FLUSH;
+        }
+    }
+    c->sq_done = c->sq_send = c->sq_tail;
+    for (i = c->rq_done; i != c->rq_tail; i++) {
+        mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
+        q->status = MRC_ERR_FLUSH;
+        q->imm = q->len = 0;
+    }
+    c->rq_done = c->rq_tail;
+    for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].valid = 0;
+    c->rtxq_head = c->rtxq_tail;
+    c->txlog_head = c->txlog_tail;
+    c->ctlq_head = c->ctlq_tail;
+    c->probe_due = c->probe_out = 0;
+    c->sack_pending = 0;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = MRC_TIME_NEVER;
+    mrc__timer_update(c);
+    mrc__sched_ev(c);
+}
+
+/* ================================================================================================================
+ * EV / PATH MANAGER (seam)
+ * Owns: the QP's EV slots {value, port, state} and the choice of EV for each packet. In this version the built-in
+ * AUTO profile (ID 0) fills evs_per_port slots per port with seeded random UDP source ports, interleaved by plane
+ * (slot i is on port i mod num_ports + 1); the choice walks the slots round-robin, skips EVs whose port is down,
+ * and a retransmission avoids the EV its PSN last used. Because slots interleave planes, a pick skips at most
+ * MRC_MAX_PORTS - 1 slots. Per-EV signals (SACK m, trims, untrimmed losses) arrive through the mrc__ev_on_* calls;
+ * here they are counted, and path health (SKIP, ASSUMED_BAD, probing, backup EVs) builds on them.
+ * Control packets the responder sends echo the EV and port the triggering packet arrived on (Q19).
+ * ============================================================================================================== */
+enum { MRC__EV_GOOD = 0 };
+
+MRC__PRIVATE void mrc__ev_setup_auto(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t n = (uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, i;
+    uint32_t range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
+    if (n > MRC_MAX_EVS) n = MRC_MAX_EVS;
+    for (i = 0; i < n; i++) {
+        c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
+        c->evs[i].value = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
+        c->evs[i].state = MRC__EV_GOOD;
+    }
+    c->ev_count = (uint16_t)n;
+    c->ev_next = 0;
+}
+
+MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
+    uint32_t tries, i;
+    if (!c->ev_count || !c->ep->ports_up) return -1;
+    for (tries = 0; tries < c->ev_count; tries++) {
+        i = c->ev_next;
+        c->ev_next = (uint16_t)(i + 1u == c->ev_count ? 0u : i + 1u);
+        if ((int)i != avoid && mrc_endpoint_port_up(c->ep, c->evs[i].port)) return (int)i;
+    }
+    if (avoid >= 0 && avoid < (int)c->ev_count && mrc_endpoint_port_up(c->ep, c->evs[avoid].port)) return avoid;
+    return -1;
+}
+MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
+    (void)slot;
+    if (m == MRC_M_SKIP_ONCE || m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+}
+MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
+    (void)slot;
+    c->st.ev_trims++;
+}
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot) {
+    (void)slot;
+    c->st.ev_losses++;
+}
+
+/* ================================================================================================================
+ * CONGESTION CONTROL (seam)
+ * Owns: the connection's window in nominal bytes (UDP payload + 40, spec 8.3.1) and the bytes in flight. In this
+ * version the window is fixed (mrc_config.fixed_cwnd_bytes, 0 = unlimited): a packet may go while
+ * inflight + nominal <= cwnd, and always when nothing is in flight, so no window can deadlock a connection.
+ * The per-context algorithm (NSCC) receives the same calls.
+ * ============================================================================================================== */
+MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
+    c->cwnd = c->ep->cfg.fixed_cwnd_bytes ? c->ep->cfg.fixed_cwnd_bytes : UINT64_MAX;
+    c->inflight = 0;
+}
+MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
+    return c->inflight == 0 || c->inflight + nominal <= c->cwnd;
+}
+MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) { c->inflight += nominal; }
+MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
+    MRC_ASSERT(c->inflight >= nominal);
+    c->inflight -= MRC__MIN(c->inflight, (uint64_t)nominal);
+}
+MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal) { mrc__cc_on_ack(c, nominal); }
+MRC__PRIVATE void mrc__cc_on_nack(mrc_conn *c, unsigned reason) {
+    (void)c;
+    (void)reason; /* a fixed window does not react to congestion signals */
+}
+MRC__PRIVATE void mrc__cc_on_rtt(mrc_conn *c, mrc_time rtt) {
+    (void)c;
+    (void)rtt;
+}
+
+/* ================================================================================================================
+ * ENDPOINT OPERATIONS
+ * Owns: ports (planes) going up and down, and packets to QP 0x2 (ERTH/EETH: PORT_STATUS_UPDATE, EV_PROBE), which
+ * need no connection, consume no PSN and are never retransmitted. This version decodes and counts them; they are
+ * dropped as MRC_DROP_EPOP until the path manager answers them.
+ * ============================================================================================================== */
+MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now) {
+    uint32_t bit, i;
+    if (!ep || port < 1 || port > ep->cfg.num_ports) return MRC_ERR_INVAL;
+    (void)mrc__clock(ep, now);
+    bit = 1u << (port - 1u);
+    if (up == !!(ep->ports_up & bit)) return MRC_OK;
+    if (up) ep->ports_up |= bit;
+    else ep->ports_up &= ~bit;
+    if (up) /* connections blocked for want of a path may send again (O(conns), rare) */
+        for (i = 0; i < MRC_MAX_CONNS; i++)
+            if (ep->conns[i]) mrc__sched_tx(ep->conns[i]);
+    return MRC_OK;
+}
+
+MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k) {
+    if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
+        return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
+    return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+}
+
+/* ================================================================================================================
+ * ENDPOINT I/O
+ * Owns: the four calls of the caller's loop - recv (demultiplex by destination QPN, O(1)), poll_tx (round-robin
+ * over connections with work: control packets, then retransmissions, then new data), the timer heap, and
+ * pulled events - plus statistics.
+ * ============================================================================================================== */
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
+    MRC_ASSERT(reason < MRC_DROP_REASONS);
+    ep->st.drop[reason]++;
+    ep->st.rx_drops++;
+    if (c) c->st.rx_drops++;
+    MRC__TRACE(ep, MRC_TRACE_DROP, reason, opcode);
+    (void)opcode;
+    return MRC_ERR_DROP;
+}
+
+MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                              mrc_time now) {
+    mrc_pkt k;
+    mrc_conn *c;
+    int rc;
+    if (!ep || !pkt || !ri || ri->port < 1 || ri->port > ep->cfg.num_ports) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    ep->st.rx_pkts++;
+    ep->st.rx_bytes += len;
+    if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
+    rc = mrc_pkt_decode(pkt, len, &ep->cfg.wire, &k);
+    if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
+    if (rc < 0)
+        return mrc__drop(ep, (mrc_conn *)0, mrc_opcode_hdrs(pkt[0]) ? MRC_DROP_MALFORMED : MRC_DROP_OPCODE, pkt[0]);
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)k.bth.opcode << 24) | k.bth.psn, ri->port);
+    if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k);
+    c = mrc__conn_lookup(ep, k.bth.dest_qp);
+    if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
+    if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
+    switch (k.bth.opcode) {
+    case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_LAST_IMM:
+    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
+        rc = mrc__rsp_on_data(c, &k, pkt + k.hdr_len, ri, now);
+        break;
+    case MRC_OP_PROBE_REQ: rc = mrc__rsp_on_probe(c, &k, ri); break;
+    case MRC_OP_SACK: rc = mrc__req_on_sack(c, &k, now); break;
+    case MRC_OP_NACK: rc = mrc__req_on_nack(c, &k, now); break;
+    case MRC_OP_ACK: rc = mrc__req_on_aeth(c, &k, now); break;
+    default: return mrc__drop(ep, c, MRC_DROP_OPCODE, k.bth.opcode); /* endpoint ops not addressed to QP 0x2 */
+    }
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+    return rc;
+}
+
+MRC__PRIVATE int mrc__conn_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    if (c->ctlq_head != c->ctlq_tail) return mrc__rsp_emit_ctl(c, buf, cap, ti);
+    if (c->state != MRC_QPS_RTS) return 0;
+    return mrc__req_tx(c, buf, cap, flags, ti, now);
+}
+
+MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                 mrc_time now) {
+    if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
+    if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
+    now = mrc__clock(ep, now);
+    while (ep->txq_len) {
+        uint16_t slot = ep->txq[ep->txq_head % MRC_MAX_CONNS];
+        mrc_conn *c = ep->conns[slot];
+        int n;
+        ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
+        ep->txq_len--;
+        c->in_txq = 0;
+        n = mrc__conn_tx(c, buf, cap, flags, ti, now);
+        if (n < 0) { /* nothing consumed: put it back at the head */
+            ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
+            ep->txq[ep->txq_head] = slot;
+            ep->txq_len++;
+            c->in_txq = 1;
+            return n;
+        }
+        if (n == 0) continue; /* nothing it can send now; it is queued again when that changes */
+        mrc__sched_tx(c);      /* round-robin: to the tail if it has more */
+        ep->st.tx_pkts++;
+        ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+        return n;
+    }
+    return 0;
+}
+
+MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
+    if (!ep || !ep->heap_len) return MRC_TIME_NEVER;
+    return ep->conns[ep->heap[0]]->deadline;
+}
+
+MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
+    if (!ep) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    while (ep->heap_len && ep->conns[ep->heap[0]]->deadline <= now) {
+        mrc_conn *c = ep->conns[ep->heap[0]];
+        if (c->sack_deadline <= now) mrc__rsp_on_sack_timer(c);
+        if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
+        if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
+        mrc__timer_update(c);
+        if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
+            MRC_ASSERT(0);
+            c->rto_deadline = c->tlp_deadline = c->sack_deadline = MRC_TIME_NEVER;
+            mrc__timer_update(c);
+        }
+        mrc__sched_tx(c);
+    }
+    return MRC_OK;
+}
+
+MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
+    if (!ep || !ev) return MRC_ERR_INVAL;
+    while (ep->evq_len) {
+        mrc_conn *c = ep->conns[ep->evq[ep->evq_head % MRC_MAX_CONNS]];
+        MRC_MEMSET(ev, 0, sizeof *ev);
+        ev->qpn = c->qpn;
+        ev->conn = c;
+        if (c->err_pending) {
+            c->err_pending = 0;
+            ev->type = MRC_EVT_CONN_ERROR;
+            ev->status = c->err_status;
+            return 1;
+        }
+        while (c->sq_head != c->sq_done) {
+            const mrc__wr *wr = MRC__SQ(c, c->sq_head);
+            c->sq_head++;
+            if ((wr->flags & MRC_WR_UNSIGNALED) && wr->status == MRC_OK) continue;
+            ev->type = MRC_EVT_SEND_DONE;
+            ev->status = wr->status;
+            ev->wr_id = wr->wr_id;
+            ev->byte_len = wr->status == MRC_OK ? wr->len : 0;
+            return 1;
+        }
+        if (c->rq_head != c->rq_done) {
+            const mrc__rqe *q = &c->rq[c->rq_head & (MRC_MAX_RQ - 1u)];
+            c->rq_head++;
+            ev->type = MRC_EVT_RECV_IMM;
+            ev->status = q->status;
+            ev->wr_id = q->wr_id;
+            ev->imm = q->imm;
+            ev->byte_len = q->len;
+            return 1;
+        }
+        c->in_evq = 0;
+        ep->evq_head = (ep->evq_head + 1u) % MRC_MAX_CONNS;
+        ep->evq_len--;
+    }
+    MRC_MEMSET(ev, 0, sizeof *ev);
+    return 0;
+}
+
+MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {
+    if (!out) return;
+    if (ep) *out = ep->st;
+    else MRC_MEMSET(out, 0, sizeof *out);
+}
+MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out) {
+    if (!out) return;
+    if (c) *out = c->st;
+    else MRC_MEMSET(out, 0, sizeof *out);
+}
+
+/* ================================================================================================================
+ * ERRORS AND NAMES
+ * ============================================================================================================== */
+MRC_API bool mrc_err_is_fatal(int e) { return e <= MRC_ERR_FATAL; }
+MRC_API bool mrc_nack_is_retriable(unsigned reason) {
+    switch (reason) {
+    case MRC_NACK_TRIMMED: case MRC_NACK_TRIMMED_LASTHOP: case MRC_NACK_NO_BITMAP: case MRC_NACK_NO_PKT_BUFFER:
+    case MRC_NACK_NO_RESOURCE: case MRC_NACK_PSN_OOR_WINDOW:
+        return true;
+    default: return false;
+    }
+}
+
+#ifdef MRC_NO_STRINGS
+MRC_API const char *mrc_strerror(int e) { (void)e; return ""; }
+MRC_API const char *mrc_opcode_name(unsigned op) { (void)op; return ""; }
+MRC_API const char *mrc_nack_name(unsigned r) { (void)r; return ""; }
+MRC_API const char *mrc_drop_name(unsigned r) { (void)r; return ""; }
+MRC_API const char *mrc_state_name(unsigned s) { (void)s; return ""; }
+MRC_API const char *mrc_event_name(unsigned t) { (void)t; return ""; }
+#else
+MRC_API const char *mrc_strerror(int e) {
+    switch (e) {
+    case MRC_OK: return "success";
+    case MRC_ERR_INVAL: return "invalid argument";
+    case MRC_ERR_STATE: return "not allowed in the current state";
+    case MRC_ERR_NOBUF: return "buffer too small";
+    case MRC_ERR_FULL: return "queue or table full";
+    case MRC_ERR_DROP: return "packet dropped";
+    case MRC_ERR_NOTSUP: return "operation not supported by MRC";
+    case MRC_ERR_NOENT: return "no such object";
+    case MRC_ERR_TRUNC: return "truncated header";
+    case MRC_ERR_MALFORMED: return "malformed header";
+    case MRC_ERR_RETRY_EXC: return "retry count exceeded";
+    case MRC_ERR_REMOTE_ACCESS: return "remote access error";
+    case MRC_ERR_REMOTE_INVAL: return "remote invalid request";
+    case MRC_ERR_REMOTE_OP: return "remote operational error";
+    case MRC_ERR_FLUSH: return "flushed";
+    case MRC_ERR_LOCAL_ACCESS: return "peer's write violated local access";
+    case MRC_ERR_LOCAL_INVAL: return "peer's request invalid";
+    default: return e <= MRC_ERR_FATAL ? "fatal error" : "unknown error";
+    }
+}
+MRC_API const char *mrc_opcode_name(unsigned op) {
+    switch (op) {
+    case MRC_OP_WRITE_FIRST: return "WRITE_FIRST";
+    case MRC_OP_WRITE_MIDDLE: return "WRITE_MIDDLE";
+    case MRC_OP_WRITE_LAST: return "WRITE_LAST";
+    case MRC_OP_WRITE_LAST_IMM: return "WRITE_LAST_IMM";
+    case MRC_OP_WRITE_ONLY: return "WRITE_ONLY";
+    case MRC_OP_WRITE_ONLY_IMM: return "WRITE_ONLY_IMM";
+    case MRC_OP_ACK: return "ACK";
+    case MRC_OP_EP_REQ: return "EP_REQ";
+    case MRC_OP_EP_RSP: return "EP_RSP";
+    case MRC_OP_SACK: return "SACK";
+    case MRC_OP_NACK: return "NACK";
+    case MRC_OP_PROBE_REQ: return "PROBE_REQ";
+    default: return "?";
+    }
+}
+MRC_API const char *mrc_nack_name(unsigned r) {
+    switch (r) {
+    case MRC_NACK_TRIMMED: return "TRIMMED";
+    case MRC_NACK_TRIMMED_LASTHOP: return "TRIMMED_LASTHOP";
+    case MRC_NACK_NO_BITMAP: return "NO_BITMAP";
+    case MRC_NACK_NO_PKT_BUFFER: return "NO_PKT_BUFFER";
+    case MRC_NACK_NO_RESOURCE: return "NO_RESOURCE";
+    case MRC_NACK_PSN_OOR_WINDOW: return "PSN_OOR_WINDOW";
+    case MRC_NACK_UNEXP_EVENT: return "UNEXP_EVENT";
+    default: return "?";
+    }
+}
+MRC_API const char *mrc_drop_name(unsigned r) {
+    static const char *const n[MRC_DROP_REASONS] = {"short", "opcode", "malformed", "icrc", "qpn", "pkey",
+                                                    "state", "psn_oor", "msn_oor", "trimmed", "access", "wimm",
+                                                    "place", "dup", "ack_bogus", "ack_stale", "epop"};
+    return r < MRC_DROP_REASONS ? n[r] : "?";
+}
+MRC_API const char *mrc_state_name(unsigned s) {
+    static const char *const n[] = {"RESET", "INIT", "RTR", "RTS", "ERR"};
+    return s <= MRC_QPS_ERR ? n[s] : "?";
+}
+MRC_API const char *mrc_event_name(unsigned t) {
+    static const char *const n[] = {"NONE", "SEND_DONE", "RECV_IMM", "CONN_ERROR"};
+    return t <= MRC_EVT_CONN_ERROR ? n[t] : "?";
+}
+#endif /* MRC_NO_STRINGS */
+
+#endif /* MRC__IMPLEMENTED */
+#endif /* MRC_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+MIT License
+
+Copyright (c) 2026 the open MRC authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated
+documentation files (the "Software"), to deal in the Software without restriction, including without limitation the
+rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to
+permit persons to whom the Software is furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or substantial portions of the
+Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE
+WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR
+COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+------------------------------------------------------------------------------
+*/
