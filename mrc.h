@@ -307,6 +307,7 @@ typedef struct mrc_pkt {
     uint32_t hdrs;        /* MRC_HDR_* present */
     uint32_t hdr_len;     /* bytes of headers, BTH included */
     uint32_t payload_len; /* bytes after the headers, pad removed */
+    uint32_t flags;       /* MRC_PKT_* */
     mrc_meth meth;
     mrc_tseth tseth;
     mrc_reth reth;
@@ -319,6 +320,12 @@ typedef struct mrc_pkt {
     mrc_erth erth;
     mrc_eeth eeth;
 } mrc_pkt;
+
+/* mrc_pkt.flags */
+enum {
+    MRC_PKT_CUT = 1u << 0 /* a data packet with fewer bytes after its headers than its BTH pad: the payload was cut
+                             (a switch trimmed it); payload_len is 0. Other opcodes are MALFORMED instead. */
+};
 
 /* Decoders: return the header length consumed (> 0), MRC_ERR_TRUNC when len is too short, or MRC_ERR_INVAL for
  * NULL arguments. Encoders: return the header length written, MRC_ERR_NOBUF when cap is too small, MRC_ERR_INVAL
@@ -349,7 +356,8 @@ MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o
 MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h);
 
 /* Classify and decode a whole MRC packet (BTH onward, ICRC already removed). Returns MRC_OK, MRC_ERR_TRUNC,
- * MRC_ERR_MALFORMED (pad larger than the payload, unknown opcode) or MRC_ERR_INVAL. */
+ * MRC_ERR_MALFORMED (unknown opcode; pad larger than the bytes after the headers of a non-data packet) or
+ * MRC_ERR_INVAL. A data packet cut inside its pad decodes with MRC_PKT_CUT set. */
 MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *pkt);
 /* Headers that follow BTH for an opcode (MRC_HDR_* mask, TSETH excluded); 0 for opcodes MRC does not define. */
 MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode);
@@ -545,9 +553,10 @@ enum {
 
 /* Attribute mask bits and the transition that requires (R) or allows (O) each:
  *   RESET->INIT: R EV_PROFILE, CC_PROFILE; O PKEY, ACCESS
- *   INIT->RTR:   R DEST_QPN, RQ_PSN, PATH_MTU, MPR_DEST, MAX_WIMM_DEST; O CAPS, PEER
- *   RTR->RTS:    R SQ_PSN, MPR, MAX_WIMM, RETRY, TIMEOUT
- *   RTS->RTS:    O RETRY, TIMEOUT
+ *   INIT->INIT:  O PKEY, ACCESS
+ *   INIT->RTR:   R DEST_QPN, RQ_PSN, PATH_MTU, MPR_DEST, MAX_WIMM_DEST; O CAPS, PEER, PKEY, ACCESS
+ *   RTR->RTS:    R SQ_PSN, MPR, MAX_WIMM, RETRY, TIMEOUT; O ACCESS
+ *   RTS->RTS:    O RETRY, TIMEOUT, ACCESS
  *   any->ERR, any->RESET: nothing else. Every other transition is MRC_ERR_STATE. */
 #define MRC_ATTR_STATE           ((uint32_t)1 << 0)
 #define MRC_ATTR_PKEY            ((uint32_t)1 << 1)
@@ -1322,7 +1331,12 @@ MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o,
     MRC__STEP(MRC_HDR_EETH, mrc_eeth_decode(p + off, len - off, o, &k->eeth))
 #undef MRC__STEP
     k->hdr_len = (uint32_t)off;
-    if (len - off < k->bth.pad) return MRC_ERR_MALFORMED;
+    if (len - off < k->bth.pad) {
+        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17) */
+        if (!(want & MRC_HDR_METH)) return MRC_ERR_MALFORMED;
+        k->flags |= MRC_PKT_CUT;
+        return MRC_OK;
+    }
     if ((uint64_t)(len - off - k->bth.pad) > 0xFFFFFFFFu) return MRC_ERR_MALFORMED;
     k->payload_len = (uint32_t)(len - off - k->bth.pad);
     return MRC_OK;
@@ -1411,6 +1425,7 @@ MRC__PRIVATE void mrc__cc_on_nack(mrc_conn *c, unsigned reason);
 MRC__PRIVATE void mrc__cc_on_rtt(mrc_conn *c, mrc_time rtt);
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 
 MRC_API void mrc_config_default(mrc_config *cfg) {
     if (!cfg) return;
@@ -1476,7 +1491,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         cfg = &d;
     }
     if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS) return MRC_ERR_INVAL;
-    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base + (uint32_t)MRC_MAX_CONNS > MRC_PSN_MASK) return MRC_ERR_INVAL;
+    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS) return MRC_ERR_INVAL;
     if (cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) return MRC_ERR_INVAL;
     if (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) return MRC_ERR_INVAL;
     if (cfg->wire.ts_shift > 20 || cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1) return MRC_ERR_INVAL;
@@ -1809,7 +1824,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     if (to != cur) mrc__set_state(c, (uint8_t)to);
     mrc__sched_tx(c);
-    mrc__timer_update(c);
+    if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
+        mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
+    else
+        mrc__timer_update(c);
     return MRC_OK;
 }
 
@@ -2591,9 +2609,11 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
         break;
     }
+    /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
+    if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     /* Q17: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the headers imply */
     trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
-              ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || plen < implied;
+              ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || (k->flags & MRC_PKT_CUT) || plen < implied;
     if (trimmed) {
         c->st.rx_trimmed++;
         mrc__rsp_nack(c, psn,
