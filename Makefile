@@ -1,0 +1,124 @@
+# open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
+#
+#   make test          the simulator's quick scenarios (sim-quick), then a strict build of the test suite and its
+#                      run (last line: "N passed, N failed")
+#   make demo          two endpoints over a lossy simulated 8-plane wire, in one process (no hardware)
+#   make asan          the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make cxx           the test suite compiled and run as C++11
+#   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
+#                      compiler helpers
+#   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config
+#   make check         everything above (what CI runs)
+#
+# Variables: CC, CXX, CLANG, LLVM_NM, LLVM_SIZE, SEED (exported as MRC_TEST_SEED), TEST_ARGS (e.g. "-t sack").
+
+CC        ?= cc
+CXX       ?= c++
+CLANG     ?= clang
+LLVM_NM   ?= llvm-nm
+LLVM_SIZE ?= llvm-size
+B         := build
+
+WARN := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes \
+        -Wmissing-prototypes -Wundef -Wvla -Wswitch-enum -Wdouble-promotion -Werror
+CSTD     := -std=c99
+CFLAGS_T := $(CSTD) $(WARN) -O2 -g
+ASANFL   := $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+            -fno-omit-frame-pointer
+CXXFL    := -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -O2 -g
+
+CORE     := mrc.h
+TESTDEPS := mrc_test.c $(CORE) sim/mrc_wire.h
+
+ifdef SEED
+export MRC_TEST_SEED := $(SEED)
+endif
+
+.PHONY: all test asan cxx freestanding size demo check clean
+all: $(B)/mrc_test $(B)/demo
+
+$(B):
+	@mkdir -p $(B)
+
+# ---- tests -------------------------------------------------------------------------------------------------------
+$(B)/mrc_test: $(TESTDEPS) | $(B)
+	$(CC) $(CFLAGS_T) -o $@ mrc_test.c
+
+$(B)/mrc_test_asan: $(TESTDEPS) | $(B)
+	$(CC) $(ASANFL) -o $@ mrc_test.c
+
+$(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
+	$(CXX) $(CXXFL) -o $@ mrc_test.c
+
+test: $(B)/mrc_test sim-quick
+	./$(B)/mrc_test $(TEST_ARGS)
+
+asan: $(B)/mrc_test_asan
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/mrc_test_asan $(TEST_ARGS)
+
+cxx: $(B)/mrc_test_cxx
+	./$(B)/mrc_test_cxx $(TEST_ARGS)
+
+# ---- demo --------------------------------------------------------------------------------------------------------
+$(B)/demo: examples/demo.c $(CORE) sim/mrc_wire.h | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ examples/demo.c
+
+demo: $(B)/demo
+	./$(B)/demo $(DEMO_ARGS)
+
+# ---- firmware targets ----------------------------------------------------------------------------------------------
+# clang triple | extra flags. Cortex-M0+ and M4, RV32IMC and RV64, big-endian ARMv7-M, 16-bit-int MSP430.
+FS_TARGETS := thumbv6m-none-eabi:-mcpu=cortex-m0plus \
+              thumbv7em-none-eabi:-mcpu=cortex-m4 \
+              riscv32-unknown-elf:-march=rv32imc:-mabi=ilp32 \
+              riscv64-unknown-elf:-march=rv64imac:-mabi=lp64 \
+              armebv7m-none-eabi: \
+              msp430-none-elf:
+# Undefined symbols a freestanding object may need: the mem* functions (and their ARM EABI aliases) and the
+# compiler's integer helpers (64-bit shifts, multiplies and divisions on 32- and 16-bit targets).
+FS_ALLOW := ^(memcpy|memset|memmove|memcmp|__aeabi_mem(cpy|set|move|clr)[48]?|__aeabi_(l|ui|ul|i)(div|divmod|mod|mul|lsl|lsr|asr|cmp|ucmp)|__(u)?(div|mod|mul)[sd]i3|__(ashl|ashr|lshr)[sd]i3|__mspabi_[a-z0-9]+|__(u)?cmpdi2)$$
+FS_FLAGS := -std=c99 -ffreestanding -nostdlib -fno-builtin-printf -Os -Wall -Wextra -Wpedantic -Wconversion \
+            -Wsign-conversion -Wshadow -Wcast-align -Wundef -Wvla -Werror
+
+$(B)/fs/impl.c: | $(B)
+	@mkdir -p $(B)/fs
+	@printf '#define MRC_IMPLEMENTATION\n#include "../../mrc.h"\n' > $@
+
+freestanding: $(B)/fs/impl.c
+	@command -v $(CLANG) >/dev/null && command -v $(LLVM_NM) >/dev/null || \
+	  { echo "make freestanding needs $(CLANG) and $(LLVM_NM) (Debian: apt-get install clang llvm)"; exit 1; }
+	@set -e; fail=0; for spec in $(FS_TARGETS); do \
+	  t=$${spec%%:*}; fl=$$(echo "$${spec#*:}" | tr ':' ' '); \
+	  for v in "" "-DMRC_NO_STRINGS"; do \
+	    o=$(B)/fs/$$t$$v.o; \
+	    $(CLANG) --target=$$t $$fl $(FS_FLAGS) $$v -c $(B)/fs/impl.c -o $$o; \
+	    bad=$$($(LLVM_NM) -u $$o | awk '{print $$NF}' | grep -Ev '$(FS_ALLOW)' || true); \
+	    if [ -n "$$bad" ]; then echo "FAIL $$t $$v: undefined symbols outside the allowlist: $$bad"; fail=1; \
+	    else echo "ok   $$t $$v: undefined = $$($(LLVM_NM) -u $$o | awk '{print $$NF}' | tr '\n' ' ')"; fi; \
+	  done; \
+	done; exit $$fail
+
+# ---- sizes -------------------------------------------------------------------------------------------------------
+SIZE_SMALL := -DMRC_MAX_PORTS=4 -DMRC_MAX_CONNS=4 -DMRC_MAX_EVS=32 -DMRC_MAX_INFLIGHT=256 -DMRC_MAX_MPR_UNITS=2 \
+              -DMRC_MAX_WIMM=16 -DMRC_MAX_SQ=16 -DMRC_MAX_RQ=16 -DMRC_CTLQ_LEN=8 -DMRC_MAX_MRS=4
+SIZE_LARGE := -DMRC_MAX_CONNS=256 -DMRC_MAX_INFLIGHT=4096 -DMRC_MAX_MPR_UNITS=32 -DMRC_MAX_WIMM=256 \
+              -DMRC_MAX_SQ=256 -DMRC_MAX_RQ=256
+
+size: freestanding
+	@echo "== code size of the core (clang -Os, freestanding, text/data/bss in bytes)"
+	@$(LLVM_SIZE) $(B)/fs/*.o
+	@echo "== memory the application allocates (host build)"
+	@$(CC) -std=c99 -O1 -o $(B)/sizes_default tools/mrc_sizes.c && ./$(B)/sizes_default
+	@$(CC) -std=c99 -O1 -DSIZES_NAME='"small"' $(SIZE_SMALL) -o $(B)/sizes_small tools/mrc_sizes.c && \
+	  ./$(B)/sizes_small
+	@$(CC) -std=c99 -O1 -DSIZES_NAME='"large"' $(SIZE_LARGE) -o $(B)/sizes_large tools/mrc_sizes.c && \
+	  ./$(B)/sizes_large
+
+# ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
+include sim/sim.mk
+
+# ---- everything ---------------------------------------------------------------------------------------------------
+check: asan cxx freestanding size demo sim-quick-asan test
+
+clean:
+	rm -rf $(B)
