@@ -24,7 +24,7 @@ WARN := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-
 CSTD     := -std=c99
 CFLAGS_T := $(CSTD) $(WARN) -O2 -g
 ASANFL   := $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-            -fno-omit-frame-pointer
+            -fno-omit-frame-pointer -DMRC_CHECK_INVARIANTS
 CXXFL    := -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -O2 -g
 
 CORE     := mrc.h
@@ -67,13 +67,16 @@ demo: $(B)/demo
 	./$(B)/demo $(DEMO_ARGS)
 
 # ---- firmware targets ----------------------------------------------------------------------------------------------
+# A 16-bit target has 64 KB of address space: it gets the capacities a small NIC controller would use (one word,
+# ':'-separated, since the list below is split on spaces).
+FS_SMALL16 := -DMRC_MAX_PORTS=2:-DMRC_MAX_CONNS=2:-DMRC_MAX_EVS=16:-DMRC_MAX_INFLIGHT=64:-DMRC_MAX_MPR_UNITS=1:-DMRC_MAX_WIMM=4:-DMRC_MAX_SQ=4:-DMRC_MAX_RQ=4:-DMRC_MAX_EV_PROFILES=1:-DMRC_MAX_EV_FMTS=1:-DMRC_EV_BYTES=4:-DMRC_NOTIFYQ_LEN=4:-DMRC_EPQ_LEN=4:-DMRC_MAX_EP_REQS=2:-DMRC_MAX_PROBES=2:-DMRC_CTLQ_LEN=4:-DMRC_MAX_MRS=2
 # clang triple | extra flags. Cortex-M0+ and M4, RV32IMC and RV64, big-endian ARMv7-M, 16-bit-int MSP430.
 FS_TARGETS := thumbv6m-none-eabi:-mcpu=cortex-m0plus \
               thumbv7em-none-eabi:-mcpu=cortex-m4 \
               riscv32-unknown-elf:-march=rv32imc:-mabi=ilp32 \
               riscv64-unknown-elf:-march=rv64imac:-mabi=lp64 \
               armebv7m-none-eabi: \
-              msp430-none-elf:
+              msp430-none-elf:$(FS_SMALL16)
 # Undefined symbols a freestanding object may need: the mem* functions (and their ARM EABI aliases) and the
 # compiler's integer helpers (64-bit shifts, multiplies and divisions on 32- and 16-bit targets).
 FS_ALLOW := ^(memcpy|memset|memmove|memcmp|__aeabi_mem(cpy|set|move|clr)[48]?|__aeabi_(l|ui|ul|i)(div|divmod|mod|mul|lsl|lsr|asr|cmp|ucmp)|__(u)?(div|mod|mul)[sd]i3|__(ashl|ashr|lshr)[sd]i3|__mspabi_[a-z0-9]+|__(u)?cmpdi2)$$

@@ -30,6 +30,13 @@
  *   MRC_MAX_INFLIGHT       requester per-PSN records, power of two (1024): caps the send window
  *   MRC_MAX_WIMM           pending immediates per QP (128)    MRC_MAX_SQ, MRC_MAX_RQ  work requests per QP (64)
  *   MRC_CTLQ_LEN           queued control packets per QP (16)
+ *   MRC_MAX_EV_FMTS        EV Format profiles per endpoint (4) MRC_MAX_EV_PROFILES EV profiles per endpoint (4)
+ *   MRC_MAX_EV_FIELDS      fields per EV Format / EV profile (8)
+ *   MRC_EV_BYTES           bytes of an EV value (32: SRv6 DA + SRH; 4 is enough for UDP and STEV formats)
+ *   MRC_MAX_PROBES         outstanding reliability probes per QP (8)
+ *   MRC_NOTIFYQ_LEN        controller events (EV state, endpoint responses) queued per endpoint (64)
+ *   MRC_EPQ_LEN            endpoint-operation packets queued per endpoint (16)
+ *   MRC_MAX_EP_REQS        endpoint requests awaiting a response (16)
  *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
  *
@@ -99,14 +106,57 @@
 #define MRC_CTLQ_LEN 16
 #endif
 
+#ifndef MRC_MAX_EV_FMTS
+#define MRC_MAX_EV_FMTS 4
+#endif
+#ifndef MRC_MAX_EV_PROFILES
+#define MRC_MAX_EV_PROFILES 4
+#endif
+#ifndef MRC_MAX_EV_FIELDS
+#define MRC_MAX_EV_FIELDS 8
+#endif
+#ifndef MRC_EV_BYTES
+#define MRC_EV_BYTES 32
+#endif
+#ifndef MRC_MAX_PROBES
+#define MRC_MAX_PROBES 8
+#endif
+#ifndef MRC_NOTIFYQ_LEN
+#define MRC_NOTIFYQ_LEN 64
+#endif
+#ifndef MRC_EPQ_LEN
+#define MRC_EPQ_LEN 16
+#endif
+#ifndef MRC_MAX_EP_REQS
+#define MRC_MAX_EP_REQS 16
+#endif
+
 #if MRC_MAX_PORTS < 1 || MRC_MAX_PORTS > 32
 #error "MRC_MAX_PORTS must be 1..32 (port_status_mask is 32 bits)"
 #endif
 #if MRC_MAX_CONNS < 1 || MRC_MAX_CONNS > 65535
 #error "MRC_MAX_CONNS must be 1..65535"
 #endif
-#if MRC_MAX_EVS < 1 || MRC_MAX_EVS > 65535
-#error "MRC_MAX_EVS must be 1..65535"
+#if MRC_MAX_EVS < 1 || MRC_MAX_EVS > 65534
+#error "MRC_MAX_EVS must be 1..65534"
+#endif
+#if MRC_MAX_EV_FMTS < 1 || MRC_MAX_EV_FMTS > 255 || MRC_MAX_EV_PROFILES < 1 || MRC_MAX_EV_PROFILES > 254
+#error "MRC_MAX_EV_FMTS must be 1..255 and MRC_MAX_EV_PROFILES 1..254"
+#endif
+#if MRC_MAX_EV_FIELDS < 1 || MRC_MAX_EV_FIELDS > 64
+#error "MRC_MAX_EV_FIELDS must be 1..64"
+#endif
+#if MRC_EV_BYTES < 4 || MRC_EV_BYTES > 32
+#error "MRC_EV_BYTES must be 4..32"
+#endif
+#if MRC_MAX_PROBES < 2 || MRC_MAX_PROBES > 64
+#error "MRC_MAX_PROBES must be 2..64 (slot 0 is the tail-loss probe)"
+#endif
+#if MRC_NOTIFYQ_LEN < 1 || MRC_NOTIFYQ_LEN > 65535 || MRC_EPQ_LEN < 1 || MRC_EPQ_LEN > 65535
+#error "MRC_NOTIFYQ_LEN and MRC_EPQ_LEN must be 1..65535"
+#endif
+#if MRC_MAX_EP_REQS < 1 || MRC_MAX_EP_REQS > 65535
+#error "MRC_MAX_EP_REQS must be 1..65535"
 #endif
 #if MRC_MAX_MRS < 1 || MRC_MAX_MRS > 65535
 #error "MRC_MAX_MRS must be 1..65535"
@@ -149,6 +199,7 @@ typedef enum mrc_err {
     MRC_ERR_NOENT = -7,     /* no such object (rkey, QPN, profile ID) */
     MRC_ERR_TRUNC = -8,     /* decoder: input shorter than the header */
     MRC_ERR_MALFORMED = -9, /* decoder: field values inconsistent with the header */
+    MRC_ERR_BUSY = -10,     /* object in use (a profile referenced by QPs or ONLINE profiles) */
     MRC_ERR_FATAL = -100,   /* this value and below: the connection is in ERR */
     MRC_ERR_RETRY_EXC = -101,     /* retransmission retries exhausted */
     MRC_ERR_REMOTE_ACCESS = -102, /* peer reported a remote access error (rkey, bounds, access) */
@@ -405,9 +456,23 @@ typedef struct mrc_config {
     uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
     uint16_t ack_req_every;   /* set BTH a every N data packets; 0 (default): on the last packet of a message */
     uint32_t fixed_cwnd_bytes;/* congestion-control seam: fixed window in nominal bytes (default 0 = none) */
-    /* EV seam: the built-in AUTO EV profile (profile ID 0) */
-    uint16_t evs_per_port;    /* EVs generated per port for AUTO (default 16: 128 over 8 planes) */
+    /* EV / path manager (docs/PROTOCOL.md section 7). The built-in AUTO EV profile (ID 0) gives each QP
+     * evs_per_port random UDP source ports per port. */
+    uint16_t evs_per_port;    /* AUTO: EVs per port (default 16: 128 over 8 planes) */
     uint16_t ev_sport_min, ev_sport_max; /* AUTO EV values (UDP source ports), default 49152..65535 */
+    uint16_t ev_min_active;   /* AUTO: EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of
+                                 the QP's EVs, at least 1) */
+    uint32_t ev_event_mask;   /* AUTO: EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
+    uint8_t ev_backup_pct;    /* every profile: share of each port's EVs held as backups, 0..90 (default 25) */
+    uint8_t ev_revive_probes; /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
+    uint32_t ev_probe_interval_ns; /* Q8: probe round of ASSUMED_BAD EVs; an answer must arrive within one
+                                      round (default 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
+    bool rev_ev_echo;         /* Q19: control packets echo the arriving EV (true) instead of leaving on the QP's own
+                                 EVs of the arrival plane, in turn (false, default) */
+    bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
+                                 SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
+    bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
+                                 label (true, default), or the other way round (mrc_endpoint_ev_headers) */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -445,6 +510,11 @@ typedef struct mrc_endpoint_stats {
     uint64_t rx_drops;                       /* sum of drop[] */
     uint64_t drop[MRC_DROP_REASONS];
     uint64_t ctlq_overflow;                  /* control packets not queued (queue full) */
+    uint64_t ep_req_tx, ep_req_rx, ep_rsp_tx, ep_rsp_rx; /* endpoint operations (QP 0x2) */
+    uint64_t ep_timeouts;                    /* endpoint requests that got no answer in time */
+    uint64_t epq_overflow;                   /* endpoint-operation packets not queued (queue full) */
+    uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
+    uint64_t notify_dropped;                 /* controller events lost to a full queue */
 } mrc_endpoint_stats;
 
 typedef struct mrc_conn_stats {
@@ -452,14 +522,22 @@ typedef struct mrc_conn_stats {
     uint64_t tx_data, tx_rtx, tx_bytes, tx_probes;
     uint64_t rx_sack, rx_nack, rx_tack, rx_nack_reason[32];
     uint64_t rtx_nack, rtx_sack_hole, rtx_rto, rtx_probe_loss; /* why a PSN was retransmitted */
+    uint64_t rtx_spurious;    /* retransmissions shown unnecessary (an earlier transmission was SACKed) */
     uint64_t rto_fired, tlp_fired;
     uint64_t msgs_done;
     /* responder */
     uint64_t rx_data, rx_bytes_placed, rx_dup, rx_trimmed, rx_oor;
     uint64_t tx_sack, tx_nack, tx_tack, tx_nak;
     uint64_t imm_delivered;
-    /* path signals seen by the EV seam */
+    /* path signals and what the EV manager did with them */
     uint64_t ev_skip_req, ev_trims, ev_losses;
+    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim) */
+    uint64_t ev_demoted;      /* EVs that went ASSUMED_BAD */
+    uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
+    uint64_t ev_revived;      /* ASSUMED_BAD EVs revived by probes */
+    uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
+    uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
+    uint64_t ev_rebuilds;     /* EV set rebuilt: port or peer-port change, controller operation */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
 } mrc_conn_stats;
 
@@ -490,6 +568,8 @@ typedef struct mrc_rxinfo {
     uint8_t ecn;   /* IP ECN bits as received (3 = CE) */
     uint8_t flags; /* MRC_RX_* */
     uint32_t ev;   /* entropy as seen on the wire (UDP source port / flow label bits) */
+    uint32_t peer; /* the sender, as the adapter names it: the same handle its conns carry in mrc_conn_attr.peer
+                      (endpoint operations, which name no QP, find their conns by it) */
 } mrc_rxinfo;
 enum { MRC_RX_TRIMMED = 1u << 0, MRC_RX_ICRC_BAD = 1u << 1 };
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
@@ -505,8 +585,11 @@ typedef struct mrc_txinfo {
     uint8_t dscp_class;    /* enum mrc_dscp_class */
     uint8_t pad;           /* zero bytes to append after the payload (BTH pad count) */
     uint8_t opcode;
-    uint32_t ev;           /* entropy for the UDP source port / flow label */
-    uint32_t peer;         /* the connection's opaque peer handle (mrc_conn_attr.peer); 0 for endpoint ops */
+    uint32_t ev;           /* entropy for the UDP source port / flow label (mrc_endpoint_ev_headers) */
+    uint8_t ev_fmt;        /* enum mrc_ev_fmt_mode of the EV: MRC_EV_FMT_UDP for the AUTO profile */
+    uint8_t path_len;      /* bytes at path: 16 (SRv6 outer DA) or 32 (DA + one SRH segment); 0 otherwise */
+    const uint8_t *path;   /* the expanded SRv6 path, valid until the next call into the core */
+    uint32_t peer;         /* the peer handle (mrc_conn_attr.peer, or the endpoint request's) */
     uint32_t qpn;          /* local QPN that produced the packet (MRC_EPOP_QPN for endpoint ops) */
     uint32_t hdr_len;
     const uint8_t *payload;/* source data (caller's posted buffer), or inside buf with MRC_TX_COPY */
@@ -526,19 +609,41 @@ enum mrc_event_type {
     MRC_EVT_NONE = 0,
     MRC_EVT_SEND_DONE,   /* a posted write completed (status MRC_OK) or failed/flushed (status < 0) */
     MRC_EVT_RECV_IMM,    /* a Write-with-Immediate completed into a posted receive (or a flushed receive) */
-    MRC_EVT_CONN_ERROR   /* the connection entered ERR; status says why; flush completions follow */
+    MRC_EVT_CONN_ERROR,  /* the connection entered ERR; status says why; flush completions follow */
+    MRC_EVT_EV_STATE,    /* an EV of a QP went ASSUMED_BAD or back to GOOD (filtered by the profile's event mask) */
+    MRC_EVT_EP_RESPONSE, /* the answer to an endpoint request (mrc_endpoint_ep_request) */
+    MRC_EVT_EP_TIMEOUT,  /* an endpoint request got no answer within its timeout */
+    MRC_EVT_PEER_PORTS   /* a peer announced which of its ports are usable (PORT_STATUS_UPDATE) */
 };
 typedef struct mrc_event {
     uint16_t type;       /* enum mrc_event_type */
     int16_t status;      /* MRC_OK or a negative mrc_err */
-    uint32_t qpn;
+    uint32_t qpn;        /* the QP of a completion, error or EV_STATE event */
     mrc_conn *conn;
     uint64_t wr_id;
     uint32_t imm;        /* RECV_IMM */
     uint32_t byte_len;   /* SEND_DONE: bytes written; RECV_IMM: message length */
+    /* EV_STATE */
+    uint64_t profile_id; /* 0 for the AUTO profile */
+    uint32_t ev_index;   /* index of the EV in the profile's array (AUTO: in the QP's EV set) */
+    uint32_t ev;         /* its entropy */
+    uint32_t state;      /* MRC_EVS_GOOD or MRC_EVS_ASSUMED_BAD */
+    uint32_t drop_count; /* events lost to a full queue just before this one (exact count) */
+    /* EV_STATE: the EV's port; EP_RESPONSE: the arrival port */
+    uint8_t port;
+    /* EP_RESPONSE, EP_TIMEOUT, PEER_PORTS */
+    uint8_t op;          /* MRC_EPOP_* (wire numbering) */
+    uint8_t adj_svc_time;/* rtt_ns was corrected for the responder's service time (never, in this version) */
+    uint16_t req_id;
+    uint32_t rtt_ns;
+    uint32_t peer;
+    uint32_t port_mask;  /* PEER_PORTS: 1-based mask of the peer's usable ports */
 } mrc_event;
-/* Returns 1 and fills ev, 0 when no event is pending, MRC_ERR_INVAL. Completions of one connection come out in
- * work-request order. Events never overrun: each lives in its connection's queue until pulled. */
+/* Returns 1 and fills ev, 0 when no event is pending, MRC_ERR_INVAL. Controller events (EV_STATE, EP_*,
+ * PEER_PORTS) come first, then completions; completions of one connection come out in work-request order.
+ * Completions never overrun: each lives in its connection's queue until pulled. Controller events live in a ring
+ * of MRC_NOTIFYQ_LEN; when it is full the newest is dropped and counted, and the next one delivered says how many
+ * were lost (drop_count). */
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev);
 
 /* ---- connections (QPs) -------------------------------------------------------------------------------------- */
@@ -635,6 +740,139 @@ MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now);
 /* Post a receive for one Write-with-Immediate. MRC_OK, MRC_ERR_STATE (RESET or ERR), MRC_ERR_FULL. */
 MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now);
 
+/* ---- EV formats, EV profiles and path state (docs/PROTOCOL.md section 7) ----------------------------------------
+ * Modelled on the OCP control API (mrc_ctl.h): EV Format profiles describe how an expanded EV sits in the packet
+ * (field widths, mode); EV profiles describe the EVs themselves (fields with init value, mask and generation
+ * range) and hold the EV array, written by the controller (EXP) or generated from the seeded PRNG (GEN). A QP
+ * names its EV profile at RESET -> INIT; profile 0 is the built-in AUTO profile (random UDP source ports,
+ * mrc_config.evs_per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
+ * INIT. Every call returns MRC_OK or a negative mrc_err. */
+enum mrc_ev_fmt_mode {
+    MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16) */
+    MRC_EV_FMT_SRV6 = 1u << 1, /* up to 128 bits: outer IPv6 DA (locator + uSIDs); up to 256 with one SRH segment */
+    MRC_EV_FMT_UDP = 1u << 2   /* up to 16 bits in the UDP source port */
+};
+enum mrc_ev_mode { MRC_EV_MODE_AUTO = 1u << 0, MRC_EV_MODE_EXP = 1u << 1, MRC_EV_MODE_GEN = 1u << 2 };
+enum mrc_profile_state { MRC_PROFILE_INIT = 0, MRC_PROFILE_OFFLINE = 1, MRC_PROFILE_ONLINE = 2 };
+/* EV states as the control API reports them; the transient SKIP state is reported as GOOD */
+#define MRC_EVS_GOOD ((uint32_t)1 << 0)
+#define MRC_EVS_ASSUMED_BAD ((uint32_t)1 << 1)
+#define MRC_EVS_DENIED ((uint32_t)1 << 2)
+#define MRC_EVS_UNKNOWN ((uint32_t)1 << 31)
+
+typedef struct mrc_ev_field {  /* one field of an EV profile (OCP struct mrc_ctl_ev_field) */
+    uint32_t width;            /* bits, 1..32, at most the matching format field's width */
+    uint32_t init_val;         /* the field before EV bits are overlaid; fits the width */
+    uint32_t min_val, max_val; /* GEN: range of the popcount(mask) generated bits; 0, 0 = any non-zero value */
+    uint32_t mask;             /* where EV bits land in the field, inside the width; 0 = a fixed field */
+} mrc_ev_field;
+/* An EV as the controller sees it: the abstract (compressed) value, most significant bit first from val[0] bit 7,
+ * and the 1-based port (plane) it leaves on; port 0 = unpopulated. */
+typedef struct mrc_ev { uint8_t val[MRC_EV_BYTES]; uint8_t port; } mrc_ev;
+
+typedef struct mrc_ev_fmt_attr {
+    uint8_t state;             /* enum mrc_profile_state: the target (modify) or the current state (query) */
+    uint8_t mode;              /* enum mrc_ev_fmt_mode */
+    uint8_t nfields;           /* 1..MRC_MAX_EV_FIELDS */
+    uint8_t width[MRC_MAX_EV_FIELDS]; /* bits per field, 1..32 */
+} mrc_ev_fmt_attr;
+#define MRC_EV_FMT_ATTR_STATE ((uint32_t)1 << 0)
+#define MRC_EV_FMT_ATTR_MODE ((uint32_t)1 << 1)
+#define MRC_EV_FMT_ATTR_FIELDS ((uint32_t)1 << 2)
+
+typedef struct mrc_ev_profile_attr {
+    uint8_t state;             /* enum mrc_profile_state */
+    uint8_t mode;              /* MRC_EV_MODE_EXP or MRC_EV_MODE_GEN */
+    uint8_t nfields;           /* 1..MRC_MAX_EV_FIELDS, at most the format's */
+    uint64_t fmt_id;           /* an EV Format profile, ONLINE when this profile goes ONLINE */
+    uint32_t ev_count;         /* EVs in the array, 1..MRC_MAX_EVS */
+    uint32_t ev_min_active;    /* EVs that keep carrying data whatever the losses, <= ev_count */
+    uint32_t event_mask;       /* MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD: which transitions raise MRC_EVT_EV_STATE */
+    mrc_ev_field field[MRC_MAX_EV_FIELDS];
+} mrc_ev_profile_attr;
+#define MRC_EV_PROF_ATTR_STATE ((uint32_t)1 << 0)
+#define MRC_EV_PROF_ATTR_MODE ((uint32_t)1 << 1)
+#define MRC_EV_PROF_ATTR_FMT_ID ((uint32_t)1 << 2)
+#define MRC_EV_PROF_ATTR_COUNT ((uint32_t)1 << 3)
+#define MRC_EV_PROF_ATTR_MIN_ACTIVE ((uint32_t)1 << 4)
+#define MRC_EV_PROF_ATTR_EVENT_MASK ((uint32_t)1 << 5)
+#define MRC_EV_PROF_ATTR_FIELDS ((uint32_t)1 << 6)
+
+/* EV Format profiles. To OFFLINE: MODE (and FIELDS, here or later); to ONLINE: FIELDS given; ONLINE -> OFFLINE:
+ * MRC_ERR_BUSY while an ONLINE EV profile uses it; OFFLINE -> INIT forgets it. In ONLINE only STATE may change.
+ * MRC_ERR_INVAL (bad value, widths over the mode's limit: UDP 16, STEV 32, SRV6 256 bits), MRC_ERR_STATE (illegal
+ * transition or change), MRC_ERR_FULL (no free slot), MRC_ERR_BUSY. Query: MRC_ERR_NOENT for an unknown ID. */
+MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_attr *a, uint32_t mask);
+MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a);
+/* EV profiles (ID 0 is AUTO and cannot be modified). To OFFLINE: MODE, FMT_ID, COUNT, FIELDS; to ONLINE:
+ * MIN_ACTIVE and EVENT_MASK given (now or before), the format ONLINE, and for EXP every EV populated (REPLACE);
+ * a GEN profile's EVs are generated on the way to ONLINE. ONLINE -> OFFLINE: MRC_ERR_BUSY while QPs use it. In
+ * ONLINE, EVENT_MASK may change. Errors as for formats, plus MRC_ERR_NOENT for an unknown format. */
+MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_profile_attr *a, uint32_t mask,
+                                  mrc_time now);
+MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_profile_attr *a);
+
+/* EV operations on a profile's array, entry by entry; *n is in: entries given, out: entries done (QUERY_ARRAY:
+ * in: room, out: ev_count). It stops at the first failing entry and returns its error (MRC_ERR_NOENT: no such
+ * EV; MRC_ERR_INVAL: bad state or an abstract value the profile cannot expand; MRC_ERR_NOBUF: QUERY_ARRAY room).
+ *   REPLACE       ev (val + port; an unpopulated entry has port 0) -> ev_new, taking state (GOOD or DENIED); the
+ *                 first match, or every match with MRC_EV_OP_F_ALL_COPIES. QPs using the profile follow at once.
+ *   MODIFY_STATE  state of every entry matching ev: DENIED (never carries data), GOOD (clears DENIED and any QP's
+ *                 ASSUMED_BAD) or ASSUMED_BAD (every QP demotes it, ev_min_active notwithstanding).
+ *   QUERY_STATE   state: DENIED, else ASSUMED_BAD when some QP holds it so, else GOOD.
+ *   QUERY_ARRAY   ev and state of entry i into e[i]. */
+enum { MRC_EV_OP_REPLACE = 0, MRC_EV_OP_MODIFY_STATE = 1, MRC_EV_OP_QUERY_STATE = 2, MRC_EV_OP_QUERY_ARRAY = 3 };
+#define MRC_EV_OP_F_ALL_COPIES ((uint32_t)1 << 0)
+typedef struct mrc_ev_op_entry { mrc_ev ev, ev_new; uint32_t state; uint32_t flags; } mrc_ev_op_entry;
+MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,
+                      mrc_time now);
+
+/* The EV expansion algorithm (notes 4.16) and the profile checks, for controllers and tests. expand writes the
+ * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
+ * or MRC_ERR_INVAL (invalid profile, or abstract bits left over past the fields' masks). */
+MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields);
+MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
+                          size_t abs_len, uint8_t *out, size_t out_len);
+
+/* Header fields an adapter writes for a packet's EV: the UDP source port, the IPv6 flow label, and in SRv6 mode
+ * the outer destination address and SRH segment. MRC_OK or MRC_ERR_INVAL. */
+typedef struct mrc_ev_hdrs {
+    uint16_t udp_sport;
+    uint32_t flow_label;       /* 20 bits; 0 when the format puts nothing there */
+    uint8_t has_srv6, has_srh;
+    uint8_t srv6_da[16], srh_seg[16];
+} mrc_ev_hdrs;
+MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti, mrc_ev_hdrs *out);
+
+/* A QP's EV set, per port: what carries data now, what waits, what is bad. MRC_OK or MRC_ERR_INVAL. */
+typedef struct mrc_ev_port_summary { uint16_t active, skipped, backup, bad, denied, off; } mrc_ev_port_summary;
+MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]);
+/* One EV of a QP: entropy, port and MRC_EVS_* state. MRC_OK, MRC_ERR_NOENT (index past the set), MRC_ERR_INVAL. */
+MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state);
+MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
+/* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first
+ * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet. */
+MRC_API int mrc_conn_check(const mrc_conn *c);
+
+/* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN and are never retransmitted) ---------------- */
+typedef struct mrc_ep_req {
+    uint16_t req_id;           /* unique among requests awaiting an answer */
+    uint8_t op;                /* MRC_EPOP_EV_PROBE or MRC_EPOP_PORT_STATUS_UPDATE */
+    uint8_t port;              /* 1-based egress port */
+    int16_t dscp;              /* IP DSCP codepoint, or -1 for the CONTROL class */
+    uint8_t ev_fmt;            /* format of ev and path */
+    uint8_t path_len;          /* 0, 16 or 32 (SRv6) */
+    uint32_t peer;             /* the adapter's handle of the destination */
+    uint32_t ev;               /* entropy (finished wire value, as the OCP API's req_ev) */
+    uint8_t path[MRC_EV_BYTES];
+    uint32_t port_status;      /* PORT_STATUS_UPDATE: mask to announce; 0 = this endpoint's usable ports */
+    uint32_t timeout_ns;       /* MRC_EVT_EP_TIMEOUT after this long without an answer (0 = 1 ms) */
+} mrc_ep_req;
+/* Queue an endpoint request; its answer arrives as MRC_EVT_EP_RESPONSE with the round-trip time. MRC_OK,
+ * MRC_ERR_INVAL (bad field, req_id in use, port down), MRC_ERR_FULL (too many requests awaiting answers, or the
+ * packet queue is full). */
+MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now);
+
 /* ---- names (empty strings under MRC_NO_STRINGS) -------------------------------------------------------------- */
 MRC_API const char *mrc_opcode_name(unsigned opcode);
 MRC_API const char *mrc_nack_name(unsigned reason);
@@ -649,7 +887,10 @@ enum {
     MRC_TRACE_DROP,           /* a = drop reason, b = opcode */
     MRC_TRACE_LOSS,           /* a = psn, b = reason (1 sack hole, 2 rto, 3 probe) */
     MRC_TRACE_RTO,            /* a = retry count, b = interval ns */
-    MRC_TRACE_STATE           /* a = qpn, b = new state */
+    MRC_TRACE_STATE,          /* a = qpn, b = new state */
+    MRC_TRACE_EV_STATE,       /* a = qpn << 16 | EV index, b = MRC_EVS_* state */
+    MRC_TRACE_EV_PROBE,       /* a = qpn << 16 | EV index, b = 1 answered, 0 timed out */
+    MRC_TRACE_EPOP            /* a = opcode << 8 | op, b = req_id */
 };
 
 /* ================================================================================================================
@@ -657,11 +898,58 @@ enum {
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
 
-typedef struct mrc__ev {      /* one EV slot of a QP (EV seam) */
+typedef struct mrc__ev {      /* one EV slot of a QP */
     uint32_t value;           /* entropy on the wire */
-    uint8_t port;             /* 1-based egress port, 0 = unpopulated */
-    uint8_t state;
+    uint16_t pidx;            /* index in the profile's EV array (AUTO: the slot itself) */
+    uint16_t pos;             /* position in ring[] while ACTIVE or SKIP */
+    uint16_t link;            /* next slot in its backup stack or the bad FIFO */
+    uint8_t port;             /* 1-based egress port */
+    uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
 } mrc__ev;
+
+typedef struct mrc__probe {   /* a reliability probe awaiting its SACK (slot 0: tail loss; others: ASSUMED_BAD EVs) */
+    mrc_time sent;
+    uint16_t slot;            /* EV it went on */
+    uint8_t kind;             /* MRC__PROBE_* */
+    uint8_t due;              /* to be sent by poll_tx */
+} mrc__probe;
+
+typedef struct mrc__evfmt {   /* an EV Format profile; a.nfields 0 = fields not given yet */
+    uint64_t id;
+    uint8_t used;
+    mrc_ev_fmt_attr a;
+} mrc__evfmt;
+
+typedef struct mrc__event {   /* one EV of an EV profile's array */
+    uint8_t val[MRC_EV_BYTES];  /* abstract value (controller's view) */
+    uint8_t path[MRC_EV_BYTES]; /* expanded (SRv6 DA + SRH) */
+    uint32_t entropy;         /* what travels in the UDP source port / flow label */
+    uint16_t bad_refs;        /* QPs holding it ASSUMED_BAD */
+    uint8_t port, denied;
+} mrc__event;
+
+typedef struct mrc__evprof {  /* an EV profile */
+    uint64_t id, fmt_id;
+    uint8_t used, state, mode, nfields, have, fmt_mode, path_len;
+    uint16_t refs;            /* QPs using it */
+    uint32_t ev_count, ev_min_active, event_mask;
+    mrc_ev_field field[MRC_MAX_EV_FIELDS];
+    mrc__event ev[MRC_MAX_EVS];
+} mrc__evprof;
+
+typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH request or EETH response) */
+    uint8_t rsp, op, port, ev_fmt, path_len, dscp;
+    uint16_t req_id, ts;
+    uint32_t ev, peer, mask;
+    uint8_t path[MRC_EV_BYTES];
+} mrc__epkt;
+
+typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
+    mrc_time sent, deadline;  /* deadline MRC_TIME_NEVER: slot free */
+    uint16_t req_id;
+    uint8_t op, internal;     /* internal: a PORT_STATUS_UPDATE the core sent itself; its answer raises no event */
+    uint32_t peer;
+} mrc__epreq;
 
 typedef struct mrc__wr {      /* a posted write (send queue entry) */
     uint64_t wr_id;
@@ -679,7 +967,7 @@ typedef struct mrc__psnrec {  /* requester record of one PSN in [win_base, snd_n
     mrc_time sent;            /* time of the latest transmission */
     uint16_t wr;              /* send-queue slot */
     uint16_t ev;              /* EV slot of the latest transmission */
-    uint16_t nominal;         /* nominal size in bytes (CC accounting) */
+    uint16_t ev_lost;         /* EV of a transmission judged lost whose loss awaits confirmation (Q5), or none */
     uint8_t flags;            /* MRC__PR_* */
     uint8_t gen;              /* transmission count (mod 256): tells a stale tx-log entry */
 } mrc__psnrec;
@@ -702,7 +990,7 @@ struct mrc_conn {
     mrc_endpoint *ep;
     void *user;
     uint16_t slot;
-    uint8_t state, in_txq, in_evq, err_pending;
+    uint8_t state, in_ctq, in_txq, in_evq, err_pending;
     int16_t err_status;
     uint32_t qpn;
     mrc_conn_attr attr;       /* current attributes */
@@ -731,12 +1019,31 @@ struct mrc_conn {
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
     uint32_t retries;         /* consecutive RTO expiries without progress */
+    uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
+    mrc_time reo_last;        /* when it last changed */
     uint32_t tlp_count;
-    uint16_t probe_id, probe_ev;
-    uint8_t probe_out, probe_due;
-    mrc_time probe_sent;
+    uint16_t probe_id;        /* PETH probe_id of the last probe */
+    uint32_t probes_due;      /* bit i: probes[i] waits for poll_tx */
+    mrc__probe probes[MRC_MAX_PROBES];
     uint32_t pkts_since_areq;
-    uint16_t ev_count, ev_next;
+    /* --- EV / path manager --- */
+    uint8_t ev_prof;          /* 0: AUTO; else 1 + index of the EV profile in the endpoint */
+    uint16_t ev_count;        /* slots in evs[] */
+    uint16_t ev_min_active;
+    uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
+    uint8_t plane_rr;         /* the port the next packet tries first */
+    uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
+    /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
+     * this round) and [n_act, n_act + n_skip) sit out this round */
+    uint16_t seg[MRC_MAX_PORTS], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
+    uint16_t bk_head[MRC_MAX_PORTS];      /* per port: stack of backup slots */
+    uint16_t bk_n[MRC_MAX_PORTS], act_target[MRC_MAX_PORTS];
+    uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19) */
+    uint32_t peer_ports;      /* ports the peer announced usable (PORT_STATUS_UPDATE); all at first */
+    mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
+    uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
+    uint8_t evp_answered;     /* a probe was answered since the last round */
+    uint16_t ring[MRC_MAX_EVS];
     mrc__ev evs[MRC_MAX_EVS];
     /* --- responder --- */
     uint32_t cack;            /* every PSN <= cack has arrived */
@@ -776,9 +1083,23 @@ struct mrc_endpoint {
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
     uint16_t heap_len;
-    uint16_t txq[MRC_MAX_CONNS];          /* conns with something to send, round-robin */
+    uint16_t ctq[MRC_MAX_CONNS];          /* conns with control packets queued, round-robin, served first */
+    uint16_t txq[MRC_MAX_CONNS];          /* conns with requester work (data, retransmissions, probes), round-robin */
+    uint32_t ctq_head, ctq_len;
     uint16_t evq[MRC_MAX_CONNS];          /* conns with events to pull */
     uint32_t txq_head, txq_len, evq_head, evq_len;
+    /* EV formats and profiles (the control plane's objects) */
+    mrc__evfmt fmts[MRC_MAX_EV_FMTS];
+    mrc__evprof profs[MRC_MAX_EV_PROFILES];
+    /* controller events, a ring that never overruns silently */
+    mrc_event notify[MRC_NOTIFYQ_LEN];
+    uint32_t notify_head, notify_len, notify_lost;
+    /* endpoint operations: packets to send, requests awaiting answers */
+    mrc__epkt epq[MRC_EPQ_LEN];
+    uint32_t epq_head, epq_len;
+    mrc__epreq epreq[MRC_MAX_EP_REQS];
+    mrc_time ep_deadline;     /* earliest epreq deadline */
+    uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
     mrc_endpoint_stats st;
 };
 
@@ -1406,16 +1727,28 @@ MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]) {
 /* ================================================================================================================
  * ENDPOINT AND QP STATE
  * Owns: configuration defaults, the endpoint PRNG, ports, memory regions, the conn table (QPN -> conn in O(1)),
- * the three endpoint queues (txq: conns with something to send, round-robin; evq: conns with events to pull;
+ * the endpoint queues (ctq then txq: conns with control packets, then conns with requester work, each
+ * round-robin, so acknowledgements never wait behind data and backlogged QPs share data turns equally; evq: conns
+ * with events to pull;
  * heap: conn timers keyed by their earliest deadline) and the QP state machine RESET -> INIT -> RTR -> RTS, ERR.
  * ============================================================================================================== */
 
-/* forward declarations of the seams used before their sections */
-MRC__PRIVATE void mrc__ev_setup_auto(mrc_conn *c);
+#define MRC__EV_NONE 0xFFFFu /* no EV slot */
+enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2 }; /* mrc__probe.kind */
+
+/* forward declarations of what later sections provide */
+MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
+MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
+MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot);
+MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
+MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
+MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy);
+MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
+MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c);
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
@@ -1459,6 +1792,14 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->ack_req_every = 0;
     cfg->fixed_cwnd_bytes = 0;
     cfg->evs_per_port = 16;
+    cfg->ev_min_active = 0;
+    cfg->ev_event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    cfg->ev_backup_pct = 25;
+    cfg->ev_revive_probes = 3;
+    cfg->ev_probe_interval_ns = 0;
+    cfg->rev_ev_echo = false;
+    cfg->ev_confirm_loss = true;
+    cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
 }
@@ -1498,12 +1839,16 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return MRC_ERR_INVAL;
     if (cfg->ev_sport_min > cfg->ev_sport_max || cfg->evs_per_port < 1) return MRC_ERR_INVAL;
+    if (cfg->ev_backup_pct > 90 || cfg->ev_revive_probes < 1 || cfg->ev_revive_probes > 7) return MRC_ERR_INVAL;
+    if (cfg->ev_event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)) return MRC_ERR_INVAL;
     if (cfg->sack_every < 1) return MRC_ERR_INVAL;
     MRC_MEMSET(ep, 0, sizeof *ep);
     ep->cfg = *cfg;
     ep->rng = cfg->seed;
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
+    ep->ep_deadline = MRC_TIME_NEVER;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = MRC_TIME_NEVER;
     return MRC_OK;
 }
 
@@ -1562,12 +1907,17 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
     *len = j;
 }
 
-MRC__PRIVATE bool mrc__conn_has_tx(const mrc_conn *c);
+MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c);
 MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
-    if (c->in_txq || !mrc__conn_has_tx(c)) return;
-    c->in_txq = 1;
-    mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
+    if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+    if (!c->in_txq && mrc__conn_has_req_tx(c)) {
+        c->in_txq = 1;
+        mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
+    }
 }
 MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -1614,7 +1964,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
 /* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
-    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->sack_deadline);
+    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -1645,8 +1995,10 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     uint32_t qpn = c->qpn;
     if (ep) {
         mrc__heap_remove(ep, c);
+        if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
         if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
         if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
+        mrc__ev_release(c);
     }
     MRC_MEMSET(c, 0, sizeof *c);
     c->ep = ep;
@@ -1655,7 +2007,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->qpn = qpn;
     c->heap_idx = MRC__NOHEAP;
     c->deadline = MRC_TIME_NEVER;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = MRC_TIME_NEVER;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -1752,7 +2104,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     /* validate every value before changing anything */
     if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0) return MRC_ERR_INVAL;
     if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE)) return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) return MRC_ERR_NOENT;
+    if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
+        const mrc__evprof *pf = mrc__prof_find(c->ep, a->ev_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
+    }
     if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) return MRC_ERR_NOENT;
     if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
         return MRC_ERR_INVAL;
@@ -1804,7 +2159,12 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
 
     if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
-        mrc__ev_setup_auto(c);
+        if (c->attr.ev_profile_id) {
+            mrc__evprof *pf = mrc__prof_find(c->ep, c->attr.ev_profile_id);
+            c->ev_prof = (uint8_t)(pf - c->ep->profs + 1);
+            pf->refs++;
+        }
+        mrc__ev_setup(c);
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
         /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
@@ -1820,6 +2180,8 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         c->next_rqmsn = 0;
         c->srtt = c->ep->cfg.rtt_init_ns;
         c->rtt_min = MRC_TIME_NEVER;
+        c->reo_mult = 1;
+        c->reo_last = now;
         mrc__cc_init(c);
     }
     if (to != cur) mrc__set_state(c, (uint8_t)to);
@@ -1848,7 +2210,8 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
 #define MRC__PR_QUEUED 4u   /* has an entry in rtxq */
 #define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
 
-enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5 };
+enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5,
+       MRC__LOSS_TRIM_LH = 6 };
 
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 #define MRC__REC(c, psn) (&(c)->rec[(psn) & (MRC_MAX_INFLIGHT - 1u)])
@@ -1963,10 +2326,9 @@ MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) {
     return mrc__cc_can_send(c, mrc__nominal(c, wr, wr->sent));
 }
 
-MRC__PRIVATE bool mrc__conn_has_tx(const mrc_conn *c) {
-    if (c->ctlq_head != c->ctlq_tail) return true;
+MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c) {
     if (c->state != MRC_QPS_RTS) return false;
-    if (c->probe_due || c->rtxq_head != c->rtxq_tail) return true;
+    if (c->probes_due || c->rtxq_head != c->rtxq_tail) return true;
     return mrc__req_can_send_new(c);
 }
 
@@ -1996,23 +2358,39 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
-MRC__PRIVATE mrc_time mrc__slack(const mrc_conn *c) {
+/* Reordering tolerance (Q5): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16) that grows
+ * by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed (the
+ * retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT. */
+MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
     if (cf->reorder_slack_ns) return cf->reorder_slack_ns;
+    if (c->reo_mult > 1 && c->ep->now - c->reo_last > 16u * c->srtt) {
+        c->reo_mult--;
+        c->reo_last = c->ep->now;
+    }
     s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->rtt_init_ns : c->rtt_min) >> 2;
-    return MRC__MAX(s, (mrc_time)cf->reorder_slack_min_ns);
+    s = MRC__MAX(s, (mrc_time)cf->reorder_slack_min_ns);
+    return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
+}
+MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
+    c->st.rtx_spurious++;
+    if (c->reo_mult < 16u && now - c->reo_last >= c->srtt) {
+        c->reo_mult++;
+        c->reo_last = now;
+    }
 }
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
     if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
         c->rto_deadline = c->tlp_deadline = MRC_TIME_NEVER;
         c->retries = 0;
         c->tlp_count = 0;
-        c->probe_out = c->probe_due = 0;
+        c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
+        c->probes_due &= ~1u;
     } else {
         mrc_time r = mrc__rto_interval(c, c->retries);
         c->rto_deadline = r == MRC_TIME_NEVER ? r : c->rto_start + r;
-        c->tlp_deadline = c->probe_due ? MRC_TIME_NEVER : c->tlp_base + mrc__tlp_interval(c);
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : c->tlp_base + mrc__tlp_interval(c);
     }
     mrc__timer_update(c);
 }
@@ -2024,13 +2402,33 @@ MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, bool front) {
     else c->rtxq[c->rtxq_tail++ & (MRC_MAX_INFLIGHT - 1u)] = psn;
 }
 
+/* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
+MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    const mrc__wr *wr = &c->sq[r->wr];
+    return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
+}
+
+/* A transmission judged lost without a trim makes its EV suspect (notes 4.3). With ev_confirm_loss (Q5) a loss seen
+ * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
+ * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
+ * demotes at once. */
+MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
+    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
+    c->st.ev_losses++;
+    if (r->ev_lost != MRC__EV_NONE) mrc__ev_on_loss(c, (int)r->ev_lost); /* lost twice: no more doubt */
+    r->ev_lost = MRC__EV_NONE;
+    if (defer) r->ev_lost = r->ev;
+    else mrc__ev_on_loss(c, (int)r->ev);
+}
+
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_INFLIGHT)) return;
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
-    mrc__cc_on_loss(c, r->nominal);
-    if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);
-    else if (why != MRC__LOSS_NACK) mrc__ev_on_loss(c, (int)r->ev);
+    mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r));
+    if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
+    else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
+    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why);      /* silent loss: the path is suspect */
     switch (why) {
     case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
     case MRC__LOSS_RTO: c->st.rtx_rto++; break;
@@ -2039,7 +2437,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     }
     if (!(r->flags & MRC__PR_QUEUED)) {
         r->flags |= MRC__PR_QUEUED;
-        mrc__rtxq_push(c, psn, why == MRC__LOSS_NACK || why == MRC__LOSS_TRIM || why == MRC__LOSS_RTO);
+        mrc__rtxq_push(c, psn, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
     }
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
@@ -2051,12 +2449,16 @@ MRC__PRIVATE bool mrc__txlog_live(const mrc_conn *c, uint32_t e) {
     r = &c->rec[psn & (MRC_MAX_INFLIGHT - 1u)];
     return (r->flags & MRC__PR_INFLIGHT) && r->gen == (uint8_t)(e & 0xFFu);
 }
-MRC__PRIVATE void mrc__txlog_append(mrc_conn *c, uint32_t psn, uint8_t gen) {
+/* Room for one more transmission. When full, the oldest has seen 2 windows of later ones go by: treat it as lost.
+ * Called before the EV of the new transmission is chosen, since declaring a loss can demote an EV. */
+MRC__PRIVATE void mrc__txlog_reserve(mrc_conn *c) {
     if (c->txlog_tail - c->txlog_head >= MRC__TXLOG_LEN) {
-        /* full: the oldest transmission has seen 2 windows of later ones go by; treat it as lost */
         uint32_t e = c->txlog[c->txlog_head++ & (MRC__TXLOG_LEN - 1u)];
         if (mrc__txlog_live(c, e)) mrc__req_mark_lost(c, e >> 8, MRC__LOSS_SACK);
     }
+}
+MRC__PRIVATE void mrc__txlog_append(mrc_conn *c, uint32_t psn, uint8_t gen) {
+    MRC_ASSERT(c->txlog_tail - c->txlog_head < MRC__TXLOG_LEN);
     c->txlog[c->txlog_tail++ & (MRC__TXLOG_LEN - 1u)] = (psn << 8) | gen;
 }
 /* Declare lost every live transmission sent more than the reordering slack before the latest acked one. */
@@ -2091,6 +2493,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     int slot;
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
+    mrc__txlog_reserve(c);
     slot = mrc__ev_pick(c, rtx ? (int)r->ev : -1);
     if (slot < 0) return 0;
 
@@ -2132,8 +2535,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
               : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
     MRC_MEMSET(ti, 0, sizeof *ti);
-    ti->port = c->evs[slot].port;
-    ti->ev = c->evs[slot].value;
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
     ti->dscp_class = cls;
     ti->dscp = ep->cfg.dscp[cls];
     ti->pad = (uint8_t)pad;
@@ -2154,7 +2556,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         r->flags = 0;
         r->gen = 0;
         r->wr = (uint16_t)(wr_idx & (MRC_MAX_SQ - 1u));
-        r->nominal = (uint16_t)mrc__nominal(c, wr, k);
+        r->ev_lost = MRC__EV_NONE;
         mrc__bit_clr(c->acked, MRC_MAX_INFLIGHT, psn);
     } else {
         r->flags = (uint8_t)((r->flags & ~(MRC__PR_LOST | MRC__PR_QUEUED)) | MRC__PR_RTX);
@@ -2165,7 +2567,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     r->gen++;
     r->ev = (uint16_t)slot;
     r->flags |= MRC__PR_INFLIGHT;
-    mrc__cc_on_send(c, r->nominal);
+    mrc__cc_on_send(c, mrc__nominal(c, wr, k));
     mrc__txlog_append(c, psn, r->gen);
     c->st.tx_data++;
     c->st.tx_bytes += plen;
@@ -2174,11 +2576,15 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     return (int)need;
 }
 
-MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti, mrc_time now) {
+/* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
+ * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
+MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
+                                     mrc_time now) {
     mrc_endpoint *ep = c->ep;
+    mrc__probe *pr = &c->probes[i];
     mrc_bth b;
     mrc_peth p;
-    int slot = mrc__ev_pick(c, -1);
+    int slot = i ? (int)pr->slot : mrc__ev_pick(c, -1);
     if (slot < 0) return 0;
     MRC_MEMSET(&b, 0, sizeof b);
     MRC_MEMSET(&p, 0, sizeof p);
@@ -2195,28 +2601,33 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, uint8_t *buf, size_t cap, mrc_
     (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
     (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
     MRC_MEMSET(ti, 0, sizeof *ti);
-    ti->port = c->evs[slot].port;
-    ti->ev = c->evs[slot].value;
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
     ti->dscp_class = MRC_DSCP_CONTROL;
     ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     ti->opcode = MRC_OP_PROBE_REQ;
     ti->peer = c->attr.peer;
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
-    c->probe_due = 0;
-    c->probe_out = 1;
-    c->probe_sent = now;
-    c->probe_ev = (uint16_t)slot;
-    c->tlp_base = now;
-    c->st.tx_probes++;
+    c->probes_due &= ~(1u << i);
+    pr->due = 0;
+    pr->sent = now;
+    pr->slot = (uint16_t)slot;
+    if (i == 0) {
+        pr->kind = MRC__PROBE_TLP;
+        c->tlp_base = now;
+        c->st.tx_probes++;
+    } else {
+        c->st.ev_probes++;
+    }
     return MRC_BTH_LEN + MRC_PETH_LEN;
 }
 
 /* Retransmissions first (oldest loss first), then new data. */
 MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     int n;
-    if (c->probe_due) {
-        n = mrc__req_emit_probe(c, buf, cap, ti, now);
+    if (c->probes_due) {
+        unsigned i = mrc__ctz64(c->probes_due);
+        n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
         if (n > 0) mrc__req_timers(c);
         return n;
     }
@@ -2260,7 +2671,7 @@ MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (mrc__req_acked(c, psn)) return;
     mrc__bit_set(c->acked, MRC_MAX_INFLIGHT, psn);
-    if (r->flags & MRC__PR_INFLIGHT) mrc__cc_on_ack(c, r->nominal);
+    if (r->flags & MRC__PR_INFLIGHT) mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
     r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
 }
 
@@ -2300,6 +2711,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
+    if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
@@ -2337,11 +2749,13 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
 
     /* timing and path attribution */
     if (s->pr) {
-        if (c->probe_out) {
-            acked_sent = c->probe_sent;
-            slot = (int)c->probe_ev;
-            c->probe_out = 0;
-            if (c->evs[slot].value != s->entropy) slot = -1;
+        int pi = mrc__probe_match(c, s->entropy);
+        if (pi == 0) { /* the tail-loss probe: the responder's state when it arrived */
+            acked_sent = c->probes[0].sent;
+            slot = (int)c->probes[0].slot;
+            c->probes[0].kind = MRC__PROBE_FREE;
+        } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
+            mrc__ev_probe_answer(c, (unsigned)pi, s->m);
         }
     } else if (have_rec) {
         mrc__psnrec *r = MRC__REC(c, ack_psn);
@@ -2349,6 +2763,16 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
+            /* a retransmitted PSN: if an earlier transmission arrived, that loss was reordering (Q5); if the
+             * retransmission did, the loss is confirmed and its EV is suspect */
+            if (fresh && (r->flags & MRC__PR_RTX)) {
+                if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent) {
+                    mrc__reo_widen(c, now);
+                } else if (r->ev_lost != MRC__EV_NONE) {
+                    mrc__ev_on_loss(c, (int)r->ev_lost);
+                }
+                r->ev_lost = MRC__EV_NONE;
+            }
         }
         if (r->ev < c->ev_count && c->evs[r->ev].value == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now >= r->sent) mrc__req_rtt_sample(c, now - r->sent);
@@ -2392,8 +2816,9 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     mrc__cc_on_nack(c, reason);
-    mrc__req_mark_lost(c, psn, (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) ? MRC__LOSS_TRIM
-                                                                                                   : MRC__LOSS_NACK);
+    mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
+                               : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
+                                                                    : MRC__LOSS_NACK);
     mrc__req_timers(c);
     return MRC_OK;
 }
@@ -2452,7 +2877,9 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         c->tlp_base = now;
         if (c->tlp_count < 16) c->tlp_count++;
         if (c->rtxq_head == c->rtxq_tail) { /* nothing better to send: ask the responder where it is */
-            c->probe_due = 1;
+            c->probes[0].kind = MRC__PROBE_TLP;
+            c->probes[0].due = 1;
+            c->probes_due |= 1u;
             c->st.tlp_fired++;
         }
     }
@@ -2734,9 +3161,13 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     uint8_t port = e->port;
+    uint16_t rs = MRC__EV_NONE;
     mrc_bth b;
     int n = MRC_BTH_LEN;
-    if (!mrc_endpoint_port_up(ep, port)) { /* Q19: reply on the arrival port, else the lowest port that is up */
+    /* Q19: on the QP's own EVs of the arrival plane, in turn (or another plane's), else echoing the arrival EV on the
+     * arrival port, or the lowest port that is up */
+    if (!ep->cfg.rev_ev_echo) rs = mrc__ev_ctl(c, port);
+    if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
     }
@@ -2793,8 +3224,13 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
     }
     MRC_MEMSET(ti, 0, sizeof *ti);
-    ti->port = port;
-    ti->ev = e->ev;
+    if (rs != MRC__EV_NONE) {
+        mrc__ev_txinfo(c, rs, ti);
+    } else {
+        ti->port = port;
+        ti->ev = e->ev;
+        ti->ev_fmt = (uint8_t)(e->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+    }
     ti->dscp_class = MRC_DSCP_CONTROL;
     ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     ti->opcode = b.opcode;
@@ -2838,61 +3274,679 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     c->rtxq_head = c->rtxq_tail;
     c->txlog_head = c->txlog_tail;
     c->ctlq_head = c->ctlq_tail;
-    c->probe_due = c->probe_out = 0;
+    MRC_MEMSET(c->probes, 0, sizeof c->probes);
+    c->probes_due = 0;
     c->sack_pending = 0;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = MRC_TIME_NEVER;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
 
 /* ================================================================================================================
- * EV / PATH MANAGER (seam)
- * Owns: the QP's EV slots {value, port, state} and the choice of EV for each packet. In this version the built-in
- * AUTO profile (ID 0) fills evs_per_port slots per port with seeded random UDP source ports, interleaved by plane
- * (slot i is on port i mod num_ports + 1); the choice walks the slots round-robin, skips EVs whose port is down,
- * and a retransmission avoids the EV its PSN last used. Because slots interleave planes, a pick skips at most
- * MRC_MAX_PORTS - 1 slots. Per-EV signals (SACK m, trims, untrimmed losses) arrive through the mrc__ev_on_* calls;
- * here they are counted, and path health (SKIP, ASSUMED_BAD, probing, backup EVs) builds on them.
- * Control packets the responder sends echo the EV and port the triggering packet arrived on (Q19).
+ * EV / PATH MANAGER
+ * Owns: each QP's EV set and the EV of every packet it sends, per-EV path health, the probes that bring bad EVs
+ * back, the EVs control packets leave on (Q19), and the EV expansion algorithm (notes 4.16).
+ *
+ * A QP's EVs come from its profile: AUTO (ID 0) draws evs_per_port distinct random UDP source ports per port; an
+ * EXP or GEN profile lends its array. Packets go to the planes (ports) in turn, so every usable plane carries an
+ * equal share; within a plane they walk that plane's EVs. Every slot is in exactly one place (docs/PROTOCOL.md 7):
+ *   ACTIVE   its port's rotation [0, n_act): carries data. The rotation takes the next one and reshuffles at the end
+ *            of a round, so each active EV of a plane carries one packet per round of that plane.
+ *   SKIP     [n_act, n_act + n_skip) of its port: misses its next turn (SKIP_ONCE echo, fabric trim), back next round.
+ *   BACKUP   bk_head[port]: good, waiting to replace a demoted EV of the same port.
+ *   BAD      the bad FIFO (ASSUMED_BAD: a loss without a trim, or ALWAYS_SKIP); PROBING while its probe is out.
+ *   DENIED   the controller said never.  OFF: its port, or the peer's, is down.
+ * Picking, skipping, demoting, promoting a backup and reviving are O(1); a round's reshuffle is O(n) per n packets.
+ * Control-plane changes (ports, peer ports, controller operations) rebuild the lists in O(n).
  * ============================================================================================================== */
-enum { MRC__EV_GOOD = 0 };
+enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__EVS_PROBING, MRC__EVS_DENIED,
+       MRC__EVS_OFF };
+#define MRC__EVF_SKIP2 0x08u  /* skipped after its turn in this round: it sits the next round out too */
+#define MRC__EVF_OKC 0x70u    /* consecutive probe answers of an ASSUMED_BAD EV */
+#define MRC__EVST(e) ((unsigned)((e)->st & 7u))
 
-MRC__PRIVATE void mrc__ev_setup_auto(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    uint32_t n = (uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, i;
-    uint32_t range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
-    if (n > MRC_MAX_EVS) n = MRC_MAX_EVS;
-    for (i = 0; i < n; i++) {
-        c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
-        c->evs[i].value = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
-        c->evs[i].state = MRC__EV_GOOD;
-    }
-    c->ev_count = (uint16_t)n;
-    c->ev_next = 0;
+MRC__PRIVATE MRC_INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
+    return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
+}
+MRC__PRIVATE MRC_INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { e->st = (uint8_t)st; } /* clears flags too */
+MRC__PRIVATE MRC_INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
+    return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
+}
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
+    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
+}
+MRC__PRIVATE MRC_INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
+    return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
+}
+/* the ASSUMED_BAD count a profile keeps per EV (QUERY_EV_STATE) */
+MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, const mrc__ev *e, int delta) {
+    mrc__evprof *pf = mrc__conn_prof(c);
+    if (!pf) return;
+    if (delta > 0) pf->ev[e->pidx].bad_refs++;
+    else if (pf->ev[e->pidx].bad_refs) pf->ev[e->pidx].bad_refs--;
 }
 
-MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
-    uint32_t tries, i;
-    if (!c->ev_count || !c->ep->ports_up) return -1;
-    for (tries = 0; tries < c->ev_count; tries++) {
-        i = c->ev_next;
-        c->ev_next = (uint16_t)(i + 1u == c->ev_count ? 0u : i + 1u);
-        if ((int)i != avoid && mrc_endpoint_port_up(c->ep, c->evs[i].port)) return (int)i;
+/* ---- controller events ---------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e) {
+    if (ep->notify_len >= MRC_NOTIFYQ_LEN) { /* never silently: the next event delivered carries the count */
+        ep->notify_lost++;
+        ep->st.notify_dropped++;
+        return;
     }
-    if (avoid >= 0 && avoid < (int)c->ev_count && mrc_endpoint_port_up(c->ep, c->evs[avoid].port)) return avoid;
+    e->drop_count = ep->notify_lost;
+    ep->notify_lost = 0;
+    ep->notify[(ep->notify_head + ep->notify_len) % MRC_NOTIFYQ_LEN] = *e;
+    ep->notify_len++;
+}
+MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    const mrc__ev *e = &c->evs[slot];
+    mrc_event ev;
+    MRC__TRACE(c->ep, MRC_TRACE_EV_STATE, ((uint64_t)c->qpn << 16) | slot, state);
+    if (!((pf ? pf->event_mask : c->ep->cfg.ev_event_mask) & state)) return;
+    MRC_MEMSET(&ev, 0, sizeof ev);
+    ev.type = MRC_EVT_EV_STATE;
+    ev.qpn = c->qpn;
+    ev.conn = c;
+    ev.profile_id = pf ? pf->id : 0;
+    ev.ev_index = e->pidx;
+    ev.ev = e->value;
+    ev.port = e->port;
+    ev.state = state;
+    mrc__notify(c->ep, &ev);
+}
+
+/* ---- the rotation: planes round-robin, then each plane's own EV rotation ---------------------------------------- */
+MRC__PRIVATE MRC_INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot) {
+    MRC_ASSERT((unsigned)c->seg[p] + pos < c->ev_count);
+    c->ring[c->seg[p] + pos] = slot;
+    c->evs[slot].pos = (uint16_t)pos;
+}
+MRC__PRIVATE MRC_INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos) {
+    return c->ring[c->seg[p] + pos];
+}
+MRC__PRIVATE MRC_INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a, unsigned b) {
+    uint16_t t = mrc__evr_at(c, p, a);
+    mrc__evr_put(c, p, a, mrc__evr_at(c, p, b));
+    mrc__evr_put(c, p, b, t);
+}
+/* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
+MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
+    unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].pos, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
+    if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
+        mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
+        c->n_skip[p]--;
+        return;
+    }
+    if (i < c->act_pos[p]) { /* used this round: the last used one fills the hole, which moves to the boundary */
+        c->act_pos[p]--;
+        mrc__evr_put(c, p, i, mrc__evr_at(c, p, c->act_pos[p]));
+        i = c->act_pos[p];
+    }
+    if (i != c->n_act[p] - 1u) mrc__evr_put(c, p, i, mrc__evr_at(c, p, c->n_act[p] - 1u)); /* the last active one */
+    c->n_act[p]--;
+    if (c->n_skip[p]) mrc__evr_put(c, p, c->n_act[p], mrc__evr_at(c, p, end)); /* the last skipped moves down */
+}
+/* Make a slot ACTIVE, pending in its port's current round. */
+MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot) {
+    unsigned p = c->evs[slot].port - 1u;
+    if (c->n_skip[p]) mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], mrc__evr_at(c, p, c->n_act[p]));
+    mrc__evr_put(c, p, c->n_act[p], slot);
+    c->n_act[p]++;
+    mrc__ev_set(&c->evs[slot], MRC__EVS_ACTIVE);
+}
+/* End of a port's round: skipped EVs rejoin (those that had their turn in the round they were skipped in sit this
+ * one out, unless nothing else could carry data), then a seeded reshuffle. */
+MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
+    unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
+    for (i = c->n_act[p]; i < n; i++) {
+        mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
+        if (e->st & MRC__EVF_SKIP2) {
+            e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2);
+            continue;
+        }
+        mrc__ev_set(e, MRC__EVS_ACTIVE);
+        mrc__evr_swap(c, p, i, j++);
+    }
+    if (j == 0 && n) { /* everything sat out: everything rejoins */
+        for (i = 0; i < n; i++) mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE);
+        j = n;
+    }
+    c->n_act[p] = (uint16_t)j;
+    c->n_skip[p] = (uint16_t)(n - j);
+    for (i = j; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
+    c->act_pos[p] = 0;
+}
+
+/* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
+ * of EVs it has left (notes 4.1: planes stay balanced); within a plane the next EV of its rotation. Never 'avoid'
+ * (the EV a retransmitted PSN last went on) unless it is the only one. -1 when no EV can carry data.
+ * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
+MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
+    unsigned tries, np = c->ep->cfg.num_ports;
+    for (tries = 0; tries < np; tries++) {
+        unsigned p = c->plane_rr;
+        uint16_t s;
+        c->plane_rr = (uint8_t)(p + 1u == np ? 0u : p + 1u);
+        if (!c->n_act[p] && !c->n_skip[p]) continue;
+        if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+        s = mrc__evr_at(c, p, c->act_pos[p]);
+        if ((int)s == avoid) {
+            if (c->n_act[p] < 2) continue; /* another plane, then */
+            mrc__evr_swap(c, p, c->act_pos[p], c->act_pos[p] + 1u < c->n_act[p] ? c->act_pos[p] + 1u : 0u);
+            s = mrc__evr_at(c, p, c->act_pos[p]);
+        }
+        c->act_pos[p]++;
+        return (int)s;
+    }
+    if (avoid >= 0 && avoid < (int)c->ev_count && MRC__EVST(&c->evs[avoid]) <= MRC__EVS_SKIP) return avoid;
     return -1;
 }
+
+/* ---- path health ---------------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__bad_push(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    e->st = (uint8_t)((e->st & MRC__EVF_OKC) | MRC__EVS_BAD);
+    e->link = MRC__EV_NONE;
+    if (c->bad_tail == MRC__EV_NONE) c->bad_head = slot;
+    else c->evs[c->bad_tail].link = slot;
+    c->bad_tail = slot;
+    c->n_bad++;
+}
+MRC__PRIVATE uint16_t mrc__bad_pop(mrc_conn *c) {
+    uint16_t s = c->bad_head;
+    c->bad_head = c->evs[s].link;
+    if (c->bad_head == MRC__EV_NONE) c->bad_tail = MRC__EV_NONE;
+    c->n_bad--;
+    return s;
+}
+MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    mrc__ev_set(e, MRC__EVS_BACKUP);
+    e->link = c->bk_head[p];
+    c->bk_head[p] = slot;
+    c->bk_n[p]++;
+}
+/* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
+ * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
+MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) {
+    mrc_time t = c->ep->cfg.ev_probe_interval_ns;
+    if (!t) t = MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
+    return t << c->evp_backoff;
+}
+MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
+    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER) c->evp_deadline = c->ep->now + mrc__evp_interval(c);
+}
+
+/* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
+MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    bool used = e->pos < c->act_pos[p];
+    if (MRC__EVST(e) != MRC__EVS_ACTIVE) return;
+    mrc__evr_del(c, slot);
+    mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
+    c->n_skip[p]++;
+    e->st = (uint8_t)(MRC__EVS_SKIP | (used ? MRC__EVF_SKIP2 : 0u));
+    c->st.ev_skipped++;
+}
+
+/* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
+ * Withheld when it would leave the port fewer than ev_floor EVs carrying data (ev_min_active spread over the
+ * ports), unless forced (the controller), so that loss everywhere cannot starve a plane or the QP. */
+MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned st = MRC__EVST(e), p = e->port - 1u;
+    if (st == MRC__EVS_BACKUP) { /* only the controller demotes a backup: unlink it (O(backups), rare) */
+        uint16_t *pp = &c->bk_head[p];
+        if (!forced) return;
+        while (*pp != slot) pp = &c->evs[*pp].link;
+        *pp = e->link;
+        c->bk_n[p]--;
+    } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
+        if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor) {
+            c->st.ev_withheld++;
+            return;
+        }
+        mrc__evr_del(c, slot);
+        if (c->bk_n[p]) { /* the plane keeps its EVs: a backup of the same port steps in */
+            uint16_t b = c->bk_head[p];
+            c->bk_head[p] = c->evs[b].link;
+            c->bk_n[p]--;
+            mrc__evr_add(c, b);
+            c->st.ev_promoted++;
+        }
+    } else {
+        return;
+    }
+    e->st = 0;
+    mrc__bad_push(c, slot);
+    mrc__ev_badref(c, e, 1);
+    c->st.ev_demoted++;
+    mrc__ev_event(c, slot, MRC_EVS_ASSUMED_BAD);
+    mrc__evp_arm(c);
+}
+
+/* Enough probe answers: back to GOOD, into the rotation if its port is short of active EVs, else a backup. */
+MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    mrc__ev_badref(c, e, -1);
+    c->st.ev_revived++;
+    if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
+        mrc__evr_add(c, slot);
+        if (skip) mrc__ev_skip(c, slot);
+    } else {
+        mrc__bk_push(c, slot);
+    }
+    mrc__ev_event(c, slot, MRC_EVS_GOOD);
+}
+
+/* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
-    (void)slot;
-    if (m == MRC_M_SKIP_ONCE || m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+    if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
+    else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
-    (void)slot;
     c->st.ev_trims++;
+    mrc__ev_skip(c, (uint16_t)slot);
 }
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot) {
-    (void)slot;
-    c->st.ev_losses++;
+    mrc__ev_demote(c, (uint16_t)slot, false);
+}
+
+/* ---- probes of ASSUMED_BAD EVs (Q8) ---------------------------------------------------------------------------- */
+/* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
+MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
+    unsigned i;
+    bool out = false, failed = false;
+    c->evp_deadline = MRC_TIME_NEVER;
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        mrc__probe *p = &c->probes[i];
+        if (p->kind == MRC__PROBE_EV && !p->due) {
+            mrc__ev *e = &c->evs[p->slot];
+            if (MRC__EVST(e) == MRC__EVS_PROBING) {
+                e->st = 0;
+                mrc__bad_push(c, p->slot);
+                c->st.ev_probe_fail++;
+                failed = true;
+                MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 0u);
+            }
+            p->kind = MRC__PROBE_FREE;
+        }
+        if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS) {
+            p->slot = mrc__bad_pop(c);
+            c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & MRC__EVF_OKC) | MRC__EVS_PROBING);
+            p->kind = MRC__PROBE_EV;
+            p->due = 1;
+            c->probes_due |= 1u << i;
+        }
+        out |= p->kind == MRC__PROBE_EV;
+    }
+    if (c->evp_answered) c->evp_backoff = 0;
+    else if (failed && c->evp_backoff < 10) c->evp_backoff++;
+    c->evp_answered = 0;
+    if (out || c->n_bad) c->evp_deadline = now + mrc__evp_interval(c);
+}
+/* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
+MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
+    mrc__probe *p = &c->probes[i];
+    mrc__ev *e = &c->evs[p->slot];
+    unsigned okc;
+    p->kind = MRC__PROBE_FREE;
+    if (MRC__EVST(e) != MRC__EVS_PROBING) return; /* moved by a rebuild or the controller meanwhile */
+    MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 1u);
+    c->evp_answered = 1;
+    if (m == MRC_M_ALWAYS_SKIP) {
+        e->st = 0;
+        mrc__bad_push(c, p->slot);
+        c->st.ev_probe_fail++;
+        return;
+    }
+    c->st.ev_probe_ok++;
+    okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
+    if (okc >= c->ep->cfg.ev_revive_probes) {
+        mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);
+    } else {
+        e->st = (uint8_t)(okc << 4);
+        mrc__bad_push(c, p->slot);
+    }
+}
+/* Which outstanding probe a probe SACK answers, by the EV it echoes; -1 for none. O(MRC_MAX_PROBES). */
+MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_PROBES; i++) {
+        const mrc__probe *p = &c->probes[i];
+        if (p->kind != MRC__PROBE_FREE && !p->due && c->evs[p->slot].value == entropy) return (int)i;
+    }
+    return -1;
+}
+
+/* ---- reverse EVs of control packets (Q19) ------------------------------------------------------------------------
+ * SACKs, NACKs and transport ACKs leave on the arrival plane, on its EVs that carry data, in turn: they spread over
+ * the paths data takes, so one broken reverse path costs a share of (cumulative) acknowledgements, not all of
+ * them. A plane with no such EV hands over to the next. MRC__EV_NONE when the QP has none at all. O(ports). */
+MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
+    unsigned i, np = c->ep->cfg.num_ports, p = port - 1u;
+    for (i = 0; i < np; i++, p = p + 1u == np ? 0u : p + 1u) {
+        unsigned n = (unsigned)c->n_act[p] + c->n_skip[p];
+        if (!n) continue;
+        if (c->rev_pos[p] >= n) c->rev_pos[p] = 0;
+        return mrc__evr_at(c, p, c->rev_pos[p]++);
+    }
+    return MRC__EV_NONE;
+}
+
+/* ---- building the set ------------------------------------------------------------------------------------------ */
+/* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
+ * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n). */
+MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    uint16_t good[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
+    unsigned i, p, planes = 0;
+    c->n_bad = 0;
+    c->bad_head = c->bad_tail = MRC__EV_NONE;
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
+        c->bk_head[p] = MRC__EV_NONE;
+        c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
+        good[p] = slots[p] = 0;
+    }
+    for (i = 0; i < c->ev_count; i++) { /* classify */
+        mrc__ev *e = &c->evs[i];
+        bool was_bad = mrc__ev_is_bad(e);
+        unsigned ns = MRC__EVS_ACTIVE;
+        if (pf && pf->ev[e->pidx].denied) ns = MRC__EVS_DENIED;
+        else if (!mrc__port_ok(c, e->port)) ns = MRC__EVS_OFF;
+        else if (was_bad) ns = MRC__EVS_BAD;
+        else good[e->port - 1u]++;
+        if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, e, -1);
+        mrc__ev_set(e, ns);
+        slots[e->port - 1u]++;
+    }
+    for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
+        uint32_t t = good[p] - (uint32_t)good[p] * c->ep->cfg.ev_backup_pct / 100u;
+        c->act_target[p] = (uint16_t)(good[p] && !t ? 1u : t);
+        c->seg[p] = (uint16_t)i;
+        i += slots[p];
+        planes += good[p] != 0;
+    }
+    c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
+    for (i = 0; i < c->ev_count; i++) { /* place */
+        mrc__ev *e = &c->evs[i];
+        p = e->port - 1u;
+        if (MRC__EVST(e) == MRC__EVS_BAD) {
+            mrc__bad_push(c, (uint16_t)i);
+        } else if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
+            if (c->n_act[p] < c->act_target[p]) mrc__evr_put(c, p, c->n_act[p]++, (uint16_t)i);
+            else mrc__bk_push(c, (uint16_t)i);
+        }
+    }
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        for (i = c->n_act[p]; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
+    for (i = 1; i < MRC_MAX_PROBES; i++) { /* EV probes in flight now answer nothing */
+        if (c->probes[i].kind == MRC__PROBE_EV) c->probes[i].kind = MRC__PROBE_FREE;
+        c->probes_due &= ~(1u << i);
+    }
+    if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
+    c->evp_deadline = MRC_TIME_NEVER;
+    mrc__evp_arm(c);
+    c->st.ev_rebuilds++;
+}
+
+/* RESET -> INIT: the QP's EV set from its profile. AUTO values are distinct per QP (O(n^2) once, at set-up). */
+MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    uint32_t n, i, j, range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
+    if (pf) {
+        n = pf->ev_count;
+        for (i = 0; i < n; i++) {
+            c->evs[i].value = pf->ev[i].entropy;
+            c->evs[i].port = pf->ev[i].port;
+        }
+        c->ev_min_active = (uint16_t)pf->ev_min_active;
+    } else {
+        n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        for (i = 0; i < n; i++) {
+            uint32_t v, tries = 0;
+            do { /* distinct values, as long as the range allows */
+                v = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
+                for (j = 0; j < i && c->evs[j].value != v; j++) {
+                }
+            } while (j < i && ++tries < 16u);
+            c->evs[i].value = v;
+            c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
+        }
+        c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
+                                                            : MRC__MAX(n / 8u, 1u));
+    }
+    for (i = 0; i < n; i++) {
+        c->evs[i].pidx = (uint16_t)i;
+        c->evs[i].st = 0;
+    }
+    c->ev_count = (uint16_t)n;
+    c->peer_ports = mrc__all_ports(ep);
+    mrc__ev_rebuild(c);
+    c->st.ev_rebuilds = 0;
+}
+/* RESET or destroy: give back the profile reference and the ASSUMED_BAD counts. */
+MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
+    mrc__evprof *pf = mrc__conn_prof(c);
+    unsigned i;
+    if (!pf) return;
+    for (i = 0; i < c->ev_count; i++)
+        if (mrc__ev_is_bad(&c->evs[i])) mrc__ev_badref(c, &c->evs[i], -1);
+    if (pf->refs) pf->refs--;
+    c->ev_prof = 0;
+}
+
+/* The EV fields of a packet's txinfo. */
+MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    const mrc__ev *e = &c->evs[slot];
+    ti->port = e->port;
+    ti->ev = e->value;
+    ti->ev_fmt = pf ? pf->fmt_mode : (uint8_t)MRC_EV_FMT_UDP;
+    if (pf && pf->path_len) {
+        ti->path = pf->ev[e->pidx].path;
+        ti->path_len = pf->path_len;
+    }
+}
+
+/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
+ * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
+MRC_API int mrc_conn_check(const mrc_conn *c) {
+    unsigned i, p, nb = 0, seen_bad = 0, bk[MRC_MAX_PORTS];
+    uint16_t s;
+    if (!c) return MRC_ERR_INVAL;
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
+        bk[p] = 0;
+        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
+        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
+            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
+            if (e->port != p + 1u || e->pos != i) return 2;
+            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
+        }
+        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].link) {
+            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk[p] > c->ev_count) return 4;
+        }
+        if (bk[p] != c->bk_n[p]) return 5;
+    }
+    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].link) {
+        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
+        if (c->evs[s].link == MRC__EV_NONE && s != c->bad_tail) return 7;
+    }
+    if (seen_bad != c->n_bad) return 8;
+    for (i = 0; i < c->ev_count; i++) {
+        unsigned st = MRC__EVST(&c->evs[i]);
+        if (st == MRC__EVS_BAD) nb++;
+        if (st > MRC__EVS_OFF) return 9;
+    }
+    return nb == c->n_bad ? 0 : 10;
+}
+#ifdef MRC_CHECK_INVARIANTS
+MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++) MRC_ASSERT(!ep->conns[i] || mrc_conn_check(ep->conns[i]) == 0);
+}
+#define MRC__CHECK_ALL(ep) mrc__check_all(ep)
+#else
+#define MRC__CHECK_ALL(ep) ((void)0)
+#endif
+
+/* ---- per-QP queries ---------------------------------------------------------------------------------------------- */
+MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) {
+    switch (MRC__EVST(e)) {
+    case MRC__EVS_BAD: case MRC__EVS_PROBING: return MRC_EVS_ASSUMED_BAD;
+    case MRC__EVS_DENIED: return MRC_EVS_DENIED;
+    default: return MRC_EVS_GOOD;
+    }
+}
+MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c) { return c ? c->ev_count : 0u; }
+MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state) {
+    if (!c) return MRC_ERR_INVAL;
+    if (index >= c->ev_count) return MRC_ERR_NOENT;
+    if (ev) *ev = c->evs[index].value;
+    if (port) *port = c->evs[index].port;
+    if (state) *state = mrc__ev_api_state(&c->evs[index]);
+    return MRC_OK;
+}
+MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
+    unsigned i;
+    if (!c || !out) return MRC_ERR_INVAL;
+    MRC_MEMSET(out, 0, sizeof(mrc_ev_port_summary) * MRC_MAX_PORTS);
+    for (i = 0; i < c->ev_count; i++) {
+        const mrc__ev *e = &c->evs[i];
+        mrc_ev_port_summary *o = &out[e->port - 1u];
+        switch (MRC__EVST(e)) {
+        case MRC__EVS_ACTIVE: o->active++; break;
+        case MRC__EVS_SKIP: o->skipped++; break;
+        case MRC__EVS_BACKUP: o->backup++; break;
+        case MRC__EVS_BAD: case MRC__EVS_PROBING: o->bad++; break;
+        case MRC__EVS_DENIED: o->denied++; break;
+        default: o->off++; break;
+        }
+    }
+    return MRC_OK;
+}
+
+/* ---- EV expansion (notes 4.16; the OCP EV profile comment) --------------------------------------------------------
+ * Per field: start from init_val; overlay popcount(mask) bits read from the abstract EV (most significant first)
+ * onto the mask's set bits, the highest set bit taking the first bit read; write the field right-aligned in its
+ * format field's width. Format fields past the profile's fields stay zero; abstract bits past the last mask must
+ * be zero. */
+MRC__PRIVATE uint32_t mrc__bits_get(const uint8_t *p, uint32_t s, uint32_t k) { /* k <= 32 bits at bit s */
+    uint32_t v = 0, i;
+    for (i = 0; i < k; i++) v = (v << 1) | ((uint32_t)(p[(s + i) >> 3] >> (7u - ((s + i) & 7u))) & 1u);
+    return v;
+}
+MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v) { /* low k bits of v at bit d */
+    uint32_t i;
+    for (i = 0; i < k; i++) {
+        uint32_t o = d + i;
+        uint8_t m = (uint8_t)(1u << (7u - (o & 7u)));
+        if ((v >> (k - 1u - i)) & 1u) p[o >> 3] = (uint8_t)(p[o >> 3] | m);
+        else p[o >> 3] = (uint8_t)(p[o >> 3] & (uint8_t)~m);
+    }
+}
+MRC__PRIVATE unsigned mrc__popcount32(uint32_t v) {
+    unsigned n = 0;
+    for (; v; v &= v - 1u) n++;
+    return n;
+}
+MRC__PRIVATE uint32_t mrc__deposit(uint32_t x, uint32_t mask) { /* low bits of x onto mask's set bits, lowest first */
+    uint32_t r = 0;
+    for (; mask; mask &= mask - 1u, x >>= 1)
+        if (x & 1u) r |= mask & (0u - mask);
+    return r;
+}
+MRC__PRIVATE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
+MRC__PRIVATE unsigned mrc__fmt_max_bits(unsigned mode) {
+    unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
+    return MRC__MIN(m, 8u * MRC_EV_BYTES);
+}
+/* total width in bits, or 0 when the format is invalid */
+MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f) {
+    unsigned i, w = 0;
+    if (!f || f->nfields < 1 || f->nfields > MRC_MAX_EV_FIELDS) return 0;
+    for (i = 0; i < f->nfields; i++) {
+        if (f->width[i] < 1 || f->width[i] > 32) return 0;
+        w += f->width[i];
+    }
+    return w <= mrc__fmt_max_bits(f->mode) ? w : 0u;
+}
+MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
+    unsigned i, abits = 0;
+    if (!f || !mrc__fmt_bits(fmt) || nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
+    for (i = 0; i < nfields; i++) {
+        uint32_t w = f[i].width, m = mrc__wmask(w), k = mrc__popcount32(f[i].mask);
+        if (w < 1 || w > fmt->width[i]) return MRC_ERR_INVAL;
+        if ((f[i].init_val & ~m) || (f[i].mask & ~m)) return MRC_ERR_INVAL;
+        if (f[i].mask) {
+            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_ERR_INVAL;
+        } else if (f[i].min_val || f[i].max_val) {
+            return MRC_ERR_INVAL; /* a fixed field generates nothing */
+        }
+        abits += k;
+    }
+    return abits <= 8u * MRC_EV_BYTES ? MRC_OK : MRC_ERR_INVAL;
+}
+MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
+                          size_t abs_len, uint8_t *out, size_t out_len) {
+    unsigned i, bits;
+    uint32_t s = 0, d = 0, nabs;
+    int rc = mrc_ev_profile_check(fmt, f, nfields);
+    if (rc) return rc;
+    if (!abs || !out || abs_len > MRC_EV_BYTES) return MRC_ERR_INVAL;
+    bits = mrc__fmt_bits(fmt);
+    if (out_len * 8u < bits) return MRC_ERR_NOBUF;
+    nabs = (uint32_t)abs_len * 8u;
+    MRC_MEMSET(out, 0, out_len);
+    for (i = 0; i < fmt->nfields; i++) {
+        uint32_t v = 0;
+        if (i < nfields) {
+            v = f[i].init_val;
+            if (f[i].mask) {
+                uint32_t k = mrc__popcount32(f[i].mask);
+                if (s + k > nabs) return MRC_ERR_INVAL;
+                v = (v & ~f[i].mask) | mrc__deposit(mrc__bits_get(abs, s, k), f[i].mask);
+                s += k;
+            }
+        }
+        mrc__bits_put(out, d, fmt->width[i], v);
+        d += fmt->width[i];
+    }
+    for (; s < nabs; s++)
+        if (mrc__bits_get(abs, s, 1)) return MRC_ERR_INVAL; /* bits no field consumes */
+    return (int)bits;
+}
+
+/* ---- encapsulation fields for an adapter (Q16, Q18) --------------------------------------------------------------- */
+MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti, mrc_ev_hdrs *out) {
+    uint32_t hi, lo;
+    if (!ep || !ti || !out) return MRC_ERR_INVAL;
+    MRC_MEMSET(out, 0, sizeof *out);
+    hi = (ti->ev >> 16) & 0xFFFFu;
+    lo = ti->ev & 0xFFFFu;
+    if (ti->ev_fmt == MRC_EV_FMT_UDP) {
+        out->udp_sport = (uint16_t)lo;
+        return MRC_OK;
+    }
+    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18) */
+        if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
+        out->has_srv6 = 1;
+        MRC_MEMCPY(out->srv6_da, ti->path, 16);
+        if (ti->path_len == 32) {
+            out->has_srh = 1;
+            MRC_MEMCPY(out->srh_seg, ti->path + 16, 16);
+        }
+    } else if (ti->ev_fmt != MRC_EV_FMT_STEV) {
+        return MRC_ERR_INVAL;
+    }
+    out->udp_sport = (uint16_t)(ep->cfg.stev_sport_high ? hi : lo);
+    out->flow_label = ep->cfg.stev_sport_high ? lo : hi;
+    return MRC_OK;
 }
 
 /* ================================================================================================================
@@ -2925,11 +3979,67 @@ MRC__PRIVATE void mrc__cc_on_rtt(mrc_conn *c, mrc_time rtt) {
 }
 
 /* ================================================================================================================
- * ENDPOINT OPERATIONS
- * Owns: ports (planes) going up and down, and packets to QP 0x2 (ERTH/EETH: PORT_STATUS_UPDATE, EV_PROBE), which
- * need no connection, consume no PSN and are never retransmitted. This version decodes and counts them; they are
- * dropped as MRC_DROP_EPOP until the path manager answers them.
+ * ENDPOINT OPERATIONS AND THE CONTROL PLANE
+ * Owns: ports (planes) going up and down; packets to QP 0x2 - ERTH requests and EETH responses for
+ * PORT_STATUS_UPDATE and EV_PROBE - which need no connection, consume no PSN and are never retransmitted; the
+ * requests awaiting answers; and the controller's objects: EV Format profiles, EV profiles, EV operations.
  * ============================================================================================================== */
+MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
+    if (ep->epq_len >= MRC_EPQ_LEN) {
+        ep->st.epq_overflow++;
+        return MRC_ERR_FULL;
+    }
+    ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN] = *k;
+    ep->epq_len++;
+    return MRC_OK;
+}
+MRC__PRIVATE MRC_INLINE bool mrc__conn_connected(const mrc_conn *c) {
+    return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
+}
+
+/* Tell the peer of every connected QP which ports this endpoint can use: one PORT_STATUS_UPDATE per peer and up
+ * port, leaving on that port on the QP's reverse EV there (Q20). O(conns^2 + conns x ports), on port changes only.
+ * The answers are not awaited (they are counted as unsolicited). */
+MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
+    unsigned i, j, p;
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!mrc__conn_connected(c)) continue;
+        for (j = 0; j < i; j++)
+            if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
+        if (j < i) continue; /* announced to this peer already */
+        for (p = 1; p <= ep->cfg.num_ports; p++) {
+            mrc__epkt k;
+            mrc_txinfo ti;
+            uint16_t s;
+            if (!mrc_endpoint_port_up(ep, p)) continue;
+            s = mrc__ev_ctl(c, p);
+            if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
+            MRC_MEMSET(&k, 0, sizeof k);
+            MRC_MEMSET(&ti, 0, sizeof ti);
+            mrc__ev_txinfo(c, s, &ti);
+            k.op = MRC_EPOP_PORT_STATUS_UPDATE;
+            k.port = (uint8_t)p;
+            k.ev = ti.ev;
+            k.ev_fmt = ti.ev_fmt;
+            k.path_len = ti.path_len;
+            if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
+            k.peer = c->attr.peer;
+            k.mask = ep->ports_up;
+            k.req_id = ep->psu_req_id;
+            k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+            (void)mrc__epq_push(ep, &k);
+        }
+        ep->psu_req_id++;
+    }
+}
+
+MRC__PRIVATE void mrc__conn_ev_changed(mrc_conn *c) {
+    mrc__ev_rebuild(c);
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+}
+
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now) {
     uint32_t bit, i;
     if (!ep || port < 1 || port > ep->cfg.num_ports) return MRC_ERR_INVAL;
@@ -2938,16 +4048,564 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
-    if (up) /* connections blocked for want of a path may send again (O(conns), rare) */
-        for (i = 0; i < MRC_MAX_CONNS; i++)
-            if (ep->conns[i]) mrc__sched_tx(ep->conns[i]);
+    for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns x EVs), on port changes only */
+        if (ep->conns[i] && ep->conns[i]->ev_count) mrc__conn_ev_changed(ep->conns[i]);
+    mrc__psu_announce(ep);
     return MRC_OK;
 }
 
-MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k) {
-    if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
-        return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+/* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
+ * works whatever the mask says, so no packet can take every plane away. */
+MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
+    unsigned i;
+    bool changed = false;
+    mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
+    ep->st.psu_rx++;
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
+        c->peer_ports = mask;
+        mrc__conn_ev_changed(c);
+        changed = true;
+    }
+    if (changed) {
+        mrc_event e;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.type = MRC_EVT_PEER_PORTS;
+        e.op = MRC_EPOP_PORT_STATUS_UPDATE;
+        e.peer = ri->peer;
+        e.port = ri->port;
+        e.port_mask = mask;
+        mrc__notify(ep, &e);
+    }
+}
+
+MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
+    unsigned i;
+    ep->ep_deadline = MRC_TIME_NEVER;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[i].deadline);
+}
+
+MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
+    uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
+    unsigned i;
+    if (k->bth.opcode == MRC_OP_EP_REQ) {
+        mrc__epkt r;
+        if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        ep->st.ep_req_rx++;
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
+        /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
+        MRC_MEMSET(&r, 0, sizeof r);
+        r.rsp = 1;
+        r.op = k->erth.op;
+        r.port = ri->port;
+        r.ev = ri->ev;
+        r.ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+        r.req_id = req_id;
+        r.ts = k->erth.tx_timestamp;
+        r.peer = ri->peer;
+        r.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        (void)mrc__epq_push(ep, &r);
+        MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->erth.op, req_id);
+        return MRC_OK;
+    }
+    if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__epreq *q = &ep->epreq[i];
+        mrc_event e;
+        if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->op != k->eeth.op || q->peer != ri->peer)
+            continue;
+        ep->st.ep_rsp_rx++;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.type = MRC_EVT_EP_RESPONSE;
+        e.req_id = req_id;
+        e.op = q->op;
+        e.port = ri->port;
+        e.peer = ri->peer;
+        e.rtt_ns = (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu);
+        q->deadline = MRC_TIME_NEVER;
+        mrc__ep_rearm(ep);
+        mrc__notify(ep, &e);
+        MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
+        return MRC_OK;
+    }
+    return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode); /* unsolicited, late or a duplicate */
+}
+
+MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__epreq *q = &ep->epreq[i];
+        mrc_event e;
+        if (q->deadline > now) continue;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.type = MRC_EVT_EP_TIMEOUT;
+        e.status = MRC_ERR_DROP;
+        e.req_id = q->req_id;
+        e.op = q->op;
+        e.peer = q->peer;
+        q->deadline = MRC_TIME_NEVER;
+        ep->st.ep_timeouts++;
+        mrc__notify(ep, &e);
+    }
+    mrc__ep_rearm(ep);
+}
+
+MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now) {
+    unsigned i, fi = MRC_MAX_EP_REQS;
+    mrc__epkt k;
+    if (!ep || !r) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
+    if (!mrc_endpoint_port_up(ep, r->port) || r->dscp < -1 || r->dscp > 63) return MRC_ERR_INVAL;
+    if (r->ev_fmt != MRC_EV_FMT_UDP && r->ev_fmt != MRC_EV_FMT_STEV && r->ev_fmt != MRC_EV_FMT_SRV6)
+        return MRC_ERR_INVAL;
+    if (r->ev_fmt == MRC_EV_FMT_SRV6 ? (r->path_len != 16 && r->path_len != 32) || r->path_len > MRC_EV_BYTES
+                                     : r->path_len != 0)
+        return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        if (ep->epreq[i].deadline == MRC_TIME_NEVER) {
+            if (fi == MRC_MAX_EP_REQS) fi = i;
+        } else if (ep->epreq[i].req_id == r->req_id) {
+            return MRC_ERR_INVAL; /* in use */
+        }
+    }
+    if (fi == MRC_MAX_EP_REQS || ep->epq_len >= MRC_EPQ_LEN) return MRC_ERR_FULL;
+    MRC_MEMSET(&k, 0, sizeof k);
+    k.op = r->op;
+    k.port = r->port;
+    k.ev = r->ev;
+    k.ev_fmt = r->ev_fmt;
+    k.path_len = r->path_len;
+    if (r->path_len) MRC_MEMCPY(k.path, r->path, r->path_len);
+    k.peer = r->peer;
+    k.mask = r->port_status ? r->port_status : ep->ports_up;
+    k.req_id = r->req_id;
+    k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
+    (void)mrc__epq_push(ep, &k);
+    ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
+    ep->epreq[fi].deadline = now + (r->timeout_ns ? r->timeout_ns : 1000000u);
+    ep->epreq[fi].req_id = r->req_id;
+    ep->epreq[fi].op = r->op;
+    ep->epreq[fi].peer = r->peer;
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[fi].deadline);
+    return MRC_OK;
+}
+
+/* The next queued endpoint-operation packet; 0 when none. */
+MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti, mrc_time now) {
+    while (ep->epq_len) {
+        const mrc__epkt *k = &ep->epq[ep->epq_head];
+        mrc_bth b;
+        int n = MRC_BTH_LEN;
+        unsigned i;
+        ep->epq_head = (ep->epq_head + 1u) % MRC_EPQ_LEN;
+        ep->epq_len--;
+        if (!mrc_endpoint_port_up(ep, k->port)) continue; /* its port went down while it waited */
+        MRC_MEMSET(&b, 0, sizeof b);
+        b.opcode = k->rsp ? MRC_OP_EP_RSP : MRC_OP_EP_REQ;
+        b.tver = ep->cfg.wire.tver;
+        b.pkey = 0xFFFF;
+        b.dest_qp = MRC_EPOP_QPN;
+        b.psn = k->req_id; /* request ID in PSN[15:0] */
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        if (k->rsp) {
+            mrc_eeth e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.op = k->op;
+            e.tx_timestamp = k->ts;
+            n += mrc_eeth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &e);
+            ep->st.ep_rsp_tx++;
+        } else {
+            mrc_erth e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.op = k->op;
+            e.port_status_mask = k->mask;
+            e.tx_timestamp = mrc__ts(ep, now);
+            e.ftype = 1;
+            n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
+            for (i = 0; i < MRC_MAX_EP_REQS; i++) /* the round trip starts now */
+                if (ep->epreq[i].deadline != MRC_TIME_NEVER && ep->epreq[i].req_id == k->req_id &&
+                    ep->epreq[i].op == k->op && ep->epreq[i].peer == k->peer)
+                    ep->epreq[i].sent = now;
+            ep->st.ep_req_tx++;
+        }
+        MRC_MEMSET(ti, 0, sizeof *ti);
+        ti->port = k->port;
+        ti->ev = k->ev;
+        ti->ev_fmt = k->ev_fmt;
+        ti->path_len = k->path_len;
+        ti->path = k->path_len ? k->path : (const uint8_t *)0;
+        ti->dscp_class = MRC_DSCP_CONTROL;
+        ti->dscp = k->dscp;
+        ti->opcode = b.opcode;
+        ti->peer = k->peer;
+        ti->qpn = MRC_EPOP_QPN;
+        ti->hdr_len = (uint32_t)n;
+        MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | b.psn, ti->ev);
+        return n;
+    }
+    return 0;
+}
+
+/* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
+MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EV_FMTS; i++)
+        if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
+    return (mrc__evfmt *)0;
+}
+MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
+        if (ep->profs[i].used && ep->profs[i].id == id) return (mrc__evprof *)&ep->profs[i];
+    return (mrc__evprof *)0;
+}
+MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
+    return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
+}
+
+MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_attr *a, uint32_t mask) {
+    const uint32_t all = MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS;
+    mrc__evfmt *f;
+    mrc_ev_fmt_attr n;
+    unsigned cur, to, i;
+    if (!ep || !a || !id || (mask & ~all)) return MRC_ERR_INVAL;
+    f = mrc__fmt_find(ep, id);
+    cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
+    to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_PROFILE_ONLINE) return MRC_ERR_INVAL;
+    if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode)) return MRC_ERR_INVAL;
+    if (mask & MRC_EV_FMT_ATTR_FIELDS) {
+        if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS) return MRC_ERR_INVAL;
+        for (i = 0; i < a->nfields; i++)
+            if (a->width[i] < 1 || a->width[i] > 32) return MRC_ERR_INVAL;
+    }
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT) return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ? MRC_ERR_STATE : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return MRC_ERR_STATE;
+        if (!(mask & MRC_EV_FMT_ATTR_MODE)) return MRC_ERR_INVAL;
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS)) return MRC_ERR_STATE;
+        if (to == MRC_PROFILE_INIT) return MRC_ERR_STATE;
+        if (to == MRC_PROFILE_OFFLINE)
+            for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
+                if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
+                    return MRC_ERR_BUSY;
+    }
+    if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
+        MRC_MEMSET(f, 0, sizeof *f);
+        return MRC_OK;
+    }
+    if (f) n = f->a;
+    else MRC_MEMSET(&n, 0, sizeof n);
+    if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
+    if (mask & MRC_EV_FMT_ATTR_FIELDS) {
+        n.nfields = a->nfields;
+        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
+    }
+    if (n.nfields && !mrc__fmt_bits(&n)) return MRC_ERR_INVAL; /* wider than the mode allows */
+    if (to == MRC_PROFILE_ONLINE && !n.nfields) return MRC_ERR_INVAL;
+    if (!f) {
+        for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
+        }
+        if (i == MRC_MAX_EV_FMTS) return MRC_ERR_FULL;
+        f = &ep->fmts[i];
+        f->used = 1;
+        f->id = id;
+    }
+    n.state = (uint8_t)to;
+    f->a = n;
+    return MRC_OK;
+}
+MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a) {
+    const mrc__evfmt *f;
+    if (!ep || !a) return MRC_ERR_INVAL;
+    f = mrc__fmt_find(ep, id);
+    if (!f) return MRC_ERR_NOENT;
+    *a = f->a;
+    return MRC_OK;
+}
+
+/* ---- EV profiles -------------------------------------------------------------------------------------------------- */
+enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
+
+/* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18). */
+MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
+                                  const uint8_t *val, uint8_t *path, uint32_t *entropy) {
+    int bits = mrc_ev_expand(&f->a, fields, nf, val, MRC_EV_BYTES, path, MRC_EV_BYTES);
+    unsigned i, abits = 0;
+    if (bits < 0) return bits;
+    if (f->a.mode != MRC_EV_FMT_SRV6) {
+        *entropy = mrc__bits_get(path, 0, (uint32_t)bits); /* the whole expanded EV, at most 32 bits */
+        return MRC_OK;
+    }
+    for (i = 0; i < nf; i++) abits += mrc__popcount32(fields[i].mask);
+    *entropy = abits && abits <= 32u ? mrc__bits_get(val, 0, abits) : idx;
+    return MRC_OK;
+}
+/* GEN: a random abstract EV, field by field, each in [min_val, max_val] (0, 0: any non-zero value). */
+MRC__PRIVATE void mrc__prof_generate(mrc_endpoint *ep, const mrc__evprof *pf, uint8_t *val) {
+    unsigned i;
+    uint32_t s = 0;
+    MRC_MEMSET(val, 0, MRC_EV_BYTES);
+    for (i = 0; i < pf->nfields; i++) {
+        const mrc_ev_field *f = &pf->field[i];
+        uint32_t k = mrc__popcount32(f->mask), lo = f->min_val, hi = f->max_val;
+        uint64_t span;
+        if (!k) continue;
+        if (!lo && !hi) {
+            lo = 1;
+            hi = mrc__wmask(k);
+        }
+        span = (uint64_t)hi - lo + 1u;
+        mrc__bits_put(val, s, k, lo + (uint32_t)(((mrc__rand(ep) >> 32) * span) >> 32));
+        s += k;
+    }
+}
+/* The QPs using a profile follow a change of its EVs. O(conns x EVs). */
+MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int idx, int how) {
+    unsigned i, j;
+    uint8_t pi = (uint8_t)(pf - ep->profs + 1);
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!c || c->ev_prof != pi) continue;
+        for (j = 0; j < c->ev_count; j++) {
+            mrc__ev *e = &c->evs[j];
+            if (idx >= 0 && e->pidx != (uint16_t)idx) continue;
+            if (how == 0) { /* new value or port */
+                e->value = pf->ev[e->pidx].entropy;
+                e->port = pf->ev[e->pidx].port;
+            } else if (how == 1 && mrc__ev_is_bad(e)) { /* the controller says GOOD */
+                mrc__ev_badref(c, e, -1);
+                e->st = 0;
+            } else if (how == 2) { /* the controller says ASSUMED_BAD */
+                mrc__ev_demote(c, (uint16_t)j, true);
+            }
+        }
+        if (how != 2) mrc__conn_ev_changed(c);
+        else {
+            mrc__sched_tx(c);
+            mrc__timer_update(c);
+        }
+    }
+}
+
+MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_profile_attr *a, uint32_t mask,
+                                  mrc_time now) {
+    const uint32_t all = MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
+                         MRC_EV_PROF_ATTR_COUNT | MRC_EV_PROF_ATTR_MIN_ACTIVE | MRC_EV_PROF_ATTR_EVENT_MASK |
+                         MRC_EV_PROF_ATTR_FIELDS;
+    const uint32_t need = MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID | MRC_EV_PROF_ATTR_COUNT |
+                          MRC_EV_PROF_ATTR_FIELDS;
+    mrc__evprof *pf;
+    const mrc__evfmt *f;
+    unsigned cur, to, i, j, have, nf, mode;
+    uint32_t count, min_active;
+    const mrc_ev_field *fields;
+    if (!ep || !a || !id || (mask & ~all)) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    pf = mrc__prof_find(ep, id);
+    cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
+    to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_PROFILE_ONLINE) return MRC_ERR_INVAL;
+    if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
+        return MRC_ERR_INVAL;
+    if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS)) return MRC_ERR_INVAL;
+    if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
+        return MRC_ERR_INVAL;
+    if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)) return MRC_ERR_INVAL;
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT) return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ? MRC_ERR_STATE : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return MRC_ERR_STATE;
+        if ((mask & need) != need) return MRC_ERR_INVAL;
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK)) return MRC_ERR_STATE;
+        if (to == MRC_PROFILE_INIT) return MRC_ERR_STATE;
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return MRC_ERR_BUSY;
+    }
+    if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
+        MRC_MEMSET(pf, 0, sizeof *pf);
+        return MRC_OK;
+    }
+    /* the values after this call, validated before anything changes */
+    mode = (mask & MRC_EV_PROF_ATTR_MODE) ? a->mode : pf->mode;
+    count = (mask & MRC_EV_PROF_ATTR_COUNT) ? a->ev_count : pf->ev_count;
+    min_active = (mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? a->ev_min_active : (pf ? pf->ev_min_active : 0u);
+    nf = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->nfields : pf->nfields;
+    fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
+    have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
+           ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
+    if (min_active > count) return MRC_ERR_INVAL;
+    f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
+    if (f && f->a.nfields && mrc_ev_profile_check(&f->a, fields, nf)) return MRC_ERR_INVAL;
+    if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
+        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) return MRC_ERR_INVAL;
+        if (!f || f->a.state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
+        if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
+            uint8_t path[MRC_EV_BYTES];
+            uint32_t ent;
+            for (i = 0; i < count; i++) {
+                if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports) return MRC_ERR_INVAL;
+                if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent)) return MRC_ERR_INVAL;
+            }
+        }
+    }
+    /* commit */
+    if (!pf) {
+        for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
+        }
+        if (i == MRC_MAX_EV_PROFILES) return MRC_ERR_FULL;
+        pf = &ep->profs[i];
+        MRC_MEMSET(pf, 0, sizeof *pf);
+        pf->used = 1;
+        pf->id = id;
+    }
+    if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
+        for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
+            MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+    }
+    pf->mode = (uint8_t)mode;
+    pf->ev_count = count;
+    pf->ev_min_active = min_active;
+    if (mask & MRC_EV_PROF_ATTR_EVENT_MASK) pf->event_mask = a->event_mask;
+    if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
+    if (mask & MRC_EV_PROF_ATTR_FIELDS) {
+        pf->nfields = (uint8_t)nf;
+        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) {
+            if (i < nf) pf->field[i] = a->field[i];
+            else MRC_MEMSET(&pf->field[i], 0, sizeof pf->field[i]);
+        }
+    }
+    pf->have = (uint8_t)have;
+    if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
+        pf->fmt_mode = f->a.mode;
+        pf->path_len = (uint8_t)(f->a.mode != MRC_EV_FMT_SRV6 ? 0u : mrc__fmt_bits(&f->a) > 128u ? 32u : 16u);
+        for (i = 0; i < count; i++) {
+            mrc__event *e = &pf->ev[i];
+            if (mode == MRC_EV_MODE_GEN) { /* distinct per port when the field ranges allow (O(n^2), once) */
+                unsigned tries = 0;
+                e->port = (uint8_t)(i % ep->cfg.num_ports + 1u);
+                e->denied = 0;
+                do {
+                    mrc__prof_generate(ep, pf, e->val);
+                    for (j = 0; j < i && (pf->ev[j].port != e->port || MRC_MEMCMP(pf->ev[j].val, e->val, MRC_EV_BYTES));
+                         j++) {
+                    }
+                } while (j < i && ++tries < 16u);
+            }
+            e->bad_refs = 0;
+            (void)mrc__prof_expand(pf->field, pf->nfields, f, i, e->val, e->path, &e->entropy);
+        }
+    }
+    pf->state = (uint8_t)to;
+    return MRC_OK;
+}
+
+MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_profile_attr *a) {
+    const mrc__evprof *pf;
+    if (!ep || !a) return MRC_ERR_INVAL;
+    MRC_MEMSET(a, 0, sizeof *a);
+    if (id == 0) { /* the built-in AUTO profile */
+        uint32_t n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        a->state = MRC_PROFILE_ONLINE;
+        a->mode = MRC_EV_MODE_AUTO;
+        a->ev_count = n;
+        a->ev_min_active = ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->event_mask = ep->cfg.ev_event_mask;
+        return MRC_OK;
+    }
+    pf = mrc__prof_find(ep, id);
+    if (!pf) return MRC_ERR_NOENT;
+    a->state = pf->state;
+    a->mode = pf->mode;
+    a->nfields = pf->nfields;
+    a->fmt_id = pf->fmt_id;
+    a->ev_count = pf->ev_count;
+    a->ev_min_active = pf->ev_min_active;
+    a->event_mask = pf->event_mask;
+    MRC_MEMCPY(a->field, pf->field, sizeof a->field);
+    return MRC_OK;
+}
+
+/* ---- EV operations ---------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__prof_match(const mrc__evprof *pf, const mrc_ev *ev, unsigned from) {
+    unsigned i;
+    for (i = from; i < pf->ev_count; i++)
+        if (pf->ev[i].port == ev->port && !MRC_MEMCMP(pf->ev[i].val, ev->val, MRC_EV_BYTES)) return (int)i;
+    return -1;
+}
+MRC__PRIVATE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
+    return pf->ev[i].denied ? MRC_EVS_DENIED : pf->ev[i].bad_refs ? MRC_EVS_ASSUMED_BAD : MRC_EVS_GOOD;
+}
+
+MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,
+                      mrc_time now) {
+    mrc__evprof *pf;
+    const mrc__evfmt *f;
+    uint32_t count, k;
+    unsigned i;
+    if (!ep || !n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return MRC_ERR_INVAL;
+    (void)mrc__clock(ep, now);
+    count = *n;
+    *n = 0;
+    pf = mrc__prof_find(ep, profile_id);
+    if (!pf) return MRC_ERR_NOENT;
+    f = mrc__fmt_find(ep, pf->fmt_id);
+    if (op == MRC_EV_OP_QUERY_ARRAY) {
+        if (count < pf->ev_count) {
+            *n = pf->ev_count;
+            return MRC_ERR_NOBUF;
+        }
+        for (i = 0; i < pf->ev_count; i++) {
+            MRC_MEMSET(&e[i], 0, sizeof e[i]);
+            MRC_MEMCPY(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
+            e[i].ev.port = pf->ev[i].port;
+            e[i].state = mrc__prof_state(pf, i);
+        }
+        *n = pf->ev_count;
+        return MRC_OK;
+    }
+    for (k = 0; k < count; k++, (*n)++) {
+        mrc_ev_op_entry *x = &e[k];
+        int m = mrc__prof_match(pf, &x->ev, 0);
+        if (m < 0) return MRC_ERR_NOENT;
+        if (op == MRC_EV_OP_QUERY_STATE) {
+            x->state = mrc__prof_state(pf, (unsigned)m);
+        } else if (op == MRC_EV_OP_MODIFY_STATE) {
+            if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED && x->state != MRC_EVS_ASSUMED_BAD)
+                return MRC_ERR_INVAL;
+            for (; m >= 0; m = mrc__prof_match(pf, &x->ev, (unsigned)m + 1u)) {
+                if (x->state == MRC_EVS_ASSUMED_BAD) {
+                    mrc__prof_changed(ep, pf, m, 2);
+                    continue;
+                }
+                pf->ev[m].denied = x->state == MRC_EVS_DENIED;
+                mrc__prof_changed(ep, pf, m, x->state == MRC_EVS_GOOD ? 1 : 3);
+            }
+        } else { /* REPLACE */
+            uint8_t path[MRC_EV_BYTES];
+            uint32_t ent = 0;
+            if ((x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED) || x->ev_new.port < 1 ||
+                x->ev_new.port > ep->cfg.num_ports)
+                return MRC_ERR_INVAL;
+            if (f && f->a.nfields && mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, x->ev_new.val, path, &ent))
+                return MRC_ERR_INVAL;
+            if (pf->state == MRC_PROFILE_ONLINE && !f) return MRC_ERR_NOENT;
+            for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
+                mrc__event *v = &pf->ev[m];
+                MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);
+                v->port = x->ev_new.port;
+                v->denied = x->state == MRC_EVS_DENIED;
+                if (pf->state == MRC_PROFILE_ONLINE) {
+                    (void)mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, v->val, v->path, &v->entropy);
+                    mrc__prof_changed(ep, pf, m, 0);
+                }
+            }
+        }
+    }
+    return MRC_OK;
 }
 
 /* ================================================================================================================
@@ -2981,7 +4639,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     if (rc < 0)
         return mrc__drop(ep, (mrc_conn *)0, mrc_opcode_hdrs(pkt[0]) ? MRC_DROP_MALFORMED : MRC_DROP_OPCODE, pkt[0]);
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)k.bth.opcode << 24) | k.bth.psn, ri->port);
-    if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k);
+    if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k, ri, now);
     c = mrc__conn_lookup(ep, k.bth.dest_qp);
     if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
     if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
@@ -2998,20 +4656,39 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     }
     mrc__sched_tx(c);
     mrc__timer_update(c);
+    MRC__CHECK_ALL(ep);
     return rc;
 }
 
-MRC__PRIVATE int mrc__conn_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
-    if (c->ctlq_head != c->ctlq_tail) return mrc__rsp_emit_ctl(c, buf, cap, ti);
-    if (c->state != MRC_QPS_RTS) return 0;
-    return mrc__req_tx(c, buf, cap, flags, ti, now);
-}
 
 MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                  mrc_time now) {
     if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
     if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
     now = mrc__clock(ep, now);
+    if (ep->epq_len) { /* endpoint operations first: they are few and urgent */
+        int n = mrc__ep_emit(ep, buf, cap, ti, now);
+        if (n > 0) {
+            ep->st.tx_pkts++;
+            ep->st.tx_bytes += (uint64_t)n;
+            return n;
+        }
+    }
+    while (ep->ctq_len) { /* control packets: SACKs, NACKs, transport ACKs */
+        uint16_t slot = ep->ctq[ep->ctq_head % MRC_MAX_CONNS];
+        mrc_conn *c = ep->conns[slot];
+        int n;
+        ep->ctq_head = (ep->ctq_head + 1u) % MRC_MAX_CONNS;
+        ep->ctq_len--;
+        c->in_ctq = 0;
+        if (c->ctlq_head == c->ctlq_tail) continue; /* emptied since it was queued (the QP entered ERR) */
+        n = mrc__rsp_emit_ctl(c, buf, cap, ti);
+        if (n == 0) continue; /* no port up: queued again when a port comes up */
+        mrc__sched_tx(c);     /* round-robin: to the tail if it has more */
+        ep->st.tx_pkts++;
+        ep->st.tx_bytes += (uint64_t)ti->hdr_len;
+        return n;
+    }
     while (ep->txq_len) {
         uint16_t slot = ep->txq[ep->txq_head % MRC_MAX_CONNS];
         mrc_conn *c = ep->conns[slot];
@@ -3019,7 +4696,7 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
         ep->txq_len--;
         c->in_txq = 0;
-        n = mrc__conn_tx(c, buf, cap, flags, ti, now);
+        n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
         if (n < 0) { /* nothing consumed: put it back at the head */
             ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
             ep->txq[ep->txq_head] = slot;
@@ -3037,8 +4714,8 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
 }
 
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
-    if (!ep || !ep->heap_len) return MRC_TIME_NEVER;
-    return ep->conns[ep->heap[0]]->deadline;
+    if (!ep) return MRC_TIME_NEVER;
+    return MRC__MIN(ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
 }
 
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
@@ -3049,19 +4726,28 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->sack_deadline <= now) mrc__rsp_on_sack_timer(c);
         if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
+        if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
         mrc__timer_update(c);
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
-            c->rto_deadline = c->tlp_deadline = c->sack_deadline = MRC_TIME_NEVER;
+            c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
             mrc__timer_update(c);
         }
         mrc__sched_tx(c);
     }
+    if (ep->ep_deadline <= now) mrc__ep_timeouts(ep, now);
+    MRC__CHECK_ALL(ep);
     return MRC_OK;
 }
 
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (!ep || !ev) return MRC_ERR_INVAL;
+    if (ep->notify_len) {
+        *ev = ep->notify[ep->notify_head];
+        ep->notify_head = (ep->notify_head + 1u) % MRC_NOTIFYQ_LEN;
+        ep->notify_len--;
+        return 1;
+    }
     while (ep->evq_len) {
         mrc_conn *c = ep->conns[ep->evq[ep->evq_head % MRC_MAX_CONNS]];
         MRC_MEMSET(ev, 0, sizeof *ev);

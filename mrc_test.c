@@ -1417,6 +1417,8 @@ static void ut_cfg(mrc_config *cfg) {
     cfg->seed = g_seed * 0x9E3779B97F4A7C15ull + 0x55u;
     cfg->num_ports = 2;    /* two EV slots: slot 0 on port 1, slot 1 on port 2 (P12) */
     cfg->evs_per_port = 1;
+    cfg->rev_ev_echo = true; /* control packets echo the arrival EV: the tests below check that exact value; the
+                                default per-plane reverse EV (Q19) has its own tests */
 }
 
 static void ut_attr(mrc_conn_attr *a, uint32_t rq, uint32_t sq) {
@@ -2609,6 +2611,28 @@ static int ut_expect_sack(ut_fix *f, mrc_pkt *k, mrc_txinfo *ti, uint32_t cack, 
     CHECK_EQ(k->seth.cc_fl, 0);
     return 0;
 }
+/* n PORT_STATUS_UPDATEs to QP 0x2, one per up port, each announcing mask (docs 7: a port change tells the peer) */
+static int ut_expect_psu(ut_fix *f, unsigned n, uint32_t mask, const char *what) {
+    unsigned i;
+    uint32_t ports = 0;
+    for (i = 0; i < n; i++) {
+        uint8_t pkt[256];
+        mrc_txinfo ti;
+        mrc_pkt k;
+        int rc = ut_poll(f, pkt, sizeof pkt, &ti, &k);
+        CHECKF(rc == MRC_BTH_LEN + MRC_ERTH_LEN, "%s: PSU %u of %u: poll_tx returned %d", what, i + 1, n, rc);
+        CHECKF(k.bth.opcode == MRC_OP_EP_REQ && k.bth.dest_qp == MRC_EPOP_QPN && ti.qpn == MRC_EPOP_QPN,
+               "%s: opcode 0x%02X to qp 0x%X, want ENDPOINT_REQUEST to QP 2", what, k.bth.opcode, k.bth.dest_qp);
+        CHECKF(k.erth.op == MRC_EPOP_PORT_STATUS_UPDATE && k.erth.port_status_mask == mask,
+               "%s: op %u mask 0x%X, want PORT_STATUS_UPDATE 0x%X", what, k.erth.op, k.erth.port_status_mask, mask);
+        CHECKF(mrc_endpoint_port_up(&f->ep, ti.port) && !(ports & (1u << (ti.port - 1u))),
+               "%s: PSU on port %u (down, or twice)", what, ti.port);
+        CHECK_EQ(ti.dscp_class, MRC_DSCP_CONTROL);
+        CHECK_EQ(ti.peer, 0x77);
+        ports |= 1u << (ti.port - 1u);
+    }
+    return 0;
+}
 static int ut_expect_nothing(ut_fix *f, const char *what) {
     uint8_t buf[256];
     mrc_txinfo ti;
@@ -3137,15 +3161,18 @@ static int t_rsp_drop_counters(void) {
         n = (size_t)mrc_bth_encode(pkt, sizeof pkt, o, &b);
         n += (size_t)mrc_erth_encode(pkt + n, sizeof pkt - n, &e);
         UT_TRY(ut_expect_drop(f, &f->c, pkt, n, &ri, MRC_DROP_OPCODE, "ERTH to an ordinary QPN"));
-        /* EPOP: endpoint operations to QP 0x2 */
+        /* EPOP: endpoint operations to QP 0x2 that name no operation, or answer no request */
         b.dest_qp = MRC_EPOP_QPN;
-        (void)mrc_bth_encode(pkt, sizeof pkt, o, &b);
-        UT_TRY(ut_expect_drop(f, NULL, pkt, n, &ri, MRC_DROP_EPOP, "ERTH to QP 2"));
+        e.op = 2; /* only PORT_STATUS_UPDATE (0) and EV_PROBE (1) exist */
+        n = (size_t)mrc_bth_encode(pkt, sizeof pkt, o, &b);
+        n += (size_t)mrc_erth_encode(pkt + n, sizeof pkt - n, &e);
+        UT_TRY(ut_expect_drop(f, NULL, pkt, n, &ri, MRC_DROP_EPOP, "ERTH op 2 to QP 2"));
+        UT_TRY(ut_expect_nothing(f, "ERTH op 2 to QP 2"));
         b.opcode = MRC_OP_EP_RSP;
         n = (size_t)mrc_bth_encode(pkt, sizeof pkt, o, &b);
         memset(pkt + n, 0, MRC_EETH_LEN);
         n += MRC_EETH_LEN;
-        UT_TRY(ut_expect_drop(f, NULL, pkt, n, &ri, MRC_DROP_EPOP, "EETH to QP 2"));
+        UT_TRY(ut_expect_drop(f, NULL, pkt, n, &ri, MRC_DROP_EPOP, "unsolicited EETH to QP 2"));
     }
     ut_data_init(&d, f, rq, 1, p, 16);
     d.qp = MRC_EPOP_QPN;
@@ -4309,7 +4336,9 @@ static int t_rsp_reply_port_fallback(void) {
     cfg.num_ports = 4;
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RTS, 0x10, 0), MRC_OK);
     CHECK_EQ(mrc_endpoint_port_set(&f->ep, 1, false, f->now), MRC_OK);
+    UT_TRY(ut_expect_psu(f, 3, 0xE, "port 1 down"));
     CHECK_EQ(mrc_endpoint_port_set(&f->ep, 4, false, f->now), MRC_OK);
+    UT_TRY(ut_expect_psu(f, 2, 0x6, "port 4 down"));
     n = ut_data_pkt(f, pkt, sizeof pkt, 0x10, 1, 1, 0);
     ri = ut_ri(4, 0x44);
     CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
@@ -4319,12 +4348,13 @@ static int t_rsp_reply_port_fallback(void) {
     CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
     UT_TRY(ut_expect_sack(f, &k, &ti, 0x11, 0, 1, 0, 0x33, 3, "port 3 up"));
     CHECK_EQ(mrc_endpoint_port_set(&f->ep, 2, false, f->now), MRC_OK);
-    CHECK_EQ(mrc_endpoint_port_set(&f->ep, 3, false, f->now), MRC_OK);
+    CHECK_EQ(mrc_endpoint_port_set(&f->ep, 3, false, f->now), MRC_OK); /* port 2's PSU, queued for port 3, is lost */
     n = ut_data_pkt(f, pkt, sizeof pkt, 0x12, 3, 1, 0);
     ri = ut_ri(2, 0x22);
     CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
     UT_TRY(ut_expect_nothing(f, "every port down"));
     CHECK_EQ(mrc_endpoint_port_set(&f->ep, 4, true, f->now), MRC_OK);
+    UT_TRY(ut_expect_psu(f, 1, 0x8, "port 4 back"));
     UT_TRY(ut_expect_sack(f, &k, &ti, 0x12, 0, 1, 0, 0x22, 4, "port 4 back"));
     return 0;
 }
@@ -4617,13 +4647,15 @@ static int t_req_sack_ev_attribution(void) {
     p[MRC_BTH_LEN + 1] |= 0x20; /* m = SKIP_ONCE */
     CHECK_EQ(mrc_endpoint_recv(&f->ep, p, n, &ri, f->now), MRC_OK);
     mrc_conn_stats_get(&f->c, &cs);
-    CHECK_EQ(cs.ev_skip_req, 0);
-    /* names sq + 1 with its own EV: counted */
+    CHECK_EQ(cs.ev_skip_req, 1); /* every skip request is counted... */
+    CHECK_EQ(cs.ev_skipped, 0);  /* ...but acts only on the EV the packet really went on */
+    /* names sq + 1 with its own EV: that EV misses its next turn */
     n = ut_build_sack(p, &f->cfg.wire, mrc_conn_qpn(&f->c), sq + 1, sq + 1, 0, 1, 0, t[1].ti.ev, 0, 0);
     p[MRC_BTH_LEN + 1] |= 0x20;
     CHECK_EQ(mrc_endpoint_recv(&f->ep, p, n, &ri, f->now), MRC_OK);
     mrc_conn_stats_get(&f->c, &cs);
-    CHECK_EQ(cs.ev_skip_req, 1);
+    CHECK_EQ(cs.ev_skip_req, 2);
+    CHECK_EQ(cs.ev_skipped, 1);
     CHECK_EQ(cs.rx_sack, 2);
     return 0;
 }
@@ -4636,6 +4668,7 @@ static int t_req_ports_down(void) {
     ut_src_init();
     CHECK_EQ(ut_setup(f, NULL, MRC_QPS_RTS, 1, sq), MRC_OK);
     CHECK_EQ(mrc_endpoint_port_set(&f->ep, 1, false, f->now), MRC_OK);
+    UT_TRY(ut_expect_psu(f, 1, 0x2, "port 1 down"));
     CHECK_EQ(ut_post(f, 1, MRC_WR_WRITE, ut_src, 256 * 4, 0), MRC_OK);
     n = ut_drain(f, ut_txs, 8);
     CHECK_EQ(n, 4);
@@ -4644,6 +4677,7 @@ static int t_req_ports_down(void) {
     CHECK_EQ(ut_post(f, 2, MRC_WR_WRITE, ut_src, 10, 0), MRC_OK);
     CHECK_EQ(ut_drain(f, ut_txs, 8), 0);
     CHECK_EQ(mrc_endpoint_port_set(&f->ep, 1, true, f->now), MRC_OK);
+    UT_TRY(ut_expect_psu(f, 1, 0x1, "port 1 up"));
     n = ut_drain(f, ut_txs, 8);
     CHECK_EQ(n, 1);
     CHECK_EQ(ut_txs[0].ti.port, 1);
@@ -4714,6 +4748,9 @@ typedef struct sc_q { /* one connection of one side */
     uint32_t n_conn_err, n_send_err, n_recv_flush;
     int conn_err_status;
     mrc_time t_conn_err;
+    /* EV state events seen (MRC_EVT_EV_STATE), and when the first ASSUMED_BAD came */
+    uint32_t n_ev_bad, n_ev_good;
+    mrc_time t_first_ev_bad;
 } sc_q;
 
 typedef int (*sc_filter_fn)(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti,
@@ -4752,6 +4789,10 @@ struct sc_pair {
     uint8_t *src[2], *mem[2], *cov[2];
     uint32_t rkey[2];
     uint64_t ntx[2];          /* packets each endpoint emitted (tap) */
+    uint32_t n_peer_ports[2]; /* MRC_EVT_PEER_PORTS pulled per side, and the last mask */
+    uint32_t peer_mask[2];
+    mrc_time t_peer_ports[2];
+    uint32_t n_ep_rsp[2], n_ep_timeout[2], n_ev_lost[2];
     /* first failure found by the pump or a hook */
     int fail;
     char failmsg[320];
@@ -4955,6 +4996,13 @@ static void sc_check_emitted(sc_pair *p, int from, const uint8_t *pkt, size_t le
         sc_failf(p, "side %d emitted a packet that does not decode (opcode %#x, %zu bytes)", from, ti->opcode, len);
         return;
     }
+    if (ti->qpn == MRC_EPOP_QPN) { /* an endpoint operation: no QP, no PSN, control class, an up port */
+        if ((k.bth.opcode != MRC_OP_EP_REQ && k.bth.opcode != MRC_OP_EP_RSP) || k.bth.dest_qp != MRC_EPOP_QPN ||
+            ti->dscp_class != MRC_DSCP_CONTROL || !mrc_endpoint_port_up(p->ep[from], ti->port))
+            sc_failf(p, "side %d endpoint operation opcode %#x to qpn %#x class %u port %u", from, k.bth.opcode,
+                     k.bth.dest_qp, ti->dscp_class, ti->port);
+        return;
+    }
     if (q >= p->nq || !p->q[1 - from][q].c || k.bth.dest_qp != mrc_conn_qpn(p->q[1 - from][q].c)) {
         sc_failf(p, "side %d qpn %#x sent to qpn %#x", from, ti->qpn, k.bth.dest_qp);
         return;
@@ -4967,6 +5015,23 @@ static void sc_check_emitted(sc_pair *p, int from, const uint8_t *pkt, size_t le
         k.bth.pad != ti->pad || k.bth.pkey != a.pkey || k.bth.tver != cf->wire.tver || ti->peer != a.peer) {
         sc_failf(p, "side %d opcode %#x: headers disagree with txinfo", from, ti->opcode);
         return;
+    }
+    if (sc_is_data(k.bth.opcode) || k.bth.opcode == MRC_OP_PROBE_REQ) {
+        /* data and probes leave on one of the QP's own EVs, on its port; data only on a GOOD one */
+        unsigned i, n = mrc_conn_ev_count(p->q[from][q].c), found = 0, good = 0;
+        for (i = 0; i < n; i++) { /* EV values may repeat when the configured range is narrow */
+            uint32_t ev = 0, st = 0;
+            uint8_t port = 0;
+            (void)mrc_conn_ev_get(p->q[from][q].c, i, &ev, &port, &st);
+            if (ev != ti->ev || port != ti->port) continue;
+            found = 1;
+            good |= st == MRC_EVS_GOOD;
+        }
+        if (!found || (sc_is_data(k.bth.opcode) && !good)) {
+            sc_failf(p, "side %d opcode %#x psn %#x on EV %#x port %u: %s", from, k.bth.opcode, k.bth.psn, ti->ev,
+                     ti->port, !found ? "not one of the QP's EVs" : "an EV that is not GOOD");
+            return;
+        }
     }
     if (sc_is_data(k.bth.opcode))
         cls = k.bth.rtx ? (cf->trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
@@ -5183,13 +5248,41 @@ static int sc_in_mem(const sc_pair *p, int dst_side, const sc_msg *m) {
 }
 
 static void sc_on_event(sc_pair *p, int s, const mrc_event *ev) {
-    sc_q *x = (sc_q *)mrc_conn_user(ev->conn);
+    sc_q *x;
     mrc_time now = sc_now(p);
+    p->n_ev_lost[s] += ev->drop_count;
+    if (ev->type == MRC_EVT_PEER_PORTS) {
+        p->n_peer_ports[s]++;
+        p->peer_mask[s] = ev->port_mask;
+        p->t_peer_ports[s] = now;
+        return;
+    }
+    if (ev->type == MRC_EVT_EP_RESPONSE || ev->type == MRC_EVT_EP_TIMEOUT) {
+        if (ev->type == MRC_EVT_EP_RESPONSE) p->n_ep_rsp[s]++;
+        else p->n_ep_timeout[s]++;
+        return;
+    }
+    x = (sc_q *)mrc_conn_user(ev->conn);
     if (!x || x->side != s || x->c != ev->conn) {
         sc_failf(p, "event type %u for an unknown connection on side %d", ev->type, s);
         return;
     }
-    if (ev->type == MRC_EVT_SEND_DONE) {
+    if (ev->type == MRC_EVT_EV_STATE) {
+        uint32_t e;
+        uint8_t port;
+        if (ev->qpn != mrc_conn_qpn(x->c) || mrc_conn_ev_get(x->c, ev->ev_index, &e, &port, NULL) != MRC_OK ||
+            e != ev->ev || port != ev->port || (ev->state != MRC_EVS_GOOD && ev->state != MRC_EVS_ASSUMED_BAD)) {
+            sc_failf(p, "side %d q%u: EV_STATE event for EV %u (0x%x port %u state %u) that the QP does not have", s,
+                     x->idx, ev->ev_index, ev->ev, ev->port, ev->state);
+            return;
+        }
+        if (ev->state == MRC_EVS_ASSUMED_BAD) {
+            if (!x->n_ev_bad) x->t_first_ev_bad = now;
+            x->n_ev_bad++;
+        } else {
+            x->n_ev_good++;
+        }
+    } else if (ev->type == MRC_EVT_SEND_DONE) {
         sc_msg *m;
         if (x->done >= x->posted) {
             sc_failf(p, "side %d q%u: SEND_DONE wr_id %llu with nothing outstanding", s, x->idx,
@@ -5546,8 +5639,10 @@ static int sc_bulk_body(sc_pair *p) {
             mrc_endpoint_stats es = sc_estats(p, 1 - s);
             /* every impairment really happened in both directions */
             SC_CHECK(p, w[s].drop_loss > 0 && w[s].dup > 0 && w[s].corrupt > 0 && w[s].trim > 0 && w[s].ce > 0);
-            /* each corrupted packet is dropped by its receiver as ICRC, never placed */
-            SC_CHECK(p, es.drop[MRC_DROP_ICRC] == w[s].corrupt);
+            /* each corrupted packet is dropped by its receiver as ICRC, never placed (some may still be in flight:
+             * probes of ASSUMED_BAD EVs keep the wire busy after the last completion) */
+            SC_CHECK(p, es.drop[MRC_DROP_ICRC] <= w[s].corrupt &&
+                            w[s].corrupt <= es.drop[MRC_DROP_ICRC] + mrc_wire_inflight(&p->w));
             /* trims draw NACKs, duplicates are recognised, losses repaired */
             SC_CHECK(p, peer.rx_trimmed > 0 && peer.tx_nack == peer.rx_trimmed);
             SC_CHECK(p, peer.rx_dup > 0 && cs.tx_rtx > 0 && cs.rx_nack > 0);
@@ -5783,8 +5878,9 @@ static int sc_wimm_overflow_body(sc_pair *p) {
 SC_TEST(t_sc_wimm_overflow, sc_wimm_overflow_body)
 /* ---- 4. RTO and back-off timing ------------------------------------------------------------------------------- */
 #define SC_MAXLOG 8192
-typedef struct sc_txlog { /* A's transmissions: kind 0 new data, 1 retransmission, 2 PROBE_REQ */
+typedef struct sc_txlog { /* A's transmissions: kind 0 new data, 1 retransmission, 2 tail-loss PROBE_REQ */
     uint32_t n;
+    uint64_t tlps;            /* the conn's tx_probes (tail-loss probes) at the last logged probe */
     mrc_time t[SC_MAXLOG];
     uint32_t psn[SC_MAXLOG];
     uint8_t kind[SC_MAXLOG];
@@ -5794,9 +5890,16 @@ static void sc_txlog_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, c
     mrc_pkt k;
     (void)ti;
     if (from != 0 || !sc_decode(p, pkt, len, &k) || o->n >= SC_MAXLOG) return;
-    if (sc_is_data(k.bth.opcode)) o->kind[o->n] = k.bth.rtx ? 1u : 0u;
-    else if (k.bth.opcode == MRC_OP_PROBE_REQ) o->kind[o->n] = 2;
-    else return;
+    if (sc_is_data(k.bth.opcode)) {
+        o->kind[o->n] = k.bth.rtx ? 1u : 0u;
+    } else if (k.bth.opcode == MRC_OP_PROBE_REQ) { /* the counters tell the two kinds of probe apart */
+        uint64_t t = sc_cstats(p, 0, 0).tx_probes;
+        if (t == o->tlps) return; /* a probe of an ASSUMED_BAD EV: on its own clock, not logged */
+        o->kind[o->n] = 2;
+        o->tlps = t;
+    } else {
+        return;
+    }
     o->t[o->n] = now;
     o->psn[o->n] = k.bth.psn;
     o->n++;
@@ -6402,9 +6505,10 @@ static void sc_sackimm_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len,
     uint32_t i, named;
     (void)ti;
     if (from != 1 || !sc_decode(p, pkt, len, &k) || k.bth.opcode != MRC_OP_SACK) return;
+    if (k.seth.m == MRC_M_SKIP_ONCE) o->skip_sacks++;
+    if (k.seth.pr) return; /* answers a probe, not an arrival: outside the coalescing rule */
     o->sacks++;
     named = mrc_psn_add(k.seth.cack_psn, k.seth.ack_psn_offset);
-    if (k.seth.m == MRC_M_SKIP_ONCE) o->skip_sacks++;
     for (i = 0; i < o->nexp; i++)
         if (o->exp_psn[i] == named && now >= o->exp_t[i] && now - o->exp_t[i] <= 100u) { /* NIC gate: a few ns */
             o->exp_ok[i] = 1;
@@ -6446,9 +6550,12 @@ static int sc_sack_immediate_body(sc_pair *p) {
         seen |= o.exp_why[i];
     }
     SC_CHECKF(p, seen == 63, "triggers seen %#x (want a, rtx, out of order, hole filled, dup, CE)", seen);
-    /* the requester counts every SKIP_ONCE it receives (let the last acknowledgements land first) */
+    /* the requester counts every SKIP_ONCE it receives (let the last acknowledgements land first). The silent drop
+     * made its EV ASSUMED_BAD; probes revive it, and then the wire goes quiet */
     p->stop = sc_stop_never;
-    SC_CHECK(p, sc_run_until(p, sc_now(p) + 100 * SC_US) == 0 && mrc_wire_inflight(&p->w) == 0);
+    SC_CHECK(p, sc_run_until(p, sc_now(p) + 5 * SC_MS) == 0 && mrc_wire_inflight(&p->w) == 0);
+    SC_CHECKF(p, p->q[0][0].n_ev_bad == 1 && p->q[0][0].n_ev_good == 1, "EV events: %u ASSUMED_BAD, %u GOOD",
+              p->q[0][0].n_ev_bad, p->q[0][0].n_ev_good);
     SC_CHECKF(p, o.skip_sacks > 0 && sc_cstats(p, 0, 0).ev_skip_req == o.skip_sacks, "skip_sacks %u ev_skip_req %llu",
               o.skip_sacks, (unsigned long long)sc_cstats(p, 0, 0).ev_skip_req);
     SC_CHECK(p, sc_cstats(p, 1, 0).rx_dup > 0);
@@ -6603,13 +6710,11 @@ static int sc_multi_conn_body(sc_pair *p) {
     SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
     if (sc_check_clean(p)) return 1;
     for (s = 0; s < 2; s++) {
-        /* P7: connections are served round-robin one packet per turn (control packets take turns too), so the
-         * packet counts stay within one of each other and the data shares within the control traffic's spread */
-        uint64_t bound = o.lo[s] / 10u;
+        /* P7: control packets go first; requester work is served round-robin one packet per turn, so backlogged
+         * connections share data turns equally, however many SACKs each owes (a connection at its MPR edge skips
+         * turns, and retransmissions count too: 2% of slack) */
         SC_CHECK(p, o.snap[s]);
-        SC_CHECKF(p, o.ahi[s] - o.alo[s] <= 1, "side %d: per-connection packets %llu..%llu while backlogged", s,
-                  (unsigned long long)o.alo[s], (unsigned long long)o.ahi[s]);
-        SC_CHECKF(p, o.hi[s] - o.lo[s] <= bound, "side %d: per-connection data packets %llu..%llu while backlogged",
+        SC_CHECKF(p, o.hi[s] - o.lo[s] <= o.lo[s] / 50u, "side %d: per-connection data packets %llu..%llu while backlogged",
                   s, (unsigned long long)o.lo[s], (unsigned long long)o.hi[s]);
         for (q = 0; q < 4; q++) SC_CHECK(p, sc_cstats(p, s, q).msgs_done == 8);
         note("side %d: 4 QPs sent %llu..%llu packets, %llu..%llu of them data, while all were backlogged", s,
@@ -7326,9 +7431,12 @@ static int sc_loss_slack_body(sc_pair *p) {
 }
 SC_TEST(t_sc_loss_slack, sc_loss_slack_body)
 
-/* ---- Q19/P9: replies echo the arrival EV and leave on the arrival port, or on the lowest port up ---------------- */
+/* ---- Q19/P9: where replies go. Echo mode: they echo the arrival EV and leave on the arrival port, or the lowest
+ * port up. Default: on the QP's own EV of the arrival plane, or of another plane when that one is down; the SETH
+ * or NETH entropy always names the arrival EV. ------------------------------------------------------------------- */
 #define SC_REPLY_PKTS 8192
 typedef struct sc_reply {
+    int echo;
     uint32_t base, checked, moved, bad, on_down;
     uint32_t ev[SC_REPLY_PKTS];
     uint8_t port[SC_REPLY_PKTS];
@@ -7363,21 +7471,41 @@ static void sc_reply_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, c
     if (i >= SC_REPLY_PKTS || !o->port[i]) return;
     o->checked++;
     if (o->port[i] == 2) o->moved++;
-    if (ev != o->ev[i] || ev != ti->ev || ti->port != (o->port[i] == 2 ? 1 : o->port[i])) o->bad++;
+    if (o->echo) {
+        if (ev != o->ev[i] || ev != ti->ev || ti->port != (o->port[i] == 2 ? 1 : o->port[i])) o->bad++;
+    } else {
+        unsigned j, n = mrc_conn_ev_count(p->q[0][0].c), own = 0;
+        for (j = 0; j < n; j++) {
+            uint32_t e2 = 0;
+            uint8_t port = 0;
+            (void)mrc_conn_ev_get(p->q[0][0].c, j, &e2, &port, NULL);
+            own |= e2 == ti->ev && port == ti->port;
+        }
+        if (ev != o->ev[i] || !own || (o->port[i] != 2 && ti->port != o->port[i])) o->bad++;
+    }
+}
+static int sc_no_epop(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    (void)p, (void)from, (void)pkt, (void)len, (void)now;
+    return ti->qpn == MRC_EPOP_QPN;
 }
 static int sc_reply_port_body(sc_pair *p) {
     static sc_reply o;
     mrc_wire_link l;
     unsigned i;
+    int echo;
+    for (echo = 1; echo >= 0; echo--) {
     sc_defaults(p, g_seed + 2400);
+    p->cfg[0].rev_ev_echo = echo != 0;
     p->region = 8u << 20;
     mrc_wire_link_default(&l);
     sc_set_links(p, MRC_WIRE_A, &l);
     l.trim_ppm = 20000; /* NACKs too */
     sc_set_links(p, MRC_WIRE_B, &l);
     memset(&o, 0, sizeof o);
+    o.echo = echo;
     o.base = p->attr[1].sq_psn;
     p->ud = &o;
+    p->filter = sc_no_epop; /* B is not told about A's port 2 (PORT_STATUS_UPDATE lost): it keeps sending there */
     p->rx = sc_reply_rx;
     p->tap = sc_reply_tap;
     SC_CHECK(p, sc_start(p) == 0);
@@ -7388,11 +7516,65 @@ static int sc_reply_port_body(sc_pair *p) {
     if (sc_check_clean(p)) return 1;
     SC_CHECK(p, sc_cstats(p, 0, 0).tx_nack > 0);
     SC_CHECKF(p, o.bad == 0 && o.on_down == 0 && o.checked > 1000 && o.moved > 100,
-              "%u replies checked, %u wrong, %u moved off port 2, %u on port 2", o.checked, o.bad, o.moved,
-              o.on_down);
+              "%s: %u replies checked, %u wrong, %u moved off port 2, %u on port 2", echo ? "echo" : "reverse EV",
+              o.checked, o.bad, o.moved, o.on_down);
+    sc_free(p);
+    }
     return 0;
 }
 SC_TEST(t_sc_reply_port, sc_reply_port_body)
+
+/* ================================================================================================================
+ * Multipath: EV path health, spraying, planes (issue #3)
+ * ============================================================================================================== */
+/* ---- a black-holed EV: detected from SACK evidence, demoted, avoided; the transfer finishes bit-exact --------- */
+typedef struct sc_bh {
+    uint32_t ev;             /* A->B packets on this EV vanish */
+    uint8_t port;
+    uint32_t drops, drops_data, after;
+    mrc_time t_first, t_last;
+} sc_bh;
+static int sc_bh_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    sc_bh *o = (sc_bh *)p->ud;
+    (void)pkt, (void)len;
+    if (from != 0 || ti->ev != o->ev || ti->port != o->port) return 0;
+    o->drops++;
+    if (ti->qpn != MRC_EPOP_QPN && ti->payload_len) {
+        if (!o->drops_data) o->t_first = now;
+        o->t_last = now;
+        o->drops_data++;
+        if (p->q[0][0].n_ev_bad) o->after++;
+    }
+    return 1;
+}
+static int sc_blackhole_ev_body(sc_pair *p) {
+    static sc_bh o;
+    unsigned i;
+    uint32_t st = 0;
+    mrc_time rtt;
+    sc_defaults(p, g_seed + 3500);
+    p->region = 8u << 20;
+    memset(&o, 0, sizeof o);
+    p->ud = &o;
+    p->filter = sc_bh_filter;
+    SC_CHECK(p, sc_start(p) == 0);
+    SC_CHECK(p, mrc_conn_ev_get(p->q[0][0].c, 5, &o.ev, &o.port, NULL) == MRC_OK);
+    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    SC_CHECK(p, mrc_conn_ev_get(p->q[0][0].c, 5, NULL, NULL, &st) == MRC_OK);
+    SC_CHECKF(p, st == MRC_EVS_ASSUMED_BAD, "the black-holed EV is in state %u", st);
+    SC_CHECKF(p, p->q[0][0].n_ev_bad == 1, "%u EVs went ASSUMED_BAD, expected just the black-holed one",
+              p->q[0][0].n_ev_bad);
+    SC_CHECKF(p, o.after == 0, "%u data packets went into the black hole after it was detected", o.after);
+    rtt = 2u * (p->wc.link[0][0].delay_ns + 1000u); /* propagation there and back plus serialization */
+    SC_CHECKF(p, p->q[0][0].t_first_ev_bad - o.t_first <= 3u * rtt, "detected %llu ns after the first loss (RTT %llu)",
+              (unsigned long long)(p->q[0][0].t_first_ev_bad - o.t_first), (unsigned long long)rtt);
+    note("black-holed EV: %u data packets lost, detected %.2f RTTs after the first loss", o.drops_data,
+         (double)(p->q[0][0].t_first_ev_bad - o.t_first) / (double)rtt);
+    return 0;
+}
+SC_TEST(t_sc_blackhole_ev, sc_blackhole_ev_body)
 
 /* ---- Q25: selective progress alone resets the retry count --------------------------------------------------- */
 /* The first packet of a long message never arrives (every transmission of it is dropped), so cack never moves; the
@@ -7644,6 +7826,7 @@ static const test_entry tests[] = {
     {"sc_random_config", t_sc_random_config},
     {"sc_loss_slack", t_sc_loss_slack},
     {"sc_reply_port", t_sc_reply_port},
+    {"ev_blackhole_one_ev", t_sc_blackhole_ev},
     {"sc_rto_progress", t_sc_rto_progress},
     {"sc_modify_timeout", t_sc_modify_timeout},
 };

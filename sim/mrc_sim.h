@@ -160,6 +160,7 @@ typedef struct mrc_sim_flow_result {
     int status;               /* MRC_OK, or the first error (QP error, failed setup, bad placement) */
     /* from the QPs' mrc_conn_stats */
     uint64_t tx_data, tx_rtx, tx_probes, rto_fired, tlp_fired, rx_nack, ev_skip_req, ev_trims, ev_losses;
+    uint64_t ev_demoted, ev_withheld, ev_revived, rtx_spurious; /* the sender's EV manager and loss detector */
     uint64_t rx_data, rx_trimmed, rx_dup, tx_nack, tx_sack;
     /* from the fabric */
     uint64_t bh_drops;        /* data packets of this flow dropped in black holes */
@@ -1227,6 +1228,10 @@ MRC_SIM__PRIVATE void mrc_sim__collect(mrc_sim__flow *f) {
         f->r.ev_skip_req = st.ev_skip_req;
         f->r.ev_trims = st.ev_trims;
         f->r.ev_losses = st.ev_losses;
+        f->r.ev_demoted = st.ev_demoted;
+        f->r.ev_withheld = st.ev_withheld;
+        f->r.ev_revived = st.ev_revived;
+        f->r.rtx_spurious = st.rtx_spurious;
     }
     if (f->cr) {
         mrc_conn_stats_get(f->cr, &st);

@@ -584,7 +584,8 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
                                      : (FILE *)0;
         if (fc)
             fputs("flow,src,dst,bytes,start_ns,fct_ns,tx_done_ns,ideal_ns,slowdown,status,tx_data,tx_rtx,tx_probes,"
-                  "rto,tlp,rx_nack,rx_trimmed,rx_dup,ev_skip_req,ev_trims,ev_losses,fabric_trims,fabric_drops,"
+                  "rto,tlp,rx_nack,rx_trimmed,rx_dup,ev_skip_req,ev_trims,ev_losses,ev_demoted,ev_withheld,ev_revived,"
+                  "rtx_spurious,fabric_trims,fabric_drops,"
                   "bh_drops\n",
                   fc);
         for (i = 0; i < nf; i++) {
@@ -625,7 +626,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
             }
             if (fc)
                 fprintf(fc, "%u,%u,%u,%llu,%llu,%lld,%lld,%llu,%.4f,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-                            "%llu,%llu,%llu,%llu,%llu\n",
+                            "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
                         i, fr.src, fr.dst, (unsigned long long)fr.bytes, (unsigned long long)fr.start,
                         fr.rx_done == MRC_TIME_NEVER ? -1LL : (long long)(fr.rx_done - fr.start),
                         fr.tx_done == MRC_TIME_NEVER ? -1LL : (long long)(fr.tx_done - fr.start),
@@ -635,6 +636,8 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
                         (unsigned long long)fr.rx_nack, (unsigned long long)fr.rx_trimmed,
                         (unsigned long long)fr.rx_dup, (unsigned long long)fr.ev_skip_req,
                         (unsigned long long)fr.ev_trims, (unsigned long long)fr.ev_losses,
+                        (unsigned long long)fr.ev_demoted, (unsigned long long)fr.ev_withheld,
+                        (unsigned long long)fr.ev_revived, (unsigned long long)fr.rtx_spurious,
                         (unsigned long long)fr.fabric_trims, (unsigned long long)fr.fabric_drops,
                         (unsigned long long)fr.bh_drops);
         }
