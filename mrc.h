@@ -37,6 +37,8 @@
  *   MRC_NOTIFYQ_LEN        controller events (EV state, endpoint responses) queued per endpoint (64)
  *   MRC_EPQ_LEN            endpoint-operation packets queued per endpoint (16)
  *   MRC_MAX_EP_REQS        endpoint requests awaiting a response (16)
+ *   MRC_MAX_CC_PROFILES    CC profiles per endpoint (4)       MRC_MAX_CCX  congestion contexts (MRC_MAX_CONNS)
+ *   MRC_NO_FLOAT           compile out the float fields of mrc_nscc_cfg (FPU-less firmware; use the _q16 ones)
  *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
  *
@@ -130,6 +132,12 @@
 #ifndef MRC_MAX_EP_REQS
 #define MRC_MAX_EP_REQS 16
 #endif
+#ifndef MRC_MAX_CC_PROFILES
+#define MRC_MAX_CC_PROFILES 4
+#endif
+#ifndef MRC_MAX_CCX
+#define MRC_MAX_CCX MRC_MAX_CONNS
+#endif
 
 #if MRC_MAX_PORTS < 1 || MRC_MAX_PORTS > 32
 #error "MRC_MAX_PORTS must be 1..32 (port_status_mask is 32 bits)"
@@ -157,6 +165,9 @@
 #endif
 #if MRC_MAX_EP_REQS < 1 || MRC_MAX_EP_REQS > 65535
 #error "MRC_MAX_EP_REQS must be 1..65535"
+#endif
+#if MRC_MAX_CC_PROFILES < 1 || MRC_MAX_CC_PROFILES > 255 || MRC_MAX_CCX < 1 || MRC_MAX_CCX > 65534
+#error "MRC_MAX_CC_PROFILES must be 1..255 and MRC_MAX_CCX 1..65534"
 #endif
 #if MRC_MAX_MRS < 1 || MRC_MAX_MRS > 65535
 #error "MRC_MAX_MRS must be 1..65535"
@@ -455,7 +466,16 @@ typedef struct mrc_config {
     uint32_t rtt_init_ns;     /* RTT assumed before the first sample (default 20000) */
     uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
     uint16_t ack_req_every;   /* set BTH a every N data packets; 0 (default): on the last packet of a message */
-    uint32_t fixed_cwnd_bytes;/* congestion-control seam: fixed window in nominal bytes (default 0 = none) */
+    /* congestion control (docs/PROTOCOL.md section 8): the built-in CC profile 0 */
+    uint8_t cc_algo;          /* MRC_CC_ALGO_NSCC (default), MRC_CC_ALGO_FIXED or MRC_CC_ALGO_NONE */
+    uint32_t fixed_cwnd_bytes;/* MRC_CC_ALGO_FIXED: the window in nominal bytes (default 0 = none) */
+    uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
+    uint32_t base_rtt_ns;     /* NSCC: unloaded network RTT its defaults derive from (default 12000) */
+    /* responder flow control (Q9, Q12) */
+    uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
+                                 0 = never), rising to 127 when it is full */
+    uint16_t dyn_mpr_budget;  /* dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
+                                 advertises its mpr_dest) */
     /* EV / path manager (docs/PROTOCOL.md section 7). The built-in AUTO EV profile (ID 0) gives each QP
      * evs_per_port random UDP source ports per port. */
     uint16_t evs_per_port;    /* AUTO: EVs per port (default 16: 128 over 8 planes) */
@@ -538,6 +558,11 @@ typedef struct mrc_conn_stats {
     uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
     uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
     uint64_t ev_rebuilds;     /* EV set rebuilt: port or peer-port change, controller operation */
+    /* congestion control (requester) and flow control (responder) */
+    uint64_t cc_rtt_samples, cc_md, cc_qa, cc_fast, cc_nack_dec, cc_pen_dec, cc_restores, cc_mpr_changes;
+    uint64_t cc_rcvd_bytes;   /* bytes the peer's SACKs reported newly received (rcvd_bytes deltas, wrap-safe) */
+    uint64_t rx_ce;           /* data packets that arrived CE-marked */
+    uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
 } mrc_conn_stats;
 
@@ -739,6 +764,64 @@ typedef struct mrc_write {
 MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now);
 /* Post a receive for one Write-with-Immediate. MRC_OK, MRC_ERR_STATE (RESET or ERR), MRC_ERR_FULL. */
 MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now);
+
+/* ---- congestion control (docs/PROTOCOL.md section 8) --------------------------------------------------------------
+ * A QP's CC profile (named at RESET -> INIT) picks the algorithm; the QPs to one peer (mrc_conn_attr.peer) on one
+ * profile share a congestion context: one window, one bytes-in-flight count. Profile 0 is built in (mrc_config
+ * cc_algo, line_rate_mbps, base_rtt_ns, fixed_cwnd_bytes). Profiles move INIT -> OFFLINE -> ONLINE. */
+enum { MRC_CC_ALGO_NONE = 0, MRC_CC_ALGO_NSCC = 1, MRC_CC_ALGO_FIXED = 2 };
+#define MRC_CC_NSCC "uet-1.0-nscc"      /* the OCP common algorithm string */
+#define MRC_CC_FIXED "mrc-fixed-window" /* this project's fixed window (tests, baselines) */
+
+/* NSCC parameters, as the OCP struct mrc_ctl_cc_nscc_cfg; 0 in a field takes the default derived from the line
+ * rate and base RTT (notes 4.11.3). The float fields are converted once, at configuration time; without floats
+ * (MRC_NO_FLOAT, or 0 there) the _q16 fields (value x 65536) or plain bytes are used. */
+typedef struct mrc_nscc_cfg {
+    uint8_t disable_qa;               /* no quick adapt */
+    uint8_t qa_gate;                  /* quick adapt only while achieved < max_cwnd >> qa_gate (default 3) */
+    uint32_t adjust_bytes_threshold;  /* bytes (default 8 MTU) */
+    uint32_t adjust_period_threshold; /* ns (default base RTT) */
+    uint32_t base_rtt;                /* ns (default mrc_config.base_rtt_ns) */
+    uint32_t max_cwnd;                /* bytes (default 1.5 BDP) */
+    uint32_t qa_threshold;            /* ns (default 4 x target) */
+    uint32_t target_delay;            /* ns (default 0.75 base RTT with trimming, else base RTT) */
+#ifndef MRC_NO_FLOAT
+    float eta, fi, fi_scale, gamma, max_md_jump;
+#endif
+    uint32_t eta_bytes, fi_bytes;     /* additive increase per period; fair-increase constant (bytes) */
+    uint32_t fi_scale_q16, gamma_q16; /* fast-increase scale; decrease aggressiveness */
+    uint32_t max_md_jump_q16;         /* largest share of the window one decrease takes (default 0.5) */
+} mrc_nscc_cfg;
+
+typedef struct mrc_cc_profile_attr {
+    uint8_t state;                    /* enum mrc_profile_state */
+    const char *algorithm;            /* MRC_CC_NSCC, MRC_CC_FIXED, or NULL: no congestion control */
+    mrc_nscc_cfg nscc;                /* CONFIG of NSCC */
+    uint32_t fixed_cwnd;              /* CONFIG of the fixed window: bytes, > 0 */
+} mrc_cc_profile_attr;
+#define MRC_CC_PROF_ATTR_STATE ((uint32_t)1 << 0)
+#define MRC_CC_PROF_ATTR_ALGORITHM ((uint32_t)1 << 1)
+#define MRC_CC_PROF_ATTR_CONFIG ((uint32_t)1 << 2)
+/* To OFFLINE: ALGORITHM; to ONLINE: CONFIG (now or before; none needed without CC); ONLINE -> OFFLINE: MRC_ERR_BUSY
+ * while QPs use it; CONFIG may change ONLINE (the next congestion context created takes it). MRC_ERR_INVAL,
+ * MRC_ERR_STATE, MRC_ERR_FULL, MRC_ERR_NOTSUP (unknown algorithm string); query: MRC_ERR_NOENT. */
+MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask);
+MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_profile_attr *a);
+
+/* A QP's scheduling state (spec Figure 4) and its congestion context's window. */
+enum { MRC_SCHED_IDLE = 0, MRC_SCHED_ACTIVE, MRC_SCHED_READY, MRC_SCHED_PENDING };
+typedef struct mrc_cc_info {
+    uint8_t sched;            /* MRC_SCHED_*: IDLE nothing to send; ACTIVE data and window; READY data, window
+                                 closed; PENDING nothing new to send, packets in flight */
+    uint8_t algo;             /* MRC_CC_ALGO_* */
+    uint16_t ctx_qps;         /* QPs sharing the context */
+    uint64_t cwnd, inflight;  /* bytes (nominal) of the context */
+    uint32_t base_rtt_ns, avg_delay_ns, target_ns;
+    uint64_t maxwnd;
+} mrc_cc_info;
+MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out); /* MRC_OK, MRC_ERR_INVAL */
+/* Host backpressure (Q12): a receiver penalty 0..127 every SACK of this endpoint carries while it is set. */
+MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC_OK, MRC_ERR_INVAL */
 
 /* ---- EV formats, EV profiles and path state (docs/PROTOCOL.md section 7) ----------------------------------------
  * Modelled on the OCP control API (mrc_ctl.h): EV Format profiles describe how an expanded EV sits in the packet
@@ -944,6 +1027,37 @@ typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH reques
     uint8_t path[MRC_EV_BYTES];
 } mrc__epkt;
 
+typedef struct mrc__nscc_prm { /* NSCC parameters in integer form, per congestion context */
+    uint64_t maxwnd, bdp;
+    uint32_t target, base_rtt, qa_threshold, adjust_period, adjust_bytes, min_cwnd;
+    uint32_t eta, fi;           /* bytes */
+    uint32_t fi_scale_q16, gamma_q16, md_floor_q16, alpha_q16; /* alpha: bytes per ns of delay below target */
+    uint8_t qa_gate, disable_qa, maxwnd_set, trimming;
+} mrc__nscc_prm;
+
+typedef struct mrc__ccprof {  /* a CC profile */
+    uint64_t id;
+    uint8_t used, state, algo, have_cfg;
+    uint16_t refs;
+    mrc_nscc_cfg nscc;
+    uint32_t fixed_cwnd;
+} mrc__ccprof;
+
+typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on one CC profile */
+    uint64_t profile_id;
+    uint32_t peer;
+    uint16_t refs, ready_head, ready_tail; /* QPs using it; FIFO of READY QPs (conn slots) */
+    uint8_t used, algo;
+    uint64_t cwnd, inflight;  /* nominal bytes */
+    mrc__nscc_prm p;
+    /* NSCC state (notes 4.11.4) */
+    int64_t inc;              /* accumulated increase, bytes^2 */
+    uint64_t received, achieved, fi_count, ign_bytes, ign_done, saved_cwnd;
+    uint32_t avg_q4;          /* average queueing delay, ns x 16 */
+    mrc_time last_adjust, last_dec, qa_end;
+    uint8_t qa_loss, fast;
+} mrc__ccx;
+
 typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
     mrc_time sent, deadline;  /* deadline MRC_TIME_NEVER: slot free */
     uint16_t req_id;
@@ -1007,8 +1121,6 @@ struct mrc_conn {
     uint32_t snd_nxt;         /* next new PSN */
     uint16_t next_msn, next_rqmsn;
     uint32_t wimm_out;        /* Write-IMM messages started and not complete */
-    uint64_t inflight;        /* nominal bytes in flight (CC seam) */
-    uint64_t cwnd;            /* CC seam: window in nominal bytes (UINT64_MAX = none) */
     mrc__psnrec rec[MRC_MAX_INFLIGHT];
     uint64_t acked[MRC_MAX_INFLIGHT / 64];       /* requester's knowledge: PSN acked */
     uint32_t txlog[2 * MRC_MAX_INFLIGHT];        /* transmissions in time order: psn << 8 | gen */
@@ -1020,6 +1132,13 @@ struct mrc_conn {
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
     uint32_t retries;         /* consecutive RTO expiries without progress */
     uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
+    uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
+    uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
+    uint16_t ready_next;      /* next READY QP of the context */
+    uint8_t in_ready;
+    uint8_t rtx_force;        /* an RTO's retransmission: sent whatever the window (it is what reopens it) */
+    uint8_t ccprof_ref;       /* holds a reference on its CC profile */
+    uint32_t last_rcvd;       /* the peer's last rcvd_bytes (24 bits, 256-byte units; it counts from 0 too) */
     mrc_time reo_last;        /* when it last changed */
     uint32_t tlp_count;
     uint16_t probe_id;        /* PETH probe_id of the last probe */
@@ -1053,6 +1172,8 @@ struct mrc_conn {
     uint32_t msn_done;        /* messages complete (24-bit, AETH msn) */
     uint32_t tack_msgs;       /* completed messages since the last positive transport ACK */
     uint64_t rcvd_bytes;      /* nominal bytes received (CC_STATE rcvd_bytes source) */
+    uint8_t pen_last;         /* the receiver penalty of the last SACK (r_c when it drops to 0) */
+    uint32_t rx_epoch;        /* the endpoint's activity epoch of the last data arrival (dynamic MPR) */
     uint16_t imm_next;        /* rqmsn of the next immediate to deliver */
     mrc__imm imms[MRC_MAX_WIMM];
     mrc__rqe rq[MRC_MAX_RQ];
@@ -1100,6 +1221,12 @@ struct mrc_endpoint {
     mrc__epreq epreq[MRC_MAX_EP_REQS];
     mrc_time ep_deadline;     /* earliest epreq deadline */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
+    /* congestion control */
+    mrc__ccprof ccprofs[MRC_MAX_CC_PROFILES];
+    mrc__ccx ccx[MRC_MAX_CCX];
+    uint8_t rx_pressure;      /* host backpressure penalty (mrc_endpoint_rx_pressure) */
+    uint32_t epoch, rx_cur, rx_prev; /* receiving QPs in this and the last base-RTT epoch (dynamic MPR) */
+    mrc_time epoch_end;
     mrc_endpoint_stats st;
 };
 
@@ -1749,13 +1876,21 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
+typedef struct mrc__cc_sample { /* what one SACK tells the context */
+    uint64_t newly;           /* bytes the responder newly received (rcvd_bytes delta) */
+    mrc_time rtt;             /* RTT of the named, never retransmitted packet; 0 = no sample */
+    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27), receiver penalty, restore */
+} mrc__cc_sample;
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c);
+MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
+MRC__PRIVATE void mrc__cc_release(mrc_conn *c);
+MRC__PRIVATE void mrc__cc_block(mrc_conn *c);
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE void mrc__cc_on_nack(mrc_conn *c, unsigned reason);
-MRC__PRIVATE void mrc__cc_on_rtt(mrc_conn *c, mrc_time rtt);
+MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
+MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id);
+MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id);
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
@@ -1790,7 +1925,12 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->rtt_init_ns = 20000;
     cfg->tlp_min_ns = 10000;
     cfg->ack_req_every = 0;
+    cfg->cc_algo = MRC_CC_ALGO_NSCC;
     cfg->fixed_cwnd_bytes = 0;
+    cfg->line_rate_mbps = 0;
+    cfg->base_rtt_ns = 12000;
+    cfg->rcv_pen_ooo_pct = 50;
+    cfg->dyn_mpr_budget = 0;
     cfg->evs_per_port = 16;
     cfg->ev_min_active = 0;
     cfg->ev_event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
@@ -1849,6 +1989,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = MRC_TIME_NEVER;
+    ep->epoch = 1;
     return MRC_OK;
 }
 
@@ -1908,6 +2049,9 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
 }
 
 MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c);
+enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2 }; /* mrc__req_new */
+MRC__PRIVATE int mrc__req_new(const mrc_conn *c);
+MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c);
 MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
@@ -1917,6 +2061,9 @@ MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
     if (!c->in_txq && mrc__conn_has_req_tx(c)) {
         c->in_txq = 1;
         mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
+    } else if (!c->in_txq && c->state == MRC_QPS_RTS &&
+               (mrc__req_rtx(c) == MRC__NEW_CWND || mrc__req_new(c) == MRC__NEW_CWND)) {
+        mrc__cc_block(c); /* READY: woken when its context's window opens */
     }
 }
 MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
@@ -1999,8 +2146,14 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
         if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
         if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
         mrc__ev_release(c);
+        mrc__cc_release(c);
+        if (c->ccprof_ref) {
+            mrc__ccprof *pf = (mrc__ccprof *)mrc__ccprof_find(ep, c->attr.cc_profile_id);
+            if (pf && pf->refs) pf->refs--;
+        }
     }
     MRC_MEMSET(c, 0, sizeof *c);
+    c->ccx = MRC__EV_NONE;
     c->ep = ep;
     c->user = user;
     c->slot = slot;
@@ -2108,7 +2261,12 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         const mrc__evprof *pf = mrc__prof_find(c->ep, a->ev_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
     }
-    if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) return MRC_ERR_NOENT;
+    if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
+        const mrc__ccprof *pf = mrc__ccprof_find(c->ep, a->cc_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
+    }
+    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(c->ep, c->attr.peer, c->attr.cc_profile_id) < 0)
+        return MRC_ERR_FULL; /* no congestion context left */
     if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
         return MRC_ERR_INVAL;
     if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK) return MRC_ERR_INVAL;
@@ -2163,6 +2321,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
             mrc__evprof *pf = mrc__prof_find(c->ep, c->attr.ev_profile_id);
             c->ev_prof = (uint8_t)(pf - c->ep->profs + 1);
             pf->refs++;
+        }
+        if (c->attr.cc_profile_id) {
+            ((mrc__ccprof *)mrc__ccprof_find(c->ep, c->attr.cc_profile_id))->refs++;
+            c->ccprof_ref = 1;
         }
         mrc__ev_setup(c);
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
@@ -2258,6 +2420,16 @@ MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_ti
     return nu >= d ? (nu - d) << sh : 0;
 }
 
+/* Bytes newly received according to a SACK's 24-bit rcvd_bytes (256-byte units, wrapping every 4 GiB) against the
+ * last one seen. A value behind the last (an older SACK overtaken by a newer one: a delta in the upper half of
+ * the 24-bit space) moves nothing and is not remembered. */
+MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
+    uint32_t rd = (rcvd - *last) & 0xFFFFFFu;
+    if (rd >= 0x800000u) return 0;
+    *last = rcvd & 0xFFFFFFu;
+    return (uint64_t)rd << 8;
+}
+
 MRC__PRIVATE MRC_INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
     return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
            (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
@@ -2317,18 +2489,36 @@ MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
 }
 
 /* ---- send window ---------------------------------------------------------------------------------------------- */
-MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) {
+/* May a new PSN go: MRC__NEW_OK; MRC__NEW_CWND when only the congestion window stops it (the QP is READY);
+ * MRC__NEW_NO otherwise (nothing posted, MPR window or WIMM limit: this QP's own acknowledgements reopen them). */
+MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     const mrc__wr *wr;
-    if (c->sq_send == c->sq_tail) return false;
+    if (c->sq_send == c->sq_tail) return MRC__NEW_NO;
     wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
-    if (wr->sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return false;
-    if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return false;
-    return mrc__cc_can_send(c, mrc__nominal(c, wr, wr->sent));
+    if (wr->sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
+    if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return MRC__NEW_NO;
+    return mrc__cc_can_send(c, mrc__nominal(c, wr, wr->sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
+}
+MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
+/* Retransmissions obey the congestion window like new data (notes 4.11.1: the scheduler gates every data packet),
+ * or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when sent). */
+MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
+MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
+    uint32_t psn;
+    const mrc__psnrec *r;
+    if (c->rtxq_head == c->rtxq_tail) return MRC__NEW_NO;
+    psn = c->rtxq[c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)];
+    if (mrc_psn_diff(psn, c->win_base) < 0 || mrc_psn_diff(psn, c->snd_nxt) >= 0) return MRC__NEW_OK; /* stale */
+    r = MRC__REC(c, psn);
+    return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 
 MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c) {
+    int rtx;
     if (c->state != MRC_QPS_RTS) return false;
-    if (c->probes_due || c->rtxq_head != c->rtxq_tail) return true;
+    if (c->probes_due) return true;
+    rtx = mrc__req_rtx(c);
+    if (rtx != MRC__NEW_NO) return rtx == MRC__NEW_OK;
     return mrc__req_can_send_new(c);
 }
 
@@ -2425,7 +2615,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_INFLIGHT)) return;
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
-    mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r));
+    mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
     else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
     else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why);      /* silent loss: the path is suspect */
@@ -2641,9 +2831,12 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
             continue;
         }
         wr = &c->sq[r->wr];
+        if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
+            return 0; /* READY: the window opens on an ACK */
         n = mrc__req_emit_data(c, psn, r->wr, (psn - wr->first_psn) & MRC_PSN_MASK, true, buf, cap, flags, ti,
                                now);
         if (n > 0) {
+            c->rtx_force = 0;
             c->rtxq_head++;
             mrc__req_timers(c);
         }
@@ -2694,7 +2887,6 @@ MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
 MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt) {
     if (rtt < c->rtt_min) c->rtt_min = rtt;
     c->srtt = c->srtt - (c->srtt >> 3) + (rtt >> 3);
-    mrc__cc_on_rtt(c, rtt);
 }
 
 MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode);
@@ -2706,7 +2898,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint64_t bm;
     bool progress = false, fresh = false, have_rec;
     int slot = -1;
-    mrc_time acked_sent = 0;
+    mrc_time acked_sent = 0, rtt = 0;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
@@ -2775,7 +2967,10 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             }
         }
         if (r->ev < c->ev_count && c->evs[r->ev].value == s->entropy) slot = (int)r->ev;
-        if (fresh && !(r->flags & MRC__PR_RTX) && now >= r->sent) mrc__req_rtt_sample(c, now - r->sent);
+        if (fresh && !(r->flags & MRC__PR_RTX) && now > r->sent) { /* retransmitted packets give no sample */
+            rtt = now - r->sent;
+            mrc__req_rtt_sample(c, rtt);
+        }
     }
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
@@ -2786,6 +2981,24 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         c->tlp_base = now;
     }
     mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty (4.11.4) */
+        mrc__cc_sample cs;
+        MRC_MEMSET(&cs, 0, sizeof cs);
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, k->cc.rcvd_bytes);
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = s->m == MRC_M_SKIP_ONCE;
+        cs.pen = k->cc.rcv_cwnd_pen;
+        cs.r_c = k->cc.r_c;
+        mrc__cc_on_sack(c, &cs, now);
+    }
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) { /* Q9: the responder's MPR; sent PSNs are never recalled */
+        uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (w != c->win_psns) {
+            c->win_psns = w;
+            c->st.cc_mpr_changes++;
+        }
+    }
     mrc__req_complete(c);
     mrc__req_timers(c);
     return MRC_OK;
@@ -2815,7 +3028,6 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
-    mrc__cc_on_nack(c, reason);
     mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
                                : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
                                                                     : MRC__LOSS_NACK);
@@ -2866,7 +3078,18 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
         mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
         return;
     }
+    /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
+     * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its SACK
+     * then reveals the other holes to loss detection. */
     mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
+    { /* move it to the head of the queue */
+        mrc__psnrec *r = MRC__REC(c, c->snd_una);
+        if ((r->flags & MRC__PR_QUEUED) && c->rtxq_head != c->rtxq_tail &&
+            c->rtxq[c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)] != c->snd_una)
+            mrc__rtxq_push(c, c->snd_una, true); /* the later entry is skipped as stale once this one is sent */
+    }
+    c->rtx_force = 1;
+    mrc__sched_tx(c);
     c->rto_start = now;
     mrc__req_timers(c);
 }
@@ -3089,6 +3312,17 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     }
     c->ooo++;
     c->st.rx_data++;
+    if (ce) c->st.rx_ce++;
+    if (now >= ep->epoch_end) { /* activity epochs of one base RTT: how many QPs receive at once (dynamic MPR) */
+        ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_cur = 0;
+        ep->epoch++;
+        ep->epoch_end = now + cf->base_rtt_ns;
+    }
+    if (c->rx_epoch != ep->epoch) {
+        c->rx_epoch = ep->epoch;
+        ep->rx_cur++;
+    }
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
@@ -3156,6 +3390,28 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
     return MRC_OK;
 }
 
+/* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
+ * PSNs past rcv_pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
+MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t pen = ep->rx_pressure, thr;
+    if (ep->cfg.rcv_pen_ooo_pct) {
+        thr = (uint32_t)((uint64_t)c->rsp_win * ep->cfg.rcv_pen_ooo_pct / 100u);
+        if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / (c->rsp_win - thr + 1u)));
+    }
+    return (uint8_t)pen;
+}
+/* Dynamic MPR (Q9): mpr_dest, or an equal share of dyn_mpr_budget among the QPs receiving in this or the last
+ * base-RTT epoch, whichever is smaller, at least 1. The responder keeps accepting its full mpr_dest window, so a
+ * shrink never strands PSNs already sent. */
+MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t n = MRC__MAX(MRC__MAX(ep->rx_cur, ep->rx_prev), 1u), share;
+    if (!ep->cfg.dyn_mpr_budget) return c->attr.mpr_dest;
+    share = MRC__MAX((uint32_t)ep->cfg.dyn_mpr_budget / n, 1u);
+    return (uint8_t)MRC__MIN(share, (uint32_t)c->attr.mpr_dest);
+}
+
 /* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
 MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
@@ -3190,13 +3446,17 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         s.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
         s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         s.cack_psn = c->cack;
-        s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? c->attr.mpr_dest : 0; /* 0 = ignore */
+        s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
         /* Q4: the 64-PSN slice ending at the named packet (from cack + 1 at the earliest); probes: cack + 1 */
         s.sack_offset = (int16_t)((e->pr || off <= 64) ? 1 : off - 63);
         s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
         cs.tx_timestamp = e->ts;
         cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
         cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
+        cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
+        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12) */
+        c->pen_last = cs.rcv_cwnd_pen;
+        if (cs.rcv_cwnd_pen) c->st.tx_pen++;
         (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
         n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
@@ -3276,6 +3536,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     c->ctlq_head = c->ctlq_tail;
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
     c->probes_due = 0;
+    mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
@@ -3950,32 +4211,453 @@ MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti
 }
 
 /* ================================================================================================================
- * CONGESTION CONTROL (seam)
- * Owns: the connection's window in nominal bytes (UDP payload + 40, spec 8.3.1) and the bytes in flight. In this
- * version the window is fixed (mrc_config.fixed_cwnd_bytes, 0 = unlimited): a packet may go while
- * inflight + nominal <= cwnd, and always when nothing is in flight, so no window can deadlock a connection.
- * The per-context algorithm (NSCC) receives the same calls.
+ * CONGESTION CONTROL
+ * Owns: CC profiles, congestion contexts (one per peer and profile, shared by its QPs: one window, one count of
+ * nominal bytes in flight, notes 4.11.1), the READY list of QPs waiting for window, and the algorithms: NSCC
+ * ("uet-1.0-nscc", notes 4.11.4-4.11.6, in integers), a fixed window and none. An algorithm is a row of the table
+ * mrc__cc_ops: adding one is adding a row. Per SACK the work is O(1); divisions happen once per adjust period or
+ * per decrease, not per packet.
  * ============================================================================================================== */
+
+MRC__PRIVATE MRC_INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
+    return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+}
+MRC__PRIVATE bool mrc__streq(const char *a, const char *b) {
+    if (!a || !b) return a == b;
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+MRC__PRIVATE void mrc__cc_clamp(mrc__ccx *x) {
+    if (x->cwnd > x->p.maxwnd) x->cwnd = x->p.maxwnd;
+    if (x->cwnd < x->p.min_cwnd) x->cwnd = x->p.min_cwnd;
+}
+MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4; }
+
+/* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (notes 4.11.3:
+ * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
+MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
+                                     bool trimming, uint32_t mss, uint32_t min_cwnd) {
+    uint64_t a_q16;
+    uint32_t base = cf->base_rtt ? cf->base_rtt : base_def;
+    MRC_MEMSET(p, 0, sizeof *p);
+    p->base_rtt = base ? base : 1u;
+    p->bdp = (uint64_t)rate_mbps * p->base_rtt / 8000u;
+    if (p->bdp < min_cwnd) p->bdp = min_cwnd;
+    a_q16 = (p->bdp << 16) / 150000u;
+    if (!a_q16) a_q16 = 1;
+    p->target = cf->target_delay ? cf->target_delay : (trimming ? p->base_rtt / 4u * 3u : p->base_rtt);
+    if (!p->target) p->target = 1;
+    p->maxwnd = cf->max_cwnd ? cf->max_cwnd : p->bdp / 2u * 3u;
+    p->maxwnd_set = cf->max_cwnd != 0;
+    p->min_cwnd = min_cwnd;
+    p->trimming = (uint8_t)trimming;
+    if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
+    p->fi = (uint32_t)MRC__MIN((5u * (uint64_t)mss * a_q16) >> 16, (uint64_t)0xFFFFFFFFu);
+    p->eta = (uint32_t)MRC__MIN((15u * (uint64_t)mss * a_q16 / 100u) >> 16, (uint64_t)0xFFFFFFFFu);
+    p->fi_scale_q16 = (uint32_t)MRC__MIN(a_q16 / 4u, (uint64_t)0xFFFFFFFFu);
+    p->gamma_q16 = 52429u;            /* 0.8 */
+    p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
+    if (cf->fi_bytes) p->fi = cf->fi_bytes;
+    if (cf->eta_bytes) p->eta = cf->eta_bytes;
+    if (cf->fi_scale_q16) p->fi_scale_q16 = cf->fi_scale_q16;
+    if (cf->gamma_q16) p->gamma_q16 = cf->gamma_q16;
+    if (cf->max_md_jump_q16) p->md_floor_q16 = 65536u - MRC__MIN(cf->max_md_jump_q16, 65536u);
+#ifndef MRC_NO_FLOAT
+    if (cf->fi > 0.0f) p->fi = (uint32_t)cf->fi;
+    if (cf->eta > 0.0f) p->eta = (uint32_t)cf->eta;
+    if (cf->fi_scale > 0.0f) p->fi_scale_q16 = (uint32_t)(cf->fi_scale * 65536.0f);
+    if (cf->gamma > 0.0f) p->gamma_q16 = (uint32_t)(cf->gamma * 65536.0f);
+    if (cf->max_md_jump > 0.0f && cf->max_md_jump <= 1.0f)
+        p->md_floor_q16 = 65536u - (uint32_t)(cf->max_md_jump * 65536.0f);
+#endif
+    /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16) */
+    p->alpha_q16 = (uint32_t)MRC__MIN((4u * (uint64_t)mss * a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
+    p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
+    p->disable_qa = cf->disable_qa;
+    p->qa_threshold = cf->qa_threshold ? cf->qa_threshold : 4u * p->target;
+    p->adjust_bytes = cf->adjust_bytes_threshold ? cf->adjust_bytes_threshold : 8u * min_cwnd;
+    p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
+}
+
+/* ---- NSCC (notes 4.11.4-4.11.5; the UEC reference's update order) ----------------------------------------------- */
+/* Quick adapt, once per window of base RTT + target: after a loss or a delay over qa_threshold, a context that
+ * achieved less than maxwnd >> qa_gate drops its window to what it achieved, then ignores ECN for the bytes in
+ * flight. Returns true when it fired or the ACK is ignored: the rest of the update is skipped. */
+MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay, mrc_time now) {
+    bool done = false;
+    if (x->p.disable_qa) return false;
+    if (x->ign_done < x->ign_bytes && ecn) {
+        done = true;
+    } else if (now > x->qa_end) {
+        if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
+            x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
+            x->cwnd = MRC__MAX(x->achieved, (uint64_t)x->p.min_cwnd);
+            x->ign_bytes = x->inflight;
+            x->ign_done = 0;
+            x->qa_loss = 0;
+            c->st.cc_qa++;
+            done = true;
+        }
+        x->achieved = 0;
+        x->qa_end = now + x->p.base_rtt + x->p.target;
+    }
+    if (done) {
+        x->inc = 0;
+        x->received = 0;
+    }
+    return done;
+}
+/* Average queueing delay, EWMA weight 1/80; delay over target without ECN counts as a quarter base RTT (it is the
+ * last hop or noise, not the fabric). */
+MRC__PRIVATE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: it runs per SACK */
+    uint32_t d = MRC__MIN(!ecn && delay > x->p.target ? x->p.base_rtt / 4u : delay, (uint32_t)1u << 26);
+    int32_t s = (int32_t)(d << 4), a = (int32_t)x->avg_q4;
+    x->avg_q4 = (uint32_t)(a + (s - a) / 80);
+}
+MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
+    uint32_t delay;
+    uint64_t newly = s->newly;
+    x->achieved += newly;
+    x->received += newly;
+    if (x->ign_done < x->ign_bytes) x->ign_done += newly;
+    if (s->rtt) { /* base RTT = the minimum seen; a fall raises the window's bound with the BDP */
+        c->st.cc_rtt_samples++;
+        if (s->rtt < x->p.base_rtt) {
+            x->p.bdp = MRC__MAX(x->p.bdp * s->rtt / x->p.base_rtt, (uint64_t)x->p.min_cwnd);
+            if (!x->p.maxwnd_set) x->p.maxwnd = MRC__MAX(x->p.bdp / 2u * 3u, (uint64_t)x->p.min_cwnd);
+            x->p.base_rtt = (uint32_t)s->rtt;
+            mrc__cc_clamp(x);
+        }
+        delay = (uint32_t)MRC__MIN(s->rtt - x->p.base_rtt, (mrc_time)0xFFFFFFFFu);
+        mrc__nscc_avg(x, delay, s->ecn);
+    } else {
+        delay = mrc__avg_delay(x);
+    }
+    if (mrc__nscc_qa(c, x, false, s->ecn, delay, now)) return;
+    if (!s->ecn && delay >= x->p.target) { /* fair increase */
+        x->inc += (int64_t)((uint64_t)x->p.fi * newly);
+        x->fast = 0;
+    } else if (!s->ecn) { /* proportional increase, or fast increase while the delay stays under 1 us */
+        if (delay < 1000u) {
+            x->fi_count += newly;
+        } else {
+            x->fi_count = 0;
+            x->fast = 0;
+        }
+        if (delay < 1000u && (x->fi_count > x->cwnd || x->fast)) {
+            x->cwnd += (newly * x->p.fi_scale_q16) >> 16;
+            x->fast = 1;
+            c->st.cc_fast++;
+        } else {
+            x->fast = 0;
+            x->inc += (int64_t)((((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16) * newly);
+        }
+    } else if (delay >= x->p.target) { /* multiplicative decrease, at most once per base RTT */
+        uint32_t avg = mrc__avg_delay(x);
+        x->fast = 0;
+        x->fi_count = 0;
+        if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
+            uint64_t cut = (uint64_t)x->p.gamma_q16 * (avg - x->p.target) / avg;
+            uint64_t keep = cut >= 65536u ? 0u : 65536u - cut;
+            if (keep < x->p.md_floor_q16) keep = x->p.md_floor_q16;
+            x->cwnd = (x->cwnd * keep) >> 16;
+            x->last_dec = now;
+            c->st.cc_md++;
+        }
+    } /* ECN below target: the EV is avoided (SKIP), the window stays */
+    mrc__cc_clamp(x);
+    if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) { /* fulfil */
+        if (x->inc > 0) x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
+        if (now - x->last_adjust >= x->p.adjust_period) {
+            x->cwnd += x->p.eta;
+            x->last_adjust = now;
+        }
+        x->inc = 0;
+        x->received = 0;
+        mrc__cc_clamp(x);
+    }
+}
+/* A trim NACK: a pessimistic, marked delay sample; quick adapt as for a loss; else the window loses the bytes. */
+MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
+    mrc__nscc_avg(x, x->p.base_rtt, true);
+    x->qa_loss = 1;
+    if (mrc__nscc_qa(c, x, true, false, x->p.base_rtt, now)) return;
+    x->cwnd = x->cwnd > bytes ? x->cwnd - bytes : 0u;
+    mrc__cc_clamp(x);
+    c->st.cc_nack_dec++;
+}
+/* A packet judged lost without a trim (Q13). Where the fabric trims, a silent loss is a path fault, not a full
+ * queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed cable
+ * must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
+ * the window loses the packet's bytes as for a trim. */
+MRC__PRIVATE void mrc__nscc_on_loss(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
+    (void)c, (void)now;
+    x->qa_loss = 1;
+    if (x->p.trimming) return;
+    x->cwnd = x->cwnd > bytes ? x->cwnd - bytes : 0u;
+    mrc__cc_clamp(x);
+}
+/* Receiver penalty (Q12, UET form): the window loses newly x pen / 128; the first penalised window is saved and
+ * restored when the responder says r_c. */
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s) {
+    if (s->pen) {
+        uint64_t d = (s->newly * s->pen) >> 7;
+        if (!x->saved_cwnd) x->saved_cwnd = x->cwnd;
+        x->cwnd = x->cwnd > d ? x->cwnd - d : 0u;
+        mrc__cc_clamp(x);
+        c->st.cc_pen_dec++;
+    }
+    if (s->r_c && x->saved_cwnd) {
+        x->cwnd = MRC__MAX(x->cwnd, x->saved_cwnd);
+        x->saved_cwnd = 0;
+        mrc__cc_clamp(x);
+        c->st.cc_restores++;
+    }
+}
+
+/* ---- the algorithms --------------------------------------------------------------------------------------------- */
+typedef struct mrc__cc_ops {
+    void (*on_ack)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
+    void (*on_trim)(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now);
+    void (*on_loss)(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now);
+    void (*on_pen)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s);
+} mrc__cc_ops;
+static const mrc__cc_ops mrc__cc_table[3] = {
+    {0, 0, 0, 0},                                                              /* NONE: no window */
+    {mrc__nscc_on_ack, mrc__nscc_on_trim, mrc__nscc_on_loss, mrc__nscc_on_pen}, /* NSCC */
+    {0, 0, 0, 0}                                                               /* FIXED: the window never moves */
+};
+
+/* ---- contexts and the READY list ---------------------------------------------------------------------------------- */
+/* The QP waits for its context's window; it is woken, oldest first, as acknowledgements open the window. */
+MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    if (!x || c->in_ready) return;
+    c->in_ready = 1;
+    c->ready_next = MRC__EV_NONE;
+    if (x->ready_tail == MRC__EV_NONE) x->ready_head = c->slot;
+    else c->ep->conns[x->ready_tail]->ready_next = c->slot;
+    x->ready_tail = c->slot;
+}
+MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
+    unsigned n = 0;
+    while (x->ready_head != MRC__EV_NONE && n++ < 4u && x->inflight < x->cwnd) { /* a few per event: O(1) */
+        mrc_conn *c = ep->conns[x->ready_head];
+        x->ready_head = c->ready_next;
+        if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
+        c->in_ready = 0;
+        mrc__sched_tx(c);
+    }
+}
+/* The context a QP joins at RTR -> RTS: its peer's on its profile, or a new one. Index, or -1 (table full). */
+MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id) {
+    int i, fr = -1;
+    for (i = 0; i < MRC_MAX_CCX; i++) {
+        const mrc__ccx *x = &ep->ccx[i];
+        if (x->used && x->peer == peer && x->profile_id == profile_id) return i;
+        if (!x->used && fr < 0) fr = i;
+    }
+    return fr;
+}
+MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CC_PROFILES; i++)
+        if (ep->ccprofs[i].used && ep->ccprofs[i].id == id) return &ep->ccprofs[i];
+    return (const mrc__ccprof *)0;
+}
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
-    c->cwnd = c->ep->cfg.fixed_cwnd_bytes ? c->ep->cfg.fixed_cwnd_bytes : UINT64_MAX;
-    c->inflight = 0;
+    mrc_endpoint *ep = c->ep;
+    int i = mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id);
+    mrc__ccx *x;
+    MRC_ASSERT(i >= 0); /* checked before the transition */
+    x = &ep->ccx[i];
+    c->ccx = (uint16_t)i;
+    c->last_rcvd = 0;
+    if (!x->used) {
+        const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
+        mrc_nscc_cfg dflt;
+        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.line_rate_mbps;
+        uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
+        MRC_MEMSET(x, 0, sizeof *x);
+        MRC_MEMSET(&dflt, 0, sizeof dflt);
+        x->used = 1;
+        x->peer = c->attr.peer;
+        x->profile_id = c->attr.cc_profile_id;
+        x->ready_head = x->ready_tail = MRC__EV_NONE;
+        x->algo = pf ? pf->algo : ep->cfg.cc_algo;
+        if (!rate) rate = 100000u * ep->cfg.num_ports;
+        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+        if (x->algo == MRC_CC_ALGO_NSCC) {
+            x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
+            x->last_adjust = x->last_dec = ep->now;
+        } else if (x->algo == MRC_CC_ALGO_FIXED) {
+            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.fixed_cwnd_bytes;
+            x->p.maxwnd = x->cwnd;
+        } else {
+            x->cwnd = UINT64_MAX;
+        }
+        if (!x->cwnd) x->cwnd = UINT64_MAX; /* fixed window 0: none */
+    }
+    x->refs++;
 }
+MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    if (!x) return;
+    if (c->in_ready) { /* unlink (O(QPs of the context), at teardown only) */
+        uint16_t *pp = &x->ready_head, prev = MRC__EV_NONE;
+        while (*pp != c->slot) {
+            prev = *pp;
+            pp = &c->ep->conns[*pp]->ready_next;
+        }
+        *pp = c->ready_next;
+        if (x->ready_tail == c->slot) x->ready_tail = prev;
+        c->in_ready = 0;
+    }
+    x->inflight -= MRC__MIN(x->inflight, c->cc_inflight);
+    c->cc_inflight = 0;
+    if (x->refs && !--x->refs) x->used = 0;
+    else mrc__cc_wake(c->ep, x);
+    c->ccx = MRC__EV_NONE;
+}
+
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
-    return c->inflight == 0 || c->inflight + nominal <= c->cwnd;
+    const mrc__ccx *x = mrc__conn_ccx(c);
+    return !x || x->inflight == 0 || x->inflight + nominal <= x->cwnd;
 }
-MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) { c->inflight += nominal; }
+MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    c->cc_inflight += nominal;
+    if (x) x->inflight += nominal;
+}
+/* A PSN left the flight: acknowledged, or judged lost (why: MRC__LOSS_*, 0 for an acknowledgement). */
 MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
-    MRC_ASSERT(c->inflight >= nominal);
-    c->inflight -= MRC__MIN(c->inflight, (uint64_t)nominal);
+    mrc__ccx *x = mrc__conn_ccx(c);
+    MRC_ASSERT(c->cc_inflight >= nominal);
+    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+    if (!x) return;
+    x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
-MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal) { mrc__cc_on_ack(c, nominal); }
-MRC__PRIVATE void mrc__cc_on_nack(mrc_conn *c, unsigned reason) {
-    (void)c;
-    (void)reason; /* a fixed window does not react to congestion signals */
+MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    const mrc__cc_ops *ops;
+    mrc__cc_on_ack(c, nominal);
+    if (!x) return;
+    ops = &mrc__cc_table[x->algo];
+    if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14) */
+        if (ops->on_trim) ops->on_trim(c, x, nominal, now);
+    } else if (why != MRC__LOSS_NACK) {
+        if (ops->on_loss) ops->on_loss(c, x, nominal, now);
+    }
 }
-MRC__PRIVATE void mrc__cc_on_rtt(mrc_conn *c, mrc_time rtt) {
-    (void)c;
-    (void)rtt;
+MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    const mrc__cc_ops *ops;
+    if (!x) return;
+    ops = &mrc__cc_table[x->algo];
+    if (ops->on_pen) ops->on_pen(c, x, s);
+    if (ops->on_ack) ops->on_ack(c, x, s, now);
+    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+}
+
+/* ---- CC profiles and queries ---------------------------------------------------------------------------------------- */
+MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
+    const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
+    mrc__ccprof *pf;
+    unsigned cur, to, algo = 0, i;
+    if (!ep || !a || !id || (mask & ~all)) return MRC_ERR_INVAL;
+    pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
+    cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
+    to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_PROFILE_ONLINE) return MRC_ERR_INVAL;
+    if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
+        if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
+        else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
+        else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
+        else return MRC_ERR_NOTSUP;
+    }
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT) return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ? MRC_ERR_STATE : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return MRC_ERR_STATE;
+        if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM)) return MRC_ERR_INVAL;
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & MRC_CC_PROF_ATTR_ALGORITHM) return MRC_ERR_STATE;
+        if (to == MRC_PROFILE_INIT) return MRC_ERR_STATE;
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return MRC_ERR_BUSY;
+    }
+    if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM) && pf) algo = pf->algo;
+    if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd) return MRC_ERR_INVAL;
+    if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_NSCC &&
+        (a->nscc.qa_gate > 16 || a->nscc.max_md_jump_q16 > 65536u))
+        return MRC_ERR_INVAL;
+    if (to == MRC_PROFILE_ONLINE && algo != MRC_CC_ALGO_NONE && !(mask & MRC_CC_PROF_ATTR_CONFIG) &&
+        !(pf && pf->have_cfg))
+        return MRC_ERR_INVAL;
+    if (to == MRC_PROFILE_INIT) {
+        MRC_MEMSET(pf, 0, sizeof *pf);
+        return MRC_OK;
+    }
+    if (!pf) {
+        for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
+        }
+        if (i == MRC_MAX_CC_PROFILES) return MRC_ERR_FULL;
+        pf = &ep->ccprofs[i];
+        MRC_MEMSET(pf, 0, sizeof *pf);
+        pf->used = 1;
+        pf->id = id;
+    }
+    pf->algo = (uint8_t)algo;
+    if (mask & MRC_CC_PROF_ATTR_CONFIG) {
+        pf->nscc = a->nscc;
+        pf->fixed_cwnd = a->fixed_cwnd;
+        pf->have_cfg = 1;
+    }
+    pf->state = (uint8_t)to;
+    return MRC_OK;
+}
+MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_profile_attr *a) {
+    static const char *const names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
+    const mrc__ccprof *pf;
+    if (!ep || !a) return MRC_ERR_INVAL;
+    MRC_MEMSET(a, 0, sizeof *a);
+    if (id == 0) {
+        a->state = MRC_PROFILE_ONLINE;
+        a->algorithm = names[ep->cfg.cc_algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc_algo : 0];
+        a->fixed_cwnd = ep->cfg.fixed_cwnd_bytes;
+        a->nscc.base_rtt = ep->cfg.base_rtt_ns;
+        return MRC_OK;
+    }
+    pf = mrc__ccprof_find(ep, id);
+    if (!pf) return MRC_ERR_NOENT;
+    a->state = pf->state;
+    a->algorithm = names[pf->algo];
+    a->nscc = pf->nscc;
+    a->fixed_cwnd = pf->fixed_cwnd;
+    return MRC_OK;
+}
+MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty) {
+    if (!ep || penalty > 127) return MRC_ERR_INVAL;
+    ep->rx_pressure = (uint8_t)penalty;
+    return MRC_OK;
+}
+MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out) {
+    const mrc__ccx *x;
+    if (!c || !out) return MRC_ERR_INVAL;
+    MRC_MEMSET(out, 0, sizeof *out);
+    x = c->ep ? mrc__conn_ccx(c) : (const mrc__ccx *)0;
+    if (c->sq_send != c->sq_tail) out->sched = c->in_ready || !mrc__req_can_send_new(c) ? MRC_SCHED_READY
+                                                                                         : MRC_SCHED_ACTIVE;
+    else out->sched = c->snd_una != c->snd_nxt ? MRC_SCHED_PENDING : MRC_SCHED_IDLE;
+    if (!x) return MRC_OK;
+    out->algo = x->algo;
+    out->ctx_qps = x->refs;
+    out->cwnd = x->cwnd;
+    out->inflight = x->inflight;
+    out->base_rtt_ns = x->p.base_rtt;
+    out->avg_delay_ns = mrc__avg_delay(x);
+    out->target_ns = x->p.target;
+    out->maxwnd = x->p.maxwnd;
+    return MRC_OK;
 }
 
 /* ================================================================================================================
@@ -4697,6 +5379,9 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->txq_len--;
         c->in_txq = 0;
         n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
+        if (n == 0 && c->state == MRC_QPS_RTS &&
+            (mrc__req_rtx(c) == MRC__NEW_CWND || mrc__req_new(c) == MRC__NEW_CWND))
+            mrc__cc_block(c);
         if (n < 0) { /* nothing consumed: put it back at the head */
             ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
             ep->txq[ep->txq_head] = slot;

@@ -4941,6 +4941,8 @@ static int sc_connect(sc_pair *p, unsigned q) {
         }
         memset(&a, 0, sizeof a);
         a.state = MRC_QPS_INIT;
+        a.ev_profile_id = p->attr[s].ev_profile_id;
+        a.cc_profile_id = p->attr[s].cc_profile_id;
         if ((rc = mrc_conn_modify(x->c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, now)) != MRC_OK)
             return rc;
     }
@@ -6389,6 +6391,7 @@ static int sc_cwnd_body(sc_pair *p) {
         unsigned i;
         sc_defaults(p, g_seed + 950 + pass);
         p->region = 2u << 20;
+        p->cfg[0].cc_algo = MRC_CC_ALGO_FIXED;
         p->cfg[0].fixed_cwnd_bytes = cwnd;
         memset(&o, 0, sizeof o);
         o.base = p->attr[0].sq_psn;
@@ -7239,6 +7242,7 @@ static int sc_burst_body(sc_pair *p) {
     mrc_wire_link l;
     mrc_endpoint_stats eb;
     sc_defaults(p, g_seed + 2100);
+    p->cfg[0].cc_algo = p->cfg[1].cc_algo = MRC_CC_ALGO_NONE; /* whole windows at once, to overflow the queue */
     p->region = 4u << 20;
     sc_set_ports(p, 1);
     mrc_wire_link_default(&l);
@@ -7619,6 +7623,8 @@ static int sc_rto_progress_body(sc_pair *p) {
     p->attr[0].retry_linear = 1;
     p->attr[0].retry_exp = 1;
     p->strict = 0;
+    /* retry semantics, not congestion control: a PSN dropped every time can fill a window collapsed to one MTU */
+    p->cfg[0].cc_algo = p->cfg[1].cc_algo = MRC_CC_ALGO_NONE;
     mrc_wire_link_default(&l);
     l.rate_bps = 10000000000u; /* 10 Gb/s: a 4 KiB packet every 3.3 us */
     sc_set_links(p, MRC_WIRE_BOTH, &l);
@@ -7706,6 +7712,11 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
 
 /* the scenario entries of the runner's table */
 
+
+/* Multipath (EV manager, planes, probes, controller API) and congestion-control scenarios live in their own
+ * fragments; each defines its tests and a MRC_TEST_*_ENTRIES list for the table below. */
+#include "tests/test_ev.inc"
+#include "tests/test_cc.inc"
 
 /* ================================================================================================================
  * runner
@@ -7829,6 +7840,8 @@ static const test_entry tests[] = {
     {"ev_blackhole_one_ev", t_sc_blackhole_ev},
     {"sc_rto_progress", t_sc_rto_progress},
     {"sc_modify_timeout", t_sc_modify_timeout},
+    MRC_TEST_EV_ENTRIES
+    MRC_TEST_CC_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }

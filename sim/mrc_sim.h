@@ -98,8 +98,8 @@ typedef struct mrc_sim_config {
     uint32_t detect_ns;       /* link-state change seen by the nodes at both ends after this (default 10000) */
     /* endpoints (mrc_config / mrc_conn_attr the simulator sets) */
     uint16_t evs_per_qp;      /* AUTO EVs per QP over all ports (default 128); evs_per_port = max(1, this / P) */
-    uint32_t cwnd_bytes;      /* fixed_cwnd_bytes (default 0 = 1.5 x host BDP, NSCC's maxwnd; MRC_SIM_NONE =
-                                 no window) */
+    uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
+                                 value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
     uint8_t timeout;          /* ACK timeout exponent, 1.024 us x 2^t (default 7: 131 us) */
     uint8_t retry_linear, retry_exp; /* (default 7, 7) */
@@ -1743,10 +1743,6 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
     s->kmax = s->qlim * s->cfg.ecn_kmax_pct / 100u;
     s->cfg.queue_bytes = s->qlim;
     s->cfg.prio_queue_bytes = s->plim;
-    if (s->cfg.cwnd_bytes == 0) {
-        uint64_t w = mrc_sim_host_bdp(s) * 3u / 2u;
-        s->cfg.cwnd_bytes = w > 0xFFFFFFF0u ? 0xFFFFFFF0u : (uint32_t)w;
-    }
     s->cwnd = s->cfg.cwnd_bytes == MRC_SIM_NONE ? 0u : s->cfg.cwnd_bytes;
     /* DSCP codepoint -> class, as a switch is configured */
     for (i = 0; i < 64; i++) s->cls_of[i] = MRC_DSCP_NO_TRIM;
@@ -1767,7 +1763,13 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.trimmable = s->cfg.trimmable;
         mc.sack_every = s->cfg.sack_every;
         mc.reorder_slack_ns = s->cfg.reorder_slack_ns;
+        /* congestion control: the core's NSCC sized for this host and fabric, unless a fixed window (or none) is
+         * asked for */
+        mc.cc_algo = s->cfg.cwnd_bytes == 0 ? MRC_CC_ALGO_NSCC
+                     : s->cfg.cwnd_bytes == MRC_SIM_NONE ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_FIXED;
         mc.fixed_cwnd_bytes = s->cwnd;
+        mc.line_rate_mbps = (uint32_t)((s->cfg.host_bps ? s->cfg.host_bps : s->cfg.link_bps) / 1000000u * s->P);
+        mc.base_rtt_ns = (uint32_t)s->rtt;
         mc.evs_per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
         mc.place = mrc_sim__place;
         mc.place_ud = h;
