@@ -1,7 +1,8 @@
 # open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
 #
-#   make test          the simulator's quick scenarios (sim-quick), then a strict build of the test suite and its
-#                      run (last line: "N passed, N failed")
+#   make test          the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
+#                      short libFuzzer runs), then a strict build of the test suite and its run (last line:
+#                      "N passed, N failed")
 #   make demo          two endpoints over a lossy simulated 8-plane wire, in one process (no hardware)
 #   make asan          the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make cxx           the test suite compiled and run as C++11
@@ -28,7 +29,7 @@ ASANFL   := $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-re
 CXXFL    := -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -O2 -g
 
 CORE     := mrc.h
-TESTDEPS := mrc_test.c $(CORE) sim/mrc_wire.h
+TESTDEPS := mrc_test.c $(wildcard tests/*.inc) $(CORE) sim/mrc_wire.h sim/mrc_sim.h
 
 ifdef SEED
 export MRC_TEST_SEED := $(SEED)
@@ -50,7 +51,7 @@ $(B)/mrc_test_asan: $(TESTDEPS) | $(B)
 $(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
 	$(CXX) $(CXXFL) -o $@ mrc_test.c
 
-test: $(B)/mrc_test sim-quick
+test: $(B)/mrc_test sim-quick fuzz-smoke
 	./$(B)/mrc_test $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
@@ -70,9 +71,11 @@ demo: $(B)/demo
 # A 16-bit target has 64 KB of address space: it gets the capacities a small NIC controller would use (one word,
 # ':'-separated, since the list below is split on spaces).
 FS_SMALL16 := -DMRC_MAX_PORTS=2:-DMRC_MAX_CONNS=2:-DMRC_MAX_EVS=16:-DMRC_MAX_INFLIGHT=64:-DMRC_MAX_MPR_UNITS=1:-DMRC_MAX_WIMM=4:-DMRC_MAX_SQ=4:-DMRC_MAX_RQ=4:-DMRC_MAX_EV_PROFILES=1:-DMRC_MAX_EV_FMTS=1:-DMRC_EV_BYTES=4:-DMRC_NOTIFYQ_LEN=4:-DMRC_EPQ_LEN=4:-DMRC_MAX_EP_REQS=2:-DMRC_MAX_PROBES=2:-DMRC_CTLQ_LEN=4:-DMRC_MAX_MRS=2
-# clang triple | extra flags. Cortex-M0+ and M4, RV32IMC and RV64, big-endian ARMv7-M, 16-bit-int MSP430.
+# clang triple | extra flags. Cortex-M0+ and M4, Cortex-M4F (hard float: the one built with the float NSCC entry
+# points; the others are FPU-less and build with MRC_NO_FLOAT), RV32IMC and RV64, big-endian ARMv7-M, 16-bit MSP430.
 FS_TARGETS := thumbv6m-none-eabi:-mcpu=cortex-m0plus \
               thumbv7em-none-eabi:-mcpu=cortex-m4 \
+              thumbv7em-none-eabihf:-mcpu=cortex-m4:-mfpu=fpv4-sp-d16:-mfloat-abi=hard:-DMRC_FLOAT_OK \
               riscv32-unknown-elf:-march=rv32imc:-mabi=ilp32 \
               riscv64-unknown-elf:-march=rv64imac:-mabi=lp64 \
               armebv7m-none-eabi: \
@@ -94,7 +97,8 @@ freestanding: $(B)/fs/impl.c
 	  t=$${spec%%:*}; fl=$$(echo "$${spec#*:}" | tr ':' ' '); \
 	  for v in "" "-DMRC_NO_STRINGS"; do \
 	    o=$(B)/fs/$$t$$v.o; \
-	    $(CLANG) --target=$$t $$fl $(FS_FLAGS) $$v -c $(B)/fs/impl.c -o $$o; \
+	    nf="-DMRC_NO_FLOAT"; case "$$fl" in *MRC_FLOAT_OK*) nf="";; esac; \
+	    $(CLANG) --target=$$t $$fl $(FS_FLAGS) $$nf $$v -c $(B)/fs/impl.c -o $$o; \
 	    bad=$$($(LLVM_NM) -u $$o | awk '{print $$NF}' | grep -Ev '$(FS_ALLOW)' || true); \
 	    if [ -n "$$bad" ]; then echo "FAIL $$t $$v: undefined symbols outside the allowlist: $$bad"; fail=1; \
 	    else echo "ok   $$t $$v: undefined = $$($(LLVM_NM) -u $$o | awk '{print $$NF}' | tr '\n' ' ')"; fi; \
@@ -119,6 +123,7 @@ size: freestanding
 
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk
+include fuzz/fuzz.mk
 
 # ---- everything ---------------------------------------------------------------------------------------------------
 check: asan cxx freestanding size demo sim-quick-asan test
