@@ -711,7 +711,7 @@ typedef struct mrc_conn_attr {
     uint16_t pkey;           /* default 0xFFFF */
     uint32_t access;         /* MRC_ACCESS_REMOTE_WRITE: peers may write through this QP (default on) */
     uint64_t ev_profile_id;  /* 0: built-in AUTO profile */
-    uint64_t cc_profile_id;  /* 0: built-in fixed window (mrc_config.fixed_cwnd_bytes) */
+    uint64_t cc_profile_id;  /* 0: the built-in profile (mrc_config.cc_algo, NSCC by default) */
     uint32_t dest_qpn;       /* 24 bits, not MRC_EPOP_QPN */
     uint32_t rq_psn;         /* first PSN expected from the peer */
     uint32_t path_mtu;       /* payload bytes per packet: 256, 512, 1024, 2048 or 4096 */
@@ -3397,7 +3397,7 @@ MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     uint32_t pen = ep->rx_pressure, thr;
     if (ep->cfg.rcv_pen_ooo_pct) {
         thr = (uint32_t)((uint64_t)c->rsp_win * ep->cfg.rcv_pen_ooo_pct / 100u);
-        if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / (c->rsp_win - thr + 1u)));
+        if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
 }
@@ -4298,6 +4298,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
             c->st.cc_qa++;
             done = true;
         }
+        x->qa_loss = 0; /* a loss arms only the window it happened in */
         x->achieved = 0;
         x->qa_end = now + x->p.base_rtt + x->p.target;
     }
@@ -5059,9 +5060,10 @@ MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int
             if (how == 0) { /* new value or port */
                 e->value = pf->ev[e->pidx].entropy;
                 e->port = pf->ev[e->pidx].port;
-            } else if (how == 1 && mrc__ev_is_bad(e)) { /* the controller says GOOD */
+            } else if (how == 1 && mrc__ev_is_bad(e)) { /* the controller says GOOD: reported, as its ASSUMED_BAD is */
                 mrc__ev_badref(c, e, -1);
                 e->st = 0;
+                mrc__ev_event(c, (uint16_t)j, MRC_EVS_GOOD);
             } else if (how == 2) { /* the controller says ASSUMED_BAD */
                 mrc__ev_demote(c, (uint16_t)j, true);
             }
