@@ -35,7 +35,7 @@ ifdef SEED
 export MRC_TEST_SEED := $(SEED)
 endif
 
-.PHONY: all test asan cxx freestanding size demo check clean
+.PHONY: all test asan cxx freestanding size demo check clean bench
 all: $(B)/mrc_test $(B)/demo
 
 $(B):
@@ -59,6 +59,13 @@ asan: $(B)/mrc_test_asan
 
 cxx: $(B)/mrc_test_cxx
 	./$(B)/mrc_test_cxx $(TEST_ARGS)
+
+# ---- benchmarks (timing: never part of make test) ----
+$(B)/bench_ev_pick: bench/ev_pick.c $(CORE) | $(B)
+	$(CC) $(CSTD) -O2 -g -I. -o $@ bench/ev_pick.c
+
+bench: $(B)/bench_ev_pick
+	./$(B)/bench_ev_pick
 
 # ---- demo --------------------------------------------------------------------------------------------------------
 $(B)/demo: examples/demo.c $(CORE) sim/mrc_wire.h | $(B)
