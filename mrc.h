@@ -2159,6 +2159,11 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->slot = slot;
     c->qpn = qpn;
     c->heap_idx = MRC__NOHEAP;
+    { /* empty EV lists (0 is a slot) */
+        unsigned p_;
+        for (p_ = 0; p_ < MRC_MAX_PORTS; p_++) c->bk_head[p_] = MRC__EV_NONE;
+        c->bad_head = c->bad_tail = MRC__EV_NONE;
+    }
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
@@ -4233,6 +4238,16 @@ MRC__PRIVATE void mrc__cc_clamp(mrc__ccx *x) {
 }
 MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4; }
 
+#ifndef MRC_NO_FLOAT
+/* a positive float to uint32_t, saturating (a plain cast of >= 2^32 or infinity is undefined behaviour) */
+MRC__PRIVATE uint32_t mrc__f2u32(float f) { return f < 4294967040.0f ? (uint32_t)f : 0xFFFFFFFFu; }
+#endif
+MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+/* inc += a * b, saturating at INT64_MAX (inc never goes negative) */
+MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
+    uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
+    *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
+}
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (notes 4.11.3:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
 MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
@@ -4243,7 +4258,7 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     p->base_rtt = base ? base : 1u;
     p->bdp = (uint64_t)rate_mbps * p->base_rtt / 8000u;
     if (p->bdp < min_cwnd) p->bdp = min_cwnd;
-    a_q16 = (p->bdp << 16) / 150000u;
+    a_q16 = ((p->bdp / 150000u) << 16) + ((p->bdp % 150000u) << 16) / 150000u; /* bdp << 16 may not fit */
     if (!a_q16) a_q16 = 1;
     p->target = cf->target_delay ? cf->target_delay : (trimming ? p->base_rtt / 4u * 3u : p->base_rtt);
     if (!p->target) p->target = 1;
@@ -4252,8 +4267,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     p->min_cwnd = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
-    p->fi = (uint32_t)MRC__MIN((5u * (uint64_t)mss * a_q16) >> 16, (uint64_t)0xFFFFFFFFu);
-    p->eta = (uint32_t)MRC__MIN((15u * (uint64_t)mss * a_q16 / 100u) >> 16, (uint64_t)0xFFFFFFFFu);
+    p->fi = (uint32_t)MRC__MIN(mrc__mul_sat(5u * (uint64_t)mss, a_q16) >> 16, (uint64_t)0xFFFFFFFFu);
+    p->eta = (uint32_t)MRC__MIN((mrc__mul_sat(15u * (uint64_t)mss, a_q16) / 100u) >> 16, (uint64_t)0xFFFFFFFFu);
     p->fi_scale_q16 = (uint32_t)MRC__MIN(a_q16 / 4u, (uint64_t)0xFFFFFFFFu);
     p->gamma_q16 = 52429u;            /* 0.8 */
     p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
@@ -4263,18 +4278,18 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     if (cf->gamma_q16) p->gamma_q16 = cf->gamma_q16;
     if (cf->max_md_jump_q16) p->md_floor_q16 = 65536u - MRC__MIN(cf->max_md_jump_q16, 65536u);
 #ifndef MRC_NO_FLOAT
-    if (cf->fi > 0.0f) p->fi = (uint32_t)cf->fi;
-    if (cf->eta > 0.0f) p->eta = (uint32_t)cf->eta;
-    if (cf->fi_scale > 0.0f) p->fi_scale_q16 = (uint32_t)(cf->fi_scale * 65536.0f);
-    if (cf->gamma > 0.0f) p->gamma_q16 = (uint32_t)(cf->gamma * 65536.0f);
+    if (cf->fi > 0.0f) p->fi = mrc__f2u32(cf->fi);
+    if (cf->eta > 0.0f) p->eta = mrc__f2u32(cf->eta);
+    if (cf->fi_scale > 0.0f) p->fi_scale_q16 = mrc__f2u32(cf->fi_scale * 65536.0f);
+    if (cf->gamma > 0.0f) p->gamma_q16 = mrc__f2u32(cf->gamma * 65536.0f);
     if (cf->max_md_jump > 0.0f && cf->max_md_jump <= 1.0f)
         p->md_floor_q16 = 65536u - (uint32_t)(cf->max_md_jump * 65536.0f);
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16) */
-    p->alpha_q16 = (uint32_t)MRC__MIN((4u * (uint64_t)mss * a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
+    p->alpha_q16 = (uint32_t)MRC__MIN(mrc__mul_sat(4u * (uint64_t)mss, a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
-    p->qa_threshold = cf->qa_threshold ? cf->qa_threshold : 4u * p->target;
+    p->qa_threshold = cf->qa_threshold ? cf->qa_threshold : (uint32_t)MRC__MIN(4u * (uint64_t)p->target, (uint64_t)0xFFFFFFFFu);
     p->adjust_bytes = cf->adjust_bytes_threshold ? cf->adjust_bytes_threshold : 8u * min_cwnd;
     p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
 }
@@ -4324,7 +4339,8 @@ MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
     if (s->rtt) { /* base RTT = the minimum seen; a fall raises the window's bound with the BDP */
         c->st.cc_rtt_samples++;
         if (s->rtt < x->p.base_rtt) {
-            x->p.bdp = MRC__MAX(x->p.bdp * s->rtt / x->p.base_rtt, (uint64_t)x->p.min_cwnd);
+            x->p.bdp = MRC__MAX(x->p.bdp / x->p.base_rtt * s->rtt + x->p.bdp % x->p.base_rtt * s->rtt / x->p.base_rtt,
+                                (uint64_t)x->p.min_cwnd); /* bdp * rtt may not fit; rtt < base_rtt < 2^32 */
             if (!x->p.maxwnd_set) x->p.maxwnd = MRC__MAX(x->p.bdp / 2u * 3u, (uint64_t)x->p.min_cwnd);
             x->p.base_rtt = (uint32_t)s->rtt;
             mrc__cc_clamp(x);
@@ -4336,7 +4352,7 @@ MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
     }
     if (mrc__nscc_qa(c, x, false, s->ecn, delay, now)) return;
     if (!s->ecn && delay >= x->p.target) { /* fair increase */
-        x->inc += (int64_t)((uint64_t)x->p.fi * newly);
+        mrc__inc_add(&x->inc, x->p.fi, newly);
         x->fast = 0;
     } else if (!s->ecn) { /* proportional increase, or fast increase while the delay stays under 1 us */
         if (delay < 1000u) {
@@ -4351,7 +4367,7 @@ MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
             c->st.cc_fast++;
         } else {
             x->fast = 0;
-            x->inc += (int64_t)((((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16) * newly);
+            mrc__inc_add(&x->inc, ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16, newly);
         }
     } else if (delay >= x->p.target) { /* multiplicative decrease, at most once per base RTT */
         uint32_t avg = mrc__avg_delay(x);
@@ -5130,6 +5146,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent;
+            if (mode != pf->mode) return MRC_ERR_INVAL; /* a new mode is a new, empty array (see the commit) */
             for (i = 0; i < count; i++) {
                 if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports) return MRC_ERR_INVAL;
                 if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent)) return MRC_ERR_INVAL;

@@ -8,12 +8,16 @@
 #   make fuzz-afl      AFL++ persistent-mode binaries and their CMPLOG twins (installs Debian's afl++ as root when
 #                      missing); runs each harness for AFL_SECONDS when set, else prints the afl-fuzz command lines
 #   make cover         llvm-cov line/function coverage of mrc.h: the unit and scenario tests plus every corpus
+#                      (committed, regression, build/fuzz/corpus and the campaign's build/campaign/corpus)
 #   make fuzz-corpus   regenerate fuzz/corpus/<t> from recorded traffic (fuzz/gen_corpus.c)
+#   make fuzz-pending  replay fuzz/regress-pending/<t> (reported core bugs awaiting a fix) with -DFZ_STRICT, which
+#                      turns off the harnesses' run-time workarounds for those bugs; says which inputs still fail and
+#                      which now pass (move those to fuzz/regress/<t>). Not part of fuzz-smoke: failing is expected.
 #
-# Variables: FUZZ_SECONDS, FUZZ_SMOKE_SECONDS (5), AFL_SECONDS, FUZZ_CAPS (extra -D capacities),
+# Variables: FUZZ_SECONDS, FUZZ_SMOKE_SECONDS (5), AFL_SECONDS, AFL_TARGETS (default: all), FUZZ_CAPS (extra -D capacities),
 # FUZZ_CORE_DIR (directory holding the mrc.h under test, default .), CLANG, LLVM_PROFDATA, LLVM_COV.
 
-FUZZ_TARGETS       := decode responder pair sack
+FUZZ_TARGETS       := decode responder pair sack ev nscc
 FB                 := $(B)/fuzz
 FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
@@ -21,17 +25,20 @@ FUZZ_CORE_DIR      ?= .
 FUZZ_CAPS          ?=
 AFL_SECONDS        ?=
 AFL_CC             ?= afl-clang-fast
+AFL_TARGETS        ?= $(FUZZ_TARGETS)
 LLVM_PROFDATA      ?= llvm-profdata
 LLVM_COV           ?= llvm-cov
 
 FUZZ_DEFS   := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I$(FUZZ_CORE_DIR) $(FUZZ_CAPS)
-FUZZ_DEPS   := fuzz/fuzz_common.h $(FUZZ_CORE_DIR)/mrc.h
+FUZZ_DEPS   := fuzz/fuzz_common.h fuzz/nocov.txt $(FUZZ_CORE_DIR)/mrc.h
+# oracle-only functions get no coverage/CMP tracing in libFuzzer builds (fuzz/nocov.txt)
+FUZZ_NOCOV  := -fsanitize-coverage-ignorelist=fuzz/nocov.txt
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # the replayer builds with clang when there is one (as CI has), else with $(CC)
 FUZZ_CC     := $(shell command -v $(CLANG) >/dev/null 2>&1 && echo $(CLANG) || echo $(CC))
 FUZZ_ENV    := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: fuzz-smoke fuzz fuzz-afl cover fuzz-corpus fuzz-replay
+.PHONY: fuzz-smoke fuzz fuzz-afl cover fuzz-corpus fuzz-replay fuzz-pending
 
 $(FB):
 	@mkdir -p $(FB)
@@ -42,14 +49,26 @@ $(FB)/replay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_DEPS) | $(FB)
 
 # ---- libFuzzer binaries ----------------------------------------------------------------------------------------
 $(FB)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DEPS) | $(FB)
-	$(CLANG) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(FUZZ_DEFS) -o $@ fuzz/fuzz_$*.c
+	$(CLANG) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_NOCOV) $(FUZZ_SAN) $(FUZZ_DEFS) -o $@ fuzz/fuzz_$*.c
+
+# strict replayers: every known-bug workaround off (fuzz-pending)
+$(FB)/strict_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_DEPS) | $(FB)
+	$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(FUZZ_DEFS) -DFZ_STRICT -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c
+
+fuzz-pending: $(FUZZ_TARGETS:%=$(FB)/strict_%)
+	@n=0; for t in $(FUZZ_TARGETS); do [ -d fuzz/regress-pending/$$t ] || continue; \
+	  for f in fuzz/regress-pending/$$t/*; do [ -f "$$f" ] || continue; n=$$((n + 1)); \
+	    if $(FUZZ_ENV) ./$(FB)/strict_$$t "$$f" > $(FB)/pending.log 2>&1; then \
+	      echo "pending $$t $$(basename $$f): now PASSES (fixed? move it to fuzz/regress/$$t/)"; \
+	    else echo "pending $$t $$(basename $$f): still fails: $$(grep -m1 -E 'oracle violated|runtime error|ERROR: AddressSanitizer' $(FB)/pending.log)"; fi; \
+	  done; done; echo "fuzz-pending: $$n inputs"
 
 $(FB)/gen_corpus: fuzz/gen_corpus.c $(FUZZ_DEPS) sim/mrc_wire.h | $(FB)
 	$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_DEFS) -o $@ fuzz/gen_corpus.c
 
 fuzz-replay: $(FUZZ_TARGETS:%=$(FB)/replay_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
-	  dirs="fuzz/corpus/$$t"; [ -d fuzz/regress/$$t ] && dirs="$$dirs fuzz/regress/$$t"; \
+	  dirs="fuzz/corpus/$$t"; for d in fuzz/regress/$$t fuzz/regress-pending/$$t; do [ -d $$d ] && dirs="$$dirs $$d"; done; \
 	  printf 'replay %-10s ' $$t; $(FUZZ_ENV) ./$(FB)/replay_$$t $$dirs; \
 	done
 
@@ -57,7 +76,7 @@ fuzz-smoke: fuzz-replay
 	@if printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
 	    | $(CLANG) -x c -fsanitize=fuzzer - -o $(FB)/.probe_libfuzzer >/dev/null 2>&1; then \
 	  for t in $(FUZZ_TARGETS); do \
-	    $(CLANG) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(FUZZ_DEFS) -o $(FB)/fuzz_$$t fuzz/fuzz_$$t.c \
+	    $(CLANG) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_NOCOV) $(FUZZ_SAN) $(FUZZ_DEFS) -o $(FB)/fuzz_$$t fuzz/fuzz_$$t.c \
 	      || exit 1; \
 	    rm -rf $(FB)/smoke/$$t; mkdir -p $(FB)/smoke/$$t $(FB)/artifacts; \
 	    printf 'libFuzzer %-10s %ss: ' $$t $(FUZZ_SMOKE_SECONDS); \
@@ -93,11 +112,11 @@ fuzz-afl:
 	if ! command -v $(AFL_CC) >/dev/null 2>&1; then \
 	  echo "fuzz-afl: skip ($(AFL_CC) not found; Debian: apt-get install afl++)"; exit 0; fi; \
 	set -e; mkdir -p $(FB)/afl; \
-	for t in $(FUZZ_TARGETS); do \
+	for t in $(AFL_TARGETS); do \
 	  AFL_QUIET=1 $(AFL_CC) $(AFL_FLAGS) -o $(FB)/afl_$$t fuzz/fuzz_$$t.c; \
 	  AFL_QUIET=1 AFL_LLVM_CMPLOG=1 $(AFL_CC) $(AFL_FLAGS) -o $(FB)/afl_$${t}_cmplog fuzz/fuzz_$$t.c; \
 	done; \
-	for t in $(FUZZ_TARGETS); do \
+	for t in $(AFL_TARGETS); do \
 	  cmd="afl-fuzz -i fuzz/corpus/$$t -o $(FB)/afl/$$t -c ./$(FB)/afl_$${t}_cmplog -x fuzz/mrc.dict"; \
 	  if [ -n "$(AFL_SECONDS)" ]; then \
 	    echo "== $$cmd -V $(AFL_SECONDS) -- ./$(FB)/afl_$$t"; \
@@ -121,7 +140,8 @@ cover: | $(FB)
 	tail -1 $(FB)/cover/test.log; objs="-object $(FB)/cover/mrc_test"; \
 	for t in $(FUZZ_TARGETS); do \
 	  $(CLANG) $(COVER_FL) $(FUZZ_DEFS) -o $(FB)/cover/replay_$$t fuzz/fuzz_$$t.c fuzz/replay_main.c; \
-	  dirs=fuzz/corpus/$$t; for d in fuzz/regress/$$t $(FB)/corpus/$$t; do [ -d $$d ] && dirs="$$dirs $$d"; done; \
+	  dirs=fuzz/corpus/$$t; for d in fuzz/regress/$$t fuzz/regress-pending/$$t $(FB)/corpus/$$t $(B)/campaign/corpus/$$t; do \
+	    [ -d $$d ] && dirs="$$dirs $$d"; done; \
 	  printf 'cover %-10s ' $$t; LLVM_PROFILE_FILE=$(FB)/cover/$$t.profraw ./$(FB)/cover/replay_$$t $$dirs; \
 	  objs="$$objs -object $(FB)/cover/replay_$$t"; \
 	done; \

@@ -52,6 +52,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Oracle code that loops over state (invariants, guard bytes, counters) is left out of the coverage
+ * instrumentation: its comparisons are not input-dependent paths worth steering by, and instrumenting them (trace-cmp
+ * on every compare) costs several times the harness's useful work. Sanitizers still apply. */
+#if defined(__clang__) && __clang_major__ >= 13
+#define FZ_NOCOV __attribute__((no_sanitize("coverage")))
+#else
+#define FZ_NOCOV
+#endif
+
 /* ---- failure: print where and why, then abort (a crash for every engine and for the replayer) ---------------- */
 #define FZ_CHECK(cond, ...)                                                              \
     do {                                                                                 \
@@ -253,7 +262,7 @@ static inline size_t fz_build_epop(uint8_t *buf, const mrc_wire_opts *o, unsigne
 /* ---- counters --------------------------------------------------------------------------------------------------- */
 /* Endpoint counters never decrease; returns the drop reason that moved (-1: none, -2: more than one or by more
  * than one). */
-static inline int fz_stats_step(const mrc_endpoint_stats *a, const mrc_endpoint_stats *b) {
+FZ_NOCOV static inline int fz_stats_step(const mrc_endpoint_stats *a, const mrc_endpoint_stats *b) {
     unsigned r;
     int moved = -1;
     uint64_t sum_a = 0, sum_b = 0;
@@ -272,35 +281,13 @@ static inline int fz_stats_step(const mrc_endpoint_stats *a, const mrc_endpoint_
 }
 
 /* ---- known core bugs awaiting a fix (fuzz/regress-pending/) ------------------------------------------------------
- * A harness must not stop on a bug that is already reported, or a campaign finds nothing else. Each known bug is
- * detected at run time by a tiny probe, so the harness enforces the full oracle again the moment the core is fixed;
- * -DFZ_STRICT enforces it always (how the pending reproducers are replayed). */
-/* QPs that never had an EV set (RESET, or RESET -> ERR) fail mrc_conn_check (rule 4: mrc__conn_clear leaves
- * bk_head[] = 0, a valid slot, instead of MRC__EV_NONE); a core built with MRC_CHECK_INVARIANTS asserts */
-static inline int fz_bug_reset_check(void) {
-#ifdef FZ_STRICT
-    return 0;
-#else
-    static int known = -1;
-    if (known < 0) {
-        static mrc_endpoint ep;
-        static mrc_conn c;
-        mrc_config cf;
-        mrc_config_default(&cf);
-        known = mrc_endpoint_init(&ep, &cf, 0) == MRC_OK && mrc_conn_init(&ep, &c, 0) == MRC_OK &&
-                mrc_conn_check(&c) != 0;
-    }
-    return known;
-#endif
-}
-/* mrc_conn_check, minus what a known bug breaks */
-static inline int fz_conn_check(const mrc_conn *c) {
-    if (c->ev_count == 0 && fz_bug_reset_check()) return 0;
-    return mrc_conn_check(c);
-}
+ * A harness must not stop on a bug that is already reported, or a campaign finds nothing else. While a fix is
+ * pending, a probe fz_bug_<name>() here detects the bug in the core at run time and excuses only the cases it
+ * explains, so the full oracle returns by itself once the core is fixed; -DFZ_STRICT (all) or -DFZ_STRICT_<NAME> (one)
+ * turns a workaround off (make fuzz-pending). None is pending now: the five found so far are fixed (fuzz/README.md). */
 
 /* ---- congestion contexts: accounting, the READY list, the window's bounds ----------------------------------------- */
-static inline void fz_cc_invariants(const mrc_endpoint *ep) {
+FZ_NOCOV static inline void fz_cc_invariants(const mrc_endpoint *ep) {
 #ifndef FUZZ_NO_INTERNALS
     unsigned i, x;
     for (x = 0; x < MRC_MAX_CCX; x++) {
@@ -357,7 +344,7 @@ static inline void fz_cc_invariants(const mrc_endpoint *ep) {
 }
 
 /* ---- invariants (internal state; off with -DFUZZ_NO_INTERNALS) --------------------------------------------------- */
-static inline void fz_invariants(const mrc_endpoint *ep) {
+FZ_NOCOV static inline void fz_invariants(const mrc_endpoint *ep) {
 #ifndef FUZZ_NO_INTERNALS
     unsigned i, ntx = 0, nev = 0;
     FZ_CHECK(ep->heap_len <= MRC_MAX_CONNS && ep->txq_len <= MRC_MAX_CONNS && ep->evq_len <= MRC_MAX_CONNS,
@@ -375,7 +362,7 @@ static inline void fz_invariants(const mrc_endpoint *ep) {
         nev += c->in_evq;
         FZ_CHECK(c->state <= MRC_QPS_ERR, "state %u", c->state);
         {
-            int rc = fz_conn_check(c);
+            int rc = mrc_conn_check(c);
             FZ_CHECK(rc == 0, "mrc_conn_check of QP slot %u (state %u): rule %d", i, c->state, rc);
         }
         FZ_CHECK(c->sq_tail - c->sq_head <= MRC_MAX_SQ && c->sq_done - c->sq_head <= c->sq_send - c->sq_head &&

@@ -8,16 +8,23 @@
  * The network is one FIFO of in-flight packets per direction. Each action byte picks: deliver, drop, duplicate,
  * swap (reorder), delay (to the tail), corrupt (detected by ICRC, or undetected), trim (the switch cuts a
  * trimmable packet to its headers), CE-mark, link down/up on one plane (a black hole the endpoints do not see),
- * port down/up (a plane failure the endpoint is told about), time jumps, flush, and holding back receives. After
- * the actions (at most FZ_STEPS) comes the calm phase: every link and port up, receives posted, packets delivered
- * in order as time advances from deadline to deadline, until every message has completed or a QP is in ERR.
+ * port down/up (a plane failure the endpoint is told about), an EV black hole (every packet on one EV of one plane
+ * vanishes: a broken switch port behind that entropy), time jumps, flush, and holding back receives. The optional
+ * extension byte (c3 bit 7) picks the congestion control - NSCC with its defaults (also the default without the
+ * byte), NSCC on a CC profile with a window of a few packets and a short base RTT, a fixed window, none - and the EV
+ * profile - AUTO, or a GEN profile of UDP, STEV or SRv6 format created through the control plane on both endpoints.
+ * After the actions (at most FZ_STEPS) comes the calm phase: every link and port up, receives posted, packets
+ * delivered in order as time advances from deadline to deadline, until every message has completed or a QP is in
+ * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them).
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
  *     peer's memory; RECV_IMMs in the peer's Write-IMM (MSN) order with the right immediate and length, the data of
  *     that message and every earlier one already placed; CONN_ERROR only with a permitted cause (retry exhaustion;
  *     WIMM overflow when receives were held back; anything once undetected corruption was injected); every emitted
- *     packet decodes and goes to the peer QP; guard bytes never change; the internal invariants hold;
+ *     packet decodes and goes to the peer QP; guard bytes never change; the internal invariants hold (queues, timer
+ *     heap, mrc_conn_check of every QP, congestion contexts: bytes in flight, READY list, cwnd bounds); EV_STATE
+ *     events name a real EV of the QP;
  *   - at the end: with no QP error on a pair, every message completed (msgs_done) and every immediate arrived, and
  *     each region holds exactly the written bytes where some message covered it and the initial bytes elsewhere;
  *     with an error, no byte differs from both its initial value and its right value; liveness: the calm phase
@@ -36,6 +43,11 @@
 #define FZ_CALM_NS ((mrc_time)20000000000ull) /* 20 s of virtual time */
 #define FZ_INIT_XOR 0x5Au
 #define FZ_GUARD_BYTE 0xE7u
+/* extension byte: bits 1:0 congestion control, 3:2 EV profile, 4 black holes persist, 5 rev_ev_echo, 6 no loss
+ * confirmation, 7 STEV entropy low half in the source port */
+enum { FZ_CC_DEFAULT = 0, FZ_CC_NSCC_SMALL = 1, FZ_CC_FIXED = 2, FZ_CC_NONE = 3 };
+#define FZ_CCPROF 5u
+#define FZ_EVPROF 7u
 
 typedef struct fz_msg {
     uint32_t off, len, imm;
@@ -77,6 +89,10 @@ static struct {
     int hold_recv[2];
     int held_ever[2];
     int lax;                  /* undetected corruption injected: content unchecked */
+    uint8_t ext;              /* extension byte (0 without one) */
+    unsigned nbh[2];          /* EV black holes per direction: (port, ev) pairs */
+    uint8_t bh_port[2][8];
+    uint32_t bh_ev[2][8];
 } g;
 
 /* Large buffers kept out of g so an input resets only what it must: the source pattern never changes, the
@@ -118,6 +134,8 @@ static void fz_connect(fz_in *in) {
             FZ_CHECK(rc == MRC_OK, "conn_init %d", rc);
             memset(&x, 0, sizeof x);
             x.state = MRC_QPS_INIT;
+            x.ev_profile_id = ((g.ext >> 2) & 3u) ? FZ_EVPROF : 0u;
+            x.cc_profile_id = (g.ext & 3u) == FZ_CC_NSCC_SMALL ? FZ_CCPROF : 0u;
             rc = mrc_conn_modify(&g.q[s][q].c, &x, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, g.now);
             FZ_CHECK(rc == MRC_OK, "INIT %d", rc);
         }
@@ -145,10 +163,88 @@ static void fz_connect(fz_in *in) {
     }
 }
 
+
+static void fz_cc_profile(int s, fz_in *in) { /* NSCC with a window of a few packets, a short base RTT */
+    mrc_cc_profile_attr a;
+    int rc;
+    uint8_t b0 = fz_u8(in), b1 = fz_u8(in);
+    memset(&a, 0, sizeof a);
+    a.state = MRC_PROFILE_OFFLINE;
+    a.algorithm = MRC_CC_NSCC;
+    a.nscc.max_cwnd = 1024u * (1u + (b0 & 15u));
+    a.nscc.base_rtt = 2000u + 200u * b1;
+    a.nscc.disable_qa = (b0 >> 4) & 1u;
+    a.nscc.qa_gate = (uint8_t)((b0 >> 5) & 7u);
+    rc = mrc_cc_profile_modify(&g.ep[s], FZ_CCPROF, &a,
+                               MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG);
+    FZ_CHECK(rc == MRC_OK, "CC profile %d", rc);
+    a.state = MRC_PROFILE_ONLINE;
+    rc = mrc_cc_profile_modify(&g.ep[s], FZ_CCPROF, &a, MRC_CC_PROF_ATTR_STATE);
+    FZ_CHECK(rc == MRC_OK, "CC profile ONLINE %d", rc);
+}
+
+static void fz_ev_profile(int s, unsigned kind) { /* a GEN profile: 1 UDP, 2 STEV, 3 SRv6 */
+    mrc_ev_fmt_attr f;
+    mrc_ev_profile_attr p;
+    unsigned i;
+    int rc;
+    memset(&f, 0, sizeof f);
+    memset(&p, 0, sizeof p);
+    if (kind == 1) {
+        f.mode = MRC_EV_FMT_UDP;
+        f.nfields = 1;
+        f.width[0] = 16;
+        p.field[0].width = 16;
+        p.field[0].init_val = 0xC000u;
+        p.field[0].mask = 0x3FFFu;
+    } else if (kind == 2) {
+        f.mode = MRC_EV_FMT_STEV;
+        f.nfields = 2;
+        f.width[0] = f.width[1] = 16;
+        p.field[0].width = p.field[1].width = 16;
+        p.field[0].init_val = 0x0100u;
+        p.field[0].mask = 0x00FFu;
+        p.field[1].init_val = 0x0200u;
+        p.field[1].mask = 0x0FFFu;
+        p.field[1].min_val = 1;
+        p.field[1].max_val = 0xFFFu;
+    } else { /* SRv6: a fixed 32-bit locator and four 16-bit uSIDs, two of them chosen per EV */
+        f.mode = MRC_EV_FMT_SRV6;
+        f.nfields = 5;
+        f.width[0] = 32;
+        p.field[0].width = 32;
+        p.field[0].init_val = 0xCAFECAFEu;
+        for (i = 1; i < 5; i++) {
+            f.width[i] = 16;
+            p.field[i].width = 16;
+            p.field[i].init_val = 0xE000u + i;
+            p.field[i].mask = i <= 2 ? 0x00FFu : 0u;
+        }
+    }
+    p.nfields = f.nfields;
+    f.state = MRC_PROFILE_OFFLINE;
+    rc = mrc_ev_fmt_modify(&g.ep[s], 1, &f, MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS);
+    FZ_CHECK(rc == MRC_OK, "EV format %d", rc);
+    f.state = MRC_PROFILE_ONLINE;
+    FZ_CHECK(mrc_ev_fmt_modify(&g.ep[s], 1, &f, MRC_EV_FMT_ATTR_STATE) == MRC_OK, "EV format ONLINE");
+    p.state = MRC_PROFILE_OFFLINE;
+    p.mode = MRC_EV_MODE_GEN;
+    p.fmt_id = 1;
+    p.ev_count = MRC__MIN((uint32_t)g.cfg[s].evs_per_port * g.cfg[s].num_ports, (uint32_t)MRC_MAX_EVS);
+    p.ev_min_active = 1;
+    p.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    rc = mrc_ev_profile_modify(&g.ep[s], FZ_EVPROF, &p, 0x7Fu, g.now);
+    FZ_CHECK(rc == MRC_OK, "EV profile %d", rc);
+    p.state = MRC_PROFILE_ONLINE;
+    rc = mrc_ev_profile_modify(&g.ep[s], FZ_EVPROF, &p, MRC_EV_PROF_ATTR_STATE, g.now);
+    FZ_CHECK(rc == MRC_OK, "EV profile ONLINE %d", rc);
+}
+
 static void fz_setup(fz_in *in) {
     uint8_t c0 = fz_u8(in), c3 = fz_u8(in);
     unsigned s, q, i;
     int rc;
+    g.ext = (c3 & 0x80u) ? fz_u8(in) : 0u;
     g.nq = 1u + ((c0 >> 2) & 1u);
     g.mtu = 256u << ((c3 >> 6) & 1u);
     g.now = 1000000;
@@ -167,11 +263,24 @@ static void fz_setup(fz_in *in) {
         cf->wire.sack_msb_first = (uint8_t)((c3 >> 2) & 1u);
         cf->wire.bth_m_bit = (c3 & 8u) ? 6 : 7;
         cf->ack_req_every = (uint16_t)((c3 >> 4) & 1u) * 2u;
-        cf->fixed_cwnd_bytes = (c3 & 0x20u) ? 3000u : 0u;
+        cf->fixed_cwnd_bytes = (c3 & 0x20u) ? 3000u : 8000u;
         cf->tlp_min_ns = 5000u;
+        if ((g.ext & 3u) == FZ_CC_FIXED) cf->cc_algo = MRC_CC_ALGO_FIXED;
+        if ((g.ext & 3u) == FZ_CC_NONE) cf->cc_algo = MRC_CC_ALGO_NONE;
+        cf->rev_ev_echo = (g.ext >> 5) & 1u;
+        cf->ev_confirm_loss = !((g.ext >> 6) & 1u);
+        cf->stev_sport_high = !((g.ext >> 7) & 1u);
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }
+    if ((g.ext & 3u) == FZ_CC_NSCC_SMALL) {
+        fz_in save = *in;
+        fz_cc_profile(0, in);
+        *in = save;
+        fz_cc_profile(1, in); /* the same profile on both sides */
+    }
+    if ((g.ext >> 2) & 3u)
+        for (s = 0; s < 2; s++) fz_ev_profile((int)s, (g.ext >> 2) & 3u);
     if (!b.ready) {
         for (s = 0; s < 2; s++)
             for (i = 0; i < FZ_REGION; i++) b.src[s][i] = (uint8_t)((i * 131u + s * 71u + (i >> 8)) ^ (i >> 3));
@@ -266,7 +375,19 @@ static void fz_events(void) {
         while ((rc = mrc_endpoint_poll_event(&g.ep[s], &ev)) == 1) {
             unsigned q;
             fz_side_q *x = (fz_side_q *)0, *peer;
-            if (ev.type > MRC_EVT_CONN_ERROR) continue; /* later event kinds (path manager, endpoint operations) */
+            if (ev.type == MRC_EVT_EV_STATE) { /* a real EV of one of our QPs, a state the API defines */
+                for (q = 0; q < g.nq; q++)
+                    if (ev.conn == &g.q[s][q].c) x = &g.q[s][q];
+                FZ_CHECK(x && ev.qpn == mrc_conn_qpn(&x->c), "EV_STATE for an unknown QP");
+                FZ_CHECK(ev.state == MRC_EVS_GOOD || ev.state == MRC_EVS_ASSUMED_BAD, "EV_STATE state %#x", ev.state);
+                FZ_CHECK(ev.port >= 1 && ev.port <= g.cfg[s].num_ports, "EV_STATE port %u", ev.port);
+                FZ_CHECK(ev.profile_id == (((g.ext >> 2) & 3u) ? FZ_EVPROF : 0u), "EV_STATE profile %llu",
+                         (unsigned long long)ev.profile_id);
+                FZ_CHECK(ev.ev_index < mrc_conn_ev_count(&x->c), "EV_STATE index %u of %u", ev.ev_index,
+                         mrc_conn_ev_count(&x->c));
+                continue;
+            }
+            if (ev.type > MRC_EVT_CONN_ERROR) continue; /* endpoint operations */
             for (q = 0; q < g.nq; q++)
                 if (ev.conn == &g.q[s][q].c) x = &g.q[s][q];
             FZ_CHECK(x && ev.qpn == mrc_conn_qpn(&x->c), "event for an unknown QP");
@@ -330,7 +451,7 @@ static void fz_events(void) {
     }
 }
 
-static void fz_mem_guards(void) {
+FZ_NOCOV static void fz_mem_guards(void) {
     int s;
     unsigned i;
     for (s = 0; s < 2; s++)
@@ -404,6 +525,8 @@ static void fz_deliver(int dir, const fz_pkt *p) {
     mrc_rxinfo ri;
     uint8_t *copy;
     if (g.link_down[dir][p->port - 1u] || !mrc_endpoint_port_up(&g.ep[to], p->port)) return; /* lost on the plane */
+    for (rc = 0; rc < (int)g.nbh[dir]; rc++)
+        if (g.bh_port[dir][rc] == p->port && g.bh_ev[dir][rc] == p->ev) return; /* an EV black hole */
     memset(&ri, 0, sizeof ri);
     ri.port = p->port;
     ri.dscp = p->dscp;
@@ -526,8 +649,25 @@ static void fz_action(fz_in *in) {
         g.hold_recv[dir] = !g.hold_recv[dir];
         if (g.hold_recv[dir]) g.held_ever[dir] = 1;
         break;
-    default: /* a small tick */
-        g.now += 1000u * (arg + 1u);
+    default:
+        if (arg & 8u) { /* an EV black hole: the (port, EV) of a queued packet goes dark in this direction */
+            fz_net *n = &b.net[dir];
+            if (n->n && g.nbh[dir] < 8u) {
+                const fz_pkt *p = fz_net_at(dir, (unsigned)(arg >> 1 & 3u) % n->n);
+                unsigned i;
+                for (i = 0; i < g.nbh[dir] && (g.bh_port[dir][i] != p->port || g.bh_ev[dir][i] != p->ev); i++) {
+                }
+                if (i == g.nbh[dir]) {
+                    g.bh_port[dir][i] = p->port;
+                    g.bh_ev[dir][i] = p->ev;
+                    g.nbh[dir]++;
+                }
+            } else {
+                g.nbh[dir] = 0; /* repaired */
+            }
+            break;
+        }
+        g.now += 1000u * (arg + 1u); /* a small tick */
         fz_timers();
         break;
     }
@@ -608,8 +748,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_invariants(&g.ep[0]);
         fz_invariants(&g.ep[1]);
     }
-    /* calm: a clean network, in-order delivery, time advancing */
+    /* calm: a clean network, in-order delivery, time advancing (EV black holes stay with extension bit 4) */
     memset(g.link_down, 0, sizeof g.link_down);
+    if (!((g.ext >> 4) & 1u)) g.nbh[0] = g.nbh[1] = 0;
     g.hold_recv[0] = g.hold_recv[1] = 0;
     for (s = 0; s < 2; s++) {
         unsigned p;

@@ -15,7 +15,10 @@
  *   - API: return codes are the documented ones; post_recv's FULL/STATE are exact; completions come in posting
  *     order; NOBUF from poll_tx consumes nothing; every emitted packet decodes and agrees with its txinfo;
  *   - time: after on_timeout(now) the next deadline is in the future;
- *   - internal invariants of the queues, windows and timer heap (fz_invariants; FUZZ_NO_INTERNALS turns it off). */
+ *   - internal invariants of the queues, windows and timer heap, mrc_conn_check of every QP, and the congestion
+ *     contexts (bytes in flight equal the QPs' sum, the READY list, cwnd within its bounds) (fz_invariants;
+ *     FUZZ_NO_INTERNALS turns it off). The congestion control is NSCC (default), or with c2 bit 7 a fixed window
+ *     (or none when that window is 0). */
 #include "fuzz_common.h"
 
 #define FZ_MAX_OPS 600
@@ -195,6 +198,7 @@ static int fz_setup(fz_in *in) {
     g.cfg.trimmable = !(c1 & 0x10u);
     g.cfg.ack_req_every = (uint16_t)((c1 >> 5) & 3u);
     g.cfg.fixed_cwnd_bytes = (c2 & 0x80u) ? (uint32_t)(c2 & 0x7Fu) * 64u : 0u;
+    if (c2 & 0x80u) g.cfg.cc_algo = g.cfg.fixed_cwnd_bytes ? MRC_CC_ALGO_FIXED : MRC_CC_ALGO_NONE; /* else NSCC */
     g.cfg.wire.ts_shift = (uint8_t)((c2 & 0x40u) ? (c2 & 15u) : 7u);
     g.cfg.qpn_base = (c3 & 0x80u) ? MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS : 0x100u;
     g.cfg.evs_per_port = (uint16_t)(1u + ((c3 >> 4) & 3u));
@@ -242,7 +246,7 @@ static int fz_setup(fz_in *in) {
 }
 
 /* ---- oracle helpers ------------------------------------------------------------------------------------------- */
-static void fz_mem_check(const char *after) {
+FZ_NOCOV static void fz_mem_check(const char *after) {
     FZ_CHECK(memcmp(g.arena, g.shadow, sizeof g.arena) == 0, "memory changed outside an accepted placement (%s)",
              after);
     FZ_CHECK(memcmp(g.ext, g.ext_shadow, sizeof g.ext) == 0, "external region changed unexpectedly (%s)", after);

@@ -15,7 +15,8 @@
  * the window; after every drain the requester has sent exactly as far as the window allows; SEND_DONE events
  * match the model's completed messages one for one, in order.
  *
- * Both modes also check mrc_psn_diff / mrc_psn_add / mrc_psn_lt against the naive serial arithmetic. */
+ * Both modes also check mrc_psn_diff / mrc_psn_add / mrc_psn_lt against the naive serial arithmetic, and the
+ * endpoint invariants (fz_invariants: queues, timer heap, windows, mrc_conn_check) after every record. */
 #define MRC_MAX_INFLIGHT 256
 #define MRC_MAX_SQ 16
 #include "fuzz_common.h"
@@ -287,6 +288,7 @@ static void fz_run_responder(fz_in *in) {
         default: fz_psn_arith(in); break;
         }
         fz_rsp_counters();
+        fz_invariants(&g.ep);
     }
 }
 
@@ -469,6 +471,7 @@ static void fz_run_requester(fz_in *in) {
         fz_req_post();
         fz_req_drain();
         FZ_CHECK(mrc_conn_state(&g.c) == MRC_QPS_RTS, "left RTS (state %d)", mrc_conn_state(&g.c));
+        fz_invariants(&g.ep);
     }
     {
         mrc_conn_stats cs;

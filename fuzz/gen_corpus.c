@@ -1,6 +1,6 @@
 /* gen_corpus.c - seed corpora for the fuzz harnesses, recorded from real traffic.
  *
- *   build/fuzz/gen_corpus OUTDIR          writes OUTDIR/{decode,responder,pair,sack}/seed-*
+ *   build/fuzz/gen_corpus OUTDIR          writes OUTDIR/{decode,responder,pair,sack,ev,nscc}/seed-*
  *
  * Two endpoints exchange Writes and Write-IMMs over sim/mrc_wire.h (the wire the scenario tests use), once on a
  * clean wire and once with loss, duplication, trimming, CE marks and reordering. Every emitted packet is tapped.
@@ -11,7 +11,14 @@
  *   sack       responder mode: the PSN order in which B saw A's data, as offsets from cack; requester mode: the
  *              SACK bitmaps and offsets B sent
  *   pair       the same plan (message sizes, Write-IMM mix) under network scripts: clean, periodic loss, reorder,
- *              trims, a dark plane
+ *              trims, a dark plane; and with the extension byte: NSCC on a small-window CC profile, a fixed window,
+ *              no congestion control, GEN EV profiles of UDP, STEV and SRv6 format, EV black holes (some lasting)
+ *   nscc       the congestion-control events the requester of the recorded runs saw, in time order: each data packet
+ *              sent (nominal size), each SACK (rcvd_bytes delta, RTT of the packet it names, CE echo), the packets
+ *              it acknowledged, each NACK as a loss, the time between them
+ *   ev         the worked examples of notes 4.16 (STEV fixed byte + 4-bit field, non-contiguous mask, SRv6 locator +
+ *              uSIDs) as single expansions; control-plane sessions building UDP / STEV / SRv6 formats with EXP and
+ *              GEN profiles, QPs on them sending writes, EV operations and ports going down
  * Deterministic: same binary, same bytes. Capacities come from fuzz_common.h (the harnesses' build). */
 #include "fuzz_common.h"
 #define MRC_WIRE_IMPLEMENTATION
@@ -22,6 +29,7 @@
 
 typedef struct gc_cap {
     int from;
+    mrc_time t;
     uint8_t b[MRC_HDR_MAX + 4096 + 4];
     size_t len;
     mrc_txinfo ti;
@@ -34,9 +42,9 @@ static unsigned g_files;
 
 static void gc_tap(void *ud, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
     (void)ud;
-    (void)now;
     if (g_ncap >= GC_MAXPKT || len > sizeof g_cap[0].b) return;
     g_cap[g_ncap].from = from;
+    g_cap[g_ncap].t = now;
     memcpy(g_cap[g_ncap].b, pkt, len);
     g_cap[g_ncap].len = len;
     g_cap[g_ncap].ti = *ti;
@@ -312,12 +320,19 @@ static void gc_sack(void) {
 }
 
 /* ---- pair seeds -------------------------------------------------------------------------------------------- */
-static void gc_pair(const char *name, uint8_t c0, const uint8_t *script, size_t slen, unsigned reps) {
+static void gc_pair_ext(const char *name, uint8_t c0, int ext, const uint8_t *script, size_t slen, unsigned reps) {
     uint8_t buf[4096];
     size_t n = 0;
     unsigned s, i, q, nq = 1u + ((c0 >> 2) & 1u);
     buf[n++] = c0;
-    buf[n++] = 0x00;                     /* c3 */
+    buf[n++] = ext >= 0 ? 0x81 : 0x00;   /* c3: 2 EVs per port; bit 7: the extension byte follows */
+    if (ext >= 0) {
+        buf[n++] = (uint8_t)ext;
+        if ((ext & 3) == 1) {            /* the small-window NSCC profile: max_cwnd 3 KB, base RTT 6 us */
+            buf[n++] = 0x02;
+            buf[n++] = 20;
+        }
+    }
     buf[n++] = 0x38;                     /* c1: mpr_dest 1, max_wimm 4 */
     buf[n++] = 0x15;                     /* c2: retries 1 + 1, timeout 8 */
     buf[n++] = 0xFF; buf[n++] = 0xFF; buf[n++] = 0xF0; /* A's sq_psn wraps */
@@ -339,6 +354,203 @@ static void gc_pair(const char *name, uint8_t c0, const uint8_t *script, size_t 
     }
     gc_write("pair", name, buf, n);
 }
+static void gc_pair(const char *name, uint8_t c0, const uint8_t *script, size_t slen, unsigned reps) {
+    gc_pair_ext(name, c0, -1, script, slen, reps);
+}
+
+/* ---- nscc seeds --------------------------------------------------------------------------------------------- */
+static void gc_nscc(const char *name, uint8_t c0) {
+    static uint8_t buf[16384];
+    static mrc_time sent_at[1u << 12];
+    size_t n = 0;
+    unsigned i, inflight = 0;
+    uint32_t last_rcvd = 0;
+    mrc_time t = 0;
+    buf[n++] = c0;   /* 2 ports; trimming, TSETH, default line rate and base RTT */
+    buf[n++] = 0x00; /* c1: NSCC */
+    buf[n++] = 0x00; /* CC profile: NSCC, every default */
+    buf[n++] = 0x00;
+    buf[n++] = 0x00; /* one QP, MTU 256, peer 0, profile 0 (the endpoint's NSCC) */
+    buf[n++] = 0x00;
+    for (i = 0; i < g_ncap && n + 32u < sizeof buf; i++) {
+        const gc_cap *c = &g_cap[i];
+        mrc_pkt k;
+        if (mrc_pkt_decode(c->b, c->len, (const mrc_wire_opts *)0, &k) != MRC_OK) continue;
+        while (c->t > t + 250u) { /* time: steps of up to 255 x 250 ns */
+            mrc_time d = (c->t - t) / 250u;
+            buf[n++] = 11;
+            buf[n++] = (uint8_t)(d > 255u ? 255u : d);
+            t += 250u * (d > 255u ? 255u : d);
+        }
+        if (c->from == 0 && fz_op_is_data(k.bth.opcode)) { /* a data packet: full or partial */
+            buf[n++] = 0x00;
+            buf[n++] = k.payload_len >= 256u ? 0x80 : (uint8_t)((k.payload_len / 4u) & 0x7Fu);
+            sent_at[k.bth.psn & 0xFFFu] = c->t;
+            inflight++;
+        } else if (c->from == 1 && k.bth.opcode == MRC_OP_SACK) {
+            uint32_t units = (k.cc.rcvd_bytes - last_rcvd) & 0xFFFFFFu, psn = k.seth.cack_psn;
+            mrc_time rtt = c->t - sent_at[(psn + (uint32_t)(int32_t)k.seth.ack_psn_offset) & 0xFFFu];
+            last_rcvd = k.cc.rcvd_bytes;
+            buf[n++] = 7;
+            buf[n++] = (uint8_t)(0x03u | 0x08u | (k.seth.m == MRC_M_SKIP_ONCE ? 0x10u : 0u) |
+                                 (k.cc.rcv_cwnd_pen ? 0x20u : 0u) | (k.cc.r_c ? 0x40u : 0u));
+            buf[n++] = 0x00; /* r: RTT in 4 ns units */
+            buf[n++] = (uint8_t)(units >> 16);
+            buf[n++] = (uint8_t)(units >> 8);
+            buf[n++] = (uint8_t)units;
+            rtt = rtt / 4u > 0xFFFFu ? 0xFFFFu : rtt / 4u;
+            buf[n++] = (uint8_t)(rtt >> 8);
+            buf[n++] = (uint8_t)rtt;
+            if (k.cc.rcv_cwnd_pen) buf[n++] = k.cc.rcv_cwnd_pen;
+            for (; inflight && units >= 1u; units = units > 2u ? units - 2u : 0u, inflight--) { /* the packets acked */
+                buf[n++] = 4;
+                buf[n++] = 0x00;
+            }
+        } else if (c->from == 1 && k.bth.opcode == MRC_OP_NACK && inflight) { /* a loss: trim or resource */
+            buf[n++] = 9;
+            buf[n++] = k.neth.nack_reason == MRC_NACK_TRIMMED ? 4u : k.neth.nack_reason == MRC_NACK_TRIMMED_LASTHOP ? 5u : 3u;
+            buf[n++] = 0x00;
+            inflight--;
+        }
+    }
+    gc_write("nscc", name, buf, n);
+}
+
+/* ---- ev seeds ----------------------------------------------------------------------------------------------- */
+static size_t gc_put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+    return 4;
+}
+/* [0xC3][mode][nfields][8 widths]: a format given raw */
+static size_t gc_ev_fmt(uint8_t *p, uint8_t mode, unsigned nf, const uint8_t *w) {
+    size_t n = 0;
+    unsigned i;
+    p[n++] = 0xC3;
+    p[n++] = mode;
+    p[n++] = (uint8_t)nf;
+    for (i = 0; i < 8; i++) p[n++] = i < nf ? w[i] : 0u;
+    return n;
+}
+/* [0xE0][width][init][min][max][mask]: a field given raw */
+static size_t gc_ev_field(uint8_t *p, uint8_t w, uint32_t init, uint32_t mn, uint32_t mx, uint32_t mask) {
+    size_t n = 0;
+    p[n++] = 0xE0;
+    p[n++] = w;
+    n += gc_put32(p + n, init);
+    n += gc_put32(p + n, mn);
+    n += gc_put32(p + n, mx);
+    n += gc_put32(p + n, mask);
+    return n;
+}
+typedef struct gc_evx {
+    const char *name;
+    uint8_t mode, nf, w[8];
+    struct { uint8_t w; uint32_t init, mn, mx, mask; } f[8];
+    uint8_t abs_len, abs[8];
+} gc_evx;
+static const gc_evx gc_evxs[] = {
+    {"stev-fixed-byte-4bit-field", MRC_EV_FMT_STEV, 2, {16, 16}, {{16, 0x0100, 1, 15, 0x000F}, {16, 0x0200, 1, 15, 0x000F}},
+     1, {0x3A}},
+    {"udp-noncontiguous-mask", MRC_EV_FMT_UDP, 1, {16}, {{16, 0x1000, 0, 0, 0x0F0F}}, 1, {0xA5}},
+    {"srv6-locator-4-usids", MRC_EV_FMT_SRV6, 5, {32, 16, 16, 16, 16},
+     {{32, 0xCAFECAFEu, 0, 0, 0}, {16, 0, 0, 0, 0xFFFF}, {16, 0, 0, 0, 0xFFFF}, {16, 0, 0, 0, 0xFFFF}, {16, 0, 0, 0, 0xFFFF}},
+     8, {0x11, 0x11, 0x22, 0x22, 0x33, 0x33, 0x44, 0x44}},
+    {"stev-leftover-bit", MRC_EV_FMT_STEV, 1, {32}, {{32, 0, 0, 0, 0x0000FFFF}}, 3, {0x12, 0x34, 0x01}},
+    {"srv6-srh-256", MRC_EV_FMT_SRV6, 8, {32, 32, 32, 32, 32, 32, 32, 32},
+     {{32, 0x20010DB8u, 0, 0, 0}, {32, 0, 1, 255, 0xFF}, {32, 0, 0, 0, 0xFFFFFFFFu}, {32, 7, 0, 0, 0},
+      {32, 0, 0, 0, 0xF0000000u}, {32, 0, 0, 0, 0}, {32, 0, 0, 0, 0}, {32, 0, 0, 0, 0}},
+     6, {0x42, 0xDE, 0xAD, 0xBE, 0xEF, 0x90}},
+};
+static void gc_ev(void) {
+    uint8_t buf[1024];
+    size_t n, j;
+    unsigned i, k;
+    char name[96];
+    /* single expansions: [mode 0][fmt][sel 0xE0][nf][fields][abs_len][abs] */
+    for (i = 0; i < sizeof gc_evxs / sizeof gc_evxs[0]; i++) {
+        const gc_evx *x = &gc_evxs[i];
+        n = 0;
+        buf[n++] = 0x00;
+        n += gc_ev_fmt(buf + n, x->mode, x->nf, x->w);
+        buf[n++] = 0xE0;
+        buf[n++] = x->nf;
+        for (k = 0; k < x->nf; k++) n += gc_ev_field(buf + n, x->f[k].w, x->f[k].init, x->f[k].mn, x->f[k].mx, x->f[k].mask);
+        buf[n++] = x->abs_len;
+        for (j = 0; j < x->abs_len; j++) buf[n++] = x->abs[j];
+        snprintf(name, sizeof name, "expand-%s", x->name);
+        gc_write("ev", name, buf, n);
+    }
+    /* sessions: build (op 12) a format + profile, EXP (REPLACE each EV) or GEN; QPs on it; writes; polls; a port
+     * down; REPLACE and MODIFY_STATE of a live EV; the encoder */
+    for (i = 0; i < 3; i++) {
+        const gc_evx *x = &gc_evxs[i];
+        unsigned gen;
+        for (gen = 0; gen < 2; gen++) {
+            unsigned count = 4;
+            n = 0;
+            buf[n++] = 0x01;             /* session */
+            buf[n++] = 0x01;             /* c0: 2 ports, 1 AUTO EV per port, STEV high half in the source port */
+            buf[n++] = 0x00;             /* c1: NSCC, control packets on the QP's own EVs */
+            buf[n++] = 12;               /* build */
+            buf[n++] = 0x00;             /* format 1 */
+            buf[n++] = 0x00;             /* profile 1 */
+            buf[n++] = (uint8_t)(0xC0u | (gen ? 4u : 0u));
+            n += gc_ev_fmt(buf + n, x->mode, x->nf, x->w);
+            buf[n++] = (uint8_t)(count - 1u);
+            buf[n++] = 1;                /* min_active */
+            buf[n++] = 3;                /* event mask GOOD | ASSUMED_BAD */
+            for (k = 0; k < x->nf; k++)
+                n += gc_ev_field(buf + n, x->f[k].w, x->f[k].init, x->f[k].mn, x->f[k].mx, x->f[k].mask);
+            if (!gen) { /* EXP: each EV's abstract value, field by field (u32 each), and its port */
+                for (j = 0; j < count; j++) {
+                    buf[n++] = 0x00;
+                    for (k = 0; k < x->nf; k++) n += gc_put32(buf + n, (uint32_t)(j * 0x35u + k + 1u));
+                    buf[n++] = (uint8_t)(j & 1u);
+                }
+            }
+            for (k = 0; k < 3; k++) { /* QP k on profile 1 (b % 5 = 1), QP 2 on AUTO */
+                buf[n++] = 7;
+                buf[n++] = (uint8_t)k;
+                buf[n++] = k == 2 ? 0x00 : 0x01;
+            }
+            for (k = 0; k < 3; k++) { /* a write each, then polls */
+                buf[n++] = 7;
+                buf[n++] = (uint8_t)k;
+                buf[n++] = 0x02;
+                buf[n++] = 0x00;
+            }
+            buf[n++] = 0xA5;             /* poll 11 */
+            buf[n++] = 10 + 13 * 1;      /* port 2 down (op 23: 23 % 13 = 10, (23 >> 4) % 2 + 1 = 2) */
+            buf[n++] = 0xA5;
+            buf[n++] = 11;               /* time, then the timers */
+            buf[n++] = 0xFF;
+            buf[n++] = 0xFF;
+            buf[n++] = 0xA5;
+            buf[n++] = 5;                /* ev_op on profile 1: REPLACE the first EV with a new value, ALL_COPIES */
+            buf[n++] = 0x01;
+            buf[n++] = 0x00;             /* sel: REPLACE, one entry */
+            buf[n++] = 0x00;             /* entry: existing EV 0, new port 1, GOOD */
+            buf[n++] = 0x00;             /* ev_new value: field by field */
+            for (k = 0; k < x->nf; k++) n += gc_put32(buf + n, 0x5Au + k);
+            buf[n++] = 6;                /* ev_op: MODIFY_STATE of EV 1 to DENIED */
+            buf[n++] = 0x01;
+            buf[n++] = 0x01;
+            buf[n++] = 0x11;
+            buf[n++] = 0x00;
+            for (k = 0; k < x->nf; k++) n += gc_put32(buf + n, 0);
+            buf[n++] = 0xA5;
+            buf[n++] = 24;               /* the encoder (24 % 13 = 11, bit 4): SRv6, 32-byte path */
+            buf[n++] = 0x09;
+            for (k = 0; k < 32; k++) buf[n++] = (uint8_t)(k * 7u);
+            n += gc_put32(buf + n, 0xABCD1234u);
+            snprintf(name, sizeof name, "session-%s-%s", gen ? "gen" : "exp", x->name);
+            gc_write("ev", name, buf, n);
+        }
+    }
+}
 
 int main(int argc, char **argv) {
     static const uint8_t clean[] = {0x00, 0x10};
@@ -347,6 +559,8 @@ int main(int argc, char **argv) {
     static const uint8_t trims[] = {0x08, 0x10, 0x00, 0x00, 0x09, 0x10, 0x04, 0x00};
     static const uint8_t dark[] = {0x0A, 0x00, 0x00, 0x10, 0x00, 0x10, 0x00, 0x0C, 0x00, 0x40};
     static const uint8_t corrupt[] = {0x07, 0x12, 0x34, 0x00, 0x10, 0x0F};
+    static const uint8_t blackhole[] = {0x00, 0x10, 0x8F, 0x00, 0x10, 0x00, 0x10, 0x9F, 0x00, 0x10, 0x0F};
+    static const uint8_t flap[] = {0x0B, 0x00, 0x10, 0x00, 0x10, 0x0B, 0x1B, 0x00, 0x10, 0x0C, 0x20, 0x1B, 0x0B};
     uint64_t seed;
     if (argc != 2) {
         fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
@@ -354,6 +568,7 @@ int main(int argc, char **argv) {
     }
     g_out = argv[1];
     gc_record(0, 1);
+    gc_nscc("wire-clean", 0x01);
     gc_decode();
     gc_responder("clean", 0);
     /* the first lossy run (in seed order) whose wire really lost, trimmed and duplicated: retransmissions tapped */
@@ -373,6 +588,17 @@ int main(int argc, char **argv) {
     gc_pair("dark-plane", 0x03, dark, sizeof dark, 30);
     gc_pair("corrupt", 0x01, corrupt, sizeof corrupt, 20);
     gc_pair("held-receives", 0x02, loss, sizeof loss, 30);
+    gc_pair_ext("nscc-small-window", 0x01, 0x01, loss, sizeof loss, 40);
+    gc_pair_ext("fixed-window", 0x05, 0x02, reorder, sizeof reorder, 40);
+    gc_pair_ext("no-cc", 0x01, 0x03, trims, sizeof trims, 40);
+    gc_pair_ext("gen-udp", 0x01, 0x04, clean, sizeof clean, 60);
+    gc_pair_ext("gen-stev-loss", 0x03, 0x08, loss, sizeof loss, 40);
+    gc_pair_ext("gen-srv6-trims", 0x01, 0x0D, trims, sizeof trims, 40);
+    gc_pair_ext("ev-blackhole", 0x01, 0x00, blackhole, sizeof blackhole, 30);
+    gc_pair_ext("ev-blackhole-lasting-stev", 0x03, 0x18, blackhole, sizeof blackhole, 30);
+    gc_pair_ext("port-flap-nscc", 0x03, 0x01, flap, sizeof flap, 20);
+    gc_nscc("wire-lossy", 0x01);
+    gc_ev();
     printf("gen_corpus: %u seeds in %s (from %u tapped packets of the lossy run)\n", g_files, g_out, g_ncap);
     return 0;
 }
