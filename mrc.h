@@ -1090,6 +1090,7 @@ typedef struct mrc__ctl {     /* a queued control packet (SACK, NACK, transport 
     uint8_t kind, m, reason, port, pr;
     uint16_t ts;
     uint32_t psn, ev, msn;
+    uint32_t lo, hi;          /* SACK: lowest and highest PSN named by the SACKs coalesced into this one */
 } mrc__ctl;
 
 typedef struct mrc__imm {     /* a stashed immediate, delivered in MSN order */
@@ -1150,6 +1151,7 @@ struct mrc_conn {
     uint16_t ev_count;        /* slots in evs[] */
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
+    mrc_time port_ok[MRC_MAX_PORTS], any_ok; /* last SACK naming a packet sent on that port / on any port */
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
     /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
@@ -3124,13 +3126,29 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
  * ============================================================================================================== */
 enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 };
 
+/* The 64-PSN slice a SACK reports (Q4): cack + 1 .. cack + 64 while the highest PSN it stands for is that close, else
+ * the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
+MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi) {
+    int32_t off = mrc_psn_diff(hi, c->cack);
+    return off <= 64 ? 1 : off - 63;
+}
 MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
     uint32_t n = c->ctlq_tail - c->ctlq_head;
     if (e->kind == MRC__CTL_SACK && !e->pr && e->m == MRC_M_NONE && n > 0) {
         mrc__ctl *t = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
-        if (t->kind == MRC__CTL_SACK && !t->pr && t->m == MRC_M_NONE) { /* coalesce: the newer one names its packet */
-            *t = *e;
-            return;
+        /* coalesce: the newer one names its packet, and the SACK reports the slice ending at the highest PSN named so
+         * far - unless the named PSNs no longer fit one 64-PSN slice: an arrival would never be reported and the
+         * requester would retransmit it. A full queue coalesces anyway (the newer state is worth more). */
+        if (t->kind == MRC__CTL_SACK && !t->pr && t->m == MRC_M_NONE) {
+            uint32_t lo = mrc_psn_diff(t->lo, e->psn) < 0 ? t->lo : e->psn;
+            uint32_t hi = mrc_psn_diff(t->hi, e->psn) > 0 ? t->hi : e->psn;
+            int32_t olo = mrc_psn_diff(lo, c->cack);
+            bool keep = olo <= 0 || olo >= mrc__sack_slice(c, hi); /* cack only rises before it leaves: stays true */
+            if (keep || n >= MRC_CTLQ_LEN) {
+                *t = *e;
+                if (keep) t->lo = lo, t->hi = hi;
+                return;
+            }
         }
     }
     if (n >= MRC_CTLQ_LEN) {
@@ -3146,7 +3164,7 @@ MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t 
     mrc__ctl e;
     MRC_MEMSET(&e, 0, sizeof e);
     e.kind = MRC__CTL_SACK;
-    e.psn = psn;
+    e.psn = e.lo = e.hi = psn;
     e.ev = ev;
     e.port = port;
     e.ts = ts;
@@ -3452,8 +3470,9 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         s.cack_psn = c->cack;
         s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
-        /* Q4: the 64-PSN slice ending at the named packet (from cack + 1 at the earliest); probes: cack + 1 */
-        s.sack_offset = (int16_t)((e->pr || off <= 64) ? 1 : off - 63);
+        /* Q4: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from cack + 1 at the
+         * earliest; probes: cack + 1 */
+        s.sack_offset = (int16_t)(e->pr ? 1 : mrc__sack_slice(c, e->hi));
         s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
         cs.tx_timestamp = e->ts;
         cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
@@ -3760,7 +3779,10 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
 
 /* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
  * Withheld when it would leave the port fewer than ev_floor EVs carrying data (ev_min_active spread over the
- * ports), unless forced (the controller), so that loss everywhere cannot starve a plane or the QP. */
+ * ports), unless forced (the controller), so that loss everywhere cannot starve a plane or the QP - but not for a
+ * plane gone silent: no SACK has named a packet sent on it for 2 srtt before the last one naming another plane's.
+ * Such a plane loses its floor EVs one loss each and leaves the rotation (probes bring them back); when every
+ * plane is silent (the peer, not a plane) the floor holds. */
 MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     mrc__ev *e = &c->evs[slot];
     unsigned st = MRC__EVST(e), p = e->port - 1u;
@@ -3771,7 +3793,8 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
         *pp = e->link;
         c->bk_n[p]--;
     } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
-        if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor) {
+        if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
+            c->any_ok - c->port_ok[p] <= 2u * c->srtt) {
             c->st.ev_withheld++;
             return;
         }
@@ -3811,6 +3834,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
 
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
+    c->port_ok[c->evs[slot].port - 1u] = c->any_ok = c->ep->now; /* the plane delivers (it keeps its floor) */
     if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
@@ -3938,6 +3962,8 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         planes += good[p] != 0;
     }
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
+    for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
+    c->any_ok = c->ep->now;
     for (i = 0; i < c->ev_count; i++) { /* place */
         mrc__ev *e = &c->evs[i];
         p = e->port - 1u;
