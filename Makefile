@@ -1,9 +1,11 @@
 # open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
 #
 #   make test          the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
-#                      short libFuzzer runs), then a strict build of the test suite and its run (last line:
-#                      "N passed, N failed")
-#   make demo          two endpoints over a lossy simulated 8-plane wire, in one process (no hardware)
+#                      short libFuzzer runs), the UDP port's loopback smoke (udp-smoke), then a strict build of the
+#                      test suite and its run (last line: "N passed, N failed")
+#   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
+#                      mid-run (built-in impairment: no root, no hardware); about 5 s
+#   make demo-sim      two endpoints over a lossy simulated 8-plane wire, in one process
 #   make asan          the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make cxx           the test suite compiled and run as C++11
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
@@ -35,8 +37,8 @@ ifdef SEED
 export MRC_TEST_SEED := $(SEED)
 endif
 
-.PHONY: all test asan cxx freestanding size demo check clean bench
-all: $(B)/mrc_test $(B)/demo
+.PHONY: all test asan cxx freestanding size demo demo-sim check clean bench
+all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf
 
 $(B):
 	@mkdir -p $(B)
@@ -51,7 +53,7 @@ $(B)/mrc_test_asan: $(TESTDEPS) | $(B)
 $(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
 	$(CXX) $(CXXFL) -o $@ mrc_test.c
 
-test: $(B)/mrc_test sim-quick fuzz-smoke
+test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke
 	./$(B)/mrc_test $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
@@ -71,7 +73,9 @@ bench: $(B)/bench_ev_pick
 $(B)/demo: examples/demo.c $(CORE) sim/mrc_wire.h | $(B)
 	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ examples/demo.c
 
-demo: $(B)/demo
+demo: demo-udp
+
+demo-sim: $(B)/demo
 	./$(B)/demo $(DEMO_ARGS)
 
 # ---- firmware targets ----------------------------------------------------------------------------------------------
@@ -131,9 +135,10 @@ size: freestanding
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk
 include fuzz/fuzz.mk
+include ports/udp/udp.mk
 
 # ---- everything ---------------------------------------------------------------------------------------------------
-check: asan cxx freestanding size demo sim-quick-asan test
+check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan test
 
 clean:
 	rm -rf $(B)

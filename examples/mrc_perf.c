@@ -121,7 +121,7 @@ static void usage(void) {
         "      --plane-addrs A,B.. this side's address per plane (default: the side channel's local address)\n"
         "      --udp-port N        first UDP receive port (plane p uses N+p-1; default server 4791, client any)\n"
         "      --ev-port N         first EV source port (default server 20000, client 20256)\n"
-        "      --min-active N      EVs that keep carrying data whatever the losses (default 0, see README)\n"
+        "      --min-active N      EVs that keep carrying data whatever the losses (default evs/8, the core's AUTO)\n"
         "      --batch N           sendmmsg/recvmmsg batch, 1..64 (default 32)\n"
         "      --sndbuf B, --rcvbuf B   UDP socket buffers (default 1M per socket / 8M per plane receive socket)\n"
         "      --busy-poll         never sleep in epoll\n"
@@ -809,7 +809,7 @@ static int setup_endpoint(perf *p, char *err, size_t errlen) {
     rc = mrc_endpoint_init(p->ep, &cfg, now);
     if (!rc)
         rc = mrc_udp_ev_profile(p->u, p->ep, EV_FMT_ID, EV_PROF_ID,
-                                p->o.min_active_set ? p->o.min_active : 0u, now);
+                                p->o.min_active_set ? p->o.min_active : (p->o.evs >= 8u ? p->o.evs / 8u : 1u), now);
     if (rc) {
         snprintf(err, errlen, "core setup failed: %s", mrc_strerror(rc));
         return -1;
@@ -1961,7 +1961,8 @@ static int run(perf *p) {
                              (unsigned long long)p->size, (unsigned long long)o->iters, p->qps, p->depth, p->mtu,
                              p->planes, p->evs, o->imm, o->bidir, o->raw, (unsigned long long)o->seed, o->sack_every,
                              o->ack_every, o->sack_delay_us, o->cc, (unsigned long long)o->cwnd, (unsigned long long)o->rate_mbps,
-                             (unsigned long long)o->base_rtt_ns, o->min_active_set ? o->min_active : 0u,
+                             (unsigned long long)o->base_rtt_ns,
+                             o->min_active_set ? o->min_active : (o->evs >= 8u ? o->evs / 8u : 1u),
                              (unsigned long long)(o->duration * 1e6));
         l += put_rules(o, line + l, sizeof line - l);
         l += put_side(p, line + l, sizeof line - l);

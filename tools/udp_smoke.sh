@@ -16,6 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/udp_smoke.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 [ -x "$PERF" ] || { echo "udp-smoke: $PERF not built"; exit 1; }
+command -v python3 >/dev/null || { echo "udp-smoke: SKIP: python3 is needed to read mrc_perf's JSON (Debian: apt-get install python3)"; exit 0; }
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
