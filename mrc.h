@@ -1151,7 +1151,7 @@ struct mrc_conn {
     uint16_t ev_count;        /* slots in evs[] */
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
-    mrc_time port_ok[MRC_MAX_PORTS], any_ok; /* last SACK naming a packet sent on that port / on any port */
+    mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
     /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
@@ -3780,9 +3780,16 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
 /* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
  * Withheld when it would leave the port fewer than ev_floor EVs carrying data (ev_min_active spread over the
  * ports), unless forced (the controller), so that loss everywhere cannot starve a plane or the QP - but not for a
- * plane gone silent: no SACK has named a packet sent on it for 2 srtt before the last one naming another plane's.
- * Such a plane loses its floor EVs one loss each and leaves the rotation (probes bring them back); when every
- * plane is silent (the peer, not a plane) the floor holds. */
+ * plane gone silent: another plane that still carries data has had a packet named by a SACK more than 2 srtt after
+ * this plane's last. Such a plane loses its floor EVs one loss each and leaves the rotation (probes bring them
+ * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
+ * on the plane that delivered last. O(ports), per demotion. */
+MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
+    unsigned q;
+    for (q = 0; q < MRC_MAX_PORTS; q++)
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > c->port_ok[p] + 2u * c->srtt) return true;
+    return false;
+}
 MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     mrc__ev *e = &c->evs[slot];
     unsigned st = MRC__EVST(e), p = e->port - 1u;
@@ -3794,7 +3801,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
         c->bk_n[p]--;
     } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
         if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
-            c->any_ok - c->port_ok[p] <= 2u * c->srtt) {
+            !mrc__ev_plane_silent(c, p)) {
             c->st.ev_withheld++;
             return;
         }
@@ -3834,7 +3841,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
 
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
-    c->port_ok[c->evs[slot].port - 1u] = c->any_ok = c->ep->now; /* the plane delivers (it keeps its floor) */
+    c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
     if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
@@ -3963,7 +3970,6 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     }
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
     for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
-    c->any_ok = c->ep->now;
     for (i = 0; i < c->ev_count; i++) { /* place */
         mrc__ev *e = &c->evs[i];
         p = e->port - 1u;
