@@ -137,7 +137,7 @@ cover: | $(FB)
 	$(CLANG) $(COVER_FL) -o $(FB)/cover/mrc_test mrc_test.c; \
 	LLVM_PROFILE_FILE=$(FB)/cover/test.profraw ./$(FB)/cover/mrc_test > $(FB)/cover/test.log 2>&1 || \
 	  { tail -5 $(FB)/cover/test.log; exit 1; }; \
-	tail -1 $(FB)/cover/test.log; objs="-object $(FB)/cover/mrc_test"; \
+	tail -1 $(FB)/cover/test.log; objs="$(FB)/cover/mrc_test"; \
 	for t in $(FUZZ_TARGETS); do \
 	  $(CLANG) $(COVER_FL) $(FUZZ_DEFS) -o $(FB)/cover/replay_$$t fuzz/fuzz_$$t.c fuzz/replay_main.c; \
 	  dirs=fuzz/corpus/$$t; for d in fuzz/regress/$$t fuzz/regress-pending/$$t $(FB)/corpus/$$t $(B)/campaign/corpus/$$t; do \
