@@ -1868,6 +1868,7 @@ enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2 }; /* mrc__pro
 /* forward declarations of what later sections provide */
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
+MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
 MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
@@ -2161,11 +2162,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->slot = slot;
     c->qpn = qpn;
     c->heap_idx = MRC__NOHEAP;
-    { /* empty EV lists (0 is a slot) */
-        unsigned p_;
-        for (p_ = 0; p_ < MRC_MAX_PORTS; p_++) c->bk_head[p_] = MRC__EV_NONE;
-        c->bad_head = c->bad_tail = MRC__EV_NONE;
-    }
+    mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
@@ -3936,6 +3933,12 @@ MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
 }
 
 /* ---- building the set ------------------------------------------------------------------------------------------ */
+/* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
+MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
+    unsigned p;
+    c->bad_head = c->bad_tail = MRC__EV_NONE;
+    for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
+}
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
  * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n). */
 MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
@@ -3943,9 +3946,8 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     uint16_t good[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
     unsigned i, p, planes = 0;
     c->n_bad = 0;
-    c->bad_head = c->bad_tail = MRC__EV_NONE;
+    mrc__ev_lists_empty(c);
     for (p = 0; p < MRC_MAX_PORTS; p++) {
-        c->bk_head[p] = MRC__EV_NONE;
         c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
         good[p] = slots[p] = 0;
     }
@@ -4321,7 +4323,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     p->alpha_q16 = (uint32_t)MRC__MIN(mrc__mul_sat(4u * (uint64_t)mss, a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
-    p->qa_threshold = cf->qa_threshold ? cf->qa_threshold : (uint32_t)MRC__MIN(4u * (uint64_t)p->target, (uint64_t)0xFFFFFFFFu);
+    p->qa_threshold =
+        cf->qa_threshold ? cf->qa_threshold : (uint32_t)MRC__MIN(4u * (uint64_t)p->target, (uint64_t)0xFFFFFFFFu);
     p->adjust_bytes = cf->adjust_bytes_threshold ? cf->adjust_bytes_threshold : 8u * min_cwnd;
     p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
 }
@@ -5178,7 +5181,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent;
-            if (mode != pf->mode) return MRC_ERR_INVAL; /* a new mode is a new, empty array (see the commit) */
+            if (mode != pf->mode) return MRC_ERR_INVAL; /* a new mode empties the array (commit below) */
             for (i = 0; i < count; i++) {
                 if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports) return MRC_ERR_INVAL;
                 if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent)) return MRC_ERR_INVAL;

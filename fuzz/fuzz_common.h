@@ -280,6 +280,36 @@ FZ_NOCOV static inline int fz_stats_step(const mrc_endpoint_stats *a, const mrc_
     return moved;
 }
 
+/* ---- a QP in INIT to RTS with fixed, valid attributes (the harnesses that do not fuzz them) ----------------------- */
+static inline void fz_conn_rts(mrc_conn *c, uint32_t dest_qpn, uint32_t mtu, uint32_t peer, uint8_t timeout,
+                               mrc_time now) {
+    mrc_conn_attr a;
+    int rc;
+    memset(&a, 0, sizeof a);
+    a.state = MRC_QPS_RTR;
+    a.dest_qpn = dest_qpn;
+    a.path_mtu = mtu;
+    a.mpr_dest = 1;
+    a.max_wimm_dest = 1;
+    a.peer = peer;
+    rc = mrc_conn_modify(c, &a,
+                         MRC_ATTR_STATE | MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST |
+                             MRC_ATTR_MAX_WIMM_DEST | MRC_ATTR_PEER,
+                         now);
+    FZ_CHECK(rc == MRC_OK, "RTR %d", rc);
+    a.state = MRC_QPS_RTS;
+    a.mpr = 1;
+    a.max_wimm = 1;
+    a.retry_linear = 7;
+    a.retry_exp = 25;
+    a.timeout = timeout;
+    rc = mrc_conn_modify(c, &a,
+                         MRC_ATTR_STATE | MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY |
+                             MRC_ATTR_TIMEOUT,
+                         now);
+    FZ_CHECK(rc == MRC_OK, "RTS %d", rc);
+}
+
 /* ---- known core bugs awaiting a fix (fuzz/regress-pending/) ------------------------------------------------------
  * A harness must not stop on a bug that is already reported, or a campaign finds nothing else. While a fix is
  * pending, a probe fz_bug_<name>() here detects the bug in the core at run time and excuses only the cases it

@@ -755,28 +755,7 @@ static void fz_op_conn(fz_in *in) {
             fz_unchanged("conn_modify", rc);
             return;
         }
-        a.state = MRC_QPS_RTR;
-        a.dest_qpn = 0x500u + k;
-        a.path_mtu = 256;
-        a.mpr_dest = 1;
-        a.max_wimm_dest = 1;
-        a.peer = k & 1u;
-        rc = mrc_conn_modify(c, &a,
-                             MRC_ATTR_STATE | MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU |
-                                 MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST | MRC_ATTR_PEER,
-                             g.now);
-        FZ_CHECK(rc == MRC_OK, "RTR %d", rc);
-        a.state = MRC_QPS_RTS;
-        a.mpr = 1;
-        a.max_wimm = 1;
-        a.retry_linear = 7;
-        a.retry_exp = 25;
-        a.timeout = 8;
-        rc = mrc_conn_modify(c, &a,
-                             MRC_ATTR_STATE | MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY |
-                                 MRC_ATTR_TIMEOUT,
-                             g.now);
-        FZ_CHECK(rc == MRC_OK, "RTS %d", rc);
+        fz_conn_rts(c, 0x500u + k, 256, k & 1u, 8, g.now);
         return;
     }
     switch ((sel >> 2) & 3u) {

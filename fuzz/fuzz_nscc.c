@@ -214,28 +214,7 @@ static int fz_join(fz_q *q) { /* RESET -> RTS; the QP joins (or opens) its peer'
     a.cc_profile_id = q->prof;
     rc = mrc_conn_modify(&q->c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, g.now);
     FZ_CHECK(rc == MRC_OK, "INIT %d", rc);
-    a.state = MRC_QPS_RTR;
-    a.dest_qpn = 0x300u;
-    a.path_mtu = q->mtu;
-    a.mpr_dest = 1;
-    a.max_wimm_dest = 1;
-    a.peer = q->peer;
-    rc = mrc_conn_modify(&q->c, &a,
-                         MRC_ATTR_STATE | MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST |
-                             MRC_ATTR_MAX_WIMM_DEST | MRC_ATTR_PEER,
-                         g.now);
-    FZ_CHECK(rc == MRC_OK, "RTR %d", rc);
-    a.state = MRC_QPS_RTS;
-    a.mpr = 1;
-    a.max_wimm = 1;
-    a.retry_linear = 7;
-    a.retry_exp = 25;
-    a.timeout = 0;
-    rc = mrc_conn_modify(&q->c, &a,
-                         MRC_ATTR_STATE | MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY |
-                             MRC_ATTR_TIMEOUT,
-                         g.now);
-    FZ_CHECK(rc == MRC_OK, "RTS %d", rc);
+    fz_conn_rts(&q->c, 0x300u, q->mtu, q->peer, 0, g.now);
     FZ_CHECK(q->c.ccx != MRC__EV_NONE, "RTS without a context");
     {
         const mrc__ccx *x = &g.ep.ccx[q->c.ccx];
@@ -405,8 +384,18 @@ static unsigned fz_take_pkt(fz_q *q, fz_in *in) { /* a packet of the flight leav
     return n;
 }
 
+/* after an acknowledgement or SACK of context x: at most 4 QPs woken, and fewer only when the window is full */
+static void fz_check_woken(unsigned x, const char *after) {
+    unsigned woken = fz_ready_sync(x);
+    FZ_CHECK(woken <= 4u, "%u QPs woken by %s", woken, after);
+    if (g.nready[x] && woken < 4u)
+        FZ_CHECK(g.ep.ccx[x].inflight >= g.ep.ccx[x].cwnd,
+                 "READY QPs left asleep after %s with the window open (inflight %llu < cwnd %llu)", after,
+                 (unsigned long long)g.ep.ccx[x].inflight, (unsigned long long)g.ep.ccx[x].cwnd);
+}
+
 static void fz_op_ack(fz_q *q, fz_in *in) {
-    unsigned x = q->c.ccx, woken;
+    unsigned x = q->c.ccx;
     uint32_t n;
     fz_snap s;
     if (!q->npkt || x == MRC__EV_NONE) return;
@@ -414,12 +403,7 @@ static void fz_op_ack(fz_q *q, fz_in *in) {
     fz_take(&s);
     mrc__cc_on_ack(&q->c, n);
     fz_same_cwnd(&s, "an acknowledgement");
-    woken = fz_ready_sync(x);
-    FZ_CHECK(woken <= 4u, "%u QPs woken by one acknowledgement", woken);
-    if (g.nready[x] && woken < 4u)
-        FZ_CHECK(g.ep.ccx[x].inflight >= g.ep.ccx[x].cwnd, "READY QPs left asleep with the window open (inflight "
-                                                           "%llu < cwnd %llu)",
-                 (unsigned long long)g.ep.ccx[x].inflight, (unsigned long long)g.ep.ccx[x].cwnd);
+    fz_check_woken(x, "an acknowledgement");
 }
 
 static void fz_op_loss(fz_q *q, fz_in *in) {
@@ -450,7 +434,7 @@ static void fz_op_loss(fz_q *q, fz_in *in) {
 static void fz_op_sack(fz_q *q, fz_in *in) {
     uint8_t b = fz_u8(in), r = fz_u8(in);
     mrc__cc_sample sm;
-    unsigned x = q->c.ccx, woken;
+    unsigned x = q->c.ccx;
     mrc_conn_stats c0, c1;
     fz_snap s;
     mrc__ccx before;
@@ -476,12 +460,7 @@ static void fz_op_sack(fz_q *q, fz_in *in) {
     mrc_conn_stats_get(&q->c, &c0);
     mrc__cc_on_sack(&q->c, &sm, g.now);
     mrc_conn_stats_get(&q->c, &c1);
-    woken = fz_ready_sync(x);
-    FZ_CHECK(woken <= 4u, "%u QPs woken by one SACK", woken);
-    if (g.nready[x] && woken < 4u)
-        FZ_CHECK(g.ep.ccx[x].inflight >= g.ep.ccx[x].cwnd, "READY QPs left asleep after a SACK with the window open "
-                                                           "(inflight %llu < cwnd %llu)",
-                 (unsigned long long)g.ep.ccx[x].inflight, (unsigned long long)g.ep.ccx[x].cwnd);
+    fz_check_woken(x, "a SACK");
     if (before.algo != MRC_CC_ALGO_NSCC) {
         fz_same_cwnd(&s, "a SACK without NSCC");
         return;
