@@ -31,7 +31,7 @@
  *   MRC_MAX_WIMM           pending immediates per QP (128)    MRC_MAX_SQ, MRC_MAX_RQ  work requests per QP (64)
  *   MRC_CTLQ_LEN           queued control packets per QP (16)
  *   MRC_MAX_EV_FMTS        EV Format profiles per endpoint (4) MRC_MAX_EV_PROFILES EV profiles per endpoint (4)
- *   MRC_MAX_EV_FIELDS      fields per EV Format / EV profile (8)
+ *   MRC_MAX_EV_FIELDS      fields per EV Format / EV profile (16: the OCP SRv6+SRH examples use 10 and 12)
  *   MRC_EV_BYTES           bytes of an EV value (32: SRv6 DA + SRH; 4 is enough for UDP and STEV formats)
  *   MRC_MAX_PROBES         outstanding reliability probes per QP (8)
  *   MRC_NOTIFYQ_LEN        controller events (EV state, endpoint responses) queued per endpoint (64)
@@ -115,7 +115,7 @@
 #define MRC_MAX_EV_PROFILES 4
 #endif
 #ifndef MRC_MAX_EV_FIELDS
-#define MRC_MAX_EV_FIELDS 8
+#define MRC_MAX_EV_FIELDS 16
 #endif
 #ifndef MRC_EV_BYTES
 #define MRC_EV_BYTES 32
@@ -493,6 +493,8 @@ typedef struct mrc_config {
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
     bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
                                  label (true, default), or the other way round (mrc_endpoint_ev_headers) */
+    uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP device attribute ev_max_width): EV
+                                 formats wider are rejected; 16..8 x MRC_EV_BYTES (default 0 = 8 x MRC_EV_BYTES) */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -739,6 +741,80 @@ MRC_API uint32_t mrc_conn_qpn(const mrc_conn *c);
 MRC_API int mrc_conn_state(const mrc_conn *c);
 MRC_API void mrc_conn_set_user(mrc_conn *c, void *user);
 MRC_API void *mrc_conn_user(const mrc_conn *c);
+
+/* The common setup in one call: fill a from mrc_conn_attr_default, set dest_qpn, rq_psn, sq_psn and peer from the
+ * out-of-band exchange, then mrc_conn_connect walks RESET -> INIT -> RTR -> RTS with the masks below (each step
+ * exactly mrc_conn_modify with MRC_ATTR_STATE | MRC_ATTR_<step>_MASK). It stops at the first failing step and
+ * returns its error; mrc_endpoint_last_error says which rule failed, and the conn stays in the last state reached. */
+#define MRC_ATTR_INIT_MASK (MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_PKEY | MRC_ATTR_ACCESS)
+#define MRC_ATTR_RTR_MASK                                                                                             \
+    (MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST |             \
+     MRC_ATTR_CAPS | MRC_ATTR_PEER)
+#define MRC_ATTR_RTS_MASK (MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)
+/* Defaults that work: pkey 0xFFFF, remote write allowed, the built-in EV and CC profiles, path_mtu 4096, windows
+ * mpr = mpr_dest = min(8, MRC_MAX_MPR_UNITS, MRC_MAX_INFLIGHT / 128) units (1,024 PSNs), max_wimm = max_wimm_dest =
+ * MRC_MAX_WIMM, retries 7 linear + 7 exponential, timeout 14 (1.024 us x 2^14 = 16.8 ms, first RTO; a dead peer is
+ * reported 4.4 s after its last answer, docs/PROTOCOL.md P5). dest_qpn, rq_psn, sq_psn, peer and caps are 0: set them. */
+MRC_API void mrc_conn_attr_default(mrc_conn_attr *a);
+MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now);
+
+/* ---- error detail ---------------------------------------------------------------------------------------------
+ * A control call that fails (mrc_endpoint_init, mrc_conn_*, the EV format, EV profile and CC profile calls) records
+ * in its endpoint which rule failed and which attribute or field it concerns; a successful control call resets the
+ * record (err MRC_OK). Packet and timer calls never touch it. mrc_endpoint_init records into the endpoint it was
+ * given, so a rejected configuration is explained too. */
+enum mrc_detail_call {
+    MRC_CALL_NONE = 0, MRC_CALL_ENDPOINT_INIT, MRC_CALL_CONN_INIT, MRC_CALL_CONN_DESTROY, MRC_CALL_CONN_MODIFY,
+    MRC_CALL_EV_FMT_MODIFY, MRC_CALL_EV_PROFILE_MODIFY, MRC_CALL_CC_PROFILE_MODIFY, MRC_CALL_COUNT
+};
+enum mrc_detail_code {
+    MRC_DETAIL_NONE = 0,
+    MRC_DETAIL_NULL_ARG,          /* a required pointer is NULL */
+    MRC_DETAIL_NOT_ATTACHED,      /* the conn is not attached to an endpoint (mrc_conn_init) */
+    MRC_DETAIL_ALREADY_ATTACHED,  /* mrc_conn_init on a conn already attached */
+    MRC_DETAIL_CONN_FULL,         /* every conn slot is taken (MRC_MAX_CONNS) */
+    MRC_DETAIL_DESTROY_STATE,     /* mrc_conn_destroy outside RESET and ERR */
+    MRC_DETAIL_STATE_VALUE,       /* state is not one of the enum's values */
+    MRC_DETAIL_STATE_MISSING,     /* MRC_ATTR_STATE missing: attributes given for a transition never named */
+    MRC_DETAIL_TRANSITION,        /* illegal state transition */
+    MRC_DETAIL_ATTR_MISSING,      /* the transition requires these mask bits (attr) */
+    MRC_DETAIL_ATTR_UNEXPECTED,   /* the transition does not take these mask bits (attr) */
+    MRC_DETAIL_PKEY, MRC_DETAIL_ACCESS, MRC_DETAIL_EV_PROFILE, MRC_DETAIL_CC_PROFILE, MRC_DETAIL_CCX_FULL,
+    MRC_DETAIL_DEST_QPN, MRC_DETAIL_PSN, MRC_DETAIL_PATH_MTU, MRC_DETAIL_MPR_DEST, MRC_DETAIL_MAX_WIMM_DEST,
+    MRC_DETAIL_CAPS, MRC_DETAIL_MPR, MRC_DETAIL_MAX_WIMM, MRC_DETAIL_RETRY, MRC_DETAIL_TIMEOUT,
+    /* mrc_config (index: the DSCP class for CFG_DSCP) */
+    MRC_DETAIL_CFG_PORTS, MRC_DETAIL_CFG_QPN_BASE, MRC_DETAIL_CFG_WIRE, MRC_DETAIL_CFG_DSCP, MRC_DETAIL_CFG_EV_SPORT,
+    MRC_DETAIL_CFG_EVS_PER_PORT, MRC_DETAIL_CFG_BACKUP_PCT, MRC_DETAIL_CFG_REVIVE, MRC_DETAIL_CFG_EVENT_MASK,
+    MRC_DETAIL_CFG_SACK_EVERY, MRC_DETAIL_CFG_EV_MAX_WIDTH,
+    /* profiles (index: the field or EV entry concerned) */
+    MRC_DETAIL_PROFILE_ID,        /* ID 0 names the built-in profile, which cannot be modified */
+    MRC_DETAIL_MASK,              /* a mask bit the call does not define (attr) */
+    MRC_DETAIL_PROFILE_ONLINE,    /* an ONLINE profile takes STATE only (and EVENT_MASK for an EV profile) */
+    MRC_DETAIL_PROFILE_BUSY,      /* still used by QPs or by an ONLINE EV profile */
+    MRC_DETAIL_PROFILE_FULL,      /* no free profile slot */
+    MRC_DETAIL_FMT_MODE, MRC_DETAIL_FIELD_COUNT, MRC_DETAIL_FIELD_WIDTH, MRC_DETAIL_FMT_TOO_WIDE,
+    MRC_DETAIL_EV_MAX_WIDTH, MRC_DETAIL_FIELDS_MISSING, MRC_DETAIL_EV_MODE, MRC_DETAIL_EV_COUNT,
+    MRC_DETAIL_EVENT_MASK, MRC_DETAIL_MIN_ACTIVE, MRC_DETAIL_FIELD_INIT_VAL, MRC_DETAIL_FIELD_MASK,
+    MRC_DETAIL_FIELD_RANGE, MRC_DETAIL_FIELD_FIXED, MRC_DETAIL_ABSTRACT_WIDTH, MRC_DETAIL_FMT_UNKNOWN,
+    MRC_DETAIL_FMT_NOT_ONLINE, MRC_DETAIL_EV_UNPOPULATED, MRC_DETAIL_EV_EXPAND, MRC_DETAIL_EV_MODE_CHANGED,
+    MRC_DETAIL_CC_ALGORITHM, MRC_DETAIL_CC_CONFIG, MRC_DETAIL_CC_CONFIG_MISSING,
+    MRC_DETAIL_COUNT
+};
+typedef struct mrc_detail {
+    int16_t err;    /* what the call returned; MRC_OK when the last control call succeeded */
+    uint8_t call;   /* enum mrc_detail_call */
+    uint8_t pad_;
+    uint16_t code;  /* enum mrc_detail_code: the rule */
+    uint16_t index; /* EV field or EV entry concerned (0 otherwise) */
+    uint32_t attr;  /* the call's attribute mask bits concerned (MRC_ATTR_*, MRC_EV_FMT_ATTR_*, ...), or 0 */
+} mrc_detail;
+/* The record of the last control call on ep. MRC_OK, MRC_ERR_INVAL (NULL). */
+MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out);
+/* One line of text for a detail, e.g. "mrc_conn_modify: MRC_ERR_INVAL: the transition requires attributes not in the
+ * mask: MRC_ATTR_DEST_QPN|MRC_ATTR_PATH_MTU". Always NUL-terminated (truncated to cap); returns the length written.
+ * Under MRC_NO_STRINGS it writes "". */
+MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap);
+MRC_API const char *mrc_detail_name(unsigned code); /* the rule's text alone */
 
 enum mrc_wr_opcode {
     MRC_WR_WRITE = 0, MRC_WR_WRITE_IMM = 1,
@@ -1192,6 +1268,7 @@ struct mrc_conn {
 
 struct mrc_endpoint {
     mrc_config cfg;
+    mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
     uint64_t rng;
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
@@ -1898,6 +1975,24 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 
+/* ---- error detail: control calls record why they failed (mrc_endpoint_last_error) -------------------------- */
+MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call) {
+    MRC_MEMSET(&ep->detail, 0, sizeof ep->detail);
+    ep->detail.call = (uint8_t)call;
+}
+MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, unsigned index) {
+    ep->detail.err = (int16_t)err;
+    ep->detail.code = (uint16_t)code;
+    ep->detail.attr = attr;
+    ep->detail.index = (uint16_t)index;
+    return err;
+}
+MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
+    if (!ep || !out) return MRC_ERR_INVAL;
+    *out = ep->detail;
+    return MRC_OK;
+}
+
 MRC_API void mrc_config_default(mrc_config *cfg) {
     if (!cfg) return;
     MRC_MEMSET(cfg, 0, sizeof *cfg);
@@ -1970,23 +2065,35 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc_config d;
     unsigned i;
     if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_ENDPOINT_INIT);
     if (!cfg) {
         mrc_config_default(&d);
         cfg = &d;
     }
-    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS) return MRC_ERR_INVAL;
-    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS) return MRC_ERR_INVAL;
-    if (cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) return MRC_ERR_INVAL;
-    if (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) return MRC_ERR_INVAL;
-    if (cfg->wire.ts_shift > 20 || cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1) return MRC_ERR_INVAL;
+    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0, 0);
+    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0, 0);
+    if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
+        (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
+        cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
-        if (cfg->dscp[i] > 63) return MRC_ERR_INVAL;
-    if (cfg->ev_sport_min > cfg->ev_sport_max || cfg->evs_per_port < 1) return MRC_ERR_INVAL;
-    if (cfg->ev_backup_pct > 90 || cfg->ev_revive_probes < 1 || cfg->ev_revive_probes > 7) return MRC_ERR_INVAL;
-    if (cfg->ev_event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)) return MRC_ERR_INVAL;
-    if (cfg->sack_every < 1) return MRC_ERR_INVAL;
+        if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
+    if (cfg->ev_sport_min > cfg->ev_sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
+    if (cfg->evs_per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
+    if (cfg->ev_backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
+    if (cfg->ev_revive_probes < 1 || cfg->ev_revive_probes > 7)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0, 0);
+    if (cfg->ev_event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0, 0);
+    if (cfg->sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
+    if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0, 0);
     MRC_MEMSET(ep, 0, sizeof *ep);
+    ep->detail.call = MRC_CALL_ENDPOINT_INIT;
     ep->cfg = *cfg;
+    if (!ep->cfg.ev_max_width) ep->cfg.ev_max_width = 8u * MRC_EV_BYTES;
     ep->rng = cfg->seed;
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
@@ -2173,10 +2280,12 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
 
 MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     unsigned i;
-    if (!ep || !c) return MRC_ERR_INVAL;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
+    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
     (void)mrc__clock(ep, now);
     for (i = 0; i < MRC_MAX_CONNS; i++) {
-        if (ep->conns[i] == c) return MRC_ERR_INVAL; /* already attached */
+        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         if (ep->conns[i]) continue;
@@ -2189,14 +2298,16 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         ep->conns[i] = c;
         return MRC_OK;
     }
-    return MRC_ERR_FULL;
+    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
 }
 
 MRC_API int mrc_conn_destroy(mrc_conn *c) {
     mrc_endpoint *ep;
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
-    if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR) return MRC_ERR_STATE;
     ep = c->ep;
+    mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
+    if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
     mrc__conn_clear(c);
     ep->conns[c->slot] = (mrc_conn *)0;
     c->ep = (mrc_endpoint *)0;
@@ -2231,14 +2342,20 @@ MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
 MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
     uint32_t req = 0, opt = 0;
     unsigned cur, to, i;
-    if (!c || !c->ep || !a || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
-    now = mrc__clock(c->ep, now);
+    mrc_endpoint *ep;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    ep = c->ep;
+    mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    now = mrc__clock(ep, now);
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_QPS_ERR) return MRC_ERR_INVAL;
+    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
     if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
-        if (!(mask & MRC_ATTR_STATE) && cur != to) return MRC_ERR_STATE;
-        if (mask & ~(uint32_t)MRC_ATTR_STATE) return MRC_ERR_INVAL;
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (mask & ~(uint32_t)MRC_ATTR_STATE)
+            return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
+                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
     } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
         opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
@@ -2253,44 +2370,56 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
         opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
     } else {
-        return MRC_ERR_STATE;
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
     }
-    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE)) return MRC_ERR_INVAL;
-    if ((mask & req) != req) return MRC_ERR_INVAL;
+    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
+        return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
+                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
+    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
 
     /* validate every value before changing anything */
-    if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0) return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE)) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
+    if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
     if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
-        const mrc__evprof *pf = mrc__prof_find(c->ep, a->ev_profile_id);
-        if (!pf || pf->state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
+        const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
     }
     if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
-        const mrc__ccprof *pf = mrc__ccprof_find(c->ep, a->cc_profile_id);
-        if (!pf || pf->state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
+        const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
     }
-    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(c->ep, c->attr.peer, c->attr.cc_profile_id) < 0)
-        return MRC_ERR_FULL; /* no congestion context left */
+    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
     if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
-        return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK) return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK) return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
+    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
+    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
     if (mask & MRC_ATTR_PATH_MTU) {
         for (i = 8; i <= 12; i++)
             if (a->path_mtu == (1u << i)) break;
-        if (i > 12) return MRC_ERR_INVAL;
+        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
     }
-    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS)) return MRC_ERR_INVAL;
+    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
     if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
-        return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
     if ((mask & MRC_ATTR_CAPS) &&
         (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
                                MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
-        return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1) return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25)) return MRC_ERR_INVAL;
-    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24) return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
+    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
+    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
+    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
+    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
 
     if (to == MRC_QPS_ERR) {
         if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
@@ -2356,6 +2485,48 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
     else
         mrc__timer_update(c);
+    return MRC_OK;
+}
+
+MRC_API void mrc_conn_attr_default(mrc_conn_attr *a) {
+    unsigned w = MRC__MIN(8u, (unsigned)MRC_MAX_MPR_UNITS);
+    if (!a) return;
+    MRC_MEMSET(a, 0, sizeof *a);
+    a->pkey = 0xFFFF;
+    a->access = MRC_ACCESS_REMOTE_WRITE;
+    a->path_mtu = 4096;
+    a->mpr_dest = (uint8_t)w;
+    a->mpr = (uint8_t)MRC__MIN(w, (unsigned)MRC_MAX_INFLIGHT / 128u);
+    if (!a->mpr) a->mpr = 1;
+    a->max_wimm_dest = (uint16_t)MRC_MAX_WIMM;
+    a->max_wimm = (uint16_t)MRC_MAX_WIMM;
+    a->retry_linear = 7;
+    a->retry_exp = 7;
+    a->timeout = 14;
+}
+
+MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) {
+    static const uint8_t to[3] = {MRC_QPS_INIT, MRC_QPS_RTR, MRC_QPS_RTS};
+    static const uint32_t mask[3] = {MRC_ATTR_INIT_MASK, MRC_ATTR_RTR_MASK, MRC_ATTR_RTS_MASK};
+    mrc_conn_attr s;
+    unsigned i;
+    int rc;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!a) {
+        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
+        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    }
+    if (c->state == MRC_QPS_ERR) {
+        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
+        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+    }
+    s = *a;
+    for (i = 0; i < 3; i++) {
+        if (c->state >= to[i]) continue; /* a conn already past a step skips it */
+        s.state = to[i];
+        rc = mrc_conn_modify(c, &s, MRC_ATTR_STATE | mask[i], now);
+        if (rc) return rc;
+    }
     return MRC_OK;
 }
 
@@ -4176,21 +4347,44 @@ MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f) {
     }
     return w <= mrc__fmt_max_bits(f->mode) ? w : 0u;
 }
-MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
+/* The profile rules (docs/PROTOCOL.md 7.1); on failure *code is the MRC_DETAIL_* rule and *idx the field. */
+MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
+                                 unsigned *idx) {
     unsigned i, abits = 0;
-    if (!f || !mrc__fmt_bits(fmt) || nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
+    *idx = 0;
+    *code = MRC_DETAIL_NULL_ARG;
+    if (!f || !fmt) return MRC_ERR_INVAL;
+    *code = MRC_DETAIL_FMT_TOO_WIDE;
+    if (!mrc__fmt_bits(fmt)) return MRC_ERR_INVAL;
+    *code = MRC_DETAIL_FIELD_COUNT;
+    if (nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
     for (i = 0; i < nfields; i++) {
         uint32_t w = f[i].width, m = mrc__wmask(w), k = mrc__popcount32(f[i].mask);
+        *idx = i;
+        *code = MRC_DETAIL_FIELD_WIDTH;
         if (w < 1 || w > fmt->width[i]) return MRC_ERR_INVAL;
-        if ((f[i].init_val & ~m) || (f[i].mask & ~m)) return MRC_ERR_INVAL;
+        *code = MRC_DETAIL_FIELD_INIT_VAL;
+        if (f[i].init_val & ~m) return MRC_ERR_INVAL;
+        *code = MRC_DETAIL_FIELD_MASK;
+        if (f[i].mask & ~m) return MRC_ERR_INVAL;
         if (f[i].mask) {
+            *code = MRC_DETAIL_FIELD_RANGE;
             if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_ERR_INVAL;
         } else if (f[i].min_val || f[i].max_val) {
+            *code = MRC_DETAIL_FIELD_FIXED;
             return MRC_ERR_INVAL; /* a fixed field generates nothing */
         }
         abits += k;
     }
-    return abits <= 8u * MRC_EV_BYTES ? MRC_OK : MRC_ERR_INVAL;
+    *idx = 0;
+    *code = MRC_DETAIL_ABSTRACT_WIDTH;
+    if (abits > 8u * MRC_EV_BYTES) return MRC_ERR_INVAL;
+    *code = MRC_DETAIL_NONE;
+    return MRC_OK;
+}
+MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
+    unsigned code, idx;
+    return mrc__prof_check(fmt, f, nfields, &code, &idx);
 }
 MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
                           size_t abs_len, uint8_t *out, size_t out_len) {
@@ -4617,34 +4811,45 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
     unsigned cur, to, algo = 0, i;
-    if (!ep || !a || !id || (mask & ~all)) return MRC_ERR_INVAL;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_CC_PROFILE_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return MRC_ERR_INVAL;
+    if (to > MRC_PROFILE_ONLINE)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE, 0);
     if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
         if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
         else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
         else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return MRC_ERR_NOTSUP;
+        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, 0);
     }
     if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT) return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ? MRC_ERR_STATE : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return MRC_ERR_STATE;
-        if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM)) return MRC_ERR_INVAL;
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ?
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE,
+                                 0) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM))
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM, 0);
     } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & MRC_CC_PROF_ATTR_ALGORITHM) return MRC_ERR_STATE;
-        if (to == MRC_PROFILE_INIT) return MRC_ERR_STATE;
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return MRC_ERR_BUSY;
+        if (mask & MRC_CC_PROF_ATTR_ALGORITHM)
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM, 0);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
     }
     if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM) && pf) algo = pf->algo;
-    if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd) return MRC_ERR_INVAL;
+    if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_NSCC &&
         (a->nscc.qa_gate > 16 || a->nscc.max_md_jump_q16 > 65536u))
-        return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
     if (to == MRC_PROFILE_ONLINE && algo != MRC_CC_ALGO_NONE && !(mask & MRC_CC_PROF_ATTR_CONFIG) &&
         !(pf && pf->have_cfg))
-        return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG, 0);
     if (to == MRC_PROFILE_INIT) {
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
@@ -4652,7 +4857,7 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
         }
-        if (i == MRC_MAX_CC_PROFILES) return MRC_ERR_FULL;
+        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
         pf = &ep->ccprofs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;
@@ -5005,28 +5210,41 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     mrc__evfmt *f;
     mrc_ev_fmt_attr n;
     unsigned cur, to, i;
-    if (!ep || !a || !id || (mask & ~all)) return MRC_ERR_INVAL;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_EV_FMT_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return MRC_ERR_INVAL;
-    if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode)) return MRC_ERR_INVAL;
+    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE, 0);
+    if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE, 0);
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
-        if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS) return MRC_ERR_INVAL;
+        if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS, 0);
         for (i = 0; i < a->nfields; i++)
-            if (a->width[i] < 1 || a->width[i] > 32) return MRC_ERR_INVAL;
+            if (a->width[i] < 1 || a->width[i] > 32)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
     }
     if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT) return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ? MRC_ERR_STATE : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return MRC_ERR_STATE;
-        if (!(mask & MRC_EV_FMT_ATTR_MODE)) return MRC_ERR_INVAL;
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ?
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE,
+                                 0) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (!(mask & MRC_EV_FMT_ATTR_MODE))
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE, 0);
     } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS)) return MRC_ERR_STATE;
-        if (to == MRC_PROFILE_INIT) return MRC_ERR_STATE;
+        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS))
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
+                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS), 0);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
         if (to == MRC_PROFILE_OFFLINE)
             for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
                 if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
-                    return MRC_ERR_BUSY;
+                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
     }
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(f, 0, sizeof *f);
@@ -5039,12 +5257,16 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         n.nfields = a->nfields;
         for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
     }
-    if (n.nfields && !mrc__fmt_bits(&n)) return MRC_ERR_INVAL; /* wider than the mode allows */
-    if (to == MRC_PROFILE_ONLINE && !n.nfields) return MRC_ERR_INVAL;
+    if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS, 0);
+    if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS, 0);
+    if (to == MRC_PROFILE_ONLINE && !n.nfields)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS, 0);
     if (!f) {
         for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
         }
-        if (i == MRC_MAX_EV_FMTS) return MRC_ERR_FULL;
+        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
         f = &ep->fmts[i];
         f->used = 1;
         f->id = id;
@@ -5139,26 +5361,39 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     unsigned cur, to, i, j, have, nf, mode;
     uint32_t count, min_active;
     const mrc_ev_field *fields;
-    if (!ep || !a || !id || (mask & ~all)) return MRC_ERR_INVAL;
+    unsigned code, idx;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_EV_PROFILE_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
     now = mrc__clock(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return MRC_ERR_INVAL;
+    if (to > MRC_PROFILE_ONLINE)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE, 0);
     if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
-        return MRC_ERR_INVAL;
-    if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS)) return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE, 0);
+    if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT, 0);
     if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
-        return MRC_ERR_INVAL;
-    if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)) return MRC_ERR_INVAL;
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK, 0);
+    if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS, 0);
     if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT) return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ? MRC_ERR_STATE : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return MRC_ERR_STATE;
-        if ((mask & need) != need) return MRC_ERR_INVAL;
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ?
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE,
+                                 0) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask, 0);
     } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK)) return MRC_ERR_STATE;
-        if (to == MRC_PROFILE_INIT) return MRC_ERR_STATE;
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return MRC_ERR_BUSY;
+        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK))
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
+                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), 0);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
     }
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(pf, 0, sizeof *pf);
@@ -5172,19 +5407,28 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
     have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
            ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
-    if (min_active > count) return MRC_ERR_INVAL;
+    if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE, 0);
     f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
-    if (f && f->a.nfields && mrc_ev_profile_check(&f->a, fields, nf)) return MRC_ERR_INVAL;
+    if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
+        return mrc__fail(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
-        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) return MRC_ERR_INVAL;
-        if (!f || f->a.state != MRC_PROFILE_ONLINE) return MRC_ERR_NOENT;
+        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK))
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING,
+                             ((have & MRC__HAVE_MIN_ACTIVE) ? 0u : MRC_EV_PROF_ATTR_MIN_ACTIVE) |
+                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK), 0);
+        if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID, 0);
+        if (f->a.state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID, 0);
         if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent;
-            if (mode != pf->mode) return MRC_ERR_INVAL; /* a new mode empties the array (commit below) */
+            if (mode != pf->mode) /* a new mode empties the array (commit below) */
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE_CHANGED, MRC_EV_PROF_ATTR_MODE, 0);
             for (i = 0; i < count; i++) {
-                if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports) return MRC_ERR_INVAL;
-                if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent)) return MRC_ERR_INVAL;
+                if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports)
+                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_UNPOPULATED, 0, i);
+                if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent))
+                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, i);
             }
         }
     }
@@ -5192,7 +5436,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
         }
-        if (i == MRC_MAX_EV_PROFILES) return MRC_ERR_FULL;
+        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
         pf = &ep->profs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;
@@ -5557,6 +5801,12 @@ MRC_API const char *mrc_nack_name(unsigned r) { (void)r; return ""; }
 MRC_API const char *mrc_drop_name(unsigned r) { (void)r; return ""; }
 MRC_API const char *mrc_state_name(unsigned s) { (void)s; return ""; }
 MRC_API const char *mrc_event_name(unsigned t) { (void)t; return ""; }
+MRC_API const char *mrc_detail_name(unsigned code) { (void)code; return ""; }
+MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
+    (void)d;
+    if (buf && cap) buf[0] = 0;
+    return 0;
+}
 #else
 MRC_API const char *mrc_strerror(int e) {
     switch (e) {
@@ -5620,8 +5870,162 @@ MRC_API const char *mrc_state_name(unsigned s) {
     return s <= MRC_QPS_ERR ? n[s] : "?";
 }
 MRC_API const char *mrc_event_name(unsigned t) {
-    static const char *const n[] = {"NONE", "SEND_DONE", "RECV_IMM", "CONN_ERROR"};
-    return t <= MRC_EVT_CONN_ERROR ? n[t] : "?";
+    static const char *const n[] = {"NONE",     "SEND_DONE",   "RECV_IMM",   "CONN_ERROR",
+                                    "EV_STATE", "EP_RESPONSE", "EP_TIMEOUT", "PEER_PORTS"};
+    return t < sizeof n / sizeof n[0] ? n[t] : "?";
+}
+MRC_API const char *mrc_detail_name(unsigned code) {
+    static const char *const n[MRC_DETAIL_COUNT] = {
+        "no error recorded",
+        "a required pointer argument is NULL",
+        "the conn is not attached to an endpoint (mrc_conn_init)",
+        "the conn is already attached to this endpoint",
+        "every conn slot is taken (MRC_MAX_CONNS)",
+        "a conn is destroyed only in RESET or ERR (move it to ERR or RESET first)",
+        "state is not a value of its enum",
+        "MRC_ATTR_STATE (the target state) is missing from the mask: every transition names its state, and a call "
+        "without it stays in the current state, which takes none of these attributes",
+        "illegal state transition (QPs: RESET->INIT->RTR->RTS, INIT->INIT, RTS->RTS, any->ERR, any->RESET; profiles: "
+        "INIT->OFFLINE->ONLINE->OFFLINE->INIT)",
+        "the transition requires attributes that are not in the mask",
+        "the transition does not take these attributes",
+        "pkey: its low 15 bits must not be 0 (default 0xFFFF)",
+        "access: only MRC_ACCESS_REMOTE_WRITE may be set",
+        "ev_profile_id names no ONLINE EV profile (0 = the built-in AUTO profile)",
+        "cc_profile_id names no ONLINE CC profile (0 = the built-in profile)",
+        "no free congestion context for this peer and CC profile (MRC_MAX_CCX)",
+        "dest_qpn must be 3..0xFFFFFF (QP 0x2 is the endpoint-operation QP)",
+        "PSNs are 24 bits: rq_psn and sq_psn must be 0..0xFFFFFF",
+        "path_mtu must be 256, 512, 1024, 2048 or 4096",
+        "mpr_dest must be 1..MRC_MAX_MPR_UNITS (units of 128 PSNs)",
+        "max_wimm_dest must be 1..MRC_MAX_WIMM",
+        "caps has a bit that is not an MRC_CAP_* value",
+        "mpr must be at least 1 (units of 128 PSNs)",
+        "max_wimm must be at least 1",
+        "retry_linear must be 0..7 and retry_exp 0..25 (25 = retry for ever)",
+        "timeout must be 0..24 (1.024 us x 2^timeout; 0 = never retransmit on timeout)",
+        "num_ports must be 1..MRC_MAX_PORTS",
+        "qpn_base must be 3..0xFFFFFF - MRC_MAX_CONNS",
+        "wire options: bth_m_bit 6 or 7, eeth_op_shift 2 or 4, ts_shift 0..20, tver 0..15, sack_msb_first 0 or 1",
+        "a DSCP codepoint is over 63",
+        "ev_sport_min is above ev_sport_max",
+        "evs_per_port must be at least 1",
+        "ev_backup_pct must be 0..90",
+        "ev_revive_probes must be 1..7",
+        "ev_event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
+        "sack_every must be at least 1",
+        "ev_max_width must be 0 (default) or 16..8 x MRC_EV_BYTES bits",
+        "profile ID 0 names the built-in profile, which cannot be modified",
+        "the mask has bits this call does not define",
+        "an ONLINE profile takes only STATE (and EVENT_MASK for an EV profile): take it OFFLINE first",
+        "the profile is in use (by QPs, or by an ONLINE EV profile)",
+        "every profile slot is taken (MRC_MAX_EV_FMTS, MRC_MAX_EV_PROFILES or MRC_MAX_CC_PROFILES)",
+        "mode must be MRC_EV_FMT_UDP, MRC_EV_FMT_STEV or MRC_EV_FMT_SRV6",
+        "nfields must be 1..MRC_MAX_EV_FIELDS, and a profile's at most its format's",
+        "a field's width must be 1..32 bits, and a profile field at most its format field's",
+        "the fields add up to more bits than the format mode allows (UDP 16, STEV 32, SRv6 256)",
+        "the format is wider than the device's ev_max_width (mrc_config.ev_max_width)",
+        "FIELDS must be given before the format goes ONLINE",
+        "mode must be MRC_EV_MODE_EXP or MRC_EV_MODE_GEN",
+        "ev_count must be 1..MRC_MAX_EVS",
+        "event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
+        "ev_min_active must not exceed ev_count",
+        "a field's init_val does not fit its width",
+        "a field's mask has bits outside its width",
+        "a field's min_val is above max_val, or max_val needs more bits than its mask has",
+        "a fixed field (mask 0) must have min_val = max_val = 0",
+        "the masks take more abstract EV bits than an EV holds (8 x MRC_EV_BYTES)",
+        "fmt_id names no EV format",
+        "the EV format must be ONLINE before the profile goes ONLINE",
+        "EXP: every EV must be populated (MRC_EV_OP_REPLACE) with a port in 1..num_ports first",
+        "an EV's abstract value cannot be expanded with these fields (bits left over)",
+        "EXP: the mode changed, which empties the EV array: populate it before going ONLINE",
+        "algorithm must be MRC_CC_NSCC, MRC_CC_FIXED or NULL (no congestion control)",
+        "CC configuration out of range (fixed window: fixed_cwnd > 0; NSCC: qa_gate <= 16, max_md_jump_q16 <= 65536)",
+        "CONFIG must be given before a CC profile with an algorithm goes ONLINE"};
+    return code < MRC_DETAIL_COUNT ? n[code] : "?";
+}
+/* "MRC_ERR_INVAL" for MRC_ERR_INVAL, ... */
+MRC__PRIVATE const char *mrc__err_sym(int e) {
+    switch (e) {
+    case MRC_OK: return "MRC_OK";
+    case MRC_ERR_INVAL: return "MRC_ERR_INVAL";
+    case MRC_ERR_STATE: return "MRC_ERR_STATE";
+    case MRC_ERR_NOBUF: return "MRC_ERR_NOBUF";
+    case MRC_ERR_FULL: return "MRC_ERR_FULL";
+    case MRC_ERR_NOTSUP: return "MRC_ERR_NOTSUP";
+    case MRC_ERR_NOENT: return "MRC_ERR_NOENT";
+    case MRC_ERR_BUSY: return "MRC_ERR_BUSY";
+    default: return "error";
+    }
+}
+MRC__PRIVATE size_t mrc__cat(char *buf, size_t cap, size_t at, const char *str) {
+    while (*str && at + 1u < cap) buf[at++] = *str++;
+    buf[at] = 0;
+    return at;
+}
+MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
+    static const char *const calls[MRC_CALL_COUNT] = {
+        "(none)",          "mrc_endpoint_init",  "mrc_conn_init",          "mrc_conn_destroy",
+        "mrc_conn_modify", "mrc_ev_fmt_modify", "mrc_ev_profile_modify", "mrc_cc_profile_modify"};
+    static const char *const conn_attr[] = {"STATE", "PKEY", "ACCESS", "EV_PROFILE", "CC_PROFILE", "DEST_QPN",
+                                            "RQ_PSN", "PATH_MTU", "MPR_DEST", "MAX_WIMM_DEST", "CAPS", "PEER",
+                                            "SQ_PSN", "MPR", "MAX_WIMM", "RETRY", "TIMEOUT"};
+    static const char *const fmt_attr[] = {"STATE", "MODE", "FIELDS"};
+    static const char *const prof_attr[] = {"STATE", "MODE", "FMT_ID", "COUNT", "MIN_ACTIVE", "EVENT_MASK", "FIELDS"};
+    static const char *const cc_attr[] = {"STATE", "ALGORITHM", "CONFIG"};
+    const char *const *names = (const char *const *)0;
+    const char *prefix = "";
+    unsigned nnames = 0, i, first = 1;
+    size_t at = 0;
+    char num[8];
+    if (!buf || !cap) return 0;
+    buf[0] = 0;
+    if (!d) return 0;
+    at = mrc__cat(buf, cap, at, d->call < MRC_CALL_COUNT ? calls[d->call] : "?");
+    at = mrc__cat(buf, cap, at, ": ");
+    at = mrc__cat(buf, cap, at, mrc__err_sym(d->err));
+    if (d->err == MRC_OK) return at;
+    at = mrc__cat(buf, cap, at, ": ");
+    at = mrc__cat(buf, cap, at, mrc_detail_name(d->code));
+    switch (d->call) {
+    case MRC_CALL_CONN_MODIFY: names = conn_attr, nnames = 17, prefix = "MRC_ATTR_"; break;
+    case MRC_CALL_EV_FMT_MODIFY: names = fmt_attr, nnames = 3, prefix = "MRC_EV_FMT_ATTR_"; break;
+    case MRC_CALL_EV_PROFILE_MODIFY: names = prof_attr, nnames = 7, prefix = "MRC_EV_PROF_ATTR_"; break;
+    case MRC_CALL_CC_PROFILE_MODIFY: names = cc_attr, nnames = 3, prefix = "MRC_CC_PROF_ATTR_"; break;
+    default: break;
+    }
+    for (i = 0; i < 32; i++) {
+        if (!((d->attr >> i) & 1u)) continue;
+        at = mrc__cat(buf, cap, at, first ? ": " : "|");
+        first = 0;
+        if (i < nnames) {
+            at = mrc__cat(buf, cap, at, prefix);
+            at = mrc__cat(buf, cap, at, names[i]);
+        } else {
+            at = mrc__cat(buf, cap, at, "bit ");
+            num[0] = (char)('0' + i / 10u), num[1] = (char)('0' + i % 10u), num[2] = 0;
+            at = mrc__cat(buf, cap, at, i < 10 ? num + 1 : num);
+        }
+    }
+    switch (d->code) {
+    case MRC_DETAIL_FIELD_WIDTH: case MRC_DETAIL_FIELD_INIT_VAL: case MRC_DETAIL_FIELD_MASK:
+    case MRC_DETAIL_FIELD_RANGE: case MRC_DETAIL_FIELD_FIXED: prefix = " (field "; break;
+    case MRC_DETAIL_EV_UNPOPULATED: case MRC_DETAIL_EV_EXPAND: prefix = " (EV "; break;
+    case MRC_DETAIL_CFG_DSCP: prefix = " (class "; break;
+    default: prefix = (const char *)0; break;
+    }
+    if (prefix) {
+        unsigned v = d->index, k = 0;
+        char tmp[6];
+        at = mrc__cat(buf, cap, at, prefix);
+        do { tmp[k++] = (char)('0' + v % 10u); v /= 10u; } while (v && k < sizeof tmp);
+        for (i = 0; i < k; i++) num[i] = tmp[k - 1u - i];
+        num[k] = 0;
+        at = mrc__cat(buf, cap, at, num);
+        at = mrc__cat(buf, cap, at, ")");
+    }
+    return at;
 }
 #endif /* MRC_NO_STRINGS */
 

@@ -4143,11 +4143,17 @@ static int t_names_and_errors(void) {
         for (j = 0; j < i; j++) CHECK(strcmp(mrc_state_name(i), mrc_state_name(j)) != 0);
     }
     CHECK_EQ(strcmp(mrc_state_name(MRC_QPS_ERR + 1), "?"), 0);
-    for (i = 0; i <= MRC_EVT_CONN_ERROR; i++) {
+    for (i = 0; i <= MRC_EVT_PEER_PORTS; i++) { /* every enum mrc_event_type value has its own name */
         CHECKF(*mrc_event_name(i) && strcmp(mrc_event_name(i), "?") != 0, "mrc_event_name(%u)", i);
         for (j = 0; j < i; j++) CHECK(strcmp(mrc_event_name(i), mrc_event_name(j)) != 0);
     }
-    CHECK_EQ(strcmp(mrc_event_name(MRC_EVT_CONN_ERROR + 1), "?"), 0);
+    CHECK_EQ(strcmp(mrc_event_name(MRC_EVT_PEER_PORTS + 1), "?"), 0);
+    CHECK_EQ(strcmp(mrc_event_name(MRC_EVT_EV_STATE), "EV_STATE"), 0);
+    for (i = 0; i < MRC_DETAIL_COUNT; i++) { /* every error-detail rule has its own text */
+        CHECKF(*mrc_detail_name(i) && strcmp(mrc_detail_name(i), "?") != 0, "mrc_detail_name(%u)", i);
+        for (j = 0; j < i; j++) CHECKF(strcmp(mrc_detail_name(i), mrc_detail_name(j)) != 0, "detail %u vs %u", i, j);
+    }
+    CHECK_EQ(strcmp(mrc_detail_name(MRC_DETAIL_COUNT), "?"), 0);
     CHECK_EQ(strcmp(mrc_state_name(MRC_QPS_RTS), "RTS"), 0);
     CHECK_EQ(strcmp(mrc_opcode_name(MRC_OP_SACK), "SACK"), 0);
     return 0;
@@ -7773,6 +7779,7 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
  * fragments; each defines its tests and a MRC_TEST_*_ENTRIES list for the table below. */
 #include "tests/test_ev.inc"
 #include "tests/test_cc.inc"
+#include "tests/test_api.inc"
 
 /* ================================================================================================================
  * runner
@@ -7899,6 +7906,7 @@ static const test_entry tests[] = {
     {"sc_modify_timeout", t_sc_modify_timeout},
     MRC_TEST_EV_ENTRIES
     MRC_TEST_CC_ENTRIES
+    MRC_TEST_API_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
