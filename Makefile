@@ -1,8 +1,11 @@
 # open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
 #
 #   make test          the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
-#                      short libFuzzer runs), the UDP port's loopback smoke (udp-smoke), then a strict build of the
-#                      test suite and its run (last line: "N passed, N failed")
+#                      short libFuzzer runs), the UDP port's loopback smoke (udp-smoke), examples/hello.c built and
+#                      run (hello), the README and header snippets compiled and the README's numbers checked
+#                      (docs-check), the MRC_STATIC build (static), then a strict build of the test suite and its
+#                      run (last line: "N passed, N failed")
+#   make hello         examples/hello.c: two endpoints, an in-memory lossy wire, one Write-with-Immediate
 #   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
 #                      mid-run (built-in impairment: no root, no hardware); about 5 s
 #   make demo-sim      two endpoints over a lossy simulated 8-plane wire, in one process
@@ -37,8 +40,8 @@ ifdef SEED
 export MRC_TEST_SEED := $(SEED)
 endif
 
-.PHONY: all test asan cxx freestanding size demo demo-sim check clean bench
-all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf
+.PHONY: all test asan cxx freestanding size demo demo-sim check clean bench hello docs-check static
+all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
 $(B):
 	@mkdir -p $(B)
@@ -53,7 +56,7 @@ $(B)/mrc_test_asan: $(TESTDEPS) | $(B)
 $(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
 	$(CXX) $(CXXFL) -o $@ mrc_test.c
 
-test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke
+test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke hello docs-check static
 	./$(B)/mrc_test $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
@@ -61,6 +64,27 @@ asan: $(B)/mrc_test_asan
 
 cxx: $(B)/mrc_test_cxx
 	./$(B)/mrc_test_cxx $(TEST_ARGS)
+
+# ---- the embedding surface: the first example, the documentation's code and numbers, MRC_STATIC ------------------
+$(B)/hello: examples/hello.c $(CORE) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -I. -o $@ examples/hello.c
+
+hello: $(B)/hello
+	./$(B)/hello
+
+docs-check: | $(B)
+	CC="$(CC)" CXX="$(CXX)" tools/docs_check.sh $(B)
+
+# every API function static to one unit that calls almost none of them: must build clean as C99 and C++11
+$(B)/static/unit.c: | $(B)
+	@mkdir -p $(B)/static
+	@printf '#define MRC_STATIC\n#define MRC_IMPLEMENTATION\n#include "mrc.h"\nint main(void) { return mrc_err_is_fatal(0); }\n' > $@
+
+static: $(B)/static/unit.c
+	$(CC) $(CSTD) $(WARN) -I. -c $(B)/static/unit.c -o $(B)/static/unit.o
+	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -I. -c $(B)/static/unit.c \
+	  -o $(B)/static/unit_cxx.o
+	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror)"
 
 # ---- benchmarks (timing: never part of make test) ----
 $(B)/bench_ev_pick: bench/ev_pick.c $(CORE) | $(B)
@@ -138,7 +162,7 @@ include fuzz/fuzz.mk
 include ports/udp/udp.mk
 
 # ---- everything ---------------------------------------------------------------------------------------------------
-check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan test
+check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static test
 
 clean:
 	rm -rf $(B)

@@ -10,16 +10,52 @@
  *   Everywhere else just include it. MRC_STATIC makes every API function static to that translation unit.
  *
  *   The core owns no memory, no clock, no socket and no thread. The caller owns an mrc_endpoint (one NIC), its
- *   mrc_conns (one per QP) and every buffer; time is a uint64_t of nanoseconds passed into every call. The loop:
+ *   mrc_conns (one per QP) and every buffer; time is a uint64_t of nanoseconds passed into every call. Setup:
+ *   mrc_config_default + mrc_endpoint_init, mrc_endpoint_reg_mr for memory peers write into, then per QP
+ *   mrc_conn_init, mrc_conn_attr_default (set dest_qpn, rq_psn, sq_psn, peer) and mrc_conn_connect; a failing
+ *   control call says why through mrc_endpoint_last_error + mrc_detail_format. Then mrc_conn_post_write and this
+ *   loop (make test extracts and compiles it, as C99 and C++11):
  *
- *     mrc_endpoint_recv(ep, pkt, len, &rxinfo, now);         for every received packet (from BTH on, no ICRC)
- *     if (now >= mrc_endpoint_next_deadline(ep))
- *         mrc_endpoint_on_timeout(ep, now);
- *     while ((n = mrc_endpoint_poll_tx(ep, buf, sizeof buf, &txinfo, now)) > 0)
- *         send buf[0..txinfo.hdr_len) + txinfo.payload[0..payload_len) + pad zeros on txinfo.port;
- *     while (mrc_endpoint_poll_event(ep, &event) > 0)
- *         handle completions and errors;
- *     sleep until a packet arrives or mrc_endpoint_next_deadline(ep).
+ *     static uint8_t pkt[9216], hdr[MRC_HDR_MAX];
+ *     mrc_rxinfo ri;
+ *     mrc_txinfo ti;
+ *     mrc_event ev;
+ *     size_t len;
+ *     int n;
+ *     for (;;) {
+ *         mrc_time now = clock_ns();                           // monotonic nanoseconds
+ *         while ((len = recv_packet(pkt, sizeof pkt, &ri)) > 0)  // from BTH on, ICRC checked and removed
+ *             mrc_endpoint_recv(ep, pkt, len, &ri, now);
+ *         if (now >= mrc_endpoint_next_deadline(ep))
+ *             mrc_endpoint_on_timeout(ep, now);
+ *         while ((n = mrc_endpoint_poll_tx(ep, hdr, sizeof hdr, 0, &ti, now)) > 0)
+ *             send_packet(&ti, hdr, (size_t)n);  // hdr[0..n) + ti.payload[0..ti.payload_len) + ti.pad zero bytes
+ *         while (mrc_endpoint_poll_event(ep, &ev) > 0)         // SEND_DONE, RECV_IMM, CONN_ERROR, ...
+ *             handle_event(&ev);
+ *         wait_for_packet_until(mrc_endpoint_next_deadline(ep));  // MRC_TIME_NEVER: nothing is due
+ *     }
+ *
+ *   The adapter puts hdr on the wire after Ethernet/IP/UDP (destination port 4791; ti.port is the plane, ti.ev the
+ *   entropy for the UDP source port or flow label, see mrc_endpoint_ev_headers; ti.dscp the DSCP) and appends the
+ *   RoCEv2 ICRC (mrc_icrc). examples/hello.c is the whole thing in 150 lines, with an in-memory wire.
+ *
+ * OBJECTS AND LIFETIMES
+ *   mrc_endpoint  one NIC: its ports (planes), memory regions, profiles and the table of its conns. sizeof is tens
+ *                 of KB at the default capacities (make size): allocate it statically or on the heap, not on a small
+ *                 stack. mrc_endpoint_init zero-fills it; there is no destroy (drop it once its conns are gone).
+ *                 The endpoint MUST NOT MOVE in memory once a conn is attached: conns point to it.
+ *   mrc_conn      one QP. Caller-owned, attached by mrc_conn_init (which gives it its QPN, mrc_conn_qpn), detached
+ *                 by mrc_conn_destroy in RESET or ERR. It MUST NOT MOVE while attached: the endpoint points to it.
+ *                 After a detach the memory is the caller's again.
+ *   peer          mrc_conn_attr.peer is an opaque 32-bit handle the adapter chooses for the remote NIC (an address
+ *                 table index, say). The core never interprets it: it comes back in mrc_txinfo.peer so the adapter
+ *                 knows where to send, groups the QPs to one peer into one congestion context, and is how endpoint
+ *                 operations (which name no QP) find their QPs, so the adapter must pass the same handle in
+ *                 mrc_rxinfo.peer for every packet it receives from that NIC.
+ *   buffers       a posted write's source buffer stays the caller's, untouched, until its MRC_EVT_SEND_DONE; a
+ *                 registered region stays valid until mrc_endpoint_dereg_mr; mrc_txinfo.payload/path point into
+ *                 those or into the endpoint and are valid until the next call into the core.
+ *   threads       none inside; an endpoint and its conns are used by one thread at a time (no locks inside).
  *
  * CONFIGURATION MACROS (define before including in the implementation unit)
  *   MRC_MEMCPY, MRC_MEMSET, MRC_MEMMOVE, MRC_MEMCMP   libc replacements: all four or none
@@ -70,7 +106,11 @@
 
 #ifndef MRC_API
 #ifdef MRC_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define MRC_API static __attribute__((unused)) /* a unit need not call every function */
+#else
 #define MRC_API static
+#endif
 #else
 #define MRC_API extern
 #endif
@@ -251,7 +291,7 @@ enum {
     MRC_AETH_LEN = 4, MRC_SETH_LEN = 28, MRC_CCSTATE_LEN = 8, MRC_NETH_LEN = 20, MRC_PETH_LEN = 16,
     MRC_ERTH_LEN = 16, MRC_EETH_LEN = 36,
     MRC_HDR_MAX = 64,      /* no MRC header stack is longer; poll_tx needs at least this much room */
-    MRC_NOMINAL_HDR = 40   /* nominal_pktsize = UDP payload + 40 (notes 3.12, spec 8.3.1) */
+    MRC_NOMINAL_HDR = 40   /* nominal_pktsize = UDP payload + 40 (docs/PROTOCOL.md 3.7, spec 8.3.1) */
 };
 
 /* NACK reason codes (NETH nack_reason); numbering shared with UET PDS */
@@ -850,7 +890,7 @@ enum { MRC_CC_ALGO_NONE = 0, MRC_CC_ALGO_NSCC = 1, MRC_CC_ALGO_FIXED = 2 };
 #define MRC_CC_FIXED "mrc-fixed-window" /* this project's fixed window (tests, baselines) */
 
 /* NSCC parameters, as the OCP struct mrc_ctl_cc_nscc_cfg; 0 in a field takes the default derived from the line
- * rate and base RTT (notes 4.11.3). The float fields are converted once, at configuration time; without floats
+ * rate and base RTT (docs/PROTOCOL.md 8.4). The float fields are converted once, at configuration time; without floats
  * (MRC_NO_FLOAT, or 0 there) the _q16 fields (value x 65536) or plain bytes are used. */
 typedef struct mrc_nscc_cfg {
     uint8_t disable_qa;               /* no quick adapt */
@@ -986,7 +1026,7 @@ typedef struct mrc_ev_op_entry { mrc_ev ev, ev_new; uint32_t state; uint32_t fla
 MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,
                       mrc_time now);
 
-/* The EV expansion algorithm (notes 4.16) and the profile checks, for controllers and tests. expand writes the
+/* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes the
  * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
  * or MRC_ERR_INVAL (invalid profile, or abstract bits left over past the fields' masks). */
 MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields);
@@ -1126,7 +1166,7 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     uint8_t used, algo;
     uint64_t cwnd, inflight;  /* nominal bytes */
     mrc__nscc_prm p;
-    /* NSCC state (notes 4.11.4) */
+    /* NSCC state (docs/PROTOCOL.md 8.5) */
     int64_t inc;              /* accumulated increase, bytes^2 */
     uint64_t received, achieved, fi_count, ign_bytes, ign_done, saved_cwnd;
     uint32_t avg_q4;          /* average queueing delay, ns x 16 */
@@ -1347,18 +1387,16 @@ struct mrc_endpoint {
 #endif
 #endif
 
-#ifndef MRC_INLINE
-#define MRC_INLINE inline
-#endif
+#define MRC__INLINE inline
 #if defined(__GNUC__) || defined(__clang__)
-#define MRC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define MRC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MRC__LIKELY(x) __builtin_expect(!!(x), 1)
+#define MRC__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
-#define MRC_LIKELY(x) (x)
-#define MRC_UNLIKELY(x) (x)
+#define MRC__LIKELY(x) (x)
+#define MRC__UNLIKELY(x) (x)
 #endif
 #define MRC__PRIVATE static
-#define MRC_STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
+#define MRC__STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
 
 #ifdef MRC_ENABLE_TRACE
 #define MRC__TRACE(ep, id, a, b)                                                                                 \
@@ -1369,8 +1407,8 @@ struct mrc_endpoint {
 #define MRC__TRACE(ep, id, a, b) ((void)0)
 #endif
 
-MRC_STATIC_ASSERT(MRC__RSP_BITS >= 128 && MRC__RSP_BITS <= 32768, rsp_bits);
-MRC_STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
+MRC__STATIC_ASSERT(MRC__RSP_BITS >= 128 && MRC__RSP_BITS <= 32768, rsp_bits);
+MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
 
 #define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -1462,10 +1500,10 @@ MRC_STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
 /* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b) */
 #define MRC__EETH_TS        28, 2, 0, 16
 
-MRC__PRIVATE MRC_INLINE uint64_t mrc__mask64(unsigned bits) {
+MRC__PRIVATE MRC__INLINE uint64_t mrc__mask64(unsigned bits) {
     return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
 }
-MRC__PRIVATE MRC_INLINE uint64_t mrc__fget(const uint8_t *p, unsigned off, unsigned span, unsigned shift,
+MRC__PRIVATE MRC__INLINE uint64_t mrc__fget(const uint8_t *p, unsigned off, unsigned span, unsigned shift,
                                            unsigned bits) {
     uint64_t v = 0;
     unsigned i;
@@ -1473,7 +1511,7 @@ MRC__PRIVATE MRC_INLINE uint64_t mrc__fget(const uint8_t *p, unsigned off, unsig
     return (v >> shift) & mrc__mask64(bits);
 }
 /* Write a field into zeroed or existing bytes; returns 1 when val does not fit the width (nothing written). */
-MRC__PRIVATE MRC_INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, unsigned shift, unsigned bits,
+MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, unsigned shift, unsigned bits,
                                       uint64_t val) {
     uint64_t v = 0, m = mrc__mask64(bits);
     unsigned i;
@@ -1494,10 +1532,10 @@ MRC__PRIVATE MRC_INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, u
 #define MRC__PUT_(p, o, s, sh, b, v) mrc__fput((p), (o), (s), (sh), (b), (uint64_t)(v))
 #define MRC__PUT(p, F, v) MRC__PUT_(p, F, v)
 
-MRC__PRIVATE MRC_INLINE int16_t mrc__s16(uint16_t u) {
+MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u) {
     return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
 }
-MRC__PRIVATE MRC_INLINE uint64_t mrc__rev64(uint64_t v) {
+MRC__PRIVATE MRC__INLINE uint64_t mrc__rev64(uint64_t v) {
     uint64_t r = 0;
     unsigned i;
     for (i = 0; i < 64; i++) {
@@ -1506,8 +1544,8 @@ MRC__PRIVATE MRC_INLINE uint64_t mrc__rev64(uint64_t v) {
     }
     return r;
 }
-MRC__PRIVATE MRC_INLINE unsigned mrc__m_bit(const mrc_wire_opts *o) { return o && o->bth_m_bit == 6 ? 6u : 7u; }
-MRC__PRIVATE MRC_INLINE unsigned mrc__eeth_shift(const mrc_wire_opts *o) {
+MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o) { return o && o->bth_m_bit == 6 ? 6u : 7u; }
+MRC__PRIVATE MRC__INLINE unsigned mrc__eeth_shift(const mrc_wire_opts *o) {
     return o && o->eeth_op_shift == 4 ? 4u : 2u;
 }
 
@@ -2555,15 +2593,15 @@ enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NAC
 #define MRC__TXLOG_LEN (2u * MRC_MAX_INFLIGHT)
 
 /* circular bitmaps of nbits (a power of two) */
-MRC__PRIVATE MRC_INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
+MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
     i &= nbits - 1u;
     return (w[i >> 6] >> (i & 63u)) & 1u;
 }
-MRC__PRIVATE MRC_INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i) {
+MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i) {
     i &= nbits - 1u;
     w[i >> 6] |= (uint64_t)1 << (i & 63u);
 }
-MRC__PRIVATE MRC_INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i) {
+MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i) {
     i &= nbits - 1u;
     w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
 }
@@ -2574,7 +2612,7 @@ MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t st
     if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
     return v;
 }
-MRC__PRIVATE MRC_INLINE unsigned mrc__ctz64(uint64_t v) {
+MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
 #if defined(__GNUC__) || defined(__clang__)
     return (unsigned)__builtin_ctzll(v);
 #else
@@ -2584,7 +2622,7 @@ MRC__PRIVATE MRC_INLINE unsigned mrc__ctz64(uint64_t v) {
 #endif
 }
 
-MRC__PRIVATE MRC_INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
+MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
     return (uint16_t)((t >> ep->cfg.wire.ts_shift) & 0xFFFFu);
 }
 /* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
@@ -2605,22 +2643,22 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
     return (uint64_t)rd << 8;
 }
 
-MRC__PRIVATE MRC_INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
+MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
     return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
            (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
 }
 /* payload bytes of packet k of a message */
-MRC__PRIVATE MRC_INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     uint64_t off = (uint64_t)k << c->mtu_shift;
     uint32_t mtu = 1u << c->mtu_shift;
     if (wr->len <= off) return 0;
     return (uint32_t)MRC__MIN((uint64_t)mtu, wr->len - off);
 }
-MRC__PRIVATE MRC_INLINE bool mrc__pkt_has_imm(const mrc__wr *wr, uint32_t k) {
+MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc__wr *wr, uint32_t k) {
     return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == wr->npkts;
 }
 /* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40 */
-MRC__PRIVATE MRC_INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     uint32_t plen = mrc__pkt_len(c, wr, k);
     return mrc__data_hdr_len(c, mrc__pkt_has_imm(wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
 }
@@ -2675,7 +2713,7 @@ MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     return mrc__cc_can_send(c, mrc__nominal(c, wr, wr->sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
-/* Retransmissions obey the congestion window like new data (notes 4.11.1: the scheduler gates every data packet),
+/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.2: the scheduler gates every data packet),
  * or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when sent). */
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
@@ -2698,15 +2736,15 @@ MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c) {
 }
 
 /* a PSN still has a record iff it lies in [win_base, snd_nxt) */
-MRC__PRIVATE MRC_INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
+MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
     return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
 }
-MRC__PRIVATE MRC_INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
+MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->acked, MRC_MAX_INFLIGHT, psn);
 }
 
 /* ---- timers --------------------------------------------------------------------------------------------------- */
-/* ACK timeout (notes 4.13, docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
+/* ACK timeout (docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
  * n <= retry_linear + 1 and doubles after each exponential retry, capped at 2^24 * 1.024 us. */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
     const mrc_time cap = (mrc_time)1024u << 24;
@@ -2773,7 +2811,7 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
     return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
 }
 
-/* A transmission judged lost without a trim makes its EV suspect (notes 4.3). With ev_confirm_loss (Q5) a loss seen
+/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
  * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
  * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
  * demotes at once. */
@@ -3372,7 +3410,7 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
     c->st.tx_nak++;
 }
 
-MRC__PRIVATE MRC_INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
 
@@ -3738,7 +3776,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
 /* ================================================================================================================
  * EV / PATH MANAGER
  * Owns: each QP's EV set and the EV of every packet it sends, per-EV path health, the probes that bring bad EVs
- * back, the EVs control packets leave on (Q19), and the EV expansion algorithm (notes 4.16).
+ * back, the EVs control packets leave on (Q19), and the EV expansion algorithm (docs/PROTOCOL.md 7.1).
  *
  * A QP's EVs come from its profile: AUTO (ID 0) draws evs_per_port distinct random UDP source ports per port; an
  * EXP or GEN profile lends its array. Packets go to the planes (ports) in turn, so every usable plane carries an
@@ -3758,17 +3796,17 @@ enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__E
 #define MRC__EVF_OKC 0x70u    /* consecutive probe answers of an ASSUMED_BAD EV */
 #define MRC__EVST(e) ((unsigned)((e)->st & 7u))
 
-MRC__PRIVATE MRC_INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
+MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
-MRC__PRIVATE MRC_INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { e->st = (uint8_t)st; } /* clears flags too */
-MRC__PRIVATE MRC_INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
+MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { e->st = (uint8_t)st; } /* clears flags too */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
 }
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
-MRC__PRIVATE MRC_INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
+MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
     return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
 }
 /* the ASSUMED_BAD count a profile keeps per EV (QUERY_EV_STATE) */
@@ -3810,15 +3848,15 @@ MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
 }
 
 /* ---- the rotation: planes round-robin, then each plane's own EV rotation ---------------------------------------- */
-MRC__PRIVATE MRC_INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot) {
+MRC__PRIVATE MRC__INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot) {
     MRC_ASSERT((unsigned)c->seg[p] + pos < c->ev_count);
     c->ring[c->seg[p] + pos] = slot;
     c->evs[slot].pos = (uint16_t)pos;
 }
-MRC__PRIVATE MRC_INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos) {
+MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos) {
     return c->ring[c->seg[p] + pos];
 }
-MRC__PRIVATE MRC_INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a, unsigned b) {
+MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a, unsigned b) {
     uint16_t t = mrc__evr_at(c, p, a);
     mrc__evr_put(c, p, a, mrc__evr_at(c, p, b));
     mrc__evr_put(c, p, b, t);
@@ -3872,7 +3910,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
 }
 
 /* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
- * of EVs it has left (notes 4.1: planes stay balanced); within a plane the next EV of its rotation. Never 'avoid'
+ * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane the next EV of its rotation. Never 'avoid'
  * (the EV a retransmitted PSN last went on) unless it is the only one. -1 when no EV can carry data.
  * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
@@ -4302,7 +4340,7 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
     return MRC_OK;
 }
 
-/* ---- EV expansion (notes 4.16; the OCP EV profile comment) --------------------------------------------------------
+/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) --------------------------------------------------------
  * Per field: start from init_val; overlay popcount(mask) bits read from the abstract EV (most significant first)
  * onto the mask's set bits, the highest set bit taking the first bit read; write the field right-aligned in its
  * format field's width. Format fields past the profile's fields stay zero; abstract bits past the last mask must
@@ -4446,13 +4484,13 @@ MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti
 /* ================================================================================================================
  * CONGESTION CONTROL
  * Owns: CC profiles, congestion contexts (one per peer and profile, shared by its QPs: one window, one count of
- * nominal bytes in flight, notes 4.11.1), the READY list of QPs waiting for window, and the algorithms: NSCC
- * ("uet-1.0-nscc", notes 4.11.4-4.11.6, in integers), a fixed window and none. An algorithm is a row of the table
+ * nominal bytes in flight, docs/PROTOCOL.md 8.2), the READY list of QPs waiting for window, and the algorithms: NSCC
+ * ("uet-1.0-nscc", docs/PROTOCOL.md 8.5, in integers), a fixed window and none. An algorithm is a row of the table
  * mrc__cc_ops: adding one is adding a row. Per SACK the work is O(1); divisions happen once per adjust period or
  * per decrease, not per packet.
  * ============================================================================================================== */
 
-MRC__PRIVATE MRC_INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
+MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
     return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
 }
 MRC__PRIVATE bool mrc__streq(const char *a, const char *b) {
@@ -4476,7 +4514,7 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
-/* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (notes 4.11.3:
+/* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
 MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
                                      bool trimming, uint32_t mss, uint32_t min_cwnd) {
@@ -4523,7 +4561,7 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
 }
 
-/* ---- NSCC (notes 4.11.4-4.11.5; the UEC reference's update order) ----------------------------------------------- */
+/* ---- NSCC (docs/PROTOCOL.md 8.5; the UEC reference's update order) ----------------------------------------------- */
 /* Quick adapt, once per window of base RTT + target: after a loss or a delay over qa_threshold, a context that
  * achieved less than maxwnd >> qa_gate drops its window to what it achieved, then ignores ECN for the bytes in
  * flight. Returns true when it fired or the ACK is ignored: the rest of the update is skipped. */
@@ -4932,7 +4970,7 @@ MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
     ep->epq_len++;
     return MRC_OK;
 }
-MRC__PRIVATE MRC_INLINE bool mrc__conn_connected(const mrc_conn *c) {
+MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
 }
 

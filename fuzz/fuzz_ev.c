@@ -39,7 +39,7 @@
 #define FZ_NQ 3
 #define FZ_MAXBITS (8u * MRC_EV_BYTES)
 
-/* ---- reference: notes 4.16 ------------------------------------------------------------------------------------ */
+/* ---- reference: docs/PROTOCOL.md 7.1 ------------------------------------------------------------------------------------ */
 static unsigned ref_mode_max(unsigned mode) {
     unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
     return m < FZ_MAXBITS ? m : FZ_MAXBITS;

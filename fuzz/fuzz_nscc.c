@@ -15,7 +15,7 @@
  *   - a profile configuration is rejected with MRC_ERR_INVAL exactly when documented (qa_gate > 16, max_md_jump_q16
  *     > 65536, no fixed window) and then changes nothing;
  *   - the parameters a context derives (BDP, a, fi, eta, fi_scale, alpha, target, maxwnd, qa_threshold, adjust
- *     thresholds) equal the formulas of notes 4.11.3 computed exactly and saturated at their type, as the core
+ *     thresholds) equal the formulas of docs/PROTOCOL.md 8.4 computed exactly and saturated at their type, as the core
  *     intends: no silent wrap-around;
  *   - cwnd always in [min_cwnd, maxwnd] (NSCC), constant for the fixed window and none; a send, an
  *     acknowledgement, a READY block and a resource NACK never move it; a SACK without CE and penalty never lowers it
@@ -140,7 +140,7 @@ static void fz_profile(fz_in *in) {
     g.have_prof = 1;
 }
 
-/* The parameters a new context derives, restated (notes 4.11.3) in exact arithmetic and saturated at their type. */
+/* The parameters a new context derives, restated (docs/PROTOCOL.md 8.4) in exact arithmetic and saturated at their type. */
 static uint64_t fz_sat(uint64_t v, uint64_t lim) { return v > lim ? lim : v; }
 static void fz_check_params(const mrc__ccx *x, const fz_q *q) {
     const mrc_nscc_cfg *cf = q->prof ? &g.prof.nscc : (const mrc_nscc_cfg *)0;

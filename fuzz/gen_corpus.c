@@ -16,7 +16,7 @@
  *   nscc       the congestion-control events the requester of the recorded runs saw, in time order: each data packet
  *              sent (nominal size), each SACK (rcvd_bytes delta, RTT of the packet it names, CE echo), the packets
  *              it acknowledged, each NACK as a loss, the time between them
- *   ev         the worked examples of notes 4.16 (STEV fixed byte + 4-bit field, non-contiguous mask, SRv6 locator +
+ *   ev         the worked examples of docs/PROTOCOL.md 7.1 (STEV fixed byte + 4-bit field, non-contiguous mask, SRv6 locator +
  *              uSIDs) as single expansions; control-plane sessions building UDP / STEV / SRv6 formats with EXP and
  *              GEN profiles, QPs on them sending writes, EV operations and ports going down
  * Deterministic: same binary, same bytes. Capacities come from fuzz_common.h (the harnesses' build). */
