@@ -799,13 +799,14 @@ MRC_API void mrc_conn_attr_default(mrc_conn_attr *a);
 MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now);
 
 /* ---- error detail ---------------------------------------------------------------------------------------------
- * A control call that fails (mrc_endpoint_init, mrc_conn_*, the EV format, EV profile and CC profile calls) records
- * in its endpoint which rule failed and which attribute or field it concerns; a successful control call resets the
- * record (err MRC_OK). Packet and timer calls never touch it. mrc_endpoint_init records into the endpoint it was
- * given, so a rejected configuration is explained too. */
+ * A control call that fails (mrc_endpoint_init, mrc_conn_init/_destroy/_modify/_connect, mrc_ev_fmt_modify,
+ * mrc_ev_profile_modify, mrc_ev_op, mrc_cc_profile_modify) records in its endpoint which rule failed and which
+ * attribute, field or entry it concerns; a successful control call resets the record (err MRC_OK). Packet, timer and
+ * query calls never touch it. mrc_endpoint_init records into the endpoint it was given, so a rejected
+ * configuration is explained too. */
 enum mrc_detail_call {
     MRC_CALL_NONE = 0, MRC_CALL_ENDPOINT_INIT, MRC_CALL_CONN_INIT, MRC_CALL_CONN_DESTROY, MRC_CALL_CONN_MODIFY,
-    MRC_CALL_EV_FMT_MODIFY, MRC_CALL_EV_PROFILE_MODIFY, MRC_CALL_CC_PROFILE_MODIFY, MRC_CALL_COUNT
+    MRC_CALL_EV_FMT_MODIFY, MRC_CALL_EV_PROFILE_MODIFY, MRC_CALL_CC_PROFILE_MODIFY, MRC_CALL_EV_OP, MRC_CALL_COUNT
 };
 enum mrc_detail_code {
     MRC_DETAIL_NONE = 0,
@@ -838,6 +839,9 @@ enum mrc_detail_code {
     MRC_DETAIL_FIELD_RANGE, MRC_DETAIL_FIELD_FIXED, MRC_DETAIL_ABSTRACT_WIDTH, MRC_DETAIL_FMT_UNKNOWN,
     MRC_DETAIL_FMT_NOT_ONLINE, MRC_DETAIL_EV_UNPOPULATED, MRC_DETAIL_EV_EXPAND, MRC_DETAIL_EV_MODE_CHANGED,
     MRC_DETAIL_CC_ALGORITHM, MRC_DETAIL_CC_CONFIG, MRC_DETAIL_CC_CONFIG_MISSING,
+    /* mrc_ev_op (index: the entry) */
+    MRC_DETAIL_EV_OP, MRC_DETAIL_PROFILE_UNKNOWN, MRC_DETAIL_ARRAY_ROOM, MRC_DETAIL_EV_NOT_FOUND,
+    MRC_DETAIL_EV_STATE, MRC_DETAIL_EV_PORT,
     MRC_DETAIL_COUNT
 };
 typedef struct mrc_detail {
@@ -5564,17 +5568,19 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     const mrc__evfmt *f;
     uint32_t count, k;
     unsigned i;
-    if (!ep || !n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return MRC_ERR_INVAL;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_EV_OP);
+    if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0, 0);
     (void)mrc__clock(ep, now);
     count = *n;
     *n = 0;
     pf = mrc__prof_find(ep, profile_id);
-    if (!pf) return MRC_ERR_NOENT;
+    if (!pf) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_PROFILE_UNKNOWN, 0, 0);
     f = mrc__fmt_find(ep, pf->fmt_id);
     if (op == MRC_EV_OP_QUERY_ARRAY) {
         if (count < pf->ev_count) {
             *n = pf->ev_count;
-            return MRC_ERR_NOBUF;
+            return mrc__fail(ep, MRC_ERR_NOBUF, MRC_DETAIL_ARRAY_ROOM, 0, 0);
         }
         for (i = 0; i < pf->ev_count; i++) {
             MRC_MEMSET(&e[i], 0, sizeof e[i]);
@@ -5588,12 +5594,12 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     for (k = 0; k < count; k++, (*n)++) {
         mrc_ev_op_entry *x = &e[k];
         int m = mrc__prof_match(pf, &x->ev, 0);
-        if (m < 0) return MRC_ERR_NOENT;
+        if (m < 0) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_NOT_FOUND, 0, k);
         if (op == MRC_EV_OP_QUERY_STATE) {
             x->state = mrc__prof_state(pf, (unsigned)m);
         } else if (op == MRC_EV_OP_MODIFY_STATE) {
             if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED && x->state != MRC_EVS_ASSUMED_BAD)
-                return MRC_ERR_INVAL;
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
             for (; m >= 0; m = mrc__prof_match(pf, &x->ev, (unsigned)m + 1u)) {
                 if (x->state == MRC_EVS_ASSUMED_BAD) {
                     mrc__prof_changed(ep, pf, m, 2);
@@ -5605,12 +5611,13 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
         } else { /* REPLACE */
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent = 0;
-            if ((x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED) || x->ev_new.port < 1 ||
-                x->ev_new.port > ep->cfg.num_ports)
-                return MRC_ERR_INVAL;
+            if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+            if (x->ev_new.port < 1 || x->ev_new.port > ep->cfg.num_ports)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_PORT, 0, k);
             if (f && f->a.nfields && mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, x->ev_new.val, path, &ent))
-                return MRC_ERR_INVAL;
-            if (pf->state == MRC_PROFILE_ONLINE && !f) return MRC_ERR_NOENT;
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, k);
+            if (pf->state == MRC_PROFILE_ONLINE && !f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
             for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
                 mrc__event *v = &pf->ev[m];
                 MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);
@@ -5980,7 +5987,13 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "EXP: the mode changed, which empties the EV array: populate it before going ONLINE",
         "algorithm must be MRC_CC_NSCC, MRC_CC_FIXED or NULL (no congestion control)",
         "CC configuration out of range (fixed window: fixed_cwnd > 0; NSCC: qa_gate <= 16, max_md_jump_q16 <= 65536)",
-        "CONFIG must be given before a CC profile with an algorithm goes ONLINE"};
+        "CONFIG must be given before a CC profile with an algorithm goes ONLINE",
+        "op must be an MRC_EV_OP_* value, and e non-NULL when *n > 0",
+        "profile_id names no EV profile",
+        "QUERY_ARRAY: *n (the room in e) is below the profile's ev_count, which *n now holds",
+        "no EV of the profile matches the entry's ev (value and port)",
+        "the entry's state must be MRC_EVS_GOOD or MRC_EVS_DENIED (and for MODIFY_STATE also MRC_EVS_ASSUMED_BAD)",
+        "the entry's ev_new.port must be 1..num_ports"};
     return code < MRC_DETAIL_COUNT ? n[code] : "?";
 }
 /* "MRC_ERR_INVAL" for MRC_ERR_INVAL, ... */
@@ -6005,7 +6018,7 @@ MRC__PRIVATE size_t mrc__cat(char *buf, size_t cap, size_t at, const char *str) 
 MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
     static const char *const calls[MRC_CALL_COUNT] = {
         "(none)",          "mrc_endpoint_init",  "mrc_conn_init",          "mrc_conn_destroy",
-        "mrc_conn_modify", "mrc_ev_fmt_modify", "mrc_ev_profile_modify", "mrc_cc_profile_modify"};
+        "mrc_conn_modify", "mrc_ev_fmt_modify", "mrc_ev_profile_modify", "mrc_cc_profile_modify", "mrc_ev_op"};
     static const char *const conn_attr[] = {"STATE", "PKEY", "ACCESS", "EV_PROFILE", "CC_PROFILE", "DEST_QPN",
                                             "RQ_PSN", "PATH_MTU", "MPR_DEST", "MAX_WIMM_DEST", "CAPS", "PEER",
                                             "SQ_PSN", "MPR", "MAX_WIMM", "RETRY", "TIMEOUT"};
@@ -6049,7 +6062,9 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
     switch (d->code) {
     case MRC_DETAIL_FIELD_WIDTH: case MRC_DETAIL_FIELD_INIT_VAL: case MRC_DETAIL_FIELD_MASK:
     case MRC_DETAIL_FIELD_RANGE: case MRC_DETAIL_FIELD_FIXED: prefix = " (field "; break;
-    case MRC_DETAIL_EV_UNPOPULATED: case MRC_DETAIL_EV_EXPAND: prefix = " (EV "; break;
+    case MRC_DETAIL_EV_UNPOPULATED: prefix = " (EV "; break;
+    case MRC_DETAIL_EV_EXPAND: prefix = d->call == MRC_CALL_EV_OP ? " (entry " : " (EV "; break;
+    case MRC_DETAIL_EV_NOT_FOUND: case MRC_DETAIL_EV_STATE: case MRC_DETAIL_EV_PORT: prefix = " (entry "; break;
     case MRC_DETAIL_CFG_DSCP: prefix = " (class "; break;
     default: prefix = (const char *)0; break;
     }

@@ -307,7 +307,15 @@ static void fz_snap(void) {
 }
 static void fz_unchanged(const char *what, int rc) {
     mrc_endpoint e = g.ep0;
+    mrc_detail d;
     e.now = g.ep.now; /* the clock may move */
+    /* the one thing a failed call writes: its error detail, which must name that error and a rule (a successful
+     * query, also checked here, may reset it) */
+    FZ_CHECK(mrc_endpoint_last_error(&g.ep, &d) == MRC_OK, "last_error");
+    if (rc < 0)
+        FZ_CHECK(d.err == rc && d.code != MRC_DETAIL_NONE && d.code < MRC_DETAIL_COUNT,
+                 "%s failed (%d) but its error detail says err %d code %u", what, rc, d.err, d.code);
+    e.detail = g.ep.detail;
     FZ_CHECK(memcmp(&e, &g.ep, sizeof e) == 0, "%s failed (%d) but changed the endpoint", what, rc);
     FZ_CHECK(memcmp(g.q0, g.q, sizeof g.q) == 0, "%s failed (%d) but changed a QP", what, rc);
 }

@@ -130,6 +130,9 @@ static void fz_profile(fz_in *in) {
         want = MRC_ERR_INVAL;
     FZ_CHECK(rc == want, "cc_profile_modify returned %d, want %d", rc, want);
     if (rc != MRC_OK) {
+        FZ_CHECK(g.ep.detail.err == rc && g.ep.detail.code == MRC_DETAIL_CC_CONFIG, "refused with detail %d/%u",
+                 g.ep.detail.err, g.ep.detail.code);
+        before.detail = g.ep.detail; /* what a failed call writes: its error detail */
         FZ_CHECK(memcmp(&before, &g.ep, sizeof before) == 0, "a refused CC profile changed the endpoint");
         return;
     }
