@@ -2022,7 +2022,7 @@ MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call) {
     MRC_MEMSET(&ep->detail, 0, sizeof ep->detail);
     ep->detail.call = (uint8_t)call;
 }
-MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, unsigned index) {
+MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index) {
     ep->detail.err = (int16_t)err;
     ep->detail.code = (uint16_t)code;
     ep->detail.attr = attr;

@@ -61,29 +61,15 @@ bad:
 
 static int conn_up(mrc_conn *c, uint32_t dest_qpn, uint32_t my_psn, uint32_t peer_psn) {
     mrc_conn_attr a;
-    int rc;
-    memset(&a, 0, sizeof a);
-    a.state = MRC_QPS_INIT; /* EV profile 0 and CC profile 0: the built-in defaults */
-    rc = mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, 0);
-    if (rc) return rc;
-    a.state = MRC_QPS_RTR;
+    mrc_conn_attr_default(&a); /* EV profile 0 and CC profile 0: the built-in defaults; retries, timeout 16.8 ms */
     a.dest_qpn = dest_qpn;
     a.rq_psn = peer_psn;
-    a.path_mtu = 4096;
+    a.sq_psn = my_psn;
     a.mpr_dest = 8; /* 1024 PSNs */
     a.max_wimm_dest = 64;
-    rc = mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU |
-                                    MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST, 0);
-    if (rc) return rc;
-    a.state = MRC_QPS_RTS;
-    a.sq_psn = my_psn;
     a.mpr = 8;
     a.max_wimm = 32;
-    a.retry_linear = 7;
-    a.retry_exp = 7;
-    a.timeout = 14; /* 1.024 us * 2^14 = 16.8 ms */
-    return mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM |
-                                      MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT, 0);
+    return mrc_conn_connect(c, &a, 0); /* RESET -> INIT -> RTR -> RTS */
 }
 
 /* Keep up to MAX_POSTED writes posted; message i covers bytes [i MiB, (i+1) MiB) and every fourth is a Write-IMM. */
