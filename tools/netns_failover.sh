@@ -40,6 +40,8 @@ OUT=${OUT:-build/netns}
 FAULT_WINDOW_MS=${FAULT_WINDOW_MS:-50}
 TRIALS=${TRIALS:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=udp_lib.sh
+. "$HERE/udp_lib.sh"
 A=mrcfoA$$
 B=mrcfoB$$
 NP=8
@@ -105,25 +107,78 @@ EOF
 }
 fault_off() { ip netns exec "$B" nft delete table inet mrcfail 2>/dev/null; }
 fault_count() { ip netns exec "$B" nft list table inet mrcfail 2>/dev/null | grep -o 'packets [0-9]*' | awk '{s+=$2} END {print s+0}'; }
-# the first whole second at least $1 seconds from now
-second_after() { python3 -c "import math,time; print(math.ceil(time.time() + $1))"; }
-rx_bytes() { ip netns exec "$B" cat "/sys/class/net/vb$1/statistics/rx_bytes"; }
+# the first whole second at least $1 seconds from now (now: when this is called, from bash's clock; a Python
+# process would add its start-up time, seconds on a loaded host)
+second_after() { awk -v t="$EPOCHREALTIME" -v d="$1" 'BEGIN { x = t + d; s = int(x); if (s < x) s++; print s }'; }
+# arm_fault PLANE TS: loads the rule for the whole second TS (unix time) and sets FAULT_TS to the instant the fault
+# really starts: TS, or, should the rule have been committed only after TS (a very slow host), the next whole second
+# at least 0.5 s after the commit (the fault must start at a known instant, after the rule is in place)
+arm_fault() {
+    FAULT_TS=$2
+    fault_at "$1" "$FAULT_TS"
+    if [ "${EPOCHREALTIME%.*}" -ge "$FAULT_TS" ]; then
+        fault_off
+        FAULT_TS=$(second_after 0.5)
+        echo "  (the fault rule was committed only after its instant; the fault moves to $FAULT_TS)"
+        fault_at "$1" "$FAULT_TS"
+    fi
+}
+# plane_rx PID: the bytes received so far on each plane veth vb1..vbN of PID's network namespace (B), "b1 b2 ...",
+# from one read of /proc/PID/net/dev
+plane_rx() {
+    awk -v n=$NP '{ sub(/:/, " ") } $1 ~ /^vb[0-9]+$/ { p = substr($1, 3) + 0; if (p >= 1 && p <= n) b[p] = $2 }
+        END { for (p = 1; p <= n; p++) s = s (p > 1 ? " " : "") (b[p] + 0); print s }' "/proc/$1/net/dev" 2>/dev/null
+}
+# data_flowing PID BASE: over 1 MB more than BASE bytes have arrived on B's plane veths: the transfer is running
+data_flowing() {
+    local v s=0
+    for v in $(plane_rx "$1"); do s=$((s + v)); done
+    [ $((s - $2)) -gt 1000000 ]
+}
+plane_rx_sum() {
+    local v s=0
+    for v in $(plane_rx "$1"); do s=$((s + v)); done
+    echo $s
+}
+# sleep_until US: sleeps until the unix time US (microseconds); a no-op when it has passed
+sleep_until() {
+    local d=$(($1 - ${EPOCHREALTIME/./}))
+    [ "$d" -gt 0 ] && sleep "$((d / 1000000)).$(printf %06d $((d % 1000000)))"
+    return 0
+}
 
 # ---- MRC ----------------------------------------------------------------------------------------------------------
 run_mrc() {
     local t=$1 pfx="$OUT/mrc_$1"
     rm -f "$pfx".*
     ip netns exec "$B" "$PERF" --bind 10.77.0.2 -p 18515 --plane-addrs "$planes_b" --stall-log "$pfx.stalls" --json \
-        --accept-timeout 10 >"$pfx.server.json" 2>"$pfx.server.err" &
+        --accept-timeout 30 >"$pfx.server.json" 2>"$pfx.server.err" &
     local spid=$!
-    ip netns exec "$A" "$PERF" 10.77.0.2 -p 18515 --plane-addrs "$planes_a" -D "$DUR" --json --connect-timeout 5 \
+    PIDS=$spid
+    # the client starts once the server listens; the fault is placed FAULT_AT seconds after data is seen flowing on
+    # the plane veths (not after the client was started, which on a loaded host can be long before the transfer)
+    if ! udp_wait "MRC trial $t: the mrc_perf server listening in $B" "$spid" udp_tcp "$spid" 18515 0A; then
+        echo "$UP_ERR" >>"$pfx.server.err"
+        kill $PIDS 2>/dev/null
+        wait $spid
+        PIDS=
+        return 1
+    fi
+    local base
+    base=$(plane_rx_sum "$spid")
+    ip netns exec "$A" "$PERF" 10.77.0.2 -p 18515 --plane-addrs "$planes_a" -D "$DUR" --json --connect-timeout 30 \
         >"$pfx.client.json" 2>"$pfx.client.err" &
     local cpid=$!
     PIDS="$spid $cpid"
-    local ts
-    ts=$(second_after "$FAULT_AT")
-    fault_at "$FAIL_PLANE" "$ts"
-    local tf=$((ts * 1000000000))
+    if ! udp_wait "MRC trial $t: data flowing on the plane veths" "$cpid" data_flowing "$spid" "$base"; then
+        echo "$UP_ERR" >>"$pfx.client.err"
+        kill $PIDS 2>/dev/null
+        wait $cpid $spid
+        PIDS=
+        return 1
+    fi
+    arm_fault "$FAIL_PLANE" "$(second_after "$FAULT_AT")"
+    local tf=$((FAULT_TS * 1000000000))
     wait $cpid
     local crc=$?
     wait $spid
@@ -150,31 +205,54 @@ run_mptcp() {
     # on every address and is reached at its plane-1 address through each of them)
     for p in $(seq 2 $NP); do ip netns exec "$A" ip mptcp endpoint add "10.77.$p.1" dev "va$p" subflow || return 2; done
     ip netns exec "$B" python3 "$HERE/udp_mptcp.py" server --bind 0.0.0.0 --port 5201 --stall-log "$pfx.stalls" \
-        --json "$pfx.server.json" --timeout 15 2>"$pfx.server.err" &
+        --json "$pfx.server.json" --timeout 15 --ready "$pfx.ready" 2>"$pfx.server.err" &
     local spid=$!
+    PIDS=$spid
+    # as for MRC: the client starts once the server says it listens, the fault is placed after data is seen flowing
+    if ! udp_wait "MPTCP trial $t: the server listening in $B" "$spid" udp_line "$pfx.ready" '^listening$'; then
+        echo "$UP_ERR" >>"$pfx.server.err"
+        kill $PIDS 2>/dev/null
+        wait $spid
+        PIDS=
+        return 1
+    fi
+    local base
+    base=$(plane_rx_sum "$spid")
     ip netns exec "$A" python3 "$HERE/udp_mptcp.py" client --connect 10.77.1.2 --port 5201 --duration "$DUR" \
         --timeout 15 >"$pfx.client.json" 2>"$pfx.client.err" &
     local cpid=$!
     PIDS="$spid $cpid"
+    if ! udp_wait "MPTCP trial $t: data flowing on the plane veths" "$cpid" data_flowing "$spid" "$base"; then
+        echo "$UP_ERR" >>"$pfx.client.err"
+        kill $PIDS 2>/dev/null
+        wait $cpid $spid
+        PIDS=
+        return 1
+    fi
     # the same plane fails as for MRC; its share of MPTCP's bytes in the half second before is reported (if MPTCP
-    # hardly used it, the busiest plane fails instead, so that the test is not void)
+    # hardly used it, the busiest plane fails instead, so that the test is not void). That half second is a
+    # measurement window (1.2 to 0.7 s before the fault instant, leaving the rest to choose the plane and commit the
+    # rule), read from one /proc/PID/net/dev at each end; should the rule be committed after the instant all the
+    # same, arm_fault moves the fault later.
     local ts
     ts=$(second_after "$FAULT_AT")
-    sleep "$(python3 -c "import time; print(max($ts - time.time() - 0.7, 0.05))")"
-    local p before=() best=1 bestd=-1 total=0 fd=0
-    for p in $(seq 1 $NP); do before[$p]=$(rx_bytes "$p"); done
-    sleep 0.5
-    for p in $(seq 1 $NP); do
-        local d=$(($(rx_bytes "$p") - before[p]))
+    sleep_until $(((ts * 1000 - 1200) * 1000))
+    local p before=() after=() best=1 bestd=-1 total=0 fd=0 w0
+    w0=${EPOCHREALTIME/./}
+    read -r -a before <<<"$(plane_rx "$spid")"
+    sleep_until $((w0 + 500000))
+    read -r -a after <<<"$(plane_rx "$spid")"
+    for ((p = 1; p <= NP; p++)); do
+        local d=$((after[p - 1] - before[p - 1]))
         total=$((total + d))
         [ "$p" = "$FAIL_PLANE" ] && fd=$d
         if [ "$d" -gt "$bestd" ]; then bestd=$d; best=$p; fi
     done
     if [ "$total" -gt 0 ] && [ $((fd * 20)) -ge "$total" ]; then best=$FAIL_PLANE; bestd=$fd; fi
+    arm_fault "$best" "$ts"
     local subflows
     subflows=$(ip netns exec "$B" ss -tnH state established '( sport = :5201 )' 2>/dev/null | wc -l)
-    fault_at "$best" "$ts"
-    local tf=$((ts * 1000000000))
+    local tf=$((FAULT_TS * 1000000000))
     wait $cpid
     local crc=$?
     wait $spid

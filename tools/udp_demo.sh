@@ -21,24 +21,28 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 [ -x "$PERF" ] || { echo "demo-udp: $PERF not built"; exit 1; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/udp_demo.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-udp_ports
 echo "demo-udp: mrc_perf over loopback, 8 planes x 16 EVs (UDP source ports), each plane a ${RATE} Mb/s link;"
 echo "          plane 3 is black-holed (both directions, silently) at ${AT_MS} ms of a ${SECS} s run"
-"$PERF" -p "$UP_TCP" --udp-port "$UP_DATA" --ev-port "$UP_EVS" --accept-timeout 10 >"$TMP/server.out" 2>"$TMP/server.err" &
-spid=$!
-"$PERF" 127.0.0.1 -p "$UP_TCP" --ev-port "$UP_EVC" --connect-timeout 5 -D "$SECS" --planes 8 --evs 128 \
+# the server first; the client once it listens (udp_server returns then)
+if ! udp_server "$TMP/demo" ""; then
+    echo "demo-udp: FAILED: $UP_ERR"
+    cat "$TMP/demo.server.err"
+    exit 1
+fi
+spid=$UP_SPID
+"$PERF" 127.0.0.1 -p "$UP_TCP" --ev-port "$UP_EVC" --connect-timeout 30 -D "$SECS" --planes 8 --evs 128 \
     --plane-rate-mbps "$RATE" --blackhole-plane 3 --at "$AT_MS" --report-every 250 | tee "$TMP/client.out"
 crc=${PIPESTATUS[0]}
 wait $spid
 src=$?
 if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
     echo "demo-udp: FAILED (client exit $crc, server exit $src)"
-    cat "$TMP/server.err"
+    cat "$TMP/demo.server.err"
     exit 1
 fi
 retained=$(sed -n 's/.*(\([0-9.]*\)% retained.*/\1/p' "$TMP/client.out")
 expect=87.5
-if grep -q "verified bit-exact" "$TMP/client.out" && grep -q "bit-exact" "$TMP/server.out"; then
+if grep -q "verified bit-exact" "$TMP/client.out" && grep -q "bit-exact" "$TMP/demo.server"; then
     verdict="data bit-exact at the receiver"
 else
     echo "demo-udp: FAILED: the receiver did not verify the data"

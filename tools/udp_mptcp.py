@@ -2,8 +2,11 @@
 """udp_mptcp.py - the MPTCP side of tools/netns_failover.sh: a bulk transfer over Linux MPTCP (IPPROTO_MPTCP)
 whose receiver measures what mrc_perf's receiver measures, so the two failover numbers are comparable.
 
-  udp_mptcp.py server --bind ADDR --port P [--stall-log FILE] [--json FILE] [--timeout S]
+  udp_mptcp.py server --bind ADDR --port P [--stall-log FILE] [--json FILE] [--timeout S] [--ready FILE]
   udp_mptcp.py client --connect ADDR --port P --duration S [--timeout S]
+
+--ready FILE: the server writes the line "listening" to FILE once its socket listens, and "connected" once a client
+is accepted, so that a script can start the client when the server is ready instead of after a fixed delay.
 
 The client streams a seeded 1 MiB pattern for --duration seconds and closes. The server checks every byte against
 the pattern (bit-exact or it fails), and logs every in-order delivery stall over 1 ms: the time between two
@@ -38,6 +41,12 @@ def mptcp_socket(family):
         sys.exit(1)
 
 
+def ready(path, what):
+    if path:
+        with open(path, "a") as f:
+            f.write(what + "\n")
+
+
 def server(a):
     fam = socket.AF_INET6 if ":" in a.bind else socket.AF_INET
     ls = mptcp_socket(fam)
@@ -48,12 +57,14 @@ def server(a):
         print("udp_mptcp: cannot listen on %s port %d: %s" % (a.bind, a.port, e.strerror), file=sys.stderr)
         return 1
     ls.listen(1)
+    ready(a.ready, "listening")
     ls.settimeout(a.timeout)
     try:
         c, _ = ls.accept()
     except socket.timeout:
         print("udp_mptcp: no client within %.1f s" % a.timeout, file=sys.stderr)
         return 1
+    ready(a.ready, "connected")
     c.settimeout(a.timeout)
     exp = pattern()
     exp2 = memoryview(exp + exp)
@@ -118,6 +129,8 @@ def client(a):
     fam = socket.AF_INET6 if ":" in a.connect else socket.AF_INET
     s = mptcp_socket(fam)
     s.settimeout(a.timeout)
+    # a refused connection is retried (every 50 ms, for at most --timeout) for use by hand; tools/netns_failover.sh
+    # starts the client only once the server has reported "listening" (--ready), so it never depends on this
     end = time.monotonic() + a.timeout
     while True:
         try:
@@ -162,6 +175,7 @@ def main():
     s.add_argument("--stall-log")
     s.add_argument("--json")
     s.add_argument("--timeout", type=float, default=15.0)
+    s.add_argument("--ready")
     c = sub.add_parser("client")
     c.add_argument("--connect", required=True)
     c.add_argument("--port", type=int, required=True)

@@ -1,8 +1,12 @@
 #!/bin/bash
-# udp_smoke.sh - about five seconds of mrc_perf over loopback: data verified end to end under the main options and
+# udp_smoke.sh - a few seconds of mrc_perf over loopback: data verified end to end under the main options and
 # impairments, and the failure paths answered with a clear error and a non-zero status (make udp-smoke).
 #
 #   tools/udp_smoke.sh [PATH_TO_MRC_PERF] [--quick]
+#
+# Nothing waits a fixed time for another process: a client starts once its server listens, the "port in use"
+# server once the holder said "bound", and the server is killed once the client's progress shows bytes moving
+# (udp_lib.sh's udp_wait).
 #
 # --quick runs the first two cases only (the ASan/UBSan run, make udp-asan). The last line is "N passed, N failed";
 # the exit status is non-zero when a case failed.
@@ -38,6 +42,9 @@ transfer() {
     fi
 }
 
+# tx_moving FILE: one of the client's progress lines in FILE ("0.05s tx 1.23 Gb/s ...") shows bytes being sent
+tx_moving() { awk '$2 == "tx" && $3 > 0 { f = 1; exit } END { exit !f }' "$1" 2>/dev/null; }
+
 # a failure: non-zero status within the time limit and one clear line on stderr matching the pattern
 expect_fail() {
     local name=$1 want_rc=$2 pattern=$3 limit=$4
@@ -61,42 +68,67 @@ if [ $QUICK = 0 ]; then
     transfer "black-holed plane 5 at 300 ms, 64 EVs" "" "-D 0.8 --evs 64 --blackhole-plane 5 --at 300"
     if python3 -c 'import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(("::1", 0))' 2>/dev/null; then
         rm -f "$TMP"/*
-        udp_ports
-        "$PERF" -6 -p "$UP_TCP" --udp-port "$UP_DATA" --ev-port "$UP_EVS" --json --accept-timeout 10 >"$TMP/t.server" 2>"$TMP/t.server.err" &
-        spid=$!
-        "$PERF" -6 ::1 -p "$UP_TCP" --ev-port "$UP_EVC" -n 300 -s 8000 --json --connect-timeout 5 >"$TMP/t.client" 2>"$TMP/t.client.err"
-        crc=$?
-        wait $spid
-        src=$?
-        if [ $crc = 0 ] && [ $src = 0 ] && [ "$(json_get "$TMP/t.client" 'd["family"] + str(d["ok"])')" = ipv6True ]; then
+        udp_pair "$TMP/t" "-6 --json" "-6 -n 300 -s 8000 --json" ::1
+        if [ "$UP_CRC" = 0 ] && [ "$UP_SRC" = 0 ] && [ "$(json_get "$TMP/t.client" 'd["family"] + str(d["ok"])')" = ipv6True ]; then
             ok "IPv6 loopback, 300 x 8000 B"
-        else bad "IPv6 loopback (client rc $crc, server rc $src)"; fi
+        else bad "IPv6 loopback (client rc $UP_CRC, server rc $UP_SRC)"; fi
     else
         echo "skip IPv6 loopback (no ::1)"
     fi
     transfer "raw UDP baseline" "" "--raw -D 0.3"
-    expect_fail "unknown option" 2 "unknown option" 500 "$PERF" --no-such-flag
-    expect_fail "bad value" 2 "needs an integer" 500 "$PERF" -s 0 127.0.0.1
+    # usage errors come before any socket: well within 2 s even on a loaded host (up to 0.23 s seen with both cores
+    # busy), where waiting on the network would take the 5 s connect timeout or for ever (a server)
+    expect_fail "unknown option" 2 "unknown option" 2000 "$PERF" --no-such-flag
+    expect_fail "bad value" 2 "needs an integer" 2000 "$PERF" -s 0 127.0.0.1
+    # the 3 s limit proves that --connect-timeout 0.5 was honoured (the default is 5 s)
     udp_ports
     expect_fail "nobody listening" 1 "cannot connect" 3000 "$PERF" 127.0.0.1 -p "$UP_TCP" --connect-timeout 0.5
-    # a port in use: a UDP socket holds the server's plane-1 receive port
+    # a port in use: a UDP socket holds the server's plane-1 receive port. The holder says "bound" once it holds it,
+    # and only then is the server started (the holder ends when killed, or after 120 s should this script die).
     udp_ports
-    python3 -c "import socket,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', $UP_DATA)); time.sleep(4)" &
+    rm -f "$TMP"/*
+    python3 -u -c "import socket,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', $UP_DATA)); print('bound'); time.sleep(120)" \
+        >"$TMP/hold.out" 2>"$TMP/hold.err" &
     hold=$!
-    sleep 0.2
-    expect_fail "UDP port in use" 1 "Address already in use" 3000 "$PERF" -p "$UP_TCP" --udp-port "$UP_DATA" --ev-port "$UP_EVS" \
-        --accept-timeout 3
+    if udp_wait "the port holder binding UDP port $UP_DATA" "$hold" udp_line "$TMP/hold.out" '^bound$'; then
+        expect_fail "UDP port in use" 1 "Address already in use" 3000 "$PERF" -p "$UP_TCP" --udp-port "$UP_DATA" \
+            --ev-port "$UP_EVS" --accept-timeout 10
+    else
+        bad "UDP port in use ($UP_ERR)"
+    fi
     kill $hold 2>/dev/null
     wait $hold 2>/dev/null
-    # the server dies in the middle of a run
-    udp_ports
+    # the server dies in the middle of a run: killed once the client's progress lines show bytes moving; the client
+    # must then fail at once (within 3 s of the kill) with a clear line
+    rm -f "$TMP"/*
     # (in a subshell that waits for it, so that the shell does not report the killed job)
-    ( "$PERF" -p "$UP_TCP" --udp-port "$UP_DATA" --ev-port "$UP_EVS" --accept-timeout 10 >/dev/null 2>&1 &
-      echo $! >"$TMP/srv.pid"; wait ) 2>/dev/null &
-    sleep 0.1
-    (sleep 0.5 && kill -9 "$(cat "$TMP/srv.pid")") &
-    expect_fail "server killed mid-run" 1 "peer closed the control connection" 3000 \
-        "$PERF" 127.0.0.1 -p "$UP_TCP" --ev-port "$UP_EVC" -D 5 --connect-timeout 5
+    ( udp_server "$TMP/k" "" || { echo "udp-smoke: $UP_ERR" >>"$TMP/k.server.err"; exit 1; }
+      echo "$UP_SPID $UP_TCP $UP_EVC" >"$TMP/srv.pid.tmp" && mv "$TMP/srv.pid.tmp" "$TMP/srv.pid"
+      wait ) 2>/dev/null &
+    sub=$!
+    if udp_wait "the mrc_perf server listening" "$sub" test -s "$TMP/srv.pid"; then
+        read -r spid UP_TCP UP_EVC <"$TMP/srv.pid"
+        timeout 20 "$PERF" 127.0.0.1 -p "$UP_TCP" --ev-port "$UP_EVC" -D 10 --connect-timeout 30 --report-every 50 \
+            >"$TMP/k.client" 2>"$TMP/f.err" &
+        cpid=$!
+        if udp_wait "the client's progress showing bytes sent" "$cpid" tx_moving "$TMP/k.client"; then
+            t0=${EPOCHREALTIME/./}
+            kill -9 "$spid"
+            wait $cpid
+            rc=$?
+            dt=$(((${EPOCHREALTIME/./} - t0) / 1000))
+            if [ "$rc" = 1 ] && grep -q "peer closed the control connection" "$TMP/f.err" && [ "$dt" -le 3000 ]; then
+                ok "server killed mid-run (exit $rc ${dt} ms after the kill: $(head -1 "$TMP/f.err"))"
+            else
+                bad "server killed mid-run (exit $rc ${dt} ms after the kill, wanted 1 within 3000 ms: $(head -1 "$TMP/f.err"))"
+            fi
+        else
+            bad "server killed mid-run ($UP_ERR)"
+            kill "$cpid" "$spid" 2>/dev/null
+        fi
+    else
+        bad "server killed mid-run ($UP_ERR)"
+    fi
     wait 2>/dev/null
 fi
 echo "$pass passed, $fail failed"
