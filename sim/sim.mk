@@ -6,11 +6,17 @@
 #                        non-zero exit on any failure. Well under a minute.
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
+#   make soak            the chaos soak (sim/mrc_soak.c): random seeds over sim/mrc_wire.h with heavy loss, dups,
+#                        corruption, trims, PSN wrap and planes flapping told and untold, for SOAK_SECONDS (600);
+#                        fails on any stall, corruption, out-of-order completion or unexplained QP error. Not in
+#                        make test. SOAK_ARGS="--seeds A-B" replays a range instead.
 #
 # Variables: SIM_SEED (default 1), SIM_ARGS (extra runner flags), SIM_OUT (default sim/out).
 
 SIM_SEED ?= 1
 SIM_OUT  ?= sim/out
+SOAK_SECONDS ?= 600
+SOAK_ARGS ?=
 SIM_ARGS ?=
 # Core capacities for the simulator: 1024 QPs per endpoint (incast, all-to-all), 128 EVs, small send/receive
 # queues (one RDMA Write per flow), MPR up to 8 x 128 PSNs. sizeof(mrc_conn) is then about 32 KB.
@@ -18,7 +24,7 @@ SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4
             -DMRC_MAX_MPR_UNITS=8 -DMRC_ENABLE_TRACE
 SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h $(CORE)
 
-.PHONY: sim sim-quick sim-quick-asan sim-golden
+.PHONY: sim sim-quick sim-quick-asan sim-golden soak
 
 $(B)/sim:
 	@mkdir -p $(B)/sim
@@ -28,6 +34,12 @@ $(B)/sim/mrc_simrun: $(SIM_DEPS) | $(B)/sim
 
 $(B)/sim/mrc_simrun_asan: $(SIM_DEPS) | $(B)/sim
 	$(CC) $(ASANFL) $(SIM_CAPS) -o $@ sim/mrc_simrun.c
+
+$(B)/sim/mrc_soak: sim/mrc_soak.c sim/mrc_wire.h $(CORE) | $(B)/sim
+	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ sim/mrc_soak.c
+
+soak: $(B)/sim/mrc_soak
+	./$(B)/sim/mrc_soak --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
 
 sim: $(B)/sim/mrc_simrun
 	./$(B)/sim/mrc_simrun --suite full --seed $(SIM_SEED) --out $(SIM_OUT) $(SIM_ARGS)
