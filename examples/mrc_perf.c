@@ -1577,6 +1577,44 @@ static void json_str(FILE *f, const char *s) {
     fputc('"', f);
 }
 
+/* JSON: the endpoint's counters (drops by reason, endpoint operations) and the per-connection counters the hostile
+ * test reads (tools/hostile_test.sh), summed over the QPs */
+static void json_counters(FILE *f, const perf *p, const mrc_udp_stats *us) {
+    mrc_endpoint_stats es;
+    mrc_conn_stats t, s;
+    uint64_t foreign = 0;
+    unsigned i, q;
+    mrc_endpoint_stats_get(p->ep, &es);
+    memset(&t, 0, sizeof t);
+    for (q = 0; q < p->qps && p->conn[q]; q++) {
+        mrc_conn_stats_get(p->conn[q], &s);
+        t.rx_sack += s.rx_sack, t.rx_nack += s.rx_nack, t.tx_sack += s.tx_sack, t.tx_nack += s.tx_nack;
+        t.tx_nak += s.tx_nak, t.tx_pen += s.tx_pen, t.cc_pen_dec += s.cc_pen_dec, t.cc_md += s.cc_md;
+        t.cc_rcvd_bytes += s.cc_rcvd_bytes, t.cc_mpr_changes += s.cc_mpr_changes, t.ev_skip_req += s.ev_skip_req;
+        t.rx_data += s.rx_data, t.rx_bytes_placed += s.rx_bytes_placed, t.tx_bytes += s.tx_bytes;
+        t.rx_drops += s.rx_drops, t.ev_rebuilds += s.ev_rebuilds;
+    }
+    for (i = 0; i < p->planes && i < MRC_UDP_MAX_PLANES; i++) foreign += us->plane[i].rx_foreign;
+    fprintf(f, ",\"ep\":{\"rx_drops\":%llu,\"drop\":{", (unsigned long long)es.rx_drops);
+    for (i = 0; i < MRC_DROP_REASONS; i++)
+        fprintf(f, "%s\"%s\":%llu", i ? "," : "", mrc_drop_name(i), (unsigned long long)es.drop[i]);
+    fprintf(f, "},\"psu_rx\":%llu,\"ep_req_tx\":%llu,\"ep_req_rx\":%llu,\"ep_rsp_tx\":%llu,\"ep_rsp_rx\":%llu,"
+               "\"epq_overflow\":%llu,\"ctlq_overflow\":%llu,\"rx_foreign\":%llu}",
+            (unsigned long long)es.psu_rx, (unsigned long long)es.ep_req_tx, (unsigned long long)es.ep_req_rx,
+            (unsigned long long)es.ep_rsp_tx, (unsigned long long)es.ep_rsp_rx, (unsigned long long)es.epq_overflow,
+            (unsigned long long)es.ctlq_overflow, (unsigned long long)foreign);
+    fprintf(f, ",\"conn\":{\"rx_sack\":%llu,\"rx_nack\":%llu,\"tx_sack\":%llu,\"tx_nack\":%llu,\"tx_nak\":%llu,"
+               "\"tx_pen\":%llu,\"cc_pen_dec\":%llu,\"cc_md\":%llu,\"cc_rcvd_bytes\":%llu,\"cc_mpr_changes\":%llu,"
+               "\"ev_skip_req\":%llu,\"rx_data\":%llu,\"rx_bytes_placed\":%llu,\"tx_bytes\":%llu,\"rx_drops\":%llu,"
+               "\"ev_rebuilds\":%llu}",
+            (unsigned long long)t.rx_sack, (unsigned long long)t.rx_nack, (unsigned long long)t.tx_sack,
+            (unsigned long long)t.tx_nack, (unsigned long long)t.tx_nak, (unsigned long long)t.tx_pen,
+            (unsigned long long)t.cc_pen_dec, (unsigned long long)t.cc_md, (unsigned long long)t.cc_rcvd_bytes,
+            (unsigned long long)t.cc_mpr_changes, (unsigned long long)t.ev_skip_req, (unsigned long long)t.rx_data,
+            (unsigned long long)t.rx_bytes_placed, (unsigned long long)t.tx_bytes, (unsigned long long)t.rx_drops,
+            (unsigned long long)t.ev_rebuilds);
+}
+
 static void report(perf *p, int ok, const char *why) {
     uint64_t tm = 0, tb = 0, rm = 0, rb = 0;
     double ts = 0, gavg = 0, gpeak = 0, rx_gbps = 0, before = 0, after = 0, worst = 0;
@@ -1685,6 +1723,7 @@ static void report(perf *p, int ok, const char *why) {
                     (unsigned long long)us.plane[i].tx_pkts, (unsigned long long)us.plane[i].rx_pkts,
                     (unsigned long long)us.plane[i].imp_drop, (unsigned long long)us.plane[i].tx_err, (unsigned long long)us.plane[i].link_qdrop);
         fprintf(f, "]");
+        if (!p->o.raw && p->ep) json_counters(f, p, &us);
         if (have_bh && p->sender && !p->o.raw)
             fprintf(f, ",\"blackhole\":{\"plane\":%d,\"at_ms\":%.3f,\"gbps_before\":%.4f,\"gbps_after\":%.4f,\"retained\":%.4f,"
                        "\"gbps_worst_100ms_after\":%.4f}",
