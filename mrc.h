@@ -446,9 +446,11 @@ typedef int (*mrc_place_fn)(void *ud, uint32_t rkey, void *region_user, uint64_t
 typedef void (*mrc_trace_fn)(void *ud, unsigned id, uint64_t a, uint64_t b);
 
 typedef struct mrc_config {
-    uint64_t seed;            /* all randomness (QPNs excepted) derives from this: same seed, same bytes */
+    uint64_t seed;            /* all randomness (QPNs too, P16) derives from this: same seed, same bytes */
     uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
-    uint32_t qpn_base;        /* QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
+    uint32_t qpn_base;        /* with qpn_random false: QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
+    bool qpn_random;          /* P16: QPNs drawn from a seeded stream of their own, unique, 24-bit, never 0/1/2/0xFFFFFF
+                                 (default true); false: qpn_base + slot (predictable) */
     mrc_wire_opts wire;
     uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints per class; defaults in docs/PROTOCOL.md */
     bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true), else DSCP_NO_TRIM */
@@ -1193,6 +1195,7 @@ struct mrc_conn {
 struct mrc_endpoint {
     mrc_config cfg;
     uint64_t rng;
+    uint64_t qpn_rng;         /* P16: the QPN stream (separate, so QPNs do not move the other draws) */
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
@@ -1945,18 +1948,26 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
+    cfg->qpn_random = true;
 }
 
-/* splitmix64: the endpoint's only source of randomness */
-MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) {
-    uint64_t z = (ep->rng += 0x9E3779B97F4A7C15ull);
+/* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
+MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
+    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rng); }
 /* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
     return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no
+ * deadline wraps to the past near 2^64 ns). */
+MRC__PRIVATE MRC_INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
+    return dt >= MRC_TIME_NEVER - t ? MRC_TIME_NEVER : t + dt;
 }
 
 /* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
@@ -1975,7 +1986,9 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         cfg = &d;
     }
     if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS) return MRC_ERR_INVAL;
-    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS) return MRC_ERR_INVAL;
+    if (!cfg->qpn_random &&
+        (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
+        return MRC_ERR_INVAL;
     if (cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) return MRC_ERR_INVAL;
     if (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) return MRC_ERR_INVAL;
     if (cfg->wire.ts_shift > 20 || cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1) return MRC_ERR_INVAL;
@@ -1988,6 +2001,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     MRC_MEMSET(ep, 0, sizeof *ep);
     ep->cfg = *cfg;
     ep->rng = cfg->seed;
+    ep->qpn_rng = cfg->seed ^ 0x51504E2D51504E2Dull; /* "QPN-QPN-" */
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
@@ -2129,10 +2143,24 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
 }
 
 /* ---- conn table --------------------------------------------------------------------------------------------- */
+/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
+#define MRC__QPN_SLOT_BITS                                                                                          \
+    (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
+     : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \
+     : MRC_MAX_CONNS <= 256 ? 8 : MRC_MAX_CONNS <= 512 ? 9 : MRC_MAX_CONNS <= 1024 ? 10                           \
+     : MRC_MAX_CONNS <= 2048 ? 11 : MRC_MAX_CONNS <= 4096 ? 12 : MRC_MAX_CONNS <= 8192 ? 13                        \
+     : MRC_MAX_CONNS <= 16384 ? 14 : MRC_MAX_CONNS <= 32768 ? 15 : 16)
+MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
+    uint32_t q;
+    do { /* a slot's 2^(24 - bits) QPNs hold at most 4 forbidden ones: this ends after a few draws at worst */
+        q = (((uint32_t)(mrc__splitmix(&ep->qpn_rng) >> 40) << MRC__QPN_SLOT_BITS) | slot) & MRC_PSN_MASK;
+    } while (q <= MRC_EPOP_QPN || q == MRC_PSN_MASK || (ep->conns[slot] && ep->conns[slot]->qpn == q));
+    return q;
+}
 MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
-    uint32_t slot = qpn - ep->cfg.qpn_base;
+    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
     mrc_conn *c;
-    if (qpn < ep->cfg.qpn_base || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
     c = ep->conns[slot];
     return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
 }
@@ -2185,7 +2213,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         mrc__conn_clear(c);
         c->ep = ep;
         c->slot = (uint16_t)i;
-        c->qpn = ep->cfg.qpn_base + i;
+        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -2583,8 +2611,8 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
         c->probes_due &= ~1u;
     } else {
         mrc_time r = mrc__rto_interval(c, c->retries);
-        c->rto_deadline = r == MRC_TIME_NEVER ? r : c->rto_start + r;
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : c->tlp_base + mrc__tlp_interval(c);
+        c->rto_deadline = mrc__deadline_add(c->rto_start, r);
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
     }
     mrc__timer_update(c);
 }
@@ -2962,7 +2990,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             /* a retransmitted PSN: if an earlier transmission arrived, that loss was reordering (Q5); if the
              * retransmission did, the loss is confirmed and its EV is suspect */
             if (fresh && (r->flags & MRC__PR_RTX)) {
-                if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent) {
+                if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent) {
                     mrc__reo_widen(c, now);
                 } else if (r->ev_lost != MRC__EV_NONE) {
                     mrc__ev_on_loss(c, (int)r->ev_lost);
@@ -3029,7 +3057,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
         mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
-        if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
+        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
@@ -3337,7 +3365,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
         ep->epoch++;
-        ep->epoch_end = now + cf->base_rtt_ns;
+        ep->epoch_end = mrc__deadline_add(now, cf->base_rtt_ns);
     }
     if (c->rx_epoch != ep->epoch) {
         c->rx_epoch = ep->epoch;
@@ -3367,7 +3395,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         c->sack_pending >= cf->sack_every) {
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = now + cf->sack_delay_ns;
+        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
     }
     if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
@@ -3758,7 +3786,8 @@ MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) {
     return t << c->evp_backoff;
 }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
-    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER) c->evp_deadline = c->ep->now + mrc__evp_interval(c);
+    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
+        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
 }
 
 /* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
@@ -3784,7 +3813,8 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > c->port_ok[p] + 2u * c->srtt) return true;
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
+            return true;
     return false;
 }
 MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
@@ -3881,7 +3911,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     if (c->evp_answered) c->evp_backoff = 0;
     else if (failed && c->evp_backoff < 10) c->evp_backoff++;
     c->evp_answered = 0;
-    if (out || c->n_bad) c->evp_deadline = now + mrc__evp_interval(c);
+    if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
 }
 /* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
@@ -4350,7 +4380,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
         }
         x->qa_loss = 0; /* a loss arms only the window it happened in */
         x->achieved = 0;
-        x->qa_end = now + x->p.base_rtt + x->p.target;
+        x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
     }
     if (done) {
         x->inc = 0;
@@ -4919,7 +4949,9 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
     (void)mrc__epq_push(ep, &k);
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
-    ep->epreq[fi].deadline = now + (r->timeout_ns ? r->timeout_ns : 1000000u);
+    /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
+    ep->epreq[fi].deadline =
+        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;

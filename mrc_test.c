@@ -1814,12 +1814,13 @@ static int t_ep_init_rejects(void) {
     UT_CFG_RC((c.ev_sport_min = 1000, c.ev_sport_max = 1000), MRC_OK);
     UT_CFG_RC(c.evs_per_port = 0, MRC_ERR_INVAL);
     UT_CFG_RC(c.sack_every = 0, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 2, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 0, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 3, MRC_OK);
-    UT_CFG_RC(c.qpn_base = 0x1000000u, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 0xFFFFFFu - MRC_MAX_CONNS, MRC_OK); /* last slot's QPN is 0xFFFFFF - 1 */
-    UT_CFG_RC(c.qpn_base = 0xFFFFFFu, MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 2), MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0), MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 3), MRC_OK);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0x1000000u), MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0xFFFFFFu - MRC_MAX_CONNS), MRC_OK); /* last QPN 0xFFFFFF - 1 */
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0xFFFFFFu), MRC_ERR_INVAL);
+    UT_CFG_RC(c.qpn_base = 0, MRC_OK); /* P16: random QPNs (the default) ignore qpn_base */
 #undef UT_CFG_RC
     return 0;
 }
@@ -1832,6 +1833,7 @@ static int t_ep_init_qpn_base_range(void) {
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
         mrc_config_default(&c);
+        c.qpn_random = false;
         c.qpn_base = bad[i];
         rc = mrc_endpoint_init(&ut_fx.ep, &c, 0);
         CHECKF(rc == MRC_ERR_INVAL, "qpn_base 0x%08X: mrc_endpoint_init returned %d, want MRC_ERR_INVAL (its QPNs "
@@ -2366,6 +2368,7 @@ static int t_qp_conn_table(void) {
     mrc_wire_opts o = ut_opts(7, 0, 2);
     size_t n;
     mrc_config_default(&c);
+    c.qpn_random = false; /* P16: fixed QPNs on request */
     c.qpn_base = 0x300;
     CHECK_EQ(mrc_endpoint_init(ep, &c, 0), MRC_OK);
     memset(ut_conns, 0, sizeof ut_conns);
@@ -4837,6 +4840,7 @@ struct sc_pair {
     void *ud;
     int hash_on;
     uint64_t hash;
+    mrc_time t0;              /* virtual time of the start (endpoints and wire) */
     /* built by sc_start */
     mrc_endpoint *ep[2];
     sc_q q[2][SC_MAXQ];
@@ -5045,10 +5049,18 @@ static int sc_is_data(unsigned op) { return op >= MRC_OP_WRITE_FIRST && op <= MR
 
 /* What every emitted packet must satisfy, whatever the scenario: it decodes, it goes to the peer of the QP that
  * produced it, its length and pad match the txinfo, and its DSCP class fits its kind (docs 3.6). */
+/* the connection index of side s's QPN qpn (QPNs are random, P16); SC_MAXQ when none */
+static unsigned sc_qidx(const sc_pair *p, int s, uint32_t qpn) {
+    unsigned q;
+    for (q = 0; q < SC_MAXQ; q++)
+        if (p->q[s][q].c && mrc_conn_qpn(p->q[s][q].c) == qpn) return q;
+    return SC_MAXQ;
+}
+
 static void sc_check_emitted(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti) {
     mrc_pkt k;
     mrc_conn_attr a;
-    unsigned q = ti->qpn - p->cfg[from].qpn_base, cls;
+    unsigned q = sc_qidx(p, from, ti->qpn), cls;
     const mrc_config *cf = &p->cfg[from];
     if (mrc_pkt_decode(pkt, len, &cf->wire, &k) != MRC_OK) {
         sc_failf(p, "side %d emitted a packet that does not decode (opcode %#x, %zu bytes)", from, ti->opcode, len);
@@ -5152,7 +5164,7 @@ static int sc_start(sc_pair *p) {
         p->mem[s] = (uint8_t *)malloc(p->region + 2u * SC_GUARD);
         p->cov[s] = (uint8_t *)calloc(1, p->region);
         if (!p->ep[s] || !p->src[s] || !p->mem[s] || !p->cov[s]) return -2;
-        if ((rc = mrc_endpoint_init(p->ep[s], &p->cfg[s], 0)) != MRC_OK) return rc;
+        if ((rc = mrc_endpoint_init(p->ep[s], &p->cfg[s], p->t0)) != MRC_OK) return rc;
         for (i = 0; i + 8 <= p->region; i += 8) {
             uint64_t v = trand(&r);
             memcpy(p->src[s] + i, &v, 8);
@@ -5172,7 +5184,7 @@ static int sc_start(sc_pair *p) {
     p->wc.rx_tap = sc_w_rx;
     p->wc.rx_tap_ud = p;
     p->hash = 0xCBF29CE484222325ull;
-    if ((rc = mrc_wire_init(&p->w, &p->wc, p->ep[0], p->ep[1], 0)) != MRC_OK) return rc;
+    if ((rc = mrc_wire_init(&p->w, &p->wc, p->ep[0], p->ep[1], p->t0)) != MRC_OK) return rc;
     p->w_ok = 1;
     for (q = 0; q < p->nq; q++)
         if ((rc = sc_connect(p, q)) != 0) return rc;
@@ -6727,7 +6739,7 @@ static void sc_fair_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, co
     mrc_pkt k;
     unsigned q, j;
     (void)now;
-    q = ti->qpn - p->cfg[from].qpn_base;
+    q = sc_qidx(p, from, ti->qpn);
     if (q >= p->nq) return;
     o->all[from][q]++;
     if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode)) return;
@@ -7773,6 +7785,7 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
  * fragments; each defines its tests and a MRC_TEST_*_ENTRIES list for the table below. */
 #include "tests/test_ev.inc"
 #include "tests/test_cc.inc"
+#include "tests/test_hostile.inc"
 
 /* ================================================================================================================
  * runner
@@ -7899,6 +7912,7 @@ static const test_entry tests[] = {
     {"sc_modify_timeout", t_sc_modify_timeout},
     MRC_TEST_EV_ENTRIES
     MRC_TEST_CC_ENTRIES
+    MRC_TEST_HOSTILE_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
