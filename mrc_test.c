@@ -2763,12 +2763,19 @@ static int t_rsp_write_bounds_ok(void) {
     n = ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d);
     CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
     ut_expect_place(f, 0, p + 16, 16);
-    /* zero-length write: no rkey, MR or bounds check (P10) */
+    /* zero-length write (P10): with zero_len_rkey (default) it needs a valid rkey and a VA in the region; one
+     * that fails is dropped, not NAKed; it may name the byte just past the end */
     ut_data_init(&d, f, 12, 3, NULL, 0);
     d.rkey = 0xBAD0BAD0u;
     d.va = 7;
     n = ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d);
-    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
+    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_ERR_DROP);
+    CHECK_EQ(mrc_conn_state(&f->c), MRC_QPS_RTS);
+    d.rkey = f->rkey;
+    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d), &ri, f->now),
+             MRC_ERR_DROP);
+    d.va = UT_IOVA + UT_REGION;
+    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d), &ri, f->now), MRC_OK);
     /* a two-packet message: FIRST at va, LAST at va + MTU, dma_len 300 in both */
     ut_data_init(&d, f, 13, 4, p + 32, 256);
     d.op = MRC_OP_WRITE_FIRST;
@@ -3287,6 +3294,10 @@ static int t_rsp_drop_counters(void) {
     d.rqmsn = 1;
     n = ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d);
     UT_TRY(ut_expect_drop(f, c2, pkt, n, &ri, MRC_DROP_WIMM, "WIMM overflow"));
+    /* RATE (P19): PROBE_REQs beyond the connection's burst at one instant */
+    n = ut_build_probe(pkt, &f->cfg.wire, mrc_conn_qpn(&f->c), 0, 0);
+    for (r = 0; r < f->cfg.probe_burst; r++) CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
+    UT_TRY(ut_expect_drop(f, &f->c, pkt, n, &ri, MRC_DROP_RATE, "PROBE_REQ over the rate"));
     /* ACCESS, last: it takes the main conn to ERR */
     ut_data_init(&d, f, rq + 3, 4, p, 16);
     d.rkey = 0;
@@ -3302,7 +3313,7 @@ static int t_rsp_drop_counters(void) {
     CHECKF(st.rx_drops == sum, "rx_drops %llu, sum of drop[] %llu", (unsigned long long)st.rx_drops,
            (unsigned long long)sum);
     mrc_conn_stats_get(&f->c, &cs);
-    CHECK_EQ(cs.rx_drops, 17); /* the drops above that named the main conn */
+    CHECK_EQ(cs.rx_drops, 18); /* the drops above that named the main conn */
     mrc_conn_stats_get(c2, &cs);
     CHECK_EQ(cs.rx_drops, 5);
     return 0;
@@ -3874,8 +3885,10 @@ static int t_req_nack_unexp_event(void) {
         CHECK_EQ(ut_post(f, 1, MRC_WR_WRITE, ut_src, 10, 0), MRC_OK);
         CHECK_EQ(ut_post(f, 2, MRC_WR_WRITE, ut_src, 10, MRC_WR_UNSIGNALED), MRC_OK);
         CHECK_EQ(ut_drain(f, ut_txs, 4), 2);
-        /* part 1: a PSN never sent still errors (documented in PROTOCOL.md section 5) */
-        CHECK_EQ(ut_feed_nack(f, part ? sq + 50 : sq + 1, MRC_NACK_UNEXP_EVENT, 0), MRC_OK);
+        /* part 1: a PSN never sent is dropped as bogus first (P18), then an outstanding one errors */
+        if (part) CHECK_EQ(ut_feed_nack(f, sq + 50, MRC_NACK_UNEXP_EVENT, 0), MRC_ERR_DROP);
+        CHECK_EQ(mrc_conn_state(&f->c), MRC_QPS_RTS);
+        CHECK_EQ(ut_feed_nack(f, sq + 1, MRC_NACK_UNEXP_EVENT, 0), MRC_OK);
         CHECK_EQ(mrc_conn_state(&f->c), MRC_QPS_ERR);
         UT_TRY(ut_expect_event(&f->ep, MRC_EVT_CONN_ERROR, MRC_ERR_REMOTE_OP, &ev, "UNEXP_EVENT"));
         UT_TRY(ut_expect_event(&f->ep, MRC_EVT_SEND_DONE, MRC_ERR_FLUSH, &ev, "W1"));
@@ -4841,6 +4854,7 @@ struct sc_pair {
     int hash_on;
     uint64_t hash;
     mrc_time t0;              /* virtual time of the start (endpoints and wire) */
+    uint64_t inj_rx[2], inj_drop[2]; /* packets an attacker fed straight to side s, and how many it dropped */
     /* built by sc_start */
     mrc_endpoint *ep[2];
     sc_q q[2][SC_MAXQ];
@@ -5637,7 +5651,7 @@ static int sc_check_clean(sc_pair *p) {
         mrc_wire_stats w = sc_wstats(p, s);
         mrc_endpoint_stats tx = sc_estats(p, s), rx = sc_estats(p, 1 - s);
         SC_CHECK(p, w.tx_pkts == tx.tx_pkts && w.tx_bytes == tx.tx_bytes);
-        SC_CHECK(p, w.delivered == rx.rx_pkts && w.rx_rejected == rx.rx_drops);
+        SC_CHECK(p, w.delivered + p->inj_rx[1 - s] == rx.rx_pkts && w.rx_rejected + p->inj_drop[1 - s] == rx.rx_drops);
     }
     return 0;
 }
