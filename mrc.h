@@ -486,9 +486,11 @@ typedef int (*mrc_place_fn)(void *ud, uint32_t rkey, void *region_user, uint64_t
 typedef void (*mrc_trace_fn)(void *ud, unsigned id, uint64_t a, uint64_t b);
 
 typedef struct mrc_config {
-    uint64_t seed;            /* all randomness (QPNs excepted) derives from this: same seed, same bytes */
+    uint64_t seed;            /* all randomness (QPNs too, P16) derives from this: same seed, same bytes */
     uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
-    uint32_t qpn_base;        /* QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
+    uint32_t qpn_base;        /* with qpn_random false: QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
+    bool qpn_random;          /* P16: QPNs drawn from a seeded stream of their own, unique, 24-bit, never 0/1/2/0xFFFFFF
+                                 (default true); false: qpn_base + slot (predictable) */
     mrc_wire_opts wire;
     uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints per class; defaults in docs/PROTOCOL.md */
     bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true), else DSCP_NO_TRIM */
@@ -535,6 +537,16 @@ typedef struct mrc_config {
                                  label (true, default), or the other way round (mrc_endpoint_ev_headers) */
     uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP device attribute ev_max_width): EV
                                  formats wider are rejected; 16..8 x MRC_EV_BYTES (default 0 = 8 x MRC_EV_BYTES) */
+    /* hostile peers (docs/PROTOCOL.md P17-P20, Security properties) */
+    bool zero_len_rkey;       /* P10: a zero-length write must name a valid rkey with remote-write access and a VA
+                                 inside its region (true, default); false: IBTA, no rkey check */
+    bool epop_peer_check;     /* P19: QP 0x2 packets need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
+                                 (true, default); false: anyone */
+    uint32_t epop_rate_pps;   /* P19: endpoint requests (PSU, EV_PROBE) taken per peer per second (default 10000;
+                                 0 = unlimited) */
+    uint16_t epop_burst;      /* P19: ... and in one burst (default 32, at least 1) */
+    uint32_t probe_rate_pps;  /* P19: PROBE_REQs answered per connection per second (default 250000; 0 = unlimited) */
+    uint16_t probe_burst;     /* P19: ... and in one burst (default 64, at least 1) */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -564,6 +576,7 @@ enum mrc_drop_reason {
     MRC_DROP_ACK_BOGUS,    /* SACK/NACK/ACK naming PSNs or messages never sent */
     MRC_DROP_ACK_STALE,    /* SACK/NACK/ACK for a connection not (or no longer) sending */
     MRC_DROP_EPOP,         /* endpoint operation not handled */
+    MRC_DROP_RATE,         /* over a per-peer / per-connection rate limit (endpoint requests, probes) */
     MRC_DROP_REASONS
 };
 
@@ -606,6 +619,8 @@ typedef struct mrc_conn_stats {
     uint64_t rx_ce;           /* data packets that arrived CE-marked */
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
+    uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
 } mrc_conn_stats;
 
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */
@@ -1260,6 +1275,10 @@ struct mrc_conn {
     uint8_t rtx_force;        /* an RTO's retransmission: sent whatever the window (it is what reopens it) */
     uint8_t ccprof_ref;       /* holds a reference on its CC profile */
     uint32_t last_rcvd;       /* the peer's last rcvd_bytes (24 bits, 256-byte units; it counts from 0 too) */
+    uint64_t tx_nominal;      /* nominal bytes of every data transmission, as the responder counts rcvd_bytes */
+    uint64_t rcvd_credit;     /* 256-byte units of rcvd_bytes credited so far (never more than tx_nominal / 256) */
+    mrc_time probe_tat;       /* P19: PROBE_REQ answer bucket (GCRA theoretical arrival time) */
+    mrc_time epop_tat;        /* P19: endpoint-request bucket of this QP's peer (kept by its lowest connected slot) */
     mrc_time reo_last;        /* when it last changed */
     uint32_t tlp_count;
     uint16_t probe_id;        /* PETH probe_id of the last probe */
@@ -1314,6 +1333,8 @@ struct mrc_endpoint {
     mrc_config cfg;
     mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
     uint64_t rng;
+    uint64_t qpn_rng;         /* P16: the QPN stream (separate, so QPNs do not move the other draws) */
+    mrc_time epop_T, epop_tau, probe_T, probe_tau; /* P19: bucket intervals and burst tolerances (0: unlimited) */
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
@@ -1343,6 +1364,7 @@ struct mrc_endpoint {
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
     mrc_time ep_deadline;     /* earliest epreq deadline */
+    mrc_time epop_any_tat;    /* P19: endpoint-request bucket of peers without a connected QP (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
     /* congestion control */
     mrc__ccprof ccprofs[MRC_MAX_CC_PROFILES];
@@ -1995,7 +2017,7 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy);
+MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 typedef struct mrc__cc_sample { /* what one SACK tells the context */
@@ -2082,18 +2104,44 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
+    cfg->qpn_random = true;
+    cfg->zero_len_rkey = true;
+    cfg->epop_peer_check = true;
+    cfg->epop_rate_pps = 10000;
+    cfg->epop_burst = 32;
+    cfg->probe_rate_pps = 250000;
+    cfg->probe_burst = 64;
 }
 
-/* splitmix64: the endpoint's only source of randomness */
-MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) {
-    uint64_t z = (ep->rng += 0x9E3779B97F4A7C15ull);
+/* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
+MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
+    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rng); }
 /* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
     return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no
+ * deadline wraps to the past near 2^64 ns). */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
+    return dt >= MRC_TIME_NEVER - t ? MRC_TIME_NEVER : t + dt;
+}
+/* GCRA token bucket in virtual time (P19): true when the event is within the rate (and it is then counted). T is
+ * the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
+MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
+    if (T == 0) return true;
+    if (*tat > now && *tat - now > tau) return false;
+    *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
+    return true;
+}
+MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
+    *T = pps ? MRC__MAX((mrc_time)1000000000u / pps, (mrc_time)1) : 0; /* once, at init */
+    *tau = *T * (mrc_time)(burst ? burst - 1u : 0u);
 }
 
 /* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
@@ -2114,7 +2162,8 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     }
     if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0, 0);
-    if (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS)
+    if (!cfg->qpn_random &&
+        (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0, 0);
     if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
         (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
@@ -2137,6 +2186,9 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     ep->cfg = *cfg;
     if (!ep->cfg.ev_max_width) ep->cfg.ev_max_width = 8u * MRC_EV_BYTES;
     ep->rng = cfg->seed;
+    ep->qpn_rng = cfg->seed ^ 0x51504E2D51504E2Dull; /* "QPN-QPN-" */
+    mrc__bucket_cfg(cfg->epop_rate_pps, cfg->epop_burst, &ep->epop_T, &ep->epop_tau);
+    mrc__bucket_cfg(cfg->probe_rate_pps, cfg->probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
@@ -2278,10 +2330,24 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
 }
 
 /* ---- conn table --------------------------------------------------------------------------------------------- */
+/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
+#define MRC__QPN_SLOT_BITS                                                                                          \
+    (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
+     : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \
+     : MRC_MAX_CONNS <= 256 ? 8 : MRC_MAX_CONNS <= 512 ? 9 : MRC_MAX_CONNS <= 1024 ? 10                           \
+     : MRC_MAX_CONNS <= 2048 ? 11 : MRC_MAX_CONNS <= 4096 ? 12 : MRC_MAX_CONNS <= 8192 ? 13                        \
+     : MRC_MAX_CONNS <= 16384 ? 14 : MRC_MAX_CONNS <= 32768 ? 15 : 16)
+MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
+    uint32_t q;
+    do { /* a slot's 2^(24 - bits) QPNs hold at most 4 forbidden ones: this ends after a few draws at worst */
+        q = (((uint32_t)(mrc__splitmix(&ep->qpn_rng) >> 40) << MRC__QPN_SLOT_BITS) | slot) & MRC_PSN_MASK;
+    } while (q <= MRC_EPOP_QPN || q == MRC_PSN_MASK || (ep->conns[slot] && ep->conns[slot]->qpn == q));
+    return q;
+}
 MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
-    uint32_t slot = qpn - ep->cfg.qpn_base;
+    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
     mrc_conn *c;
-    if (qpn < ep->cfg.qpn_base || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
     c = ep->conns[slot];
     return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
 }
@@ -2336,7 +2402,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         mrc__conn_clear(c);
         c->ep = ep;
         c->slot = (uint16_t)i;
-        c->qpn = ep->cfg.qpn_base + i;
+        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -2796,8 +2862,8 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
         c->probes_due &= ~1u;
     } else {
         mrc_time r = mrc__rto_interval(c, c->retries);
-        c->rto_deadline = r == MRC_TIME_NEVER ? r : c->rto_start + r;
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : c->tlp_base + mrc__tlp_interval(c);
+        c->rto_deadline = mrc__deadline_add(c->rto_start, r);
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
     }
     mrc__timer_update(c);
 }
@@ -2978,6 +3044,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     mrc__txlog_append(c, psn, r->gen);
     c->st.tx_data++;
     c->st.tx_bytes += plen;
+    c->tx_nominal += (uint64_t)hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* as the responder counts rcvd_bytes */
     c->tlp_base = now;
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
     return (int)need;
@@ -3113,20 +3180,24 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una;
     int32_t d, lo, hi;
     uint64_t bm;
-    bool progress = false, fresh = false, have_rec;
+    bool progress = false, fresh = false, have_rec, stale;
     int slot = -1;
     mrc_time acked_sent = 0, rtt = 0;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
-    if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+    /* P18: a SACK whose cack is behind the acknowledged point (an old one overtaken, or forged) only acknowledges:
+     * no timing, path, probe, CC or MPR input */
+    stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
+    if (stale) c->st.rx_sack_stale++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
     /* records live until snd_nxt laps them, so any PSN up to MRC_MAX_INFLIGHT behind snd_nxt still has its own */
-    have_rec = !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT && MRC__REC(c, ack_psn)->gen != 0;
+    have_rec = !stale && !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT && MRC__REC(c, ack_psn)->gen != 0;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
@@ -3157,8 +3228,10 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->snd_una != old_una) progress = true;
 
     /* timing and path attribution */
-    if (s->pr) {
-        int pi = mrc__probe_match(c, s->entropy);
+    if (stale) {
+        /* acknowledgements only */
+    } else if (s->pr) {
+        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
         if (pi == 0) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probes[0].sent;
             slot = (int)c->probes[0].slot;
@@ -3175,7 +3248,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             /* a retransmitted PSN: if an earlier transmission arrived, that loss was reordering (Q5); if the
              * retransmission did, the loss is confirmed and its EV is suspect */
             if (fresh && (r->flags & MRC__PR_RTX)) {
-                if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent) {
+                if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent) {
                     mrc__reo_widen(c, now);
                 } else if (r->ev_lost != MRC__EV_NONE) {
                     mrc__ev_on_loss(c, (int)r->ev_lost);
@@ -3198,10 +3271,17 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         c->tlp_base = now;
     }
     mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
-    { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty (4.11.4) */
+    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
+        uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18: sent and not yet credited */
+        if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
         MRC_MEMSET(&cs, 0, sizeof cs);
-        cs.newly = mrc__rcvd_newly(&c->last_rcvd, k->cc.rcvd_bytes);
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
         c->st.cc_rcvd_bytes += cs.newly;
         cs.rtt = rtt;
         cs.ecn = s->m == MRC_M_SKIP_ONCE;
@@ -3209,7 +3289,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         cs.r_c = k->cc.r_c;
         mrc__cc_on_sack(c, &cs, now);
     }
-    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) { /* Q9: the responder's MPR; sent PSNs are never recalled */
+    /* Q9: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
+    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
             c->win_psns = w;
@@ -3230,19 +3311,21 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     c->st.rx_nack++;
     c->st.rx_nack_reason[reason & 31u]++;
+    if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    /* P18: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the fatal UNEXP_EVENT included */
+    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
         mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
         return MRC_OK;
     }
-    if (!mrc_nack_is_retriable(reason)) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
-        return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     r = MRC__REC(c, psn);
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
         mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
-        if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
+        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
@@ -3517,14 +3600,19 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
         if (slot->valid) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     }
-    /* access checks, all before a single byte is written (Q26). IBTA: a zero-length write checks no rkey. */
+    /* access checks, all before a single byte is written (Q26). IBTA checks no rkey for a zero-length write; here
+     * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
+     * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
-    if (dlen != 0 || plen != 0) {
+    if (dlen != 0 || plen != 0 || cf->zero_len_rkey) {
         mi = mrc__mr_find(ep, k->reth.rkey);
-        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
-        if (k->reth.va < ep->mrs[mi].iova) goto access_error;
+        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
+            k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
+            if (dlen == 0) return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
+            goto access_error;
+        }
         off = k->reth.va - ep->mrs[mi].iova;
-        if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) goto access_error;
+        if (plen > ep->mrs[mi].len - off) goto access_error;
     }
     if (plen) {
         if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
@@ -3550,7 +3638,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
         ep->epoch++;
-        ep->epoch_end = now + cf->base_rtt_ns;
+        ep->epoch_end = mrc__deadline_add(now, cf->base_rtt_ns);
     }
     if (c->rx_epoch != ep->epoch) {
         c->rx_epoch = ep->epoch;
@@ -3580,7 +3668,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         c->sack_pending >= cf->sack_every) {
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = now + cf->sack_delay_ns;
+        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
     }
     if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
@@ -3597,6 +3685,8 @@ access_error:
 /* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4). */
 MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri) {
     if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_STATE, k->bth.opcode);
+    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19: no reflector */
+        return mrc__drop(c->ep, c, MRC_DROP_RATE, k->bth.opcode);
     mrc__rsp_sack(c, c->cack, ri->ev, ri->port, k->peth.tx_timestamp,
                   (ri->ecn & 3u) == 3u ? MRC_M_SKIP_ONCE : MRC_M_NONE, 1);
     return MRC_OK;
@@ -3971,7 +4061,8 @@ MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) {
     return t << c->evp_backoff;
 }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
-    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER) c->evp_deadline = c->ep->now + mrc__evp_interval(c);
+    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
+        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
 }
 
 /* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
@@ -3997,7 +4088,8 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > c->port_ok[p] + 2u * c->srtt) return true;
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
+            return true;
     return false;
 }
 MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
@@ -4094,7 +4186,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     if (c->evp_answered) c->evp_backoff = 0;
     else if (failed && c->evp_backoff < 10) c->evp_backoff++;
     c->evp_answered = 0;
-    if (out || c->n_bad) c->evp_deadline = now + mrc__evp_interval(c);
+    if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
 }
 /* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
@@ -4120,12 +4212,15 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
         mrc__bad_push(c, p->slot);
     }
 }
-/* Which outstanding probe a probe SACK answers, by the EV it echoes; -1 for none. O(MRC_MAX_PROBES). */
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy) {
+/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19: an answer to
+ * someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
+MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];
-        if (p->kind != MRC__PROBE_FREE && !p->due && c->evs[p->slot].value == entropy) return (int)i;
+        if (p->kind != MRC__PROBE_FREE && !p->due && c->evs[p->slot].value == entropy &&
+            mrc__ts(c->ep, p->sent) == ts)
+            return (int)i;
     }
     return -1;
 }
@@ -4586,7 +4681,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
         }
         x->qa_loss = 0; /* a loss arms only the window it happened in */
         x->achieved = 0;
-        x->qa_end = now + x->p.base_rtt + x->p.target;
+        x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
     }
     if (done) {
         x->inc = 0;
@@ -4761,6 +4856,8 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     x = &ep->ccx[i];
     c->ccx = (uint16_t)i;
     c->last_rcvd = 0;
+    c->tx_nominal = 0;
+    c->rcvd_credit = 0;
     if (!x->used) {
         const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
         mrc_nscc_cfg dflt;
@@ -5067,13 +5164,42 @@ MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[i].deadline);
 }
 
+/* P19: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it); 0xFFFF if none */
+MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns), endpoint operations only */
+        if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
+    return 0xFFFF;
+}
+
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
     uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
     unsigned i;
+    mrc_conn *owner = (mrc_conn *)0;
+    bool pkey_ok = false;
+    /* P19: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey (O(conns)) */
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!mrc__conn_connected(c) || c->attr.peer != ri->peer) continue;
+        if (!owner) owner = c; /* the lowest connected slot keeps the peer's rate bucket */
+        if (((k->bth.pkey ^ c->attr.pkey) & 0x7FFFu) == 0) {
+            pkey_ok = true;
+            break;
+        }
+    }
+    if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
+        return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
+    if (ep->cfg.epop_peer_check && !pkey_ok)
+        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
         mrc__epkt r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        /* P20: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to one plane) */
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
         ep->st.ep_req_rx++;
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
@@ -5166,7 +5292,9 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
     (void)mrc__epq_push(ep, &k);
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
-    ep->epreq[fi].deadline = now + (r->timeout_ns ? r->timeout_ns : 1000000u);
+    /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
+    ep->epreq[fi].deadline =
+        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;
@@ -5187,7 +5315,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
         MRC_MEMSET(&b, 0, sizeof b);
         b.opcode = k->rsp ? MRC_OP_EP_RSP : MRC_OP_EP_REQ;
         b.tver = ep->cfg.wire.tver;
-        b.pkey = 0xFFFF;
+        b.pkey = mrc__peer_pkey(ep, k->peer);
         b.dest_qp = MRC_EPOP_QPN;
         b.psn = k->req_id; /* request ID in PSN[15:0] */
         (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
@@ -5907,7 +6035,7 @@ MRC_API const char *mrc_nack_name(unsigned r) {
 MRC_API const char *mrc_drop_name(unsigned r) {
     static const char *const n[MRC_DROP_REASONS] = {"short", "opcode", "malformed", "icrc", "qpn", "pkey",
                                                     "state", "psn_oor", "msn_oor", "trimmed", "access", "wimm",
-                                                    "place", "dup", "ack_bogus", "ack_stale", "epop"};
+                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate"};
     return r < MRC_DROP_REASONS ? n[r] : "?";
 }
 MRC_API const char *mrc_state_name(unsigned s) {
@@ -5950,7 +6078,7 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "retry_linear must be 0..7 and retry_exp 0..25 (25 = retry for ever)",
         "timeout must be 0..24 (1.024 us x 2^timeout; 0 = never retransmit on timeout)",
         "num_ports must be 1..MRC_MAX_PORTS",
-        "qpn_base must be 3..0xFFFFFF - MRC_MAX_CONNS",
+        "qpn_base must be 3..0xFFFFFF - MRC_MAX_CONNS (with qpn_random false)",
         "wire options: bth_m_bit 6 or 7, eeth_op_shift 2 or 4, ts_shift 0..20, tver 0..15, sack_msb_first 0 or 1",
         "a DSCP codepoint is over 63",
         "ev_sport_min is above ev_sport_max",

@@ -1814,12 +1814,13 @@ static int t_ep_init_rejects(void) {
     UT_CFG_RC((c.ev_sport_min = 1000, c.ev_sport_max = 1000), MRC_OK);
     UT_CFG_RC(c.evs_per_port = 0, MRC_ERR_INVAL);
     UT_CFG_RC(c.sack_every = 0, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 2, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 0, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 3, MRC_OK);
-    UT_CFG_RC(c.qpn_base = 0x1000000u, MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 0xFFFFFFu - MRC_MAX_CONNS, MRC_OK); /* last slot's QPN is 0xFFFFFF - 1 */
-    UT_CFG_RC(c.qpn_base = 0xFFFFFFu, MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 2), MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0), MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 3), MRC_OK);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0x1000000u), MRC_ERR_INVAL);
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0xFFFFFFu - MRC_MAX_CONNS), MRC_OK); /* last QPN 0xFFFFFF - 1 */
+    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0xFFFFFFu), MRC_ERR_INVAL);
+    UT_CFG_RC(c.qpn_base = 0, MRC_OK); /* P16: random QPNs (the default) ignore qpn_base */
 #undef UT_CFG_RC
     return 0;
 }
@@ -1832,6 +1833,7 @@ static int t_ep_init_qpn_base_range(void) {
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
         mrc_config_default(&c);
+        c.qpn_random = false;
         c.qpn_base = bad[i];
         rc = mrc_endpoint_init(&ut_fx.ep, &c, 0);
         CHECKF(rc == MRC_ERR_INVAL, "qpn_base 0x%08X: mrc_endpoint_init returned %d, want MRC_ERR_INVAL (its QPNs "
@@ -2366,6 +2368,7 @@ static int t_qp_conn_table(void) {
     mrc_wire_opts o = ut_opts(7, 0, 2);
     size_t n;
     mrc_config_default(&c);
+    c.qpn_random = false; /* P16: fixed QPNs on request */
     c.qpn_base = 0x300;
     CHECK_EQ(mrc_endpoint_init(ep, &c, 0), MRC_OK);
     memset(ut_conns, 0, sizeof ut_conns);
@@ -2760,12 +2763,19 @@ static int t_rsp_write_bounds_ok(void) {
     n = ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d);
     CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
     ut_expect_place(f, 0, p + 16, 16);
-    /* zero-length write: no rkey, MR or bounds check (P10) */
+    /* zero-length write (P10): with zero_len_rkey (default) it needs a valid rkey and a VA in the region; one
+     * that fails is dropped, not NAKed; it may name the byte just past the end */
     ut_data_init(&d, f, 12, 3, NULL, 0);
     d.rkey = 0xBAD0BAD0u;
     d.va = 7;
     n = ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d);
-    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
+    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_ERR_DROP);
+    CHECK_EQ(mrc_conn_state(&f->c), MRC_QPS_RTS);
+    d.rkey = f->rkey;
+    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d), &ri, f->now),
+             MRC_ERR_DROP);
+    d.va = UT_IOVA + UT_REGION;
+    CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d), &ri, f->now), MRC_OK);
     /* a two-packet message: FIRST at va, LAST at va + MTU, dma_len 300 in both */
     ut_data_init(&d, f, 13, 4, p + 32, 256);
     d.op = MRC_OP_WRITE_FIRST;
@@ -3284,6 +3294,10 @@ static int t_rsp_drop_counters(void) {
     d.rqmsn = 1;
     n = ut_build_data(pkt, sizeof pkt, &f->cfg.wire, &d);
     UT_TRY(ut_expect_drop(f, c2, pkt, n, &ri, MRC_DROP_WIMM, "WIMM overflow"));
+    /* RATE (P19): PROBE_REQs beyond the connection's burst at one instant */
+    n = ut_build_probe(pkt, &f->cfg.wire, mrc_conn_qpn(&f->c), 0, 0);
+    for (r = 0; r < f->cfg.probe_burst; r++) CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
+    UT_TRY(ut_expect_drop(f, &f->c, pkt, n, &ri, MRC_DROP_RATE, "PROBE_REQ over the rate"));
     /* ACCESS, last: it takes the main conn to ERR */
     ut_data_init(&d, f, rq + 3, 4, p, 16);
     d.rkey = 0;
@@ -3299,7 +3313,7 @@ static int t_rsp_drop_counters(void) {
     CHECKF(st.rx_drops == sum, "rx_drops %llu, sum of drop[] %llu", (unsigned long long)st.rx_drops,
            (unsigned long long)sum);
     mrc_conn_stats_get(&f->c, &cs);
-    CHECK_EQ(cs.rx_drops, 17); /* the drops above that named the main conn */
+    CHECK_EQ(cs.rx_drops, 18); /* the drops above that named the main conn */
     mrc_conn_stats_get(c2, &cs);
     CHECK_EQ(cs.rx_drops, 5);
     return 0;
@@ -3871,8 +3885,10 @@ static int t_req_nack_unexp_event(void) {
         CHECK_EQ(ut_post(f, 1, MRC_WR_WRITE, ut_src, 10, 0), MRC_OK);
         CHECK_EQ(ut_post(f, 2, MRC_WR_WRITE, ut_src, 10, MRC_WR_UNSIGNALED), MRC_OK);
         CHECK_EQ(ut_drain(f, ut_txs, 4), 2);
-        /* part 1: a PSN never sent still errors (documented in PROTOCOL.md section 5) */
-        CHECK_EQ(ut_feed_nack(f, part ? sq + 50 : sq + 1, MRC_NACK_UNEXP_EVENT, 0), MRC_OK);
+        /* part 1: a PSN never sent is dropped as bogus first (P18), then an outstanding one errors */
+        if (part) CHECK_EQ(ut_feed_nack(f, sq + 50, MRC_NACK_UNEXP_EVENT, 0), MRC_ERR_DROP);
+        CHECK_EQ(mrc_conn_state(&f->c), MRC_QPS_RTS);
+        CHECK_EQ(ut_feed_nack(f, sq + 1, MRC_NACK_UNEXP_EVENT, 0), MRC_OK);
         CHECK_EQ(mrc_conn_state(&f->c), MRC_QPS_ERR);
         UT_TRY(ut_expect_event(&f->ep, MRC_EVT_CONN_ERROR, MRC_ERR_REMOTE_OP, &ev, "UNEXP_EVENT"));
         UT_TRY(ut_expect_event(&f->ep, MRC_EVT_SEND_DONE, MRC_ERR_FLUSH, &ev, "W1"));
@@ -4843,6 +4859,8 @@ struct sc_pair {
     void *ud;
     int hash_on;
     uint64_t hash;
+    mrc_time t0;              /* virtual time of the start (endpoints and wire) */
+    uint64_t inj_rx[2], inj_drop[2]; /* packets an attacker fed straight to side s, and how many it dropped */
     /* built by sc_start */
     mrc_endpoint *ep[2];
     sc_q q[2][SC_MAXQ];
@@ -5051,10 +5069,18 @@ static int sc_is_data(unsigned op) { return op >= MRC_OP_WRITE_FIRST && op <= MR
 
 /* What every emitted packet must satisfy, whatever the scenario: it decodes, it goes to the peer of the QP that
  * produced it, its length and pad match the txinfo, and its DSCP class fits its kind (docs 3.6). */
+/* the connection index of side s's QPN qpn (QPNs are random, P16); SC_MAXQ when none */
+static unsigned sc_qidx(const sc_pair *p, int s, uint32_t qpn) {
+    unsigned q;
+    for (q = 0; q < SC_MAXQ; q++)
+        if (p->q[s][q].c && mrc_conn_qpn(p->q[s][q].c) == qpn) return q;
+    return SC_MAXQ;
+}
+
 static void sc_check_emitted(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti) {
     mrc_pkt k;
     mrc_conn_attr a;
-    unsigned q = ti->qpn - p->cfg[from].qpn_base, cls;
+    unsigned q = sc_qidx(p, from, ti->qpn), cls;
     const mrc_config *cf = &p->cfg[from];
     if (mrc_pkt_decode(pkt, len, &cf->wire, &k) != MRC_OK) {
         sc_failf(p, "side %d emitted a packet that does not decode (opcode %#x, %zu bytes)", from, ti->opcode, len);
@@ -5158,7 +5184,7 @@ static int sc_start(sc_pair *p) {
         p->mem[s] = (uint8_t *)malloc(p->region + 2u * SC_GUARD);
         p->cov[s] = (uint8_t *)calloc(1, p->region);
         if (!p->ep[s] || !p->src[s] || !p->mem[s] || !p->cov[s]) return -2;
-        if ((rc = mrc_endpoint_init(p->ep[s], &p->cfg[s], 0)) != MRC_OK) return rc;
+        if ((rc = mrc_endpoint_init(p->ep[s], &p->cfg[s], p->t0)) != MRC_OK) return rc;
         for (i = 0; i + 8 <= p->region; i += 8) {
             uint64_t v = trand(&r);
             memcpy(p->src[s] + i, &v, 8);
@@ -5178,7 +5204,7 @@ static int sc_start(sc_pair *p) {
     p->wc.rx_tap = sc_w_rx;
     p->wc.rx_tap_ud = p;
     p->hash = 0xCBF29CE484222325ull;
-    if ((rc = mrc_wire_init(&p->w, &p->wc, p->ep[0], p->ep[1], 0)) != MRC_OK) return rc;
+    if ((rc = mrc_wire_init(&p->w, &p->wc, p->ep[0], p->ep[1], p->t0)) != MRC_OK) return rc;
     p->w_ok = 1;
     for (q = 0; q < p->nq; q++)
         if ((rc = sc_connect(p, q)) != 0) return rc;
@@ -5631,7 +5657,7 @@ static int sc_check_clean(sc_pair *p) {
         mrc_wire_stats w = sc_wstats(p, s);
         mrc_endpoint_stats tx = sc_estats(p, s), rx = sc_estats(p, 1 - s);
         SC_CHECK(p, w.tx_pkts == tx.tx_pkts && w.tx_bytes == tx.tx_bytes);
-        SC_CHECK(p, w.delivered == rx.rx_pkts && w.rx_rejected == rx.rx_drops);
+        SC_CHECK(p, w.delivered + p->inj_rx[1 - s] == rx.rx_pkts && w.rx_rejected + p->inj_drop[1 - s] == rx.rx_drops);
     }
     return 0;
 }
@@ -6733,7 +6759,7 @@ static void sc_fair_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, co
     mrc_pkt k;
     unsigned q, j;
     (void)now;
-    q = ti->qpn - p->cfg[from].qpn_base;
+    q = sc_qidx(p, from, ti->qpn);
     if (q >= p->nq) return;
     o->all[from][q]++;
     if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode)) return;
@@ -7780,6 +7806,7 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
 #include "tests/test_ev.inc"
 #include "tests/test_cc.inc"
 #include "tests/test_api.inc"
+#include "tests/test_hostile.inc"
 
 /* ================================================================================================================
  * runner
@@ -7907,6 +7934,7 @@ static const test_entry tests[] = {
     MRC_TEST_EV_ENTRIES
     MRC_TEST_CC_ENTRIES
     MRC_TEST_API_ENTRIES
+    MRC_TEST_HOSTILE_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }

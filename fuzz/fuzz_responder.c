@@ -200,6 +200,7 @@ static int fz_setup(fz_in *in) {
     g.cfg.fixed_cwnd_bytes = (c2 & 0x80u) ? (uint32_t)(c2 & 0x7Fu) * 64u : 0u;
     if (c2 & 0x80u) g.cfg.cc_algo = g.cfg.fixed_cwnd_bytes ? MRC_CC_ALGO_FIXED : MRC_CC_ALGO_NONE; /* else NSCC */
     g.cfg.wire.ts_shift = (uint8_t)((c2 & 0x40u) ? (c2 & 15u) : 7u);
+    g.cfg.qpn_random = !(c3 & 0x80u); /* P16: random QPNs, or fixed ones at the top of the 24-bit space */
     g.cfg.qpn_base = (c3 & 0x80u) ? MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS : 0x100u;
     g.cfg.evs_per_port = (uint16_t)(1u + ((c3 >> 4) & 3u));
     g.cfg.reorder_slack_ns = (c3 & 8u) ? 500u : 0u;

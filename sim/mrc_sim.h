@@ -1758,6 +1758,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         uint32_t j;
         mrc_config_default(&mc);
         mc.seed = mrc_sim__mix(s->cfg.seed ^ (0x686F737400000000ull + i));
+        mc.qpn_random = false; /* fixed QPNs (qpn_base + slot): flows are indexed by QPN - qpn_base below */
         mc.num_ports = (uint8_t)s->P;
         memcpy(mc.dscp, s->cfg.dscp, sizeof mc.dscp);
         mc.trimmable = s->cfg.trimmable;
