@@ -32,7 +32,7 @@
 #define POSTMAX 8         /* writes outstanding per QP */
 #define IOVA 0x40000000ull
 
-typedef struct { uint32_t off, len; uint8_t imm; } msg;
+typedef struct { uint32_t off, len; uint8_t imm; mrc_time at; } msg; /* at: not posted before */
 typedef struct {
     mrc_conn c;
     msg m[MMAX];
@@ -82,7 +82,7 @@ static void post(int s, mrc_time now) {
     for (i = 0; i < nq; i++) {
         qp *x = &S[s].q[i];
         qp *peer = &S[1 - s].q[i];
-        while (!x->err && x->posted < x->nmsg && x->posted - x->done < POSTMAX) {
+        while (!x->err && x->posted < x->nmsg && x->posted - x->done < POSTMAX && x->m[x->posted].at <= now) {
             msg *m = &x->m[x->posted];
             mrc_write w;
             if (m->imm) { /* the receive first, on the peer's QP */
@@ -151,6 +151,19 @@ static void pump(mrc_time now) {
             }
         }
     }
+}
+
+/* the next time a message becomes ready to post, after now */
+static mrc_time next_post(mrc_time now) {
+    unsigned s, i;
+    mrc_time t = MRC_TIME_NEVER;
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < nq; i++) {
+            const qp *x = &S[s].q[i];
+            if (!x->err && x->posted < x->nmsg && x->m[x->posted].at > now && x->m[x->posted].at < t)
+                t = x->m[x->posted].at;
+        }
+    return t;
 }
 
 static unsigned outstanding(void) {
@@ -269,15 +282,22 @@ static int run_seed(uint64_t seed) {
         }
     if (mrc_wire_init(&W, &wc, &S[0].ep, &S[1].ep, 0) != MRC_OK) return 4;
 
-    /* faults: flaps told and untold during the first 0..5 ms, every one repaired by faults_end */
+    /* faults: flaps told and untold during a window of up to 5 ms, or (one seed in four) up to 2 s with the writes
+     * trickling over it; every one repaired by faults_end */
     nf = 0;
     fi = 0;
     faults_end = 0;
     {
-        unsigned nflap = below(4) ? below(12) : 0;
-        mrc_time window = 1 + below(5000000);
+        unsigned nflap = below(4) ? below(30) : 0;
+        int slow = below(4) == 0;
+        mrc_time window = 1 + (slow ? (mrc_time)below(2000000) * 1000u : below(5000000));
+        if (slow) /* trickle: message k of every QP is posted at k/n of the window */
+            for (s = 0; s < 2; s++)
+                for (i = 0; i < nq; i++)
+                    for (k = 0; k < S[s].q[i].nmsg; k++) S[s].q[i].m[k].at = window * k / S[s].q[i].nmsg;
         for (k = 0; k < nflap && nf + 2 <= sizeof F / sizeof F[0]; k++) {
-            mrc_time t0 = below((uint32_t)window), d = 10000 + below(2000000);
+            mrc_time t0 = (mrc_time)(((double)below(1000000) / 1e6) * (double)window);
+            mrc_time d = 10000 + (mrc_time)(((double)below(1000000) / 1e6) * (double)window);
             int told = (int)below(2), sd = (int)below(2), port = 1 + (int)below(nports);
             F[nf].at = t0, F[nf].kind = told ? 0 : 2, F[nf].side = told ? sd : (below(3) == 0 ? -1 : sd);
             F[nf++].port = port;
@@ -293,8 +313,9 @@ static int run_seed(uint64_t seed) {
     post(0, 0);
     post(1, 0);
     for (;;) {
-        mrc_time limit = fi < nf ? F[fi].at : MRC_TIME_NEVER;
+        mrc_time limit = fi < nf ? F[fi].at : MRC_TIME_NEVER, np = next_post(mrc_wire_now(&W));
         int r;
+        if (np < limit) limit = np;
         pump(mrc_wire_now(&W));
         post(0, mrc_wire_now(&W));
         post(1, mrc_wire_now(&W));
@@ -312,6 +333,7 @@ static int run_seed(uint64_t seed) {
             break;
         }
         if (r == 0) {
+            if (np != MRC_TIME_NEVER && mrc_wire_now(&W) >= np && (fi >= nf || F[fi].at > np)) continue; /* post */
             if (fi < nf) {
                 apply_fault(&F[fi++]);
                 if (fi == nf) /* every flap over: every port up on both sides and on the wire */
