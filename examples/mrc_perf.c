@@ -1593,6 +1593,7 @@ static void json_counters(FILE *f, const perf *p, const mrc_udp_stats *us) {
         t.cc_rcvd_bytes += s.cc_rcvd_bytes, t.cc_mpr_changes += s.cc_mpr_changes, t.ev_skip_req += s.ev_skip_req;
         t.rx_data += s.rx_data, t.rx_bytes_placed += s.rx_bytes_placed, t.tx_bytes += s.tx_bytes;
         t.rx_drops += s.rx_drops, t.ev_rebuilds += s.ev_rebuilds;
+        t.rx_sack_stale += s.rx_sack_stale, t.cc_rcvd_capped += s.cc_rcvd_capped;
     }
     for (i = 0; i < p->planes && i < MRC_UDP_MAX_PLANES; i++) foreign += us->plane[i].rx_foreign;
     fprintf(f, ",\"ep\":{\"rx_drops\":%llu,\"drop\":{", (unsigned long long)es.rx_drops);
@@ -1606,13 +1607,14 @@ static void json_counters(FILE *f, const perf *p, const mrc_udp_stats *us) {
     fprintf(f, ",\"conn\":{\"rx_sack\":%llu,\"rx_nack\":%llu,\"tx_sack\":%llu,\"tx_nack\":%llu,\"tx_nak\":%llu,"
                "\"tx_pen\":%llu,\"cc_pen_dec\":%llu,\"cc_md\":%llu,\"cc_rcvd_bytes\":%llu,\"cc_mpr_changes\":%llu,"
                "\"ev_skip_req\":%llu,\"rx_data\":%llu,\"rx_bytes_placed\":%llu,\"tx_bytes\":%llu,\"rx_drops\":%llu,"
-               "\"ev_rebuilds\":%llu}",
+               "\"ev_rebuilds\":%llu,\"rx_sack_stale\":%llu,\"cc_rcvd_capped\":%llu}",
             (unsigned long long)t.rx_sack, (unsigned long long)t.rx_nack, (unsigned long long)t.tx_sack,
             (unsigned long long)t.tx_nack, (unsigned long long)t.tx_nak, (unsigned long long)t.tx_pen,
             (unsigned long long)t.cc_pen_dec, (unsigned long long)t.cc_md, (unsigned long long)t.cc_rcvd_bytes,
             (unsigned long long)t.cc_mpr_changes, (unsigned long long)t.ev_skip_req, (unsigned long long)t.rx_data,
             (unsigned long long)t.rx_bytes_placed, (unsigned long long)t.tx_bytes, (unsigned long long)t.rx_drops,
-            (unsigned long long)t.ev_rebuilds);
+            (unsigned long long)t.ev_rebuilds, (unsigned long long)t.rx_sack_stale,
+            (unsigned long long)t.cc_rcvd_capped);
 }
 
 static void report(perf *p, int ok, const char *why) {
