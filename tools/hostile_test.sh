@@ -268,6 +268,7 @@ for M in $MODES; do
         >"$TMP/$M.meta"
     echo "attack $M: run done (client ended after $CLIENT_S s)"
 done
+# shellcheck disable=SC2086 # one argument per mode
 out=$(check_all $MODES)
 echo "$out" | grep -v '^CHECKS '
 read -r _ pass fail < <(echo "$out" | grep '^CHECKS ' || echo "CHECKS 0 1")
@@ -282,4 +283,4 @@ note: protocol property, not tested: RoCE (and so MRC) has no authentication. An
 EOF
 echo "test-hostile: $(awk -v a="$T0" -v b="${EPOCHREALTIME/./}" 'BEGIN { printf "%.1f", (b - a) / 1e6 }') s"
 echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+[ "$fail" = 0 ]
