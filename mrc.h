@@ -218,7 +218,8 @@ typedef enum mrc_err {
     MRC_ERR_REMOTE_OP = -104,     /* peer reported an operational error or a non-retriable NACK */
     MRC_ERR_FLUSH = -105,         /* work request flushed because the connection entered ERR */
     MRC_ERR_LOCAL_ACCESS = -106,  /* this side rejected the peer's write (rkey, bounds, access) */
-    MRC_ERR_LOCAL_INVAL = -107    /* this side rejected the peer's request (e.g. WIMM overflow) */
+    MRC_ERR_LOCAL_INVAL = -107,   /* this side rejected the peer's request (e.g. WIMM overflow) */
+    MRC_ERR_NOPATH = -108         /* no EV could carry the QP's work for mrc_config.nopath_timeout_ns */
 } mrc_err;
 
 MRC_API bool mrc_err_is_fatal(int e);
@@ -493,6 +494,12 @@ typedef struct mrc_config {
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
     bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
                                  label (true, default), or the other way round (mrc_endpoint_ev_headers) */
+    /* liveness (docs/PROTOCOL.md 7.11) */
+    uint32_t nopath_timeout_ns; /* a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH) after
+                                   this long (default 0 = auto: as long as its RTO retries would last) */
+    uint32_t psu_retry_ns;    /* an unanswered PORT_STATUS_UPDATE the core sent is sent again after this long,
+                                 doubling each time (default 200000) */
+    uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -934,7 +941,9 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state);
 MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
 /* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first
- * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet. */
+ * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and
+ * timer run. Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on
+ * its congestion context's READY list behind bytes in flight, or has a timer armed (a finite deadline). */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN and are never retransmitted) ---------------- */
@@ -1164,6 +1173,7 @@ struct mrc_conn {
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
+    mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
     uint16_t ring[MRC_MAX_EVS];
     mrc__ev evs[MRC_MAX_EVS];
     /* --- responder --- */
@@ -1945,6 +1955,9 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
+    cfg->nopath_timeout_ns = 0;
+    cfg->psu_retry_ns = 200000;
+    cfg->psu_retries = 8;
 }
 
 /* splitmix64: the endpoint's only source of randomness */
@@ -2115,6 +2128,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+    d = MRC__MIN(d, c->nopath_deadline);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -2165,6 +2179,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -2589,6 +2604,45 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
     mrc__timer_update(c);
 }
 
+/* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
+ * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
+ * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
+ * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
+ * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
+ * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
+MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
+    unsigned p;
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        if (c->n_act[p] + c->n_skip[p]) return true;
+    return false;
+}
+MRC__PRIVATE MRC_INLINE bool mrc__req_has_work(const mrc_conn *c) {
+    return c->sq_done != c->sq_tail || c->snd_una != c->snd_nxt;
+}
+MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_exp == 25 || c->attr.timeout == 0; }
+MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
+    mrc_time t = 0;
+    uint32_t n;
+    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
+    if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
+    for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
+    return t;
+}
+MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
+    if (c->nopath_deadline != MRC_TIME_NEVER) return;
+    c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
+    mrc__timer_update(c);
+}
+MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
+    c->nopath_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
+    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
+        c->nopath_deadline = now + mrc__nopath_bound(c);
+        return;
+    }
+    mrc__conn_error(c, MRC_ERR_NOPATH, 0, 0, now);
+}
+
 /* ---- loss bookkeeping ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, bool front) {
     if (c->rtxq_tail - c->rtxq_head >= MRC_MAX_INFLIGHT) return; /* cannot happen: one entry per PSN in window */
@@ -2689,7 +2743,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txlog_reserve(c);
     slot = mrc__ev_pick(c, rtx ? (int)r->ev : -1);
-    if (slot < 0) return 0;
+    if (slot < 0) { /* no EV can carry data: never silent (7.11) */
+        mrc__nopath_arm(c);
+        return 0;
+    }
 
     MRC_MEMSET(&b, 0, sizeof b);
     b.opcode = mrc__data_opcode(wr, k);
@@ -2779,7 +2836,10 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc_bth b;
     mrc_peth p;
     int slot = i ? (int)pr->slot : mrc__ev_pick(c, -1);
-    if (slot < 0) return 0;
+    if (slot < 0) {
+        mrc__nopath_arm(c);
+        return 0;
+    }
     MRC_MEMSET(&b, 0, sizeof b);
     MRC_MEMSET(&p, 0, sizeof p);
     b.opcode = MRC_OP_PROBE_REQ;
@@ -2822,6 +2882,10 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     if (c->probes_due) {
         unsigned i = mrc__ctz64(c->probes_due);
         n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+        /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
+         * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
+        if (n == 0 && i == 0 && (c->probes_due & ~1u))
+            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
         if (n > 0) mrc__req_timers(c);
         return n;
     }
@@ -3529,7 +3593,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
  * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
     uint32_t i;
-    bool blame = status == MRC_ERR_RETRY_EXC || has_msn;
+    bool blame = status == MRC_ERR_RETRY_EXC || status == MRC_ERR_NOPATH || has_msn;
     (void)now;
     if (c->state == MRC_QPS_ERR) return;
     mrc__set_state(c, MRC_QPS_ERR);
@@ -3560,6 +3624,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -3829,6 +3894,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
     c->st.ev_revived++;
     if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
         mrc__evr_add(c, slot);
+        c->nopath_deadline = MRC_TIME_NEVER; /* an EV carries data again (7.11) */
         if (skip) mrc__ev_skip(c, slot);
     } else {
         mrc__bk_push(c, slot);
@@ -3940,16 +4006,20 @@ MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
     for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
- * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n). */
+ * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n).
+ * The active share (act_target) and the floor are computed from the port's USABLE EVs (neither OFF nor DENIED),
+ * good or ASSUMED_BAD, never from the health of the moment: they are later trusted by revivals and demotions, and a
+ * share computed while a plane's EVs were all bad (0) parked every EV revived there as a backup for ever, which
+ * left a QP whose only plane that was that one with nothing to send on (issue 13). */
 MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     const mrc__evprof *pf = mrc__conn_prof(c);
-    uint16_t good[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
+    uint16_t usable[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
     unsigned i, p, planes = 0;
     c->n_bad = 0;
     mrc__ev_lists_empty(c);
     for (p = 0; p < MRC_MAX_PORTS; p++) {
         c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
-        good[p] = slots[p] = 0;
+        usable[p] = slots[p] = 0;
     }
     for (i = 0; i < c->ev_count; i++) { /* classify */
         mrc__ev *e = &c->evs[i];
@@ -3958,17 +4028,17 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         if (pf && pf->ev[e->pidx].denied) ns = MRC__EVS_DENIED;
         else if (!mrc__port_ok(c, e->port)) ns = MRC__EVS_OFF;
         else if (was_bad) ns = MRC__EVS_BAD;
-        else good[e->port - 1u]++;
+        if (ns == MRC__EVS_ACTIVE || ns == MRC__EVS_BAD) usable[e->port - 1u]++;
         if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, e, -1);
         mrc__ev_set(e, ns);
         slots[e->port - 1u]++;
     }
     for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
-        uint32_t t = good[p] - (uint32_t)good[p] * c->ep->cfg.ev_backup_pct / 100u;
-        c->act_target[p] = (uint16_t)(good[p] && !t ? 1u : t);
+        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev_backup_pct / 100u;
+        c->act_target[p] = (uint16_t)(usable[p] && !t ? 1u : t);
         c->seg[p] = (uint16_t)i;
         i += slots[p];
-        planes += good[p] != 0;
+        planes += usable[p] != 0;
     }
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
     for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
@@ -3991,6 +4061,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
     c->evp_deadline = MRC_TIME_NEVER;
     mrc__evp_arm(c);
+    if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
     c->st.ev_rebuilds++;
 }
 
@@ -4083,7 +4154,15 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if (st == MRC__EVS_BAD) nb++;
         if (st > MRC__EVS_OFF) return 9;
     }
-    return nb == c->n_bad ? 0 : 10;
+    if (nb != c->n_bad) return 10;
+    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
+     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
+     * bytes in flight to be acknowledged, or one of its timers is armed. */
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER) {
+        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+        if (!c->in_ready || !x || !x->inflight) return 11;
+    }
+    return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
@@ -5466,10 +5545,12 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
         if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
+        if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
         mrc__timer_update(c);
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+            c->nopath_deadline = MRC_TIME_NEVER;
             mrc__timer_update(c);
         }
         mrc__sched_tx(c);
@@ -5577,6 +5658,7 @@ MRC_API const char *mrc_strerror(int e) {
     case MRC_ERR_FLUSH: return "flushed";
     case MRC_ERR_LOCAL_ACCESS: return "peer's write violated local access";
     case MRC_ERR_LOCAL_INVAL: return "peer's request invalid";
+    case MRC_ERR_NOPATH: return "no usable path";
     default: return e <= MRC_ERR_FATAL ? "fatal error" : "unknown error";
     }
 }

@@ -7773,6 +7773,7 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
  * fragments; each defines its tests and a MRC_TEST_*_ENTRIES list for the table below. */
 #include "tests/test_ev.inc"
 #include "tests/test_cc.inc"
+#include "tests/test_live.inc"
 
 /* ================================================================================================================
  * runner
@@ -7899,6 +7900,7 @@ static const test_entry tests[] = {
     {"sc_modify_timeout", t_sc_modify_timeout},
     MRC_TEST_EV_ENTRIES
     MRC_TEST_CC_ENTRIES
+    MRC_TEST_LIVE_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
