@@ -541,6 +541,7 @@ typedef struct mrc_endpoint_stats {
     uint64_t ep_timeouts;                    /* endpoint requests that got no answer in time */
     uint64_t epq_overflow;                   /* endpoint-operation packets not queued (queue full) */
     uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
+    uint64_t psu_rtx;                        /* PORT_STATUS_UPDATEs the core resent for want of an answer */
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
 } mrc_endpoint_stats;
 
@@ -946,7 +947,7 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * its congestion context's READY list behind bytes in flight, or has a timer armed (a finite deadline). */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
-/* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN and are never retransmitted) ---------------- */
+/* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
 typedef struct mrc_ep_req {
     uint16_t req_id;           /* unique among requests awaiting an answer */
     uint8_t op;                /* MRC_EPOP_EV_PROBE or MRC_EPOP_PORT_STATUS_UPDATE */
@@ -1073,6 +1074,13 @@ typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
     uint8_t op, internal;     /* internal: a PORT_STATUS_UPDATE the core sent itself; its answer raises no event */
     uint32_t peer;
 } mrc__epreq;
+
+typedef struct mrc__psureq {  /* a PORT_STATUS_UPDATE the core sent itself, resent until answered (7.8) */
+    mrc_time deadline;        /* MRC_TIME_NEVER: slot free */
+    uint32_t peer;
+    uint16_t req_id;
+    uint8_t tries;            /* times resent */
+} mrc__psureq;
 
 typedef struct mrc__wr {      /* a posted write (send queue entry) */
     uint64_t wr_id;
@@ -1231,8 +1239,9 @@ struct mrc_endpoint {
     mrc__epkt epq[MRC_EPQ_LEN];
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
-    mrc_time ep_deadline;     /* earliest epreq deadline */
+    mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
+    mrc__psureq psureq[MRC_MAX_EP_REQS]; /* those awaiting an answer, one per peer (not the controller's slots) */
     /* congestion control */
     mrc__ccprof ccprofs[MRC_MAX_CC_PROFILES];
     mrc__ccx ccx[MRC_MAX_CCX];
@@ -2004,7 +2013,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = MRC_TIME_NEVER;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
     return MRC_OK;
 }
@@ -4794,8 +4803,9 @@ MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out) {
 /* ================================================================================================================
  * ENDPOINT OPERATIONS AND THE CONTROL PLANE
  * Owns: ports (planes) going up and down; packets to QP 0x2 - ERTH requests and EETH responses for
- * PORT_STATUS_UPDATE and EV_PROBE - which need no connection, consume no PSN and are never retransmitted; the
- * requests awaiting answers; and the controller's objects: EV Format profiles, EV profiles, EV operations.
+ * PORT_STATUS_UPDATE and EV_PROBE - which need no connection and consume no PSN; the requests awaiting answers
+ * (the controller's, never resent, and the core's own PORT_STATUS_UPDATEs, resent until answered); and the
+ * controller's objects: EV Format profiles, EV profiles, EV operations.
  * ============================================================================================================== */
 MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
     if (ep->epq_len >= MRC_EPQ_LEN) {
@@ -4810,40 +4820,79 @@ MRC__PRIVATE MRC_INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
 }
 
-/* Tell the peer of every connected QP which ports this endpoint can use: one PORT_STATUS_UPDATE per peer and up
- * port, leaving on that port on the QP's reverse EV there (Q20). O(conns^2 + conns x ports), on port changes only.
- * The answers are not awaited (they are counted as unsolicited). */
+/* Tell the peer of connection c which ports this endpoint can use: one PORT_STATUS_UPDATE per up port, leaving on
+ * that port on the QP's reverse EV there (Q20); ports where the QP has no EV carrying data are skipped. */
+MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
+    unsigned p;
+    for (p = 1; p <= ep->cfg.num_ports; p++) {
+        mrc__epkt k;
+        mrc_txinfo ti;
+        uint16_t s;
+        if (!mrc_endpoint_port_up(ep, p)) continue;
+        s = mrc__ev_ctl(c, p);
+        if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
+        MRC_MEMSET(&k, 0, sizeof k);
+        MRC_MEMSET(&ti, 0, sizeof ti);
+        mrc__ev_txinfo(c, s, &ti);
+        k.op = MRC_EPOP_PORT_STATUS_UPDATE;
+        k.port = (uint8_t)p;
+        k.ev = ti.ev;
+        k.ev_fmt = ti.ev_fmt;
+        k.path_len = ti.path_len;
+        if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
+        k.peer = c->attr.peer;
+        k.mask = ep->ports_up;
+        k.req_id = req_id;
+        k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        (void)mrc__epq_push(ep, &k);
+    }
+}
+MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
+    mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
+    return t << MRC__MIN(tries, 16u);
+}
+/* The first connected QP of a peer, or NULL. O(conns). */
+MRC__PRIVATE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++)
+        if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i];
+    return (mrc_conn *)0;
+}
+/* Announce this endpoint's up ports to one peer, and keep resending until the peer answers (7.8): a lost update
+ * would leave the peer's view of this endpoint's planes stale for ever. A newer announcement to the same peer takes
+ * the older one's place (it carries the current mask). Beyond MRC_MAX_EP_REQS peers awaiting an answer, an update
+ * is sent once. */
+MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
+    unsigned i, fi = MRC_MAX_EP_REQS;
+    uint16_t id = ep->psu_req_id++;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__psureq *q = &ep->psureq[i];
+        if (q->deadline == MRC_TIME_NEVER) {
+            if (fi == MRC_MAX_EP_REQS) fi = i;
+        } else if (q->peer == c->attr.peer) {
+            fi = i;
+            break;
+        }
+    }
+    mrc__psu_send(ep, c, id);
+    if (fi == MRC_MAX_EP_REQS || !ep->cfg.psu_retries) return;
+    ep->psureq[fi].peer = c->attr.peer;
+    ep->psureq[fi].req_id = id;
+    ep->psureq[fi].tries = 0;
+    ep->psureq[fi].deadline = ep->now + mrc__psu_wait(ep, 0);
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psureq[fi].deadline);
+}
+/* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
+ * ports), on port changes only. */
 MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
-    unsigned i, j, p;
+    unsigned i, j;
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c)) continue;
         for (j = 0; j < i; j++)
             if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
         if (j < i) continue; /* announced to this peer already */
-        for (p = 1; p <= ep->cfg.num_ports; p++) {
-            mrc__epkt k;
-            mrc_txinfo ti;
-            uint16_t s;
-            if (!mrc_endpoint_port_up(ep, p)) continue;
-            s = mrc__ev_ctl(c, p);
-            if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
-            MRC_MEMSET(&k, 0, sizeof k);
-            MRC_MEMSET(&ti, 0, sizeof ti);
-            mrc__ev_txinfo(c, s, &ti);
-            k.op = MRC_EPOP_PORT_STATUS_UPDATE;
-            k.port = (uint8_t)p;
-            k.ev = ti.ev;
-            k.ev_fmt = ti.ev_fmt;
-            k.path_len = ti.path_len;
-            if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
-            k.peer = c->attr.peer;
-            k.mask = ep->ports_up;
-            k.req_id = ep->psu_req_id;
-            k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-            (void)mrc__epq_push(ep, &k);
-        }
-        ep->psu_req_id++;
+        mrc__psu_announce_peer(ep, c);
     }
 }
 
@@ -4861,9 +4910,15 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
-    for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns x EVs), on port changes only */
-        if (ep->conns[i] && ep->conns[i]->ev_count) mrc__conn_ev_changed(ep->conns[i]);
-    mrc__psu_announce(ep);
+    for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
+        mrc_conn *c = ep->conns[i];
+        if (!c || !c->ev_count) continue;
+        /* the view of the peer's planes no longer overlaps this endpoint's: it is stale (an update lost, or given up
+         * on) - back to the RESET -> INIT assumption; losses and probes find what really works (7.8) */
+        if (ep->ports_up && !(ep->ports_up & c->peer_ports)) c->peer_ports = mrc__all_ports(ep);
+        mrc__conn_ev_changed(c);
+    }
+    mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
     return MRC_OK;
 }
 
@@ -4874,6 +4929,7 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
     ep->st.psu_rx++;
+    if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
@@ -4896,7 +4952,8 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
 MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     unsigned i;
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[i].deadline);
+    for (i = 0; i < MRC_MAX_EP_REQS; i++)
+        ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
 }
 
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
@@ -4943,6 +5000,13 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
         return MRC_OK;
     }
+    for (i = 0; i < MRC_MAX_EP_REQS && k->eeth.op == MRC_EPOP_PORT_STATUS_UPDATE; i++) { /* the core's own */
+        mrc__psureq *q = &ep->psureq[i];
+        if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->peer != ri->peer) continue;
+        q->deadline = MRC_TIME_NEVER; /* answered: the peer has this endpoint's ports; no event */
+        mrc__ep_rearm(ep);
+        return MRC_OK;
+    }
     return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode); /* unsolicited, late or a duplicate */
 }
 
@@ -4961,6 +5025,22 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         q->deadline = MRC_TIME_NEVER;
         ep->st.ep_timeouts++;
         mrc__notify(ep, &e);
+    }
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
+        mrc__psureq *q = &ep->psureq[i];
+        mrc_conn *c;
+        if (q->deadline > now) continue;
+        q->deadline = MRC_TIME_NEVER;
+        c = mrc__peer_conn(ep, q->peer);
+        if (!c) continue;           /* no connection to that peer left */
+        if (q->tries >= ep->cfg.psu_retries) {
+            ep->st.ep_timeouts++;   /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+            continue;
+        }
+        q->tries++;
+        ep->st.psu_rtx++;
+        mrc__psu_send(ep, c, q->req_id);
+        q->deadline = now + mrc__psu_wait(ep, q->tries);
     }
     mrc__ep_rearm(ep);
 }
