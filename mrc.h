@@ -500,6 +500,8 @@ typedef struct mrc_config {
     uint32_t psu_retry_ns;    /* an unanswered PORT_STATUS_UPDATE the core sent is sent again after this long,
                                  doubling each time (default 200000) */
     uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
+    bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back backs off but does not spend the
+                                 retry budget (true, default): congestion is not a dead path */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -1148,7 +1150,9 @@ struct mrc_conn {
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
-    uint32_t retries;         /* consecutive RTO expiries without progress */
+    uint32_t retries;         /* consecutive RTO expiries without progress (the back-off) */
+    uint32_t retry_spent;     /* ... of which spent the retry budget: no trim NACK came in between (Q25) */
+    uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
     uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
     uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
@@ -1967,6 +1971,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->nopath_timeout_ns = 0;
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
+    cfg->trim_keeps_alive = true;
 }
 
 /* splitmix64: the endpoint's only source of randomness */
@@ -2601,12 +2606,13 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
     if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
         c->rto_deadline = c->tlp_deadline = MRC_TIME_NEVER;
-        c->retries = 0;
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
         c->tlp_count = 0;
         c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
         c->probes_due &= ~1u;
     } else {
-        mrc_time r = mrc__rto_interval(c, c->retries);
+        mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = r == MRC_TIME_NEVER ? r : c->rto_start + r;
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : c->tlp_base + mrc__tlp_interval(c);
     }
@@ -3052,7 +3058,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
     if (progress) {
-        c->retries = 0;
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
         c->tlp_count = 0;
         c->rto_start = now;
         c->tlp_base = now;
@@ -3105,6 +3112,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (t + ((mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
+    if ((reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) && c->ep->cfg.trim_keeps_alive)
+        c->rto_heard = 1;
     mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
                                : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
                                                                     : MRC__LOSS_NACK);
@@ -3150,8 +3159,13 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     }
     c->retries++;
     c->st.rto_fired++;
+    /* The retry budget is for a dead path or peer (Q25). An expiry after which a trim NACK came back - the fabric
+     * cut one of this QP's packets and the peer answered: congestion, not failure - backs off but spends none of
+     * it; so a QP starved in a congested fabric is not failed for being slow. */
+    if (c->rto_heard) c->rto_heard = 0;
+    else c->retry_spent++;
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
-    if (c->attr.retry_exp != 25 && c->retries > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
+    if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
         mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
         return;
     }
