@@ -2625,6 +2625,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
  * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
  * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
  * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
+#define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data */
 MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
     unsigned p;
     for (p = 0; p < MRC_MAX_PORTS; p++)
@@ -2643,9 +2644,17 @@ MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
     for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
     return t;
 }
+MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
 MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
     if (c->nopath_deadline != MRC_TIME_NEVER) return;
     c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
+    /* probes are now the only way back: the back-off a long outage built up (up to 1024 rounds) would outlast the
+     * bound, so it is cut to MRC__EVP_NOPATH_BACKOFF while no EV carries data (7.5) */
+    if (c->evp_backoff > MRC__EVP_NOPATH_BACKOFF) {
+        c->evp_backoff = MRC__EVP_NOPATH_BACKOFF;
+        if (c->evp_deadline != MRC_TIME_NEVER)
+            c->evp_deadline = MRC__MIN(c->evp_deadline, c->ep->now + mrc__evp_interval(c));
+    }
     mrc__timer_update(c);
 }
 MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
@@ -3968,7 +3977,8 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
         out |= p->kind == MRC__PROBE_EV;
     }
     if (c->evp_answered) c->evp_backoff = 0;
-    else if (failed && c->evp_backoff < 10) c->evp_backoff++;
+    else if (failed && c->evp_backoff < (c->nopath_deadline != MRC_TIME_NEVER ? MRC__EVP_NOPATH_BACKOFF : 10u))
+        c->evp_backoff++;
     c->evp_answered = 0;
     if (out || c->n_bad) c->evp_deadline = now + mrc__evp_interval(c);
 }
@@ -4593,15 +4603,27 @@ MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
     else c->ep->conns[x->ready_tail]->ready_next = c->slot;
     x->ready_tail = c->slot;
 }
+/* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
+ * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
+ * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list. */
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
     unsigned n = 0;
-    while (x->ready_head != MRC__EV_NONE && n++ < 4u && x->inflight < x->cwnd) { /* a few per event: O(1) */
+    while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
         mrc_conn *c = ep->conns[x->ready_head];
         x->ready_head = c->ready_next;
         if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
         c->in_ready = 0;
         mrc__sched_tx(c);
     }
+}
+/* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
+ * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
+ * losses, a few QPs per event, on the assumption that the woken QPs put bytes in flight whose acknowledgements wake
+ * the next ones; a woken QP that sends nothing breaks that chain, and when nothing else of the context is in flight
+ * the QPs left on the list wait for ever with the window open (issue 13). So its turn passes on. */
+MRC__PRIVATE void mrc__cc_pass(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
 /* The context a QP joins at RTR -> RTS: its peer's on its profile, or a new one. Index, or -1 (table full). */
 MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id) {
@@ -5609,6 +5631,8 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         if (n == 0 && c->state == MRC_QPS_RTS &&
             (mrc__req_rtx(c) == MRC__NEW_CWND || mrc__req_new(c) == MRC__NEW_CWND))
             mrc__cc_block(c);
+        else if (n == 0)
+            mrc__cc_pass(c); /* it let its turn go (no EV, MPR or WIMM limit): the next READY QP may take it */
         if (n < 0) { /* nothing consumed: put it back at the head */
             ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
             ep->txq[ep->txq_head] = slot;
