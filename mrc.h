@@ -258,7 +258,8 @@ typedef enum mrc_err {
     MRC_ERR_REMOTE_OP = -104,     /* peer reported an operational error or a non-retriable NACK */
     MRC_ERR_FLUSH = -105,         /* work request flushed because the connection entered ERR */
     MRC_ERR_LOCAL_ACCESS = -106,  /* this side rejected the peer's write (rkey, bounds, access) */
-    MRC_ERR_LOCAL_INVAL = -107    /* this side rejected the peer's request (e.g. WIMM overflow) */
+    MRC_ERR_LOCAL_INVAL = -107,   /* this side rejected the peer's request (e.g. WIMM overflow) */
+    MRC_ERR_NOPATH = -108         /* no EV could carry the QP's work for mrc_config.nopath_timeout_ns */
 } mrc_err;
 
 MRC_API bool mrc_err_is_fatal(int e);
@@ -547,6 +548,14 @@ typedef struct mrc_config {
     uint16_t epop_burst;      /* P19: ... and in one burst (default 32, at least 1) */
     uint32_t probe_rate_pps;  /* P19: PROBE_REQs answered per connection per second (default 250000; 0 = unlimited) */
     uint16_t probe_burst;     /* P19: ... and in one burst (default 64, at least 1) */
+    /* liveness (docs/PROTOCOL.md 7.11) */
+    uint32_t nopath_timeout_ns; /* a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH) after
+                                   this long (default 0 = auto: as long as its RTO retries would last) */
+    uint32_t psu_retry_ns;    /* an unanswered PORT_STATUS_UPDATE the core sent is sent again after this long,
+                                 doubling each time (default 200000) */
+    uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
+    bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back backs off but does not spend the
+                                 retry budget (true, default): congestion is not a dead path */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -589,6 +598,7 @@ typedef struct mrc_endpoint_stats {
     uint64_t ep_timeouts;                    /* endpoint requests that got no answer in time */
     uint64_t epq_overflow;                   /* endpoint-operation packets not queued (queue full) */
     uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
+    uint64_t psu_rtx;                        /* PORT_STATUS_UPDATEs the core resent for want of an answer */
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
 } mrc_endpoint_stats;
 
@@ -1069,10 +1079,12 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state);
 MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
 /* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first
- * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet. */
+ * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and
+ * timer run. Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on
+ * its congestion context's READY list behind bytes in flight, or has a timer armed (a finite deadline). */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
-/* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN and are never retransmitted) ---------------- */
+/* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
 typedef struct mrc_ep_req {
     uint16_t req_id;           /* unique among requests awaiting an answer */
     uint8_t op;                /* MRC_EPOP_EV_PROBE or MRC_EPOP_PORT_STATUS_UPDATE */
@@ -1200,6 +1212,13 @@ typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
     uint32_t peer;
 } mrc__epreq;
 
+typedef struct mrc__psureq {  /* a PORT_STATUS_UPDATE the core sent itself, resent until answered (7.8) */
+    mrc_time deadline;        /* MRC_TIME_NEVER: slot free */
+    uint32_t peer;
+    uint16_t req_id;
+    uint8_t tries;            /* times resent */
+} mrc__psureq;
+
 typedef struct mrc__wr {      /* a posted write (send queue entry) */
     uint64_t wr_id;
     const uint8_t *buf;
@@ -1266,7 +1285,9 @@ struct mrc_conn {
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
-    uint32_t retries;         /* consecutive RTO expiries without progress */
+    uint32_t retries;         /* consecutive RTO expiries without progress (the back-off) */
+    uint32_t retry_spent;     /* ... of which spent the retry budget: no trim NACK came in between (Q25) */
+    uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
     uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
     uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
@@ -1303,6 +1324,7 @@ struct mrc_conn {
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
+    mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
     uint16_t ring[MRC_MAX_EVS];
     mrc__ev evs[MRC_MAX_EVS];
     /* --- responder --- */
@@ -1363,9 +1385,10 @@ struct mrc_endpoint {
     mrc__epkt epq[MRC_EPQ_LEN];
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
-    mrc_time ep_deadline;     /* earliest epreq deadline */
+    mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
     mrc_time epop_any_tat;    /* P19: endpoint-request bucket of peers without a connected QP (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
+    mrc__psureq psureq[MRC_MAX_EP_REQS]; /* those awaiting an answer, one per peer (not the controller's slots) */
     /* congestion control */
     mrc__ccprof ccprofs[MRC_MAX_CC_PROFILES];
     mrc__ccx ccx[MRC_MAX_CCX];
@@ -2111,6 +2134,10 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->epop_burst = 32;
     cfg->probe_rate_pps = 250000;
     cfg->probe_burst = 64;
+    cfg->nopath_timeout_ns = 0;
+    cfg->psu_retry_ns = 200000;
+    cfg->psu_retries = 8;
+    cfg->trim_keeps_alive = true;
 }
 
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
@@ -2192,7 +2219,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = MRC_TIME_NEVER;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
     return MRC_OK;
 }
@@ -2316,6 +2343,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+    d = MRC__MIN(d, c->nopath_deadline);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -2380,6 +2408,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -2856,16 +2885,65 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
     if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
         c->rto_deadline = c->tlp_deadline = MRC_TIME_NEVER;
-        c->retries = 0;
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
         c->tlp_count = 0;
         c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
         c->probes_due &= ~1u;
     } else {
-        mrc_time r = mrc__rto_interval(c, c->retries);
+        mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
     }
     mrc__timer_update(c);
+}
+
+/* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
+ * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
+ * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
+ * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
+ * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
+ * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
+#define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data */
+MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
+    unsigned p;
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        if (c->n_act[p] + c->n_skip[p]) return true;
+    return false;
+}
+MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c) {
+    return c->sq_done != c->sq_tail || c->snd_una != c->snd_nxt;
+}
+MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_exp == 25 || c->attr.timeout == 0; }
+MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
+    mrc_time t = 0;
+    uint32_t n;
+    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
+    if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
+    for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
+    return t;
+}
+MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
+MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
+    if (c->nopath_deadline != MRC_TIME_NEVER) return;
+    c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
+    /* probes are now the only way back: the back-off a long outage built up (up to 1024 rounds) would outlast the
+     * bound, so it is cut to MRC__EVP_NOPATH_BACKOFF while no EV carries data (7.5) */
+    if (c->evp_backoff > MRC__EVP_NOPATH_BACKOFF) {
+        c->evp_backoff = MRC__EVP_NOPATH_BACKOFF;
+        if (c->evp_deadline != MRC_TIME_NEVER)
+            c->evp_deadline = MRC__MIN(c->evp_deadline, c->ep->now + mrc__evp_interval(c));
+    }
+    mrc__timer_update(c);
+}
+MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
+    c->nopath_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
+    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
+        c->nopath_deadline = now + mrc__nopath_bound(c);
+        return;
+    }
+    mrc__conn_error(c, MRC_ERR_NOPATH, 0, 0, now);
 }
 
 /* ---- loss bookkeeping ------------------------------------------------------------------------------------------ */
@@ -2968,7 +3046,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txlog_reserve(c);
     slot = mrc__ev_pick(c, rtx ? (int)r->ev : -1);
-    if (slot < 0) return 0;
+    if (slot < 0) { /* no EV can carry data: never silent (7.11) */
+        mrc__nopath_arm(c);
+        return 0;
+    }
 
     MRC_MEMSET(&b, 0, sizeof b);
     b.opcode = mrc__data_opcode(wr, k);
@@ -3059,7 +3140,10 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc_bth b;
     mrc_peth p;
     int slot = i ? (int)pr->slot : mrc__ev_pick(c, -1);
-    if (slot < 0) return 0;
+    if (slot < 0) {
+        mrc__nopath_arm(c);
+        return 0;
+    }
     MRC_MEMSET(&b, 0, sizeof b);
     MRC_MEMSET(&p, 0, sizeof p);
     b.opcode = MRC_OP_PROBE_REQ;
@@ -3102,6 +3186,10 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     if (c->probes_due) {
         unsigned i = mrc__ctz64(c->probes_due);
         n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+        /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
+         * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
+        if (n == 0 && i == 0 && (c->probes_due & ~1u))
+            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
         if (n > 0) mrc__req_timers(c);
         return n;
     }
@@ -3265,7 +3353,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
     if (progress) {
-        c->retries = 0;
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
         c->tlp_count = 0;
         c->rto_start = now;
         c->tlp_base = now;
@@ -3328,6 +3417,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
+    if ((reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) && c->ep->cfg.trim_keeps_alive)
+        c->rto_heard = 1;
     mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
                                : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
                                                                     : MRC__LOSS_NACK);
@@ -3373,8 +3464,13 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     }
     c->retries++;
     c->st.rto_fired++;
+    /* The retry budget is for a dead path or peer (Q25). An expiry after which a trim NACK came back - the fabric
+     * cut one of this QP's packets and the peer answered: congestion, not failure - backs off but spends none of
+     * it; so a QP starved in a congested fabric is not failed for being slow. */
+    if (c->rto_heard) c->rto_heard = 0;
+    else c->retry_spent++;
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
-    if (c->attr.retry_exp != 25 && c->retries > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
+    if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
         mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
         return;
     }
@@ -3832,7 +3928,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
  * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
     uint32_t i;
-    bool blame = status == MRC_ERR_RETRY_EXC || has_msn;
+    bool blame = status == MRC_ERR_RETRY_EXC || status == MRC_ERR_NOPATH || has_msn;
     (void)now;
     if (c->state == MRC_QPS_ERR) return;
     mrc__set_state(c, MRC_QPS_ERR);
@@ -3863,6 +3959,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -4134,6 +4231,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
     c->st.ev_revived++;
     if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
         mrc__evr_add(c, slot);
+        c->nopath_deadline = MRC_TIME_NEVER; /* an EV carries data again (7.11) */
         if (skip) mrc__ev_skip(c, slot);
     } else {
         mrc__bk_push(c, slot);
@@ -4184,7 +4282,8 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
         out |= p->kind == MRC__PROBE_EV;
     }
     if (c->evp_answered) c->evp_backoff = 0;
-    else if (failed && c->evp_backoff < 10) c->evp_backoff++;
+    else if (failed && c->evp_backoff < (c->nopath_deadline != MRC_TIME_NEVER ? MRC__EVP_NOPATH_BACKOFF : 10u))
+        c->evp_backoff++;
     c->evp_answered = 0;
     if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
 }
@@ -4248,16 +4347,20 @@ MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
     for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
- * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n). */
+ * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n).
+ * The active share (act_target) and the floor are computed from the port's USABLE EVs (neither OFF nor DENIED),
+ * good or ASSUMED_BAD, never from the health of the moment: they are later trusted by revivals and demotions, and a
+ * share computed while a plane's EVs were all bad (0) parked every EV revived there as a backup for ever, which
+ * left a QP whose only plane that was that one with nothing to send on (issue 13). */
 MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     const mrc__evprof *pf = mrc__conn_prof(c);
-    uint16_t good[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
+    uint16_t usable[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
     unsigned i, p, planes = 0;
     c->n_bad = 0;
     mrc__ev_lists_empty(c);
     for (p = 0; p < MRC_MAX_PORTS; p++) {
         c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
-        good[p] = slots[p] = 0;
+        usable[p] = slots[p] = 0;
     }
     for (i = 0; i < c->ev_count; i++) { /* classify */
         mrc__ev *e = &c->evs[i];
@@ -4266,17 +4369,17 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         if (pf && pf->ev[e->pidx].denied) ns = MRC__EVS_DENIED;
         else if (!mrc__port_ok(c, e->port)) ns = MRC__EVS_OFF;
         else if (was_bad) ns = MRC__EVS_BAD;
-        else good[e->port - 1u]++;
+        if (ns == MRC__EVS_ACTIVE || ns == MRC__EVS_BAD) usable[e->port - 1u]++;
         if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, e, -1);
         mrc__ev_set(e, ns);
         slots[e->port - 1u]++;
     }
     for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
-        uint32_t t = good[p] - (uint32_t)good[p] * c->ep->cfg.ev_backup_pct / 100u;
-        c->act_target[p] = (uint16_t)(good[p] && !t ? 1u : t);
+        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev_backup_pct / 100u;
+        c->act_target[p] = (uint16_t)(usable[p] && !t ? 1u : t);
         c->seg[p] = (uint16_t)i;
         i += slots[p];
-        planes += good[p] != 0;
+        planes += usable[p] != 0;
     }
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
     for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
@@ -4299,6 +4402,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
     c->evp_deadline = MRC_TIME_NEVER;
     mrc__evp_arm(c);
+    if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
     c->st.ev_rebuilds++;
 }
 
@@ -4391,7 +4495,15 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if (st == MRC__EVS_BAD) nb++;
         if (st > MRC__EVS_OFF) return 9;
     }
-    return nb == c->n_bad ? 0 : 10;
+    if (nb != c->n_bad) return 10;
+    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
+     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
+     * bytes in flight to be acknowledged, or one of its timers is armed. */
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER) {
+        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+        if (!c->in_ready || !x || !x->inflight) return 11;
+    }
+    return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
@@ -4822,15 +4934,27 @@ MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
     else c->ep->conns[x->ready_tail]->ready_next = c->slot;
     x->ready_tail = c->slot;
 }
+/* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
+ * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
+ * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list. */
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
     unsigned n = 0;
-    while (x->ready_head != MRC__EV_NONE && n++ < 4u && x->inflight < x->cwnd) { /* a few per event: O(1) */
+    while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
         mrc_conn *c = ep->conns[x->ready_head];
         x->ready_head = c->ready_next;
         if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
         c->in_ready = 0;
         mrc__sched_tx(c);
     }
+}
+/* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
+ * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
+ * losses, a few QPs per event, on the assumption that the woken QPs put bytes in flight whose acknowledgements wake
+ * the next ones; a woken QP that sends nothing breaks that chain, and when nothing else of the context is in flight
+ * the QPs left on the list wait for ever with the window open (issue 13). So its turn passes on. */
+MRC__PRIVATE void mrc__cc_pass(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
 /* The context a QP joins at RTR -> RTS: its peer's on its profile, or a new one. Index, or -1 (table full). */
 MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id) {
@@ -5059,8 +5183,9 @@ MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out) {
 /* ================================================================================================================
  * ENDPOINT OPERATIONS AND THE CONTROL PLANE
  * Owns: ports (planes) going up and down; packets to QP 0x2 - ERTH requests and EETH responses for
- * PORT_STATUS_UPDATE and EV_PROBE - which need no connection, consume no PSN and are never retransmitted; the
- * requests awaiting answers; and the controller's objects: EV Format profiles, EV profiles, EV operations.
+ * PORT_STATUS_UPDATE and EV_PROBE - which need no connection and consume no PSN; the requests awaiting answers
+ * (the controller's, never resent, and the core's own PORT_STATUS_UPDATEs, resent until answered); and the
+ * controller's objects: EV Format profiles, EV profiles, EV operations.
  * ============================================================================================================== */
 MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
     if (ep->epq_len >= MRC_EPQ_LEN) {
@@ -5075,40 +5200,79 @@ MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
 }
 
-/* Tell the peer of every connected QP which ports this endpoint can use: one PORT_STATUS_UPDATE per peer and up
- * port, leaving on that port on the QP's reverse EV there (Q20). O(conns^2 + conns x ports), on port changes only.
- * The answers are not awaited (they are counted as unsolicited). */
+/* Tell the peer of connection c which ports this endpoint can use: one PORT_STATUS_UPDATE per up port, leaving on
+ * that port on the QP's reverse EV there (Q20); ports where the QP has no EV carrying data are skipped. */
+MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
+    unsigned p;
+    for (p = 1; p <= ep->cfg.num_ports; p++) {
+        mrc__epkt k;
+        mrc_txinfo ti;
+        uint16_t s;
+        if (!mrc_endpoint_port_up(ep, p)) continue;
+        s = mrc__ev_ctl(c, p);
+        if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
+        MRC_MEMSET(&k, 0, sizeof k);
+        MRC_MEMSET(&ti, 0, sizeof ti);
+        mrc__ev_txinfo(c, s, &ti);
+        k.op = MRC_EPOP_PORT_STATUS_UPDATE;
+        k.port = (uint8_t)p;
+        k.ev = ti.ev;
+        k.ev_fmt = ti.ev_fmt;
+        k.path_len = ti.path_len;
+        if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
+        k.peer = c->attr.peer;
+        k.mask = ep->ports_up;
+        k.req_id = req_id;
+        k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        (void)mrc__epq_push(ep, &k);
+    }
+}
+MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
+    mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
+    return t << MRC__MIN(tries, 16u);
+}
+/* The first connected QP of a peer, or NULL. O(conns). */
+MRC__PRIVATE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++)
+        if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i];
+    return (mrc_conn *)0;
+}
+/* Announce this endpoint's up ports to one peer, and keep resending until the peer answers (7.8): a lost update
+ * would leave the peer's view of this endpoint's planes stale for ever. A newer announcement to the same peer takes
+ * the older one's place (it carries the current mask). Beyond MRC_MAX_EP_REQS peers awaiting an answer, an update
+ * is sent once. */
+MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
+    unsigned i, fi = MRC_MAX_EP_REQS;
+    uint16_t id = ep->psu_req_id++;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__psureq *q = &ep->psureq[i];
+        if (q->deadline == MRC_TIME_NEVER) {
+            if (fi == MRC_MAX_EP_REQS) fi = i;
+        } else if (q->peer == c->attr.peer) {
+            fi = i;
+            break;
+        }
+    }
+    mrc__psu_send(ep, c, id);
+    if (fi == MRC_MAX_EP_REQS || !ep->cfg.psu_retries) return;
+    ep->psureq[fi].peer = c->attr.peer;
+    ep->psureq[fi].req_id = id;
+    ep->psureq[fi].tries = 0;
+    ep->psureq[fi].deadline = ep->now + mrc__psu_wait(ep, 0);
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psureq[fi].deadline);
+}
+/* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
+ * ports), on port changes only. */
 MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
-    unsigned i, j, p;
+    unsigned i, j;
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c)) continue;
         for (j = 0; j < i; j++)
             if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
         if (j < i) continue; /* announced to this peer already */
-        for (p = 1; p <= ep->cfg.num_ports; p++) {
-            mrc__epkt k;
-            mrc_txinfo ti;
-            uint16_t s;
-            if (!mrc_endpoint_port_up(ep, p)) continue;
-            s = mrc__ev_ctl(c, p);
-            if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
-            MRC_MEMSET(&k, 0, sizeof k);
-            MRC_MEMSET(&ti, 0, sizeof ti);
-            mrc__ev_txinfo(c, s, &ti);
-            k.op = MRC_EPOP_PORT_STATUS_UPDATE;
-            k.port = (uint8_t)p;
-            k.ev = ti.ev;
-            k.ev_fmt = ti.ev_fmt;
-            k.path_len = ti.path_len;
-            if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
-            k.peer = c->attr.peer;
-            k.mask = ep->ports_up;
-            k.req_id = ep->psu_req_id;
-            k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-            (void)mrc__epq_push(ep, &k);
-        }
-        ep->psu_req_id++;
+        mrc__psu_announce_peer(ep, c);
     }
 }
 
@@ -5126,9 +5290,15 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
-    for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns x EVs), on port changes only */
-        if (ep->conns[i] && ep->conns[i]->ev_count) mrc__conn_ev_changed(ep->conns[i]);
-    mrc__psu_announce(ep);
+    for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
+        mrc_conn *c = ep->conns[i];
+        if (!c || !c->ev_count) continue;
+        /* the view of the peer's planes no longer overlaps this endpoint's: it is stale (an update lost, or given up
+         * on) - back to the RESET -> INIT assumption; losses and probes find what really works (7.8) */
+        if (ep->ports_up && !(ep->ports_up & c->peer_ports)) c->peer_ports = mrc__all_ports(ep);
+        mrc__conn_ev_changed(c);
+    }
+    mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
     return MRC_OK;
 }
 
@@ -5139,6 +5309,7 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
     ep->st.psu_rx++;
+    if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
@@ -5161,7 +5332,8 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
 MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     unsigned i;
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[i].deadline);
+    for (i = 0; i < MRC_MAX_EP_REQS; i++)
+        ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
 }
 
 /* P19: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it); 0xFFFF if none */
@@ -5237,6 +5409,13 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
         return MRC_OK;
     }
+    for (i = 0; i < MRC_MAX_EP_REQS && k->eeth.op == MRC_EPOP_PORT_STATUS_UPDATE; i++) { /* the core's own */
+        mrc__psureq *q = &ep->psureq[i];
+        if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->peer != ri->peer) continue;
+        q->deadline = MRC_TIME_NEVER; /* answered: the peer has this endpoint's ports; no event */
+        mrc__ep_rearm(ep);
+        return MRC_OK;
+    }
     return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode); /* unsolicited, late or a duplicate */
 }
 
@@ -5255,6 +5434,22 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         q->deadline = MRC_TIME_NEVER;
         ep->st.ep_timeouts++;
         mrc__notify(ep, &e);
+    }
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
+        mrc__psureq *q = &ep->psureq[i];
+        mrc_conn *c;
+        if (q->deadline > now) continue;
+        q->deadline = MRC_TIME_NEVER;
+        c = mrc__peer_conn(ep, q->peer);
+        if (!c) continue;           /* no connection to that peer left */
+        if (q->tries >= ep->cfg.psu_retries) {
+            ep->st.ep_timeouts++;   /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+            continue;
+        }
+        q->tries++;
+        ep->st.psu_rtx++;
+        mrc__psu_send(ep, c, q->req_id);
+        q->deadline = now + mrc__psu_wait(ep, q->tries);
     }
     mrc__ep_rearm(ep);
 }
@@ -5853,6 +6048,8 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         if (n == 0 && c->state == MRC_QPS_RTS &&
             (mrc__req_rtx(c) == MRC__NEW_CWND || mrc__req_new(c) == MRC__NEW_CWND))
             mrc__cc_block(c);
+        else if (n == 0)
+            mrc__cc_pass(c); /* it let its turn go (no EV, MPR or WIMM limit): the next READY QP may take it */
         if (n < 0) { /* nothing consumed: put it back at the head */
             ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
             ep->txq[ep->txq_head] = slot;
@@ -5883,10 +6080,12 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
         if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
+        if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
         mrc__timer_update(c);
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+            c->nopath_deadline = MRC_TIME_NEVER;
             mrc__timer_update(c);
         }
         mrc__sched_tx(c);
@@ -6000,6 +6199,7 @@ MRC_API const char *mrc_strerror(int e) {
     case MRC_ERR_FLUSH: return "flushed";
     case MRC_ERR_LOCAL_ACCESS: return "peer's write violated local access";
     case MRC_ERR_LOCAL_INVAL: return "peer's request invalid";
+    case MRC_ERR_NOPATH: return "no usable path";
     default: return e <= MRC_ERR_FATAL ? "fatal error" : "unknown error";
     }
 }

@@ -7807,6 +7807,7 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
 #include "tests/test_cc.inc"
 #include "tests/test_api.inc"
 #include "tests/test_hostile.inc"
+#include "tests/test_live.inc"
 
 /* ================================================================================================================
  * runner
@@ -7935,6 +7936,7 @@ static const test_entry tests[] = {
     MRC_TEST_CC_ENTRIES
     MRC_TEST_API_ENTRIES
     MRC_TEST_HOSTILE_ENTRIES
+    MRC_TEST_LIVE_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
