@@ -6,6 +6,8 @@
 #                        non-zero exit on any failure. Well under a minute.
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
+#   make sim-seeds       every full-suite scenario on seeds SIM_SEEDS (default 1..10): QP errors, median and worst
+#                        max FCT / ideal with the worst seed (tools/sim_seeds.sh; about 25 minutes on 2 cores)
 #   make soak            the chaos soak (sim/mrc_soak.c): random seeds over sim/mrc_wire.h with heavy loss, dups,
 #                        corruption, trims, PSN wrap and planes flapping told and untold, for SOAK_SECONDS (600);
 #                        fails on any stall, corruption, out-of-order completion or unexplained QP error. Not in
@@ -16,6 +18,7 @@
 SIM_SEED ?= 1
 SIM_OUT  ?= sim/out
 SOAK_SECONDS ?= 600
+SIM_SEEDS ?= 1 2 3 4 5 6 7 8 9 10
 SOAK_ARGS ?=
 SIM_ARGS ?=
 # Core capacities for the simulator: 1024 QPs per endpoint (incast, all-to-all), 128 EVs, small send/receive
@@ -24,7 +27,7 @@ SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4
             -DMRC_MAX_MPR_UNITS=8 -DMRC_ENABLE_TRACE
 SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h $(CORE)
 
-.PHONY: sim sim-quick sim-quick-asan sim-golden soak
+.PHONY: sim sim-quick sim-quick-asan sim-golden soak sim-seeds
 
 $(B)/sim:
 	@mkdir -p $(B)/sim
@@ -37,6 +40,9 @@ $(B)/sim/mrc_simrun_asan: $(SIM_DEPS) | $(B)/sim
 
 $(B)/sim/mrc_soak: sim/mrc_soak.c sim/mrc_wire.h $(CORE) | $(B)/sim
 	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ sim/mrc_soak.c
+
+sim-seeds: $(B)/sim/mrc_simrun
+	tools/sim_seeds.sh $(B)/sim/mrc_simrun "$(SIM_SEEDS)" $(SIM_SCENARIOS)
 
 soak: $(B)/sim/mrc_soak
 	./$(B)/sim/mrc_soak --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
