@@ -147,6 +147,16 @@ sleep_until() {
     return 0
 }
 
+# a readiness wait of a trial failed: record why (UP_ERR) in ERRFILE and stop the trial's processes (PIDS)
+abort_trial() {
+    local err=$1
+    shift
+    echo "$UP_ERR" >>"$err"
+    kill $PIDS 2>/dev/null
+    wait "$@"
+    PIDS=
+}
+
 # ---- MRC ----------------------------------------------------------------------------------------------------------
 run_mrc() {
     local t=$1 pfx="$OUT/mrc_$1"
@@ -157,26 +167,16 @@ run_mrc() {
     PIDS=$spid
     # the client starts once the server listens; the fault is placed FAULT_AT seconds after data is seen flowing on
     # the plane veths (not after the client was started, which on a loaded host can be long before the transfer)
-    if ! udp_wait "MRC trial $t: the mrc_perf server listening in $B" "$spid" udp_tcp "$spid" 18515 0A; then
-        echo "$UP_ERR" >>"$pfx.server.err"
-        kill $PIDS 2>/dev/null
-        wait $spid
-        PIDS=
-        return 1
-    fi
+    udp_wait "MRC trial $t: the mrc_perf server listening in $B" "$spid" udp_tcp "$spid" 18515 0A ||
+        { abort_trial "$pfx.server.err" $spid; return 1; }
     local base
     base=$(plane_rx_sum "$spid")
     ip netns exec "$A" "$PERF" 10.77.0.2 -p 18515 --plane-addrs "$planes_a" -D "$DUR" --json --connect-timeout 30 \
         >"$pfx.client.json" 2>"$pfx.client.err" &
     local cpid=$!
     PIDS="$spid $cpid"
-    if ! udp_wait "MRC trial $t: data flowing on the plane veths" "$cpid" data_flowing "$spid" "$base"; then
-        echo "$UP_ERR" >>"$pfx.client.err"
-        kill $PIDS 2>/dev/null
-        wait $cpid $spid
-        PIDS=
-        return 1
-    fi
+    udp_wait "MRC trial $t: data flowing on the plane veths" "$cpid" data_flowing "$spid" "$base" ||
+        { abort_trial "$pfx.client.err" $cpid $spid; return 1; }
     arm_fault "$FAIL_PLANE" "$(second_after "$FAULT_AT")"
     local tf=$((FAULT_TS * 1000000000))
     wait $cpid
@@ -209,26 +209,16 @@ run_mptcp() {
     local spid=$!
     PIDS=$spid
     # as for MRC: the client starts once the server says it listens, the fault is placed after data is seen flowing
-    if ! udp_wait "MPTCP trial $t: the server listening in $B" "$spid" udp_line "$pfx.ready" '^listening$'; then
-        echo "$UP_ERR" >>"$pfx.server.err"
-        kill $PIDS 2>/dev/null
-        wait $spid
-        PIDS=
-        return 1
-    fi
+    udp_wait "MPTCP trial $t: the server listening in $B" "$spid" udp_line "$pfx.ready" '^listening$' ||
+        { abort_trial "$pfx.server.err" $spid; return 1; }
     local base
     base=$(plane_rx_sum "$spid")
     ip netns exec "$A" python3 "$HERE/udp_mptcp.py" client --connect 10.77.1.2 --port 5201 --duration "$DUR" \
         --timeout 15 >"$pfx.client.json" 2>"$pfx.client.err" &
     local cpid=$!
     PIDS="$spid $cpid"
-    if ! udp_wait "MPTCP trial $t: data flowing on the plane veths" "$cpid" data_flowing "$spid" "$base"; then
-        echo "$UP_ERR" >>"$pfx.client.err"
-        kill $PIDS 2>/dev/null
-        wait $cpid $spid
-        PIDS=
-        return 1
-    fi
+    udp_wait "MPTCP trial $t: data flowing on the plane veths" "$cpid" data_flowing "$spid" "$base" ||
+        { abort_trial "$pfx.client.err" $cpid $spid; return 1; }
     # the same plane fails as for MRC; its share of MPTCP's bytes in the half second before is reported (if MPTCP
     # hardly used it, the busiest plane fails instead, so that the test is not void). That half second is a
     # measurement window (1.2 to 0.7 s before the fault instant, leaving the rest to choose the plane and commit the
