@@ -73,7 +73,7 @@ hello: $(B)/hello
 	./$(B)/hello
 
 docs-check: | $(B)
-	CC="$(CC)" CXX="$(CXX)" tools/docs_check.sh $(B)
+	CC="$(CC)" CXX="$(CXX)" SIZE_SMALL="$(SIZE_SMALL)" tools/docs_check.sh $(B)
 
 # every API function static to one unit that calls almost none of them: must build clean as C99 and C++11
 $(B)/static/unit.c: | $(B)
