@@ -12,12 +12,17 @@
  * message exactly once and bit-exact. --raw replaces MRC by a blast of plain UDP datagrams of the same size over the
  * same sockets and batching: the baseline for the goodput ratio. See ports/udp/README.md.
  *
+ * Carriers (examples/perf_carrier.h): UDP sockets by default (ports/udp); --dpdk "EAL ARGS" runs the same test over
+ * DPDK ethdevs (ports/dpdk, builds with -DMRC_PERF_DPDK) and --ibv DEV over ibverbs (ports/ibverbs, -DMRC_PERF_IBV),
+ * with the same flags, report and verification; both ends must use the same carrier.
+ *
  * Exit status: 0 success (data verified); 1 run failed (peer, network, verification); 2 usage error.
  */
 #define _GNU_SOURCE
 #define MRC_IMPLEMENTATION
 #include "../mrc.h"
 #include "../ports/udp/mrc_udp.h"
+#include "perf_carrier.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -62,6 +67,8 @@ typedef struct opts {
     int min_active_set;
     int imm, bidir, raw, json, busy_poll, no_tos, no_ecn, fam, verbose;
     const char *trace_file;   /* --trace (builds with MRC_ENABLE_TRACE) */
+    const char *dpdk_eal;     /* --dpdk "EAL ARGS": the DPDK carrier */
+    const char *ibv_dev;      /* --ibv DEV: the ibverbs carrier */
     const char *stall_log;    /* --stall-log: every in-order delivery stall > 1 ms, CLOCK_REALTIME */
     unsigned batch, sack_every, ack_every, sack_delay_us;
     int udp_port, ev_port;    /* -1: role default */
@@ -112,6 +119,23 @@ static void usage(void) {
         "      --bidir             both sides write\n"
         "      --raw               baseline: plain UDP datagrams of the same size over the same sockets, no MRC\n"
         "      --seed N            seed of PSNs, data pattern and impairments (default 1)\n"
+"carrier (both sides the same; default: UDP sockets):\n"
+"      --dpdk \"EAL ARGS\"  DPDK ethdevs, one per plane in port-id order (e.g. \"--no-huge --no-pci -m 256\n"
+"                          --vdev=net_af_packet0,iface=veth1 ...\"); --plane-addrs gives the IPs (%s)\n"
+"      --ibv DEV           an RDMA device: raw Ethernet QPs, or UD QPs where the provider has none (%s)\n"
+        , (unsigned)MRC_MAX_CONNS, (unsigned)MRC_MAX_SQ,
+#ifdef MRC_PERF_DPDK
+        "built in",
+#else
+        "not in this build: DPDK was not installed",
+#endif
+#ifdef MRC_PERF_IBV
+        "built in"
+#else
+        "not in this build: libibverbs was not installed"
+#endif
+    );
+    printf(
         "transport:\n"
         "  -p, --port N            TCP port of the side channel (default 18515)\n"
         "  -4, -6                  IPv4 (default) or IPv6\n"
@@ -152,7 +176,7 @@ static void usage(void) {
         "      --stall-log FILE    receiver: log every in-order delivery stall over 1 ms as 'start_realtime_ns\n"
         "                          duration_ns' lines (failover measurements)\n"
         "      --trace FILE        write the core's trace (time_ns id a b per line; MRC_ENABLE_TRACE builds only)\n",
-        (unsigned)MRC_MAX_CONNS, (unsigned)MRC_MAX_SQ, (unsigned)MRC_UDP_MAX_PLANES);
+        (unsigned)MRC_UDP_MAX_PLANES);
 }
 
 static int parse_u64s(const char *s, uint64_t lo, uint64_t hi, int suffix, uint64_t *out) {
@@ -280,6 +304,18 @@ static void parse_args(int argc, char **argv, opts *o) {
             die_usage("--trace needs a build with -DMRC_ENABLE_TRACE (make build/mrc_perf_trace)");
 #endif
             o->trace_file = v;
+        } else if (!strcmp(a, "--dpdk")) {
+            if (!v) die_usage("option %s needs a value", a);
+#ifndef MRC_PERF_DPDK
+            die_usage("--dpdk: this mrc_perf was built without DPDK (apt-get install dpdk-dev libdpdk-dev; make)");
+#endif
+            o->dpdk_eal = v;
+        } else if (!strcmp(a, "--ibv")) {
+            if (!v) die_usage("option %s needs a value", a);
+#ifndef MRC_PERF_IBV
+            die_usage("--ibv: this mrc_perf was built without ibverbs (apt-get install libibverbs-dev; make)");
+#endif
+            o->ibv_dev = v;
         } else if (!strcmp(a, "--stall-log")) {
             if (!v) die_usage("option %s needs a value", a);
             o->stall_log = v;
@@ -386,9 +422,19 @@ static void parse_args(int argc, char **argv, opts *o) {
     }
     if (!o->server && o->any_impair_flag) die_usage("impairment flags go on the client (the server applies the client's)");
     if (o->raw && (o->imm || o->bidir)) die_usage("--raw cannot be combined with --imm or --bidir");
+    if (o->dpdk_eal && o->ibv_dev) die_usage("--dpdk and --ibv are two carriers: choose one");
+    if ((o->dpdk_eal || o->ibv_dev) && o->nrules)
+        die_usage("the impairment flags are the UDP carrier's (ports/udp); with --%s use the network (nftables)",
+                  o->dpdk_eal ? "dpdk" : "ibv");
 }
 
 /* ---- small utilities ------------------------------------------------------------------------------------------ */
+/* The clock of the run: the carrier's (a DPDK carrier counts TSC cycles), CLOCK_MONOTONIC until one is open. Every
+ * time handed to the core comes from here, so the core never sees two clocks. */
+static const perf_carrier_ops *clock_ops;
+static void *clock_car;
+static mrc_time pnow(void) { return clock_ops ? clock_ops->now(clock_car) : mrc_udp_now(); }
+
 static uint64_t splitmix(uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -496,14 +542,14 @@ static int chan_line(chan *c, char *out, size_t n) {
 }
 /* Block for a line up to timeout_ms. 1 got one, 0 timeout, -1 EOF/error. */
 static int chan_wait_line(chan *c, char *out, size_t n, int timeout_ms) {
-    mrc_time end = mrc_udp_now() + (mrc_time)timeout_ms * 1000000u;
+    mrc_time end = pnow() + (mrc_time)timeout_ms * 1000000u;
     for (;;) {
         struct pollfd pf;
         mrc_time now;
         int r;
         if (chan_line(c, out, n)) return 1;
         if (c->eof) return -1;
-        now = mrc_udp_now();
+        now = pnow();
         if (now >= end) return 0;
         pf.fd = c->fd;
         pf.events = POLLIN;
@@ -571,7 +617,9 @@ struct perf {
     opts o;
     int server;               /* role */
     int sender, receiver;     /* this side sends / receives data */
-    mrc_udp *u;
+    mrc_udp *u;               /* the UDP carrier's adapter (NULL with another carrier) */
+    const perf_carrier_ops *cops; /* the carrier */
+    void *car;
     mrc_endpoint *ep;
     mrc_conn *conn[MRC_MAX_CONNS];
     rxq rx[MRC_MAX_CONNS];
@@ -695,7 +743,7 @@ static int place_hook(void *ud, uint32_t rkey, void *region_user, uint64_t off, 
             r->complete++;
             if (msg == r->frontier) { /* in-order delivery moves on */
                 uint64_t before = r->frontier;
-                now = mrc_udp_now();
+                now = pnow();
                 while (r->tr[r->frontier % TRACK_LEN].msg == r->frontier &&
                        r->tr[r->frontier % TRACK_LEN].got == size)
                     r->frontier++;
@@ -716,7 +764,7 @@ static int place_hook(void *ud, uint32_t rkey, void *region_user, uint64_t off, 
                 bin_add(p, p->rx_bins, now, (r->frontier - before) * size);
             }
         }
-        if (!p->t_first_rx) p->t_first_rx = now ? now : mrc_udp_now();
+        if (!p->t_first_rx) p->t_first_rx = now ? now : pnow();
         if (now) p->t_last_rx = now;
         off += chunk;
         src += chunk;
@@ -731,7 +779,7 @@ static void trace_hook(void *ud, unsigned id, uint64_t a, uint64_t b) {
     uint64_t *r;
     if (id == MRC_TRACE_TX || id == MRC_TRACE_RX || p->ntrace >= p->trace_cap) return; /* the rare events only */
     r = p->trace + 4u * p->ntrace++;
-    r[0] = mrc_udp_now() - p->t_start;
+    r[0] = pnow() - p->t_start;
     r[1] = id;
     r[2] = a;
     r[3] = b;
@@ -778,7 +826,7 @@ static int setup_endpoint(perf *p, char *err, size_t errlen) {
     mrc_config cfg;
     unsigned q;
     int rc;
-    mrc_time now = mrc_udp_now();
+    mrc_time now = pnow();
     mrc_config_default(&cfg);
     cfg.seed = splitmix(p->o.seed ^ (p->server ? 0x5E4Full : 0xC11Eull));
     cfg.num_ports = (uint8_t)p->planes;
@@ -808,7 +856,7 @@ static int setup_endpoint(perf *p, char *err, size_t errlen) {
     }
     rc = mrc_endpoint_init(p->ep, &cfg, now);
     if (!rc)
-        rc = mrc_udp_ev_profile(p->u, p->ep, EV_FMT_ID, EV_PROF_ID,
+        rc = p->cops->ev_profile(p->car, p->ep, EV_FMT_ID, EV_PROF_ID,
                                 p->o.min_active_set ? p->o.min_active : (p->o.evs >= 8u ? p->o.evs / 8u : 1u), now);
     if (rc) {
         snprintf(err, errlen, "core setup failed: %s", mrc_strerror(rc));
@@ -848,7 +896,7 @@ static int setup_endpoint(perf *p, char *err, size_t errlen) {
 
 static int conns_up(perf *p, char *err, size_t errlen) {
     unsigned q;
-    mrc_time now = mrc_udp_now();
+    mrc_time now = pnow();
     for (q = 0; q < p->qps; q++) {
         mrc_conn_attr a;
         int rc;
@@ -891,21 +939,13 @@ static int conns_up(perf *p, char *err, size_t errlen) {
 
 /* ---- the hello lines ------------------------------------------------------------------------------------------ */
 static size_t put_side(perf *p, char *b, size_t n) {
-    size_t l = 0;
+    size_t l = (size_t)snprintf(b, n, " carrier=%s", p->cops->name);
     unsigned i;
-    for (i = 0; i < p->planes; i++) {
-        struct sockaddr_storage ss;
-        char a[80];
-        (void)mrc_udp_local_addr(p->u, i + 1u, &ss);
-        fmt_addr(&ss, a, sizeof a, 0);
-        l += (size_t)snprintf(b + l, n - l, " addr%u=%s port%u=%u", i, a, i,
-                              (unsigned)ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                                                      : ((struct sockaddr_in *)&ss)->sin_port));
-        if (l >= n) return n;
-    }
+    if (l >= n) return n;
+    l += p->cops->put_addrs(p->car, b + l, n - l);
+    if (l >= n) return n;
     if (!p->o.raw) {
-        l += (size_t)snprintf(b + l, n - l, " evprof=0x%llx ccprof=0 evport=%u", (unsigned long long)EV_PROF_ID,
-                              (unsigned)mrc_udp_ev_sport(p->u, 1, 0));
+        l += (size_t)snprintf(b + l, n - l, " evprof=0x%llx ccprof=0", (unsigned long long)EV_PROF_ID);
         for (i = 0; i < p->qps && l < n; i++)
             l += (size_t)snprintf(b + l, n - l, " qpn%u=%u psn%u=%u rkey%u=%u va%u=%llu", i,
                                   (unsigned)mrc_conn_qpn(p->conn[i]), i, (unsigned)p->my_psn[i], i,
@@ -914,18 +954,14 @@ static size_t put_side(perf *p, char *b, size_t n) {
     return l;
 }
 static int get_side(perf *p, const char *line, char *err, size_t errlen) {
-    struct sockaddr_storage peer[MRC_UDP_MAX_PLANES];
     unsigned i;
-    for (i = 0; i < p->planes; i++) {
-        char k[16], a[80];
-        uint64_t port;
-        snprintf(k, sizeof k, "addr%u", i);
-        if (!kv_get(line, k, a, sizeof a)) goto bad;
-        snprintf(k, sizeof k, "port%u", i);
-        if (kv_u64(line, k, &port) || port == 0 || port > 65535) goto bad;
-        if (parse_addr(a, (unsigned)port, &peer[i])) goto bad;
+    char car[32];
+    if (!kv_get(line, "carrier", car, sizeof car) || strcmp(car, p->cops->name)) {
+        snprintf(err, errlen, "the peer runs the %s carrier, this side %s: both sides need the same one",
+                 kv_get(line, "carrier", car, sizeof car) ? car : "udp", p->cops->name);
+        return -1;
     }
-    if (mrc_udp_set_peer(p->u, peer, p->planes, err, errlen)) return -1;
+    if (p->cops->set_peer(p->car, line, err, errlen)) return -1;
     if (p->o.raw) return 0;
     for (i = 0; i < p->qps; i++) {
         char k[16];
@@ -1033,7 +1069,7 @@ static int tcp_connect(const opts *o, char *err, size_t errlen) {
     struct addrinfo hints, *res = NULL, *ai;
     char port[16];
     int rc, e = ECONNREFUSED;
-    mrc_time end = mrc_udp_now() + (mrc_time)(o->connect_timeout * 1e9);
+    mrc_time end = pnow() + (mrc_time)(o->connect_timeout * 1e9);
     memset(&hints, 0, sizeof hints);
     hints.ai_family = o->fam;
     hints.ai_socktype = SOCK_STREAM;
@@ -1047,7 +1083,7 @@ static int tcp_connect(const opts *o, char *err, size_t errlen) {
     for (;;) {
         for (ai = res; ai; ai = ai->ai_next) {
             int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
-            mrc_time now = mrc_udp_now();
+            mrc_time now = pnow();
             if (fd < 0) {
                 e = errno;
                 continue;
@@ -1074,7 +1110,7 @@ static int tcp_connect(const opts *o, char *err, size_t errlen) {
             freeaddrinfo(res);
             return fd;
         }
-        if (mrc_udp_now() >= end || (e != ECONNREFUSED && e != ENETUNREACH && e != EHOSTUNREACH)) break;
+        if (pnow() >= end || (e != ECONNREFUSED && e != ENETUNREACH && e != EHOSTUNREACH)) break;
         usleep(100000);
     }
     freeaddrinfo(res);
@@ -1136,6 +1172,163 @@ static int open_udp(perf *p, const struct sockaddr_storage *tcp_local, char *err
     uc.nrules = p->o.nrules;
     memcpy(uc.rule, p->o.rule, sizeof uc.rule);
     return mrc_udp_open(&p->u, &uc, err, errlen);
+}
+
+/* ---- the UDP carrier (ports/udp) ------------------------------------------------------------------------------ */
+static mrc_time udp_c_now(void *c) {
+    (void)c;
+    return mrc_udp_now();
+}
+static void udp_c_describe(void *c, char *b, size_t n) {
+    mrc_udp *u = (mrc_udp *)c;
+    snprintf(b, n, "udp, %u planes x %u EVs", mrc_udp_planes(u), mrc_udp_evs_per_plane(u));
+}
+static size_t udp_c_put_addrs(void *c, char *b, size_t n) {
+    mrc_udp *u = (mrc_udp *)c;
+    size_t l = 0;
+    unsigned i;
+    for (i = 0; i < mrc_udp_planes(u); i++) {
+        struct sockaddr_storage ss;
+        char a[80];
+        (void)mrc_udp_local_addr(u, i + 1u, &ss);
+        fmt_addr(&ss, a, sizeof a, 0);
+        l += (size_t)snprintf(b + l, n - l, " addr%u=%s port%u=%u", i, a, i,
+                              (unsigned)ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                                                      : ((struct sockaddr_in *)&ss)->sin_port));
+        if (l >= n) return n;
+    }
+    l += (size_t)snprintf(b + l, n - l, " evport=%u", (unsigned)mrc_udp_ev_sport(u, 1, 0));
+    return l < n ? l : n;
+}
+static int udp_c_set_peer(void *c, const char *line, char *err, size_t errlen) {
+    mrc_udp *u = (mrc_udp *)c;
+    struct sockaddr_storage peer[MRC_UDP_MAX_PLANES];
+    unsigned i;
+    for (i = 0; i < mrc_udp_planes(u); i++) {
+        char k[16], a[80];
+        uint64_t port;
+        snprintf(k, sizeof k, "addr%u", i);
+        if (!kv_get(line, k, a, sizeof a)) goto bad;
+        snprintf(k, sizeof k, "port%u", i);
+        if (kv_u64(line, k, &port) || port == 0 || port > 65535) goto bad;
+        if (parse_addr(a, (unsigned)port, &peer[i])) goto bad;
+    }
+    return mrc_udp_set_peer(u, peer, mrc_udp_planes(u), err, errlen) ? -1 : 0;
+bad:
+    snprintf(err, errlen, "malformed handshake from the peer");
+    return -1;
+}
+static int udp_c_ev_profile(void *c, mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned min_active,
+                            mrc_time now) {
+    return mrc_udp_ev_profile((const mrc_udp *)c, ep, fmt_id, prof_id, min_active, now);
+}
+static int udp_c_step(void *c, mrc_endpoint *ep, mrc_time wake_at, unsigned *ready) {
+    return mrc_udp_step((mrc_udp *)c, ep, wake_at, ready);
+}
+static int udp_c_watch_fd(void *c, int fd) { return mrc_udp_watch_fd((mrc_udp *)c, fd); }
+static int udp_c_poll_event(void *c, mrc_endpoint *ep, mrc_event *ev) {
+    (void)c;
+    return mrc_endpoint_poll_event(ep, ev);
+}
+static void udp_c_impair_start(void *c, mrc_time t0) { mrc_udp_impair_start((mrc_udp *)c, t0); }
+static void udp_c_report_text(void *c, FILE *f) {
+    mrc_udp_stats us;
+    unsigned i;
+    mrc_udp_stats_get((const mrc_udp *)c, &us);
+    fprintf(f, " udp: sendmmsg %llu recvmmsg %llu wakeups %llu timer arms %llu tos changes %llu unmapped EVs %llu "
+               "core drops %llu\n",
+            (unsigned long long)us.sendmmsg_calls, (unsigned long long)us.recvmmsg_calls,
+            (unsigned long long)us.wakeups, (unsigned long long)us.timer_arms, (unsigned long long)us.tos_changes,
+            (unsigned long long)us.ev_unmapped, (unsigned long long)us.core_rx_rejected);
+    for (i = 0; i < mrc_udp_planes((const mrc_udp *)c); i++)
+        fprintf(f, "  plane %u: tx %llu rx %llu ce %llu tx_err %llu blocked %llu imp drop/dup/trim/delay "
+                   "%llu/%llu/%llu/%llu\n",
+                i + 1u, (unsigned long long)us.plane[i].tx_pkts, (unsigned long long)us.plane[i].rx_pkts,
+                (unsigned long long)us.plane[i].rx_ce, (unsigned long long)us.plane[i].tx_err,
+                (unsigned long long)us.plane[i].tx_blocked, (unsigned long long)us.plane[i].imp_drop,
+                (unsigned long long)us.plane[i].imp_dup, (unsigned long long)us.plane[i].imp_trim,
+                (unsigned long long)us.plane[i].imp_delay);
+}
+static void udp_c_report_json(void *c, FILE *f) {
+    mrc_udp_stats us;
+    mrc_udp_stats_get((const mrc_udp *)c, &us);
+    fprintf(f, "\"sendmmsg\":%llu,\"recvmmsg\":%llu,\"wakeups\":%llu,\"timer_arms\":%llu,\"tos_changes\":%llu,"
+               "\"ev_unmapped\":%llu,\"core_rx_rejected\":%llu",
+            (unsigned long long)us.sendmmsg_calls, (unsigned long long)us.recvmmsg_calls,
+            (unsigned long long)us.wakeups, (unsigned long long)us.timer_arms, (unsigned long long)us.tos_changes,
+            (unsigned long long)us.ev_unmapped, (unsigned long long)us.core_rx_rejected);
+}
+static int udp_c_raw_send(void *c, unsigned plane, unsigned k, const void *hdr, size_t hlen, const void *payload,
+                          size_t plen) {
+    return mrc_udp_raw_send((mrc_udp *)c, plane, k, hdr, hlen, payload, plen);
+}
+static int udp_c_raw_flush(void *c) { return mrc_udp_raw_flush((mrc_udp *)c); }
+static int udp_c_raw_recv(void *c, uint64_t timeout_ns, perf_raw_fn fn, void *ud, unsigned *ready) {
+    return mrc_udp_raw_recv((mrc_udp *)c, timeout_ns, fn, ud, ready);
+}
+static void udp_c_close(void *c) { mrc_udp_close((mrc_udp *)c); }
+static const perf_carrier_ops udp_carrier = {
+    "udp", udp_c_now, udp_c_describe, udp_c_put_addrs, udp_c_set_peer, udp_c_ev_profile, udp_c_step,
+    udp_c_watch_fd, udp_c_poll_event, udp_c_impair_start, udp_c_report_text, udp_c_report_json, udp_c_raw_send,
+    udp_c_raw_flush, udp_c_raw_recv, udp_c_close};
+
+#ifdef MRC_PERF_DPDK
+#include "perf_dpdk.inc"
+#endif
+#ifdef MRC_PERF_IBV
+#include "perf_ibv.inc"
+#endif
+
+/* Open the carrier the options name; it becomes the run's clock. */
+static int open_carrier(perf *p, const struct sockaddr_storage *tcp_local, char *err, size_t errlen) {
+    perf_carrier_args a;
+    perf_carrier_open_fn fn = NULL;
+    if (!p->o.dpdk_eal && !p->o.ibv_dev) {
+        if (open_udp(p, tcp_local, err, errlen)) return -1;
+        p->cops = &udp_carrier;
+        p->car = p->u;
+        clock_ops = p->cops;
+        clock_car = p->car;
+        return 0;
+    }
+    memset(&a, 0, sizeof a);
+    a.server = p->server;
+    a.planes = p->planes;
+    a.evs_per_plane = p->evs / p->planes;
+    a.mtu = p->mtu;
+    a.batch = p->o.batch;
+    a.family = tcp_local->ss_family;
+    a.plane_addrs = p->o.plane_addrs;
+    a.side_local = tcp_local;
+    a.busy_poll = p->o.busy_poll;
+    a.ecn = !p->o.no_ecn;
+    a.set_tos = !p->o.no_tos;
+    a.seed = splitmix(p->o.seed ^ (p->server ? 0x3333u : 0x4444u));
+    a.verbose = p->o.verbose;
+#ifdef MRC_PERF_DPDK
+    if (p->o.dpdk_eal) {
+        a.spec = p->o.dpdk_eal;
+        fn = dpdk_carrier_open;
+    }
+#endif
+#ifdef MRC_PERF_IBV
+    if (p->o.ibv_dev) {
+        a.spec = p->o.ibv_dev;
+        fn = ibv_carrier_open;
+    }
+#endif
+    if (!fn) {
+        snprintf(err, errlen, "this mrc_perf was built without the %s carrier", p->o.dpdk_eal ? "DPDK" : "ibverbs");
+        return -1;
+    }
+    if (fn(&a, &p->cops, &p->car, err, errlen)) {
+        p->cops = NULL;
+        p->car = NULL;
+        return -1;
+    }
+    clock_ops = p->cops;
+    clock_car = p->car;
+    return 0;
 }
 
 /* ---- progress ------------------------------------------------------------------------------------------------- */
@@ -1262,7 +1455,7 @@ static void post_more(perf *p, mrc_time now) {
 
 static void events(perf *p, mrc_time now) {
     mrc_event ev;
-    while (mrc_endpoint_poll_event(p->ep, &ev) > 0) {
+    while (p->cops->poll_event(p->car, p->ep, &ev) > 0) {
         unsigned q;
         for (q = 0; q < p->qps && p->conn[q] != ev.conn; q++) {
         }
@@ -1399,16 +1592,18 @@ static int run_raw(perf *p) {
     mrc_time watchdog = (mrc_time)(p->o.timeout * 1e9);
     char vb[1024];
     memset(hdr, 0, sizeof hdr);
+    if (!p->cops->raw_send || !p->cops->raw_flush || !p->cops->raw_recv)
+        return fail(p, "--raw is not available with the %s carrier", p->cops->name), -1;
     p->last_progress = p->t_start;
     while (!p->failed) {
-        mrc_time now = mrc_udp_now();
+        mrc_time now = pnow();
         unsigned ready = 0;
         if (p->sender && !p->my_done_sent) {
             for (i = 0; i < 64u; i++) { /* a burst spread like MRC's: planes in turn, EVs of a plane in turn */
                 memcpy(hdr, &seq, 8);
-                if (mrc_udp_raw_send(p->u, plane + 1u, k, hdr, sizeof hdr, p->pat + (seq * p->mtu) % PAT_LEN,
+                if (p->cops->raw_send(p->car, plane + 1u, k, hdr, sizeof hdr, p->pat + (seq * p->mtu) % PAT_LEN,
                                      p->mtu) < 0) {
-                    fail(p, "UDP send failed: %s", strerror(errno));
+                    fail(p, "%s send failed: %s", p->cops->name, strerror(errno));
                     break;
                 }
                 seq++;
@@ -1419,8 +1614,8 @@ static int run_raw(perf *p) {
                     if (++k == K) k = 0;
                 }
             }
-            (void)mrc_udp_raw_flush(p->u);
-            now = mrc_udp_now();
+            (void)p->cops->raw_flush(p->car);
+            now = pnow();
             p->last_progress = now;
             if ((end != MRC_TIME_NEVER && now >= end) || (end == MRC_TIME_NEVER && seq >= total_pkts)) {
                 p->t_send_end = now;
@@ -1429,13 +1624,14 @@ static int run_raw(perf *p) {
                     fail(p, "peer closed the control connection");
                 p->my_done_sent = 1;
             }
-            if (mrc_udp_raw_recv(p->u, 0, raw_rx, p, &ready) < 0) fail(p, "UDP receive failed: %s", strerror(errno));
+            if (p->cops->raw_recv(p->car, 0, raw_rx, p, &ready) < 0)
+                fail(p, "%s receive failed: %s", p->cops->name, strerror(errno));
         } else {
-            if (mrc_udp_raw_recv(p->u, 20000000u, raw_rx, p, &ready) < 0)
-                fail(p, "UDP receive failed: %s", strerror(errno));
+            if (p->cops->raw_recv(p->car, 20000000u, raw_rx, p, &ready) < 0)
+                fail(p, "%s receive failed: %s", p->cops->name, strerror(errno));
         }
         if (ready || p->my_done_sent || p->receiver) check_chan(p);
-        now = mrc_udp_now();
+        now = pnow();
         if (p->receiver && p->peer_done && !p->my_result_sent) {
             /* let the last datagrams drain, then report */
             if (now - p->last_progress > 50000000u || now - p->last_progress > watchdog) {
@@ -1479,21 +1675,21 @@ static int run_mrc(perf *p) {
         if (end != MRC_TIME_NEVER && !p->sending_stopped && end < wake) wake = end;
         if (p->last_progress + watchdog < wake) wake = p->last_progress + watchdog;
         {
-            mrc_time t0 = mrc_udp_now(), t1;
+            mrc_time t0 = pnow(), t1;
             if (p->steps && t0 - now_prev > p->app_max_ns) p->app_max_ns = t0 - now_prev;
-            n = mrc_udp_step(p->u, p->ep, wake, &ready);
-            t1 = mrc_udp_now();
+            n = p->cops->step(p->car, p->ep, wake, &ready);
+            t1 = pnow();
             p->steps++;
             (void)t1;
         }
         if (n < 0) {
-            fail(p, "UDP I/O failed: %s", strerror(errno));
+            fail(p, "%s I/O failed: %s", p->cops->name, strerror(errno));
             break;
         }
-        now = mrc_udp_now();
+        now = pnow();
         events(p, now);
         if (ready) check_chan(p);
-        now_prev = mrc_udp_now();
+        now_prev = pnow();
         if (p->failed) break;
         if (end != MRC_TIME_NEVER && now >= end && !p->sending_stopped) {
             p->sending_stopped = 1;
@@ -1680,7 +1876,10 @@ static void report(perf *p, int ok, const char *why) {
     if (p->o.json) {
         FILE *f = out;
         fprintf(f, "{\"tool\":\"mrc_perf\",\"version\":\"%s\",\"role\":\"%s\",\"mode\":\"%s\",\"ok\":%s,", MRC_VERSION_STRING,
-                p->server ? "server" : "client", p->o.raw ? "raw-udp" : "mrc", ok ? "true" : "false");
+                p->server ? "server" : "client", p->o.raw ? (p->u || !p->cops ? "raw-udp" : "raw") : "mrc", ok ? "true" : "false");
+        fprintf(f, "\"carrier\":");
+        json_str(f, p->cops ? p->cops->name : (p->o.dpdk_eal ? "dpdk" : p->o.ibv_dev ? "ibverbs" : "udp"));
+        fprintf(f, ",");
         fprintf(f, "\"error\":");
         json_str(f, ok ? "" : why);
         fprintf(f,
@@ -1747,23 +1946,31 @@ static void report(perf *p, int ok, const char *why) {
         }
         fprintf(f, ",\"loop\":{\"steps\":%llu,\"app_max_us\":%.1f,\"step_max_us\":%.1f}", (unsigned long long)p->steps,
                 (double)p->app_max_ns / 1e3, (double)us.step_max_ns / 1e3);
-        fprintf(f, ",\"udp\":{\"sendmmsg\":%llu,\"recvmmsg\":%llu,\"wakeups\":%llu,\"timer_arms\":%llu,\"tos_changes\":%llu,"
-                   "\"ev_unmapped\":%llu,\"core_rx_rejected\":%llu}}\n",
-                (unsigned long long)us.sendmmsg_calls, (unsigned long long)us.recvmmsg_calls,
-                (unsigned long long)us.wakeups, (unsigned long long)us.timer_arms, (unsigned long long)us.tos_changes,
-                (unsigned long long)us.ev_unmapped, (unsigned long long)us.core_rx_rejected);
+        /* the carrier's own counters: "udp" for the UDP port (as before), "<name>" for another carrier */
+        fprintf(f, ",");
+        json_str(f, p->cops ? p->cops->name : "udp");
+        fprintf(f, ":{");
+        if (p->cops) p->cops->report_json(p->car, f);
+        fprintf(f, "}}\n");
         return;
     }
     if (!ok) return; /* the one-line error is printed by main */
     (void)local;
     fprintf(out, "---------------------------------------------------------------------------------------\n");
-    fprintf(out, "                    RDMA_Write%s BW Test (open MRC %s over UDP)%s\n", p->o.imm ? "_with_imm" : "",
-            MRC_VERSION_STRING, p->o.raw ? " -- RAW UDP BASELINE" : "");
-    fprintf(out, " Dual-port       : OFF\t\tDevice         : udp, %u planes x %u EVs\n", p->planes, p->evs / p->planes);
-    fprintf(out, " Number of qps   : %u\t\tTransport type : %s\n", p->qps, p->o.raw ? "raw UDP datagrams" : "MRC");
+    {
+        char dev[256] = "udp";
+        if (p->cops) p->cops->describe(p->car, dev, sizeof dev);
+        fprintf(out, "                    RDMA_Write%s BW Test (open MRC %s over %s)%s\n", p->o.imm ? "_with_imm" : "",
+                MRC_VERSION_STRING, p->u ? "UDP" : p->cops ? p->cops->name : "?",
+                p->o.raw ? (p->u ? " -- RAW UDP BASELINE" : " -- RAW BASELINE") : "");
+        fprintf(out, " Dual-port       : OFF\t\tDevice         : %s\n", dev);
+    }
+    fprintf(out, " Number of qps   : %u\t\tTransport type : %s\n", p->qps,
+            p->o.raw ? (p->u ? "raw UDP datagrams" : "raw frames") : "MRC");
     fprintf(out, " Connection type : MRC\t\tUsing SRQ      : OFF\n");
     fprintf(out, " TX depth        : %u\t\tBidirectional  : %s\n", p->depth, p->o.bidir ? "ON" : "OFF");
-    fprintf(out, " Mtu             : %u[B]\t\tLink type      : UDP/%s\n", p->mtu, p->o.fam == AF_INET6 ? "IPv6" : "IPv4");
+    fprintf(out, " Mtu             : %u[B]\t\tLink type      : %s/%s\n", p->mtu, p->u ? "UDP" : "Ethernet",
+            p->o.fam == AF_INET6 ? "IPv6" : "IPv4");
     fprintf(out, " Data ex. method : TCP side channel, port %u\n", p->o.tcp_port);
     fprintf(out, "---------------------------------------------------------------------------------------\n");
     if (!p->o.raw) {
@@ -1787,12 +1994,12 @@ static void report(perf *p, int ok, const char *why) {
     if (p->o.raw) {
         double g = peer_rx_ns ? (double)peer_rx_bytes * 8 / (double)peer_rx_ns : 0;
         if (p->sender)
-            fprintf(out, " raw UDP: sent %llu datagrams of %u+36 B; the receiver got %.2f%% of them, goodput %.2f Gb/s\n",
-                    (unsigned long long)tm, p->mtu,
+            fprintf(out, " raw %s: sent %llu datagrams of %u+36 B; the receiver got %.2f%% of them, goodput %.2f Gb/s\n",
+                    p->u ? "UDP" : p->cops->name, (unsigned long long)tm, p->mtu,
                     peer_sent ? 100.0 * (double)(peer_rx_bytes / p->mtu) / (double)peer_sent : 0.0, g);
         else
-            fprintf(out, " raw UDP: received %llu datagrams (%llu payload bytes) in %.3f s: %.2f Gb/s\n",
-                    (unsigned long long)p->raw_rx_pkts, (unsigned long long)p->raw_rx_bytes,
+            fprintf(out, " raw %s: received %llu datagrams (%llu payload bytes) in %.3f s: %.2f Gb/s\n",
+                    p->u ? "UDP" : p->cops->name, (unsigned long long)p->raw_rx_pkts, (unsigned long long)p->raw_rx_bytes,
                     (double)(p->t_last_rx - p->t_first_rx) / 1e9, g);
         return;
     }
@@ -1827,19 +2034,7 @@ static void report(perf *p, int ok, const char *why) {
                 (unsigned long long)rm, (unsigned long long)rb, strstr(verdict, "ok=1") ? "bit-exact" : "FAILED",
                 (double)p->stall_max_ns / 1e6);
     if (p->o.verbose) {
-        fprintf(out, " udp: sendmmsg %llu recvmmsg %llu wakeups %llu timer arms %llu tos changes %llu unmapped EVs %llu "
-                     "core drops %llu\n",
-                (unsigned long long)us.sendmmsg_calls, (unsigned long long)us.recvmmsg_calls,
-                (unsigned long long)us.wakeups, (unsigned long long)us.timer_arms, (unsigned long long)us.tos_changes,
-                (unsigned long long)us.ev_unmapped, (unsigned long long)us.core_rx_rejected);
-        for (i = 0; i < p->planes; i++)
-            fprintf(out, "  plane %u: tx %llu rx %llu ce %llu tx_err %llu blocked %llu imp drop/dup/trim/delay "
-                         "%llu/%llu/%llu/%llu\n",
-                    i + 1u, (unsigned long long)us.plane[i].tx_pkts, (unsigned long long)us.plane[i].rx_pkts,
-                    (unsigned long long)us.plane[i].rx_ce, (unsigned long long)us.plane[i].tx_err,
-                    (unsigned long long)us.plane[i].tx_blocked, (unsigned long long)us.plane[i].imp_drop,
-                    (unsigned long long)us.plane[i].imp_dup, (unsigned long long)us.plane[i].imp_trim,
-                    (unsigned long long)us.plane[i].imp_delay);
+        if (p->cops) p->cops->report_text(p->car, out);
         fprintf(out, " core: rtx %llu tlp %llu rto %llu nack rx %llu sack rx %llu cc md %llu qa %llu\n",
                 (unsigned long long)cs.tx_rtx, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.rto_fired,
                 (unsigned long long)cs.rx_nack, (unsigned long long)cs.rx_sack, (unsigned long long)cs.cc_md,
@@ -1863,7 +2058,7 @@ static void perf_free(perf *p) {
                 mrc_conn_attr a;
                 memset(&a, 0, sizeof a);
                 a.state = MRC_QPS_ERR;
-                (void)mrc_conn_modify(p->conn[q], &a, MRC_ATTR_STATE, mrc_udp_now());
+                (void)mrc_conn_modify(p->conn[q], &a, MRC_ATTR_STATE, pnow());
             }
             (void)mrc_conn_destroy(p->conn[q]);
             free(p->conn[q]);
@@ -1871,7 +2066,8 @@ static void perf_free(perf *p) {
         free(p->rx[q].tr);
     }
     free(p->ep);
-    mrc_udp_close(p->u);
+    if (p->cops) p->cops->close(p->car);
+    clock_ops = NULL;
     if (p->ch.fd > 0) close(p->ch.fd);
     free(p->pat);
     free(p->ring);
@@ -1897,9 +2093,11 @@ static int run(perf *p) {
         memset(&any, 0, sizeof any);
         any.ss_family = (sa_family_t)o->fam;
         if (o->bind_addr && parse_addr(o->bind_addr, 0, &any) == 0) o->fam = any.ss_family;
-        if (open_udp(p, &any, err, sizeof err)) return fail(p, "%s", err), -1;
-        mrc_udp_close(p->u);
-        p->u = NULL;
+        if (!o->dpdk_eal && !o->ibv_dev) {
+            if (open_udp(p, &any, err, sizeof err)) return fail(p, "%s", err), -1;
+            mrc_udp_close(p->u);
+            p->u = NULL;
+        }
         lfd = tcp_listen(o, err, sizeof err);
         if (lfd < 0) return fail(p, "%s", err), -1;
         if (o->accept_timeout > 0) {
@@ -1975,7 +2173,7 @@ static int run(perf *p) {
         p->sender = o->bidir;
         p->receiver = 1;
         if (o->duration > 0) p->iters = 0;
-        if (open_udp(p, &tl, err, sizeof err) || (!o->raw && setup_endpoint(p, err, sizeof err)) ||
+        if (open_carrier(p, &tl, err, sizeof err) || (!o->raw && setup_endpoint(p, err, sizeof err)) ||
             get_side(p, line, err, sizeof err)) {
             (void)chan_send(&p->ch, "MRCPERF/" PERF_VERSION " ERR server: %s\n", err);
             return fail(p, "%s", err), -1;
@@ -1993,7 +2191,7 @@ static int run(perf *p) {
     } else {
         p->sender = 1;
         p->receiver = o->bidir;
-        if (open_udp(p, &tl, err, sizeof err) || (!o->raw && setup_endpoint(p, err, sizeof err)))
+        if (open_carrier(p, &tl, err, sizeof err) || (!o->raw && setup_endpoint(p, err, sizeof err)))
             return fail(p, "%s", err), -1;
         l = (size_t)snprintf(line, sizeof line,
                              "MRCPERF/" PERF_VERSION " HELLO size=%llu iters=%llu qps=%u depth=%u mtu=%u planes=%u evs=%u "
@@ -2022,18 +2220,18 @@ static int run(perf *p) {
         if (get_side(p, line, err, sizeof err) || (!o->raw && conns_up(p, err, sizeof err))) return fail(p, "%s", err), -1;
         if (chan_send(&p->ch, "GO\n")) return fail(p, "server closed the connection"), -1;
     }
-    if (mrc_udp_watch_fd(p->u, fd)) return fail(p, "cannot watch the side channel"), -1;
+    if (p->cops->watch_fd(p->car, fd)) return fail(p, "cannot watch the side channel"), -1;
     if (!(p->tx_bins = (uint64_t *)calloc(MAX_BINS, sizeof(uint64_t))) ||
         !(p->rx_bins = (uint64_t *)calloc(MAX_BINS, sizeof(uint64_t))))
         return fail(p, "out of memory"), -1;
-    p->t_start = mrc_udp_now();
+    p->t_start = pnow();
     {
         struct timespec rt;
         clock_gettime(CLOCK_REALTIME, &rt);
         p->realtime_off = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec - (int64_t)p->t_start;
     }
     p->last_report_t = p->t_start;
-    mrc_udp_impair_start(p->u, p->t_start);
+    if (p->cops->impair_start) p->cops->impair_start(p->car, p->t_start);
     if (p->tty || o->report_every_ms)
         p->next_report = p->t_start + (o->report_every_ms ? o->report_every_ms : 200u) * 1000000u;
     return o->raw ? run_raw(p) : run_mrc(p);
@@ -2063,7 +2261,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     rc = run(p);
-    if (p->next_report && p->tty && !p->o.report_every_ms && p->t_start) progress(p, mrc_udp_now(), 1);
+    if (p->next_report && p->tty && !p->o.report_every_ms && p->t_start) progress(p, pnow(), 1);
     ok = rc == 0 && !p->failed;
     if (ok && !p->o.raw && p->peer_result_line[0] && !strstr(p->peer_result_line, "ok=1")) {
         fail(p, "the receiver could not verify the data: %s", p->peer_result_line);

@@ -18,14 +18,31 @@ UDP_SAN  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined 
 
 .PHONY: demo-udp udp-smoke udp-asan test-netns bench-udp test-hostile
 
-$(B)/mrc_perf: $(UDP_DEPS) | $(B)
-	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ examples/mrc_perf.c $(UDP_SRC)
+# mrc_perf carries MRC over UDP always, and over DPDK (--dpdk) and ibverbs (--ibv) when those libraries are
+# installed (ports/dpdk/dpdk.mk, ports/ibverbs/ibv.mk set DPDK_OK / IBV_OK)
+PERF_XFL  :=
+PERF_XSRC :=
+PERF_XLIB :=
+ifeq ($(DPDK_OK)$(wildcard examples/perf_dpdk.inc),1examples/perf_dpdk.inc)
+PERF_XFL  += -DMRC_PERF_DPDK $(DPDK_CFLAGS)
+PERF_XSRC += $(DPDK_SRC)
+PERF_XLIB += $(DPDK_LIBS)
+endif
+ifeq ($(IBV_OK)$(wildcard examples/perf_ibv.inc),1examples/perf_ibv.inc)
+PERF_XFL  += -DMRC_PERF_IBV $(IBV_CFLAGS)
+PERF_XSRC += $(IBV_SRC)
+PERF_XLIB += $(IBV_LIBS)
+endif
+PERF_DEPS := $(UDP_DEPS) examples/perf_carrier.h ports/common/mrc_frame.h $(wildcard examples/perf_*.inc) $(PERF_XSRC)
+
+$(B)/mrc_perf: $(PERF_DEPS) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g $(PERF_XFL) -o $@ examples/mrc_perf.c $(UDP_SRC) $(PERF_XSRC) $(PERF_XLIB)
 
 # the same with the core's trace hook compiled in (mrc_perf --trace FILE)
-$(B)/mrc_perf_trace: $(UDP_DEPS) | $(B)
+$(B)/mrc_perf_trace: $(PERF_DEPS) | $(B)
 	$(CC) $(CSTD) $(WARN) -O2 -g -DMRC_ENABLE_TRACE -o $@ examples/mrc_perf.c $(UDP_SRC)
 
-$(B)/mrc_perf_asan: $(UDP_DEPS) | $(B)
+$(B)/mrc_perf_asan: $(PERF_DEPS) | $(B)
 	$(CC) $(CSTD) $(WARN) $(UDP_SAN) -DMRC_CHECK_INVARIANTS -o $@ examples/mrc_perf.c $(UDP_SRC)
 
 demo-udp: $(B)/mrc_perf
