@@ -261,6 +261,11 @@ MRC_SIM_API int mrc_sim_svg_plot(FILE *f, const char *title, const char *xlabel,
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef MRC_FRAME_IMPLEMENTATION_DONE /* the ports' frame codec, for the pcap writer */
+#define MRC_FRAME_IMPLEMENTATION
+#endif
+#include "../ports/common/mrc_frame.h"
+
 #define MRC_SIM__PRIVATE static
 #define MRC_SIM__NIL 0xFFFFFFFFu
 #define MRC_SIM__ECT0 2u
@@ -371,6 +376,7 @@ struct mrc_sim {
     uint32_t nfaults, fault_cap;
     uint8_t *src;
     uint8_t *scratch;
+    mrc_frame *frame;         /* the frame codec of the pcap writer (NULL without a pcap) */
     uint32_t mtu_shift;
     int started;
     mrc_sim_totals tot;
@@ -858,46 +864,65 @@ MRC_SIM__PRIVATE void mrc_sim__drop(mrc_sim *s, uint32_t pi, uint64_t *counter, 
 }
 
 /* ---- pcap ----------------------------------------------------------------------------------------------------- */
-MRC_SIM__PRIVATE void mrc_sim__put16(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-MRC_SIM__PRIVATE void mrc_sim__le32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
+/* Frames as a NIC would put them on the wire, built by the ports' shared codec (ports/common/mrc_frame.h): Ethernet
+ * 02:00:00:00:HH:LL (host id), IPv6 fd00::P:0:0:0:H+1 style addresses (P = plane, H = host), UDP 4791 with the EV in
+ * the source port and flow label (STEV split when it has more than 16 bits), the SRv6 outer header in SRv6 routing
+ * mode (the DA as the capture point sees it: the sender's full path, the receiver's shifted one), the packet's real
+ * ECN (CE marks included) and a RoCEv2 ICRC. A trimmed packet gets a fresh ICRC over what is left, as if the
+ * trimming switch recomputed it. */
+MRC_SIM__PRIVATE void mrc_sim__frame_addr(mrc_frame_addr *a, uint32_t host, uint32_t port) {
+    memset(a, 0, sizeof *a);
+    a->mac[0] = 0x02;
+    a->mac[4] = (uint8_t)(host >> 8);
+    a->mac[5] = (uint8_t)host;
+    a->ip[0] = 0xFD;
+    a->ip[6] = (uint8_t)((host + 1u) >> 8);
+    a->ip[7] = (uint8_t)(host + 1u);
+    a->ip[14] = (uint8_t)(port >> 8);
+    a->ip[15] = (uint8_t)port;
 }
 MRC_SIM__PRIVATE void mrc_sim__pcap_write(mrc_sim *s, const mrc_sim__pkt *p) {
     uint8_t *f = s->scratch + 8192, rec[16];
-    uint32_t mrc_len = (uint32_t)p->hdr_len + p->payload_len + (p->trimmed ? 0u : p->pad), l3, n;
-    memset(f, 0, 62);
-    f[0] = 0x02; f[5] = (uint8_t)p->dst; f[4] = (uint8_t)(p->dst >> 8);
-    f[6] = 0x02; f[11] = (uint8_t)p->src; f[10] = (uint8_t)(p->src >> 8);
-    f[12] = 0x86; f[13] = 0xDD;
-    f[14] = (uint8_t)(0x60u | (p->dscp >> 2));
-    f[15] = (uint8_t)(((p->dscp & 3u) << 6) | ((p->ecn & 3u) << 4) | ((p->ev >> 16) & 0x0Fu));
-    mrc_sim__put16(f + 16, p->ev & 0xFFFFu);
-    mrc_sim__put16(f + 18, 8u + mrc_len + 4u);
-    f[20] = 17;
-    f[21] = 64;
-    f[22] = 0xFD; mrc_sim__put16(f + 36, p->port); mrc_sim__put16(f + 28, p->src + 1u);
-    f[38] = 0xFD; mrc_sim__put16(f + 52, p->port); mrc_sim__put16(f + 44, p->dst + 1u);
-    mrc_sim__put16(f + 54, p->ev & 0xFFFFu);
-    mrc_sim__put16(f + 56, MRC_UDP_PORT);
-    mrc_sim__put16(f + 58, 8u + mrc_len + 4u);
-    memcpy(f + 62, p->hdr, p->hdr_len);
-    if (p->payload_len) memcpy(f + 62 + p->hdr_len, p->payload, p->payload_len);
-    if (!p->trimmed && p->pad) memset(f + 62 + p->hdr_len + p->payload_len, 0, p->pad);
-    l3 = 40u + 8u + mrc_len;
-    mrc_icrc_put(f + 14 + l3, mrc_icrc(f + 14, l3));
-    n = 14u + l3 + 4u;
-    mrc_sim__le32(rec, (uint32_t)(s->now / 1000000000u));
-    mrc_sim__le32(rec + 4, (uint32_t)(s->now % 1000000000u));
-    mrc_sim__le32(rec + 8, n);
-    mrc_sim__le32(rec + 12, n);
+    mrc_frame_addr src, dst;
+    mrc_txinfo ti;
+    mrc_ev_hdrs evh;
+    int n;
+    if (!s->frame) return;
+    memset(&ti, 0, sizeof ti);
+    memset(&evh, 0, sizeof evh);
+    ti.port = p->port;
+    ti.dscp = p->dscp;
+    ti.opcode = p->hdr[0];
+    ti.pad = (uint8_t)(p->trimmed ? 0u : p->pad);
+    ti.ev = p->ev;
+    ti.hdr_len = p->hdr_len;
+    ti.payload = p->payload;
+    ti.payload_len = p->payload_len;
+    evh.udp_sport = (uint16_t)(p->ev > 0xFFFFu ? p->ev >> 16 : p->ev);
+    evh.flow_label = p->ev > 0xFFFFu ? p->ev & 0xFFFFu : 0u;
+    ti.ev_fmt = (uint8_t)(p->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+    if (s->cfg.routing == MRC_SIM_ROUTE_SRV6) {
+        ti.ev_fmt = MRC_EV_FMT_SRV6;
+        ti.path_len = 16;
+        ti.path = p->da;
+        evh.has_srv6 = 1;
+        memcpy(evh.srv6_da, p->da, 16);
+    }
+    mrc_sim__frame_addr(&src, p->src, p->port);
+    mrc_sim__frame_addr(&dst, p->dst, p->port);
+    n = mrc_frame_encode(s->frame, &src, &dst, &ti, &evh, p->hdr, f, 16384u - 8192u);
+    if (n <= 0) return;
+    {   /* the ECN the packet really carries (CE marks); the ICRC masks the traffic class */
+        uint8_t *ip = f + MRC_FRAME_ETH_LEN;
+        for (;;) {
+            ip[1] = (uint8_t)((ip[1] & 0xCFu) | ((p->ecn & 3u) << 4));
+            if (ip[6] != 41u && ip[6] != 43u) break;
+            ip += MRC_FRAME_IPV6_LEN + (ip[6] == 43u ? 8u + 8u * ip[MRC_FRAME_IPV6_LEN + 1] : 0u);
+        }
+    }
+    mrc_frame_pcap_rec_hdr(rec, s->now, (uint32_t)n, (uint32_t)n);
     (void)fwrite(rec, 1, 16, s->cfg.pcap);
-    (void)fwrite(f, 1, n, s->cfg.pcap);
+    (void)fwrite(f, 1, (size_t)n, s->cfg.pcap);
 }
 
 /* ---- links and queues ------------------------------------------------------------------------------------------ */
@@ -1791,14 +1816,17 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         for (j = 0; j < s->cfg.n_pcap_hosts && j < MRC_SIM_MAX_PCAP_HOSTS; j++)
             if (s->cfg.pcap_hosts[j] == i) h->pcap = 1;
     }
-    if (s->cfg.pcap) { /* pcap global header, nanosecond timestamps, Ethernet */
+    if (s->cfg.pcap) { /* pcap global header (nanosecond timestamps, Ethernet) and the frame codec */
         uint8_t g[24];
-        mrc_sim__le32(g, 0xA1B23C4Du);
-        g[4] = 2; g[5] = 0; g[6] = 4; g[7] = 0;
-        mrc_sim__le32(g + 8, 0);
-        mrc_sim__le32(g + 12, 0);
-        mrc_sim__le32(g + 16, 65535);
-        mrc_sim__le32(g + 20, 1);
+        mrc_frame_cfg fc;
+        s->frame = (mrc_frame *)malloc(sizeof *s->frame);
+        mrc_frame_cfg_default(&fc);
+        fc.ipv6 = 1;
+        if (!s->frame || mrc_frame_init(s->frame, &fc) != MRC_OK) {
+            mrc_sim__seterr(err, cap, "out of memory");
+            goto fail;
+        }
+        mrc_frame_pcap_file_hdr(g, 65535);
         (void)fwrite(g, 1, sizeof g, s->cfg.pcap);
     }
     *out = s;
@@ -1834,6 +1862,7 @@ MRC_SIM_API void mrc_sim_destroy(mrc_sim *s) {
     free(s->fault);
     free(s->src);
     free(s->scratch);
+    free(s->frame);
     free(s->smp);
     free(s);
 }

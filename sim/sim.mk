@@ -25,7 +25,7 @@ SIM_ARGS ?=
 # queues (one RDMA Write per flow), MPR up to 8 x 128 PSNs. sizeof(mrc_conn) is then about 32 KB.
 SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
             -DMRC_MAX_MPR_UNITS=8 -DMRC_ENABLE_TRACE
-SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h $(CORE)
+SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h ports/common/mrc_frame.h $(CORE)
 
 .PHONY: sim sim-quick sim-quick-asan sim-golden soak sim-seeds
 
