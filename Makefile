@@ -56,7 +56,7 @@ $(B)/mrc_test_asan: $(TESTDEPS) | $(B)
 $(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
 	$(CXX) $(CXXFL) -o $@ mrc_test.c
 
-test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke hello docs-check static
+test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke hello docs-check static frame-test ports-test
 	./$(B)/mrc_test $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
@@ -159,10 +159,30 @@ size: freestanding
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk
 include fuzz/fuzz.mk
+# ---- ports ---------------------------------------------------------------------------------------------------------
+#   make ports         every port adapter this machine can build: UDP always, DPDK and ibverbs when pkg-config finds
+#                      them (a SKIP line otherwise); mrc_perf gets --dpdk / --ibv with them
+#   make ports-test    the ports' own tests that need no root and no device: DPDK over net_ring (dpdk-ring-test),
+#                      ibverbs unit tests (ibv-test); part of make test
+#   make dpdk-test     DPDK over net_af_packet on veths in two network namespaces, a plane black-holed (root)
+# DPDK and ibverbs ports (each defines DPDK_OK / IBV_OK from pkg-config; empty when the library is missing)
+-include ports/dpdk/dpdk.mk
+-include ports/ibverbs/ibv.mk
+include ports/common/common.mk
 include ports/udp/udp.mk
 
+.PHONY: ports ports-test
+ports: $(B)/mrc_perf $(B)/mrc_frame_test $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
+	@echo "ports: udp built (build/mrc_perf)"
+	@if [ -n "$(DPDK_OK)" ]; then echo "ports: dpdk built (mrc_perf --dpdk, build/mrc_dpdk_test)"; \
+	 else echo "ports: dpdk: SKIP: pkg-config finds no libdpdk (apt-get install dpdk-dev libdpdk-dev)"; fi
+	@if [ -n "$(IBV_OK)" ]; then echo "ports: ibverbs built (mrc_perf --ibv, build/mrc_ibv_test)"; \
+	 else echo "ports: ibverbs: SKIP: pkg-config finds no libibverbs (apt-get install libibverbs-dev)"; fi
+
+ports-test: $(if $(wildcard ports/dpdk/dpdk.mk),dpdk-ring-test) $(if $(wildcard ports/ibverbs/ibv.mk),ibv-test)
+
 # ---- everything ---------------------------------------------------------------------------------------------------
-check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static test
+check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static frame-test-asan test
 
 clean:
 	rm -rf $(B)
