@@ -1054,6 +1054,12 @@ enum { MRC_EV_OP_REPLACE = 0, MRC_EV_OP_MODIFY_STATE = 1, MRC_EV_OP_QUERY_STATE 
 typedef struct mrc_ev_op_entry { mrc_ev ev, ev_new; uint32_t state; uint32_t flags; } mrc_ev_op_entry;
 MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,
                       mrc_time now);
+/* The EV set of a carrier whose EVs are UDP source ports, in one call (what the UDP, DPDK and ibverbs adapters do):
+ * EV Format fmt_id in MRC_EV_FMT_UDP mode (one 16-bit field) and EXP EV profile prof_id with n EVs, EV i = UDP
+ * source port sports[i] on port ports[i]; ev_min_active = min_active; events for GOOD and ASSUMED_BAD. Both end
+ * ONLINE. Returns MRC_OK or the first failing call's error (its detail in the endpoint, mrc_endpoint_last_error). */
+MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
+                               const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now);
 
 /* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes the
  * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
@@ -5954,6 +5960,53 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
         }
     }
     return MRC_OK;
+}
+
+MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
+                               const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now) {
+    mrc_ev_fmt_attr f;
+    mrc_ev_profile_attr a;
+    mrc_ev_op_entry e;
+    unsigned i;
+    uint32_t one;
+    int rc;
+    if (!ep || !ports || !sports || !n) return MRC_ERR_INVAL;
+    MRC_MEMSET(&f, 0, sizeof f);
+    f.state = MRC_PROFILE_OFFLINE;
+    f.mode = MRC_EV_FMT_UDP;
+    f.nfields = 1;
+    f.width[0] = 16;
+    rc = mrc_ev_fmt_modify(ep, fmt_id, &f, MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS);
+    f.state = MRC_PROFILE_ONLINE;
+    if (!rc) rc = mrc_ev_fmt_modify(ep, fmt_id, &f, MRC_EV_FMT_ATTR_STATE);
+    if (rc) return rc;
+    MRC_MEMSET(&a, 0, sizeof a);
+    a.state = MRC_PROFILE_OFFLINE;
+    a.mode = MRC_EV_MODE_EXP;
+    a.nfields = 1;
+    a.fmt_id = fmt_id;
+    a.ev_count = n;
+    a.ev_min_active = min_active;
+    a.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    a.field[0].width = 16;
+    a.field[0].mask = 0xFFFFu;
+    rc = mrc_ev_profile_modify(ep, prof_id, &a,
+                               MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
+                                   MRC_EV_PROF_ATTR_COUNT | MRC_EV_PROF_ATTR_MIN_ACTIVE |
+                                   MRC_EV_PROF_ATTR_EVENT_MASK | MRC_EV_PROF_ATTR_FIELDS,
+                               now);
+    for (i = 0; !rc && i < n; i++) { /* each replaces an unpopulated entry */
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.ev_new.val[0] = (uint8_t)(sports[i] >> 8);
+        e.ev_new.val[1] = (uint8_t)(sports[i] & 0xFFu);
+        e.ev_new.port = ports[i];
+        e.state = MRC_EVS_GOOD;
+        one = 1;
+        rc = mrc_ev_op(ep, prof_id, MRC_EV_OP_REPLACE, &e, &one, now);
+    }
+    if (rc) return rc;
+    a.state = MRC_PROFILE_ONLINE;
+    return mrc_ev_profile_modify(ep, prof_id, &a, MRC_EV_PROF_ATTR_STATE, now);
 }
 
 /* ================================================================================================================
