@@ -1887,7 +1887,7 @@ static void report(perf *p, int ok, const char *why) {
                 "\"bidir\":%s,\"family\":\"%s\",",
                 (unsigned long long)p->size, (unsigned long long)p->iters, p->qps, p->mtu, p->planes, p->evs,
                 p->o.imm ? "true" : "false", p->o.bidir ? "true" : "false",
-                p->u && p->o.fam == AF_INET6 ? "ipv6" : "ipv4");
+                p->o.fam == AF_INET6 ? "ipv6" : "ipv4");
         fprintf(f,
                 "\"tx\":{\"msgs\":%llu,\"bytes\":%llu,\"seconds\":%.6f,\"gbps_avg\":%.4f,\"gbps_peak\":%.4f,"
                 "\"mpps\":%.6f},",
@@ -1914,15 +1914,20 @@ static void report(perf *p, int ok, const char *why) {
                 (unsigned long long)cs.ev_withheld, (unsigned long long)cs.rx_dup, (unsigned long long)cs.rx_trimmed,
                 (unsigned long long)cs.rx_ce);
         fprintf(f, ",\"planes_detail\":[");
-        for (i = 0; i < p->planes; i++)
+        for (i = 0; i < p->planes; i++) {
             fprintf(f,
                     "%s{\"plane\":%u,\"evs_good\":%u,\"evs_bad\":%u,\"ev_bad_events\":%llu,\"first_bad_ms\":%.3f,"
-                    "\"last_bad_ms\":%.3f,\"tx_pkts\":%llu,\"rx_pkts\":%llu,\"imp_drop\":%llu,\"tx_err\":%llu,\"link_qdrop\":%llu}",
+                    "\"last_bad_ms\":%.3f",
                     i ? "," : "", i + 1u, good[i], bad[i], (unsigned long long)p->ev_bad_events[i],
                     p->ev_first_bad[i] ? (double)(p->ev_first_bad[i] - p->t_start) / 1e6 : -1.0,
-                    p->ev_last_bad[i] ? (double)(p->ev_last_bad[i] - p->t_start) / 1e6 : -1.0,
-                    (unsigned long long)us.plane[i].tx_pkts, (unsigned long long)us.plane[i].rx_pkts,
-                    (unsigned long long)us.plane[i].imp_drop, (unsigned long long)us.plane[i].tx_err, (unsigned long long)us.plane[i].link_qdrop);
+                    p->ev_last_bad[i] ? (double)(p->ev_last_bad[i] - p->t_start) / 1e6 : -1.0);
+            if (p->u) /* the UDP port's per-plane counters (another carrier's are in its own object below) */
+                fprintf(f, ",\"tx_pkts\":%llu,\"rx_pkts\":%llu,\"imp_drop\":%llu,\"tx_err\":%llu,\"link_qdrop\":%llu",
+                        (unsigned long long)us.plane[i].tx_pkts, (unsigned long long)us.plane[i].rx_pkts,
+                        (unsigned long long)us.plane[i].imp_drop, (unsigned long long)us.plane[i].tx_err,
+                        (unsigned long long)us.plane[i].link_qdrop);
+            fprintf(f, "}");
+        }
         fprintf(f, "]");
         if (!p->o.raw && p->ep) json_counters(f, p, &us);
         if (have_bh && p->sender && !p->o.raw)
@@ -2085,6 +2090,10 @@ static int run(perf *p) {
     int fd, rc;
     size_t l;
     opts *o = &p->o;
+#ifdef MRC_PERF_IBV
+    /* a device that cannot carry MRC is one line at start-up, not after a peer arrived */
+    if (o->ibv_dev && ibv_carrier_probe(o->ibv_dev, err, sizeof err)) return fail(p, "%s", err), -1;
+#endif
     if (p->server) {
         int lfd;
         /* the UDP ports are bound for real once the client's parameters are known; try them now with this side's

@@ -53,8 +53,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef MRC_FRAME_STATIC
+#ifdef MRC_FRAME_STATIC /* a private copy per translation unit: functions it does not call are no warning */
+#if defined(__GNUC__) || defined(__clang__)
+#define MRC_FRAME_API static __attribute__((unused))
+#else
 #define MRC_FRAME_API static
+#endif
 #else
 #define MRC_FRAME_API
 #endif
@@ -136,6 +140,7 @@ typedef struct mrc_frame_rx {
     uint8_t dscp, ecn;          /* of the (inner) IP header */
     uint8_t ipv6, srv6, vlan;   /* 1 when present */
     uint8_t icrc_bad;           /* ICRC wrong but accepted (trimmed DSCP, or cfg.check_icrc off) */
+    uint8_t trimmed;            /* the DSCP is one of cfg.trimmed_dscp */
     uint16_t vlan_tci, udp_sport;
     uint32_t flow_label;        /* inner IPv6 flow label (0 for IPv4) */
     uint32_t ev;                /* the entropy for mrc_rxinfo.ev */
@@ -172,7 +177,9 @@ MRC_FRAME_API int mrc_frame_encode(mrc_frame *f, const mrc_frame_addr *src, cons
  * destination). Returns MRC_FRAME_OK and fills rx, or the reason it was dropped (counted in f->st.drop[]). */
 MRC_FRAME_API int mrc_frame_parse(mrc_frame *f, const mrc_frame_addr *local, const uint8_t *frame, size_t len,
                                   mrc_frame_rx *rx);
-/* The mrc_rxinfo for the core: port and peer are the adapter's (plane, sender handle). */
+/* The mrc_rxinfo for the core: port and peer are the adapter's (plane, sender handle). flags: MRC_RX_TRIMMED for
+ * a trimmed DSCP (its stale ICRC is no error, docs/PROTOCOL.md "ICRC"), MRC_RX_ICRC_BAD for a wrong ICRC that was
+ * let through (cfg.check_icrc off): the core then drops and counts it as MRC_DROP_ICRC. */
 MRC_FRAME_API void mrc_frame_rxinfo(const mrc_frame_rx *rx, unsigned port, uint32_t peer, mrc_rxinfo *ri);
 /* "ethertype", "not_local", ... for a reason; "?" when out of range. */
 MRC_FRAME_API const char *mrc_frame_drop_name(int reason);
@@ -617,13 +624,13 @@ MRC_FRAME_API int mrc_frame_parse(mrc_frame *f, const mrc_frame_addr *local, con
     if (udp_len < MRC_FRAME_UDP_LEN + MRC_BTH_LEN + MRC_FRAME_ICRC_LEN) return mrc_frame__drop(f, MRC_FRAME_DROP_SHORT);
     rx->udp_sport = (uint16_t)mrc_frame__get16(p + o);
     end = ip_end - MRC_FRAME_ICRC_LEN;
+    rx->trimmed = (uint8_t)(rx->dscp == f->cfg.trimmed_dscp[0] || rx->dscp == f->cfg.trimmed_dscp[1]);
     rx->mrc_off = (uint32_t)(o + MRC_FRAME_UDP_LEN);
     rx->mrc_len = (uint32_t)(end - rx->mrc_off);
     if (mrc_frame_icrc(f, p + l3, end - l3, (const uint8_t *)0, 0, 0) != mrc_icrc_get(p + end)) {
-        int trimmed = rx->dscp == f->cfg.trimmed_dscp[0] || rx->dscp == f->cfg.trimmed_dscp[1];
-        if (f->cfg.check_icrc && !trimmed) return mrc_frame__drop(f, MRC_FRAME_DROP_ICRC);
+        if (f->cfg.check_icrc && !rx->trimmed) return mrc_frame__drop(f, MRC_FRAME_DROP_ICRC);
         rx->icrc_bad = 1;
-        if (trimmed) f->st.icrc_trimmed++;
+        if (rx->trimmed) f->st.icrc_trimmed++;
     }
     if (!rx->ipv6 || !(rx->flow_label & 0xFFFFu))
         rx->ev = rx->udp_sport;
@@ -644,6 +651,7 @@ MRC_FRAME_API void mrc_frame_rxinfo(const mrc_frame_rx *rx, unsigned port, uint3
     ri->ecn = rx->ecn;
     ri->ev = rx->ev;
     ri->peer = peer;
+    ri->flags = (uint8_t)(rx->trimmed ? MRC_RX_TRIMMED : rx->icrc_bad ? MRC_RX_ICRC_BAD : 0u);
 }
 
 MRC_FRAME_API const char *mrc_frame_drop_name(int reason) {
