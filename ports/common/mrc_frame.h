@@ -651,7 +651,7 @@ MRC_FRAME_API void mrc_frame_rxinfo(const mrc_frame_rx *rx, unsigned port, uint3
     ri->ecn = rx->ecn;
     ri->ev = rx->ev;
     ri->peer = peer;
-    ri->flags = (uint8_t)(rx->trimmed ? MRC_RX_TRIMMED : rx->icrc_bad ? MRC_RX_ICRC_BAD : 0u);
+    ri->flags = (uint8_t)(rx->trimmed ? (unsigned)MRC_RX_TRIMMED : rx->icrc_bad ? (unsigned)MRC_RX_ICRC_BAD : 0u);
 }
 
 MRC_FRAME_API const char *mrc_frame_drop_name(int reason) {
