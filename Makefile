@@ -3,8 +3,10 @@
 #   make test          the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
 #                      short libFuzzer runs), the UDP port's loopback smoke (udp-smoke), examples/hello.c built and
 #                      run (hello), the README and header snippets compiled and the README's numbers checked
-#                      (docs-check), the MRC_STATIC build (static), then a strict build of the test suite and its
-#                      run (last line: "N passed, N failed")
+#                      (docs-check), the MRC_STATIC build (static), the frame codec's tests with the Scapy check
+#                      (frame-test), the ports' device-free tests (ports-test: DPDK over net_ring, ibverbs unit
+#                      tests; each skips with a line without its library), then a strict build of the test suite
+#                      and its run (last line: "N passed, N failed")
 #   make hello         examples/hello.c: two endpoints, an in-memory lossy wire, one Write-with-Immediate
 #   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
 #                      mid-run (built-in impairment: no root, no hardware); about 5 s

@@ -164,7 +164,6 @@ static void t_roundtrip(void) {
             continue;
         }
         /* the ICRC equals the core's mrc_icrc over the inner IP header onwards */
-        (void)mrc_frame_write_hdr(&fr, k->ipv6 ? &A6 : &A, k->ipv6 ? &B6 : &B, &ti, &(mrc_ev_hdrs){0}, f, 0, &l3);
         l3 = hl - MRC_FRAME_UDP_LEN - (k->ipv6 ? MRC_FRAME_IPV6_LEN : MRC_FRAME_IPV4_LEN);
         rc = mrc_frame_parse(&fr, k->ipv6 ? &B6 : &B, f, (size_t)n, &rx);
         check(rc == MRC_FRAME_OK && rx.mrc_off == hl && rx.mrc_len == mrc_len &&
