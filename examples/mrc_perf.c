@@ -39,6 +39,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1331,6 +1332,41 @@ static int open_carrier(perf *p, const struct sockaddr_storage *tcp_local, char 
     return 0;
 }
 
+/* A server opens its carrier only when a client's parameters are in. So that a DPDK EAL or a device that cannot
+ * start is one line at start-up rather than after a client came, a server first opens and closes the carrier with
+ * its own settings in a child process (the EAL initialises once per process). 0, or -1 with the child's reason. */
+static int probe_carrier(perf *p, const struct sockaddr_storage *local, char *err, size_t errlen) {
+    int fds[2], st = 0;
+    pid_t pid;
+    ssize_t n;
+    if (pipe(fds) != 0) return 0; /* no probe: the real open reports any failure later */
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        char e[512] = "";
+        int rc;
+        close(fds[0]);
+        rc = open_carrier(p, local, e, sizeof e);
+        if (rc == 0) p->cops->close(p->car);
+        else if (write(fds[1], e, strlen(e)) < 0) rc = -1;
+        _exit(rc == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    n = read(fds[0], err, errlen - 1u);
+    err[n > 0 ? (size_t)n : 0u] = 0;
+    close(fds[0]);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 0;
+    if (!err[0]) snprintf(err, errlen, "the %s carrier could not start", p->o.dpdk_eal ? "DPDK" : "ibverbs");
+    return -1;
+}
+
 /* ---- progress ------------------------------------------------------------------------------------------------- */
 static void sum_tx(const perf *p, uint64_t *msgs, uint64_t *bytes) {
     unsigned q;
@@ -2106,6 +2142,8 @@ static int run(perf *p) {
             if (open_udp(p, &any, err, sizeof err)) return fail(p, "%s", err), -1;
             mrc_udp_close(p->u);
             p->u = NULL;
+        } else if (o->dpdk_eal && probe_carrier(p, &any, err, sizeof err)) {
+            return fail(p, "%s", err), -1;
         }
         lfd = tcp_listen(o, err, sizeof err);
         if (lfd < 0) return fail(p, "%s", err), -1;
