@@ -16,6 +16,8 @@
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
 #                      compiler helpers
 #   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config
+#   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
+#   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
 #   make check         everything above (what CI runs)
 #
 # Variables: CC, CXX, CLANG, LLVM_NM, LLVM_SIZE, SEED (exported as MRC_TEST_SEED), TEST_ARGS (e.g. "-t sack").
@@ -184,7 +186,14 @@ ports: $(B)/mrc_perf $(B)/mrc_frame_test $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(i
 ports-test: $(if $(wildcard ports/dpdk/dpdk.mk),dpdk-ring-test) $(if $(wildcard ports/ibverbs/ibv.mk),ibv-test)
 
 # ---- everything ---------------------------------------------------------------------------------------------------
-check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static frame-test-asan test
+.PHONY: test-be test-32
+test-be:
+	B=$(B) tools/cross_test.sh be
+
+test-32:
+	B=$(B) tools/cross_test.sh 32
+
+check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static frame-test-asan test-be test-32 test
 
 clean:
 	rm -rf $(B)

@@ -1957,7 +1957,7 @@ MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o,
         k->flags |= MRC_PKT_CUT;
         return MRC_OK;
     }
-    if ((uint64_t)(len - off - k->bth.pad) > 0xFFFFFFFFu) return MRC_ERR_MALFORMED;
+    if (((uint64_t)(len - off - k->bth.pad) >> 16 >> 16) != 0u) return MRC_ERR_MALFORMED; /* > 32 bits (64-bit size_t) */
     k->payload_len = (uint32_t)(len - off - k->bth.pad);
     return MRC_OK;
 }
@@ -4722,8 +4722,10 @@ MRC__PRIVATE void mrc__cc_clamp(mrc__ccx *x) {
 MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4; }
 
 #ifndef MRC_NO_FLOAT
-/* a positive float to uint32_t, saturating (a plain cast of >= 2^32 or infinity is undefined behaviour) */
-MRC__PRIVATE uint32_t mrc__f2u32(float f) { return f < 4294967040.0f ? (uint32_t)f : 0xFFFFFFFFu; }
+/* a positive float to uint32_t, saturating (a plain cast of >= 2^32 or infinity is undefined behaviour). The float
+ * comparisons here are written in double: targets that evaluate float in double (FLT_EVAL_METHOD 1, s390x) would
+ * otherwise promote implicitly (-Wdouble-promotion), and the values compare the same either way. */
+MRC__PRIVATE uint32_t mrc__f2u32(float f) { return (double)f < 4294967040.0 ? (uint32_t)f : 0xFFFFFFFFu; }
 #endif
 MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 /* inc += a * b, saturating at INT64_MAX (inc never goes negative) */
@@ -4761,11 +4763,11 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     if (cf->gamma_q16) p->gamma_q16 = cf->gamma_q16;
     if (cf->max_md_jump_q16) p->md_floor_q16 = 65536u - MRC__MIN(cf->max_md_jump_q16, 65536u);
 #ifndef MRC_NO_FLOAT
-    if (cf->fi > 0.0f) p->fi = mrc__f2u32(cf->fi);
-    if (cf->eta > 0.0f) p->eta = mrc__f2u32(cf->eta);
-    if (cf->fi_scale > 0.0f) p->fi_scale_q16 = mrc__f2u32(cf->fi_scale * 65536.0f);
-    if (cf->gamma > 0.0f) p->gamma_q16 = mrc__f2u32(cf->gamma * 65536.0f);
-    if (cf->max_md_jump > 0.0f && cf->max_md_jump <= 1.0f)
+    if ((double)cf->fi > 0.0) p->fi = mrc__f2u32(cf->fi);
+    if ((double)cf->eta > 0.0) p->eta = mrc__f2u32(cf->eta);
+    if ((double)cf->fi_scale > 0.0) p->fi_scale_q16 = mrc__f2u32(cf->fi_scale * 65536.0f);
+    if ((double)cf->gamma > 0.0) p->gamma_q16 = mrc__f2u32(cf->gamma * 65536.0f);
+    if ((double)cf->max_md_jump > 0.0 && (double)cf->max_md_jump <= 1.0)
         p->md_floor_q16 = 65536u - (uint32_t)(cf->max_md_jump * 65536.0f);
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16) */
