@@ -14,7 +14,8 @@
 #   make asan          the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make cxx           the test suite compiled and run as C++11
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
-#                      compiler helpers
+#                      compiler helpers, and on a 64-bit division on a per-packet path (tools/div_check.py, for
+#                      Cortex-M4 and RV32)
 #   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config
 #   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
 #   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
@@ -27,6 +28,7 @@ CXX       ?= c++
 CLANG     ?= clang
 LLVM_NM   ?= llvm-nm
 LLVM_SIZE ?= llvm-size
+LLVM_OBJDUMP ?= llvm-objdump
 B         := build
 
 WARN := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes \
@@ -142,6 +144,12 @@ freestanding: $(B)/fs/impl.c
 	    if [ -n "$$bad" ]; then echo "FAIL $$t $$v: undefined symbols outside the allowlist: $$bad"; fail=1; \
 	    else echo "ok   $$t $$v: undefined = $$($(LLVM_NM) -u $$o | awk '{print $$NF}' | tr '\n' ' ')"; fi; \
 	  done; \
+	done; \
+	mkdir -p $(B)/fs/div; \
+	for spec in thumbv7em-none-eabi:-mcpu=cortex-m4 riscv32-unknown-elf:-march=rv32imc:-mabi=ilp32; do \
+	  t=$${spec%%:*}; fl=$$(echo "$${spec#*:}" | tr ':' ' '); o=$(B)/fs/div/$$t.o; \
+	  $(CLANG) --target=$$t $$fl $(FS_FLAGS) -DMRC_NO_FLOAT -ffunction-sections -c $(B)/fs/impl.c -o $$o; \
+	  printf '%s ' "$$t:"; python3 tools/div_check.py $(LLVM_OBJDUMP) $$o || fail=1; \
 	done; exit $$fail
 
 # ---- sizes -------------------------------------------------------------------------------------------------------

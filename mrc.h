@@ -1446,10 +1446,15 @@ struct mrc_endpoint {
 #if defined(__GNUC__) || defined(__clang__)
 #define MRC__LIKELY(x) __builtin_expect(!!(x), 1)
 #define MRC__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MRC__NOINLINE __attribute__((noinline))
 #else
 #define MRC__LIKELY(x) (x)
 #define MRC__UNLIKELY(x) (x)
+#define MRC__NOINLINE
 #endif
+/* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
+ * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
+ * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */
 #define MRC__PRIVATE static
 #define MRC__STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
 
@@ -3821,7 +3826,7 @@ MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
     if (ep->cfg.rcv_pen_ooo_pct) {
-        thr = (uint32_t)((uint64_t)c->rsp_win * ep->cfg.rcv_pen_ooo_pct / 100u);
+        thr = c->rsp_win / 100u * ep->cfg.rcv_pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rcv_pen_ooo_pct / 100u;
         if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
@@ -4816,6 +4821,26 @@ MRC__PRIVATE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-b
     int32_t s = (int32_t)(d << 4), a = (int32_t)x->avg_q4;
     x->avg_q4 = (uint32_t)(a + (s - a) / 80);
 }
+/* The rare parts of the NSCC update, each with a 64-bit division, kept off the per-packet path (see MRC__NOINLINE):
+ * a new minimum RTT (the BDP and window bound follow), a multiplicative decrease (at most once per base RTT), and
+ * the fulfilment of the increase credit (once per adjust period or adjust_bytes). */
+MRC__PRIVATE MRC__NOINLINE void mrc__nscc_base_rtt_slow(mrc__ccx *x, mrc_time rtt) {
+    x->p.bdp = MRC__MAX(x->p.bdp / x->p.base_rtt * rtt + x->p.bdp % x->p.base_rtt * rtt / x->p.base_rtt,
+                        (uint64_t)x->p.min_cwnd); /* bdp * rtt may not fit; rtt < base_rtt < 2^32 */
+    if (!x->p.maxwnd_set) x->p.maxwnd = MRC__MAX(x->p.bdp / 2u * 3u, (uint64_t)x->p.min_cwnd);
+    x->p.base_rtt = (uint32_t)rtt;
+    mrc__cc_clamp(x);
+}
+MRC__PRIVATE MRC__NOINLINE void mrc__nscc_md_slow(mrc__ccx *x, uint32_t avg, mrc_time now) {
+    uint64_t cut = (uint64_t)x->p.gamma_q16 * (avg - x->p.target) / avg;
+    uint64_t keep = cut >= 65536u ? 0u : 65536u - cut;
+    if (keep < x->p.md_floor_q16) keep = x->p.md_floor_q16;
+    x->cwnd = (x->cwnd * keep) >> 16;
+    x->last_dec = now;
+}
+MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
+    x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
+}
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly;
@@ -4824,13 +4849,7 @@ MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
     if (x->ign_done < x->ign_bytes) x->ign_done += newly;
     if (s->rtt) { /* base RTT = the minimum seen; a fall raises the window's bound with the BDP */
         c->st.cc_rtt_samples++;
-        if (s->rtt < x->p.base_rtt) {
-            x->p.bdp = MRC__MAX(x->p.bdp / x->p.base_rtt * s->rtt + x->p.bdp % x->p.base_rtt * s->rtt / x->p.base_rtt,
-                                (uint64_t)x->p.min_cwnd); /* bdp * rtt may not fit; rtt < base_rtt < 2^32 */
-            if (!x->p.maxwnd_set) x->p.maxwnd = MRC__MAX(x->p.bdp / 2u * 3u, (uint64_t)x->p.min_cwnd);
-            x->p.base_rtt = (uint32_t)s->rtt;
-            mrc__cc_clamp(x);
-        }
+        if (MRC__UNLIKELY(s->rtt < x->p.base_rtt)) mrc__nscc_base_rtt_slow(x, s->rtt);
         delay = (uint32_t)MRC__MIN(s->rtt - x->p.base_rtt, (mrc_time)0xFFFFFFFFu);
         mrc__nscc_avg(x, delay, s->ecn);
     } else {
@@ -4860,17 +4879,13 @@ MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
         x->fast = 0;
         x->fi_count = 0;
         if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
-            uint64_t cut = (uint64_t)x->p.gamma_q16 * (avg - x->p.target) / avg;
-            uint64_t keep = cut >= 65536u ? 0u : 65536u - cut;
-            if (keep < x->p.md_floor_q16) keep = x->p.md_floor_q16;
-            x->cwnd = (x->cwnd * keep) >> 16;
-            x->last_dec = now;
+            mrc__nscc_md_slow(x, avg, now);
             c->st.cc_md++;
         }
     } /* ECN below target: the EV is avoided (SKIP), the window stays */
     mrc__cc_clamp(x);
     if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) { /* fulfil */
-        if (x->inc > 0) x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
+        if (x->inc > 0) mrc__nscc_fulfil_slow(x);
         if (now - x->last_adjust >= x->p.adjust_period) {
             x->cwnd += x->p.eta;
             x->last_adjust = now;
