@@ -16,7 +16,8 @@
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
 #                      compiler helpers, and on a 64-bit division on a per-packet path (tools/div_check.py, for
 #                      Cortex-M4 and RV32)
-#   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config
+#   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config,
+#                      and what a QP costs per in-flight PSN, tracked PSN, EV, WR, immediate (tools/size_breakdown.sh)
 #   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
 #   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
 #   make check         everything above (what CI runs)
@@ -167,6 +168,7 @@ size: freestanding
 	  ./$(B)/sizes_small
 	@$(CC) -std=c99 -O1 -DSIZES_NAME='"large"' $(SIZE_LARGE) -o $(B)/sizes_large tools/mrc_sizes.c && \
 	  ./$(B)/sizes_large
+	@SIZE_SMALL="$(SIZE_SMALL)" B=$(B) tools/size_breakdown.sh $(CC)
 
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk

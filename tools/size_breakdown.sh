@@ -1,0 +1,68 @@
+#!/bin/sh
+# size_breakdown.sh [CC] - what one QP (sizeof(mrc_conn)) costs, by capacity (make size).
+# Each capacity macro is doubled in turn (one build of tools/mrc_sizes.c each) and the growth of sizeof(mrc_conn) per
+# added unit is its cost; "fixed" is what no capacity macro scales. Measured on the compiled structure, so it stays
+# true whatever mrc.h's layout becomes. Columns: the default capacities and make size's small firmware set
+# (SIZE_SMALL, passed in by the Makefile).
+CC=${1:-cc}
+B=${B:-build}
+SMALL=${SIZE_SMALL:-}
+mkdir -p "$B/sizes"
+conn() { # conn NAME FLAGS... -> sizeof(mrc_conn)
+    n=$1
+    shift
+    # shellcheck disable=SC2068
+    $CC -std=c99 -O0 $@ -o "$B/sizes/$n" tools/mrc_sizes.c || exit 1
+    "./$B/sizes/$n" | sed 's/.*sizeof(mrc_conn) *\([0-9]*\).*/\1/'
+}
+val() { # val MACRO FLAGS... -> the macro's value in that configuration
+    m=$1
+    shift
+    printf '#define MRC_IMPLEMENTATION\n#include "mrc.h"\n#include <stdio.h>\nint main(void){printf("%%d\\n",(int)%s);return 0;}\n' \
+        "$m" >"$B/sizes/val.c"
+    # shellcheck disable=SC2068
+    $CC -std=c99 -O0 -I. $@ -o "$B/sizes/val" "$B/sizes/val.c" && "./$B/sizes/val"
+}
+without() { # without MACRO FLAGS... -> FLAGS minus any -DMACRO=...
+    m=$1
+    shift
+    for f in "$@"; do case "$f" in "-D$m="*) ;; *) printf '%s ' "$f" ;; esac; done
+}
+SPECS="MRC_MAX_INFLIGHT:in-flight_PSN:1 MRC_MAX_MPR_UNITS:tracked_PSN:128 MRC_MAX_EVS:EV:1 MRC_MAX_SQ:send_WR:1
+       MRC_MAX_RQ:receive_WR:1 MRC_MAX_WIMM:pending_immediate:1 MRC_CTLQ_LEN:queued_control_packet:1
+       MRC_MAX_PROBES:probe_slot:1"
+column() { # column FLAGS... -> "total", then "per units bytes" per spec, then "fixed"
+    base=$(conn base "$@")
+    rest=$base
+    echo "$base"
+    for spec in $SPECS; do
+        m=${spec%%:*}
+        r=${spec#*:}
+        k=${r#*:}
+        v=$(val "$m" "$@")
+        # shellcheck disable=SC2046
+        big=$(conn "$m" $(without "$m" "$@") "-D$m=$((v * 2))")
+        rest=$((rest - (big - base)))
+        awk -v a="$base" -v b="$big" -v v="$v" -v k="$k" 'BEGIN { printf "%.2f %d %d\n", (b - a) / (v * k), v * k, b - a }'
+    done
+    echo "$rest"
+}
+D=$(column)
+# shellcheck disable=SC2086
+S=$([ -n "$SMALL" ] && column $SMALL)
+echo "== memory per QP, sizeof(mrc_conn), by capacity (each macro doubled in turn: growth per unit)"
+printf '%-38s %9s | %-18s | %-18s\n' "capacity (macro)" "B/unit" "default: units = B" "small: units = B"
+i=2
+for spec in $SPECS; do
+    m=${spec%%:*}
+    r=${spec#*:}
+    u=${r%%:*}
+    d=$(echo "$D" | sed -n "${i}p")
+    s=$(echo "$S" | sed -n "${i}p")
+    printf '%-38s %9s | %7s = %8s | %7s = %8s\n' "$(echo "$u" | tr _ ' ') ($m)" "$(echo "$d" | cut -d' ' -f1)" \
+        "$(echo "$d" | cut -d' ' -f2)" "$(echo "$d" | cut -d' ' -f3)" "$(echo "$s" | cut -d' ' -f2)" \
+        "$(echo "$s" | cut -d' ' -f3)"
+    i=$((i + 1))
+done
+printf '%-38s %9s | %18s | %18s\n' "fixed (no capacity scales it)" "" "$(echo "$D" | tail -n 1)" "$(echo "$S" | tail -n 1)"
+printf '%-38s %9s | %18s | %18s\n' "total sizeof(mrc_conn)" "" "$(echo "$D" | head -n 1)" "$(echo "$S" | head -n 1)"
