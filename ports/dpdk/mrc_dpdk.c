@@ -569,52 +569,14 @@ int mrc_dpdk_zero_copy(const mrc_dpdk *d) { return d->cfg.zero_copy != 0; }
 
 int mrc_dpdk_ev_profile(const mrc_dpdk *d, mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned min_active,
                         mrc_time now) {
-    mrc_ev_fmt_attr f;
-    mrc_ev_profile_attr a;
-    mrc_ev_op_entry e;
+    uint8_t ports[MRC_DPDK_MAX_EVS];
+    uint16_t sports[MRC_DPDK_MAX_EVS];
     unsigned i, n = d->P * d->K;
-    uint32_t one;
-    int rc;
-    memset(&f, 0, sizeof f);
-    f.state = MRC_PROFILE_OFFLINE;
-    f.mode = MRC_EV_FMT_UDP;
-    f.nfields = 1;
-    f.width[0] = 16;
-    rc = mrc_ev_fmt_modify(ep, fmt_id, &f, MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS);
-    if (rc) return rc;
-    f.state = MRC_PROFILE_ONLINE;
-    rc = mrc_ev_fmt_modify(ep, fmt_id, &f, MRC_EV_FMT_ATTR_STATE);
-    if (rc) return rc;
-    memset(&a, 0, sizeof a);
-    a.state = MRC_PROFILE_OFFLINE;
-    a.mode = MRC_EV_MODE_EXP;
-    a.nfields = 1;
-    a.fmt_id = fmt_id;
-    a.ev_count = n;
-    a.ev_min_active = min_active;
-    a.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
-    a.field[0].width = 16;
-    a.field[0].mask = 0xFFFFu;
-    rc = mrc_ev_profile_modify(ep, prof_id, &a,
-                               MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
-                                   MRC_EV_PROF_ATTR_COUNT | MRC_EV_PROF_ATTR_MIN_ACTIVE |
-                                   MRC_EV_PROF_ATTR_EVENT_MASK | MRC_EV_PROF_ATTR_FIELDS,
-                               now);
-    if (rc) return rc;
-    for (i = 0; i < n; i++) { /* EV i: plane i % P + 1, that plane's EV i / P; each replaces an unpopulated entry */
-        unsigned p = i % d->P + 1u, k = i / d->P;
-        uint16_t sport = mrc_dpdk_ev_sport(d, p, k);
-        memset(&e, 0, sizeof e);
-        e.ev_new.val[0] = (uint8_t)(sport >> 8);
-        e.ev_new.val[1] = (uint8_t)(sport & 0xFFu);
-        e.ev_new.port = (uint8_t)p;
-        e.state = MRC_EVS_GOOD;
-        one = 1;
-        rc = mrc_ev_op(ep, prof_id, MRC_EV_OP_REPLACE, &e, &one, now);
-        if (rc) return rc;
+    for (i = 0; i < n; i++) { /* EV i: plane i % P + 1, that plane's EV i / P: consecutive EVs alternate planes */
+        ports[i] = (uint8_t)(i % d->P + 1u);
+        sports[i] = mrc_dpdk_ev_sport(d, ports[i], i / d->P);
     }
-    a.state = MRC_PROFILE_ONLINE;
-    return mrc_ev_profile_modify(ep, prof_id, &a, MRC_EV_PROF_ATTR_STATE, now);
+    return mrc_ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, min_active, now);
 }
 
 int mrc_dpdk_watch_fd(mrc_dpdk *d, int fd) {
