@@ -66,11 +66,7 @@ command -v python3 >/dev/null || skip "no python3 (result analysis)"
 [ -x "$PERF" ] || skip "$PERF not built"
 "$PERF" --help 2>/dev/null | grep -A1 -- '--dpdk' | grep -q 'built in' ||
     skip "$PERF was built without DPDK (apt-get install dpdk-dev libdpdk-dev; make)"
-if ! command -v nft >/dev/null; then
-    echo "dpdk-test: nftables missing, installing it with apt-get"
-    (apt-get install -y nftables >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y nftables >/dev/null 2>&1; }) ||
-        skip "no nftables and apt-get could not install it"
-fi
+need_nft dpdk-test || skip "no nftables and apt-get could not install it"
 ip netns add "$A" 2>/dev/null || skip "cannot create network namespaces"
 ip netns add "$B" || { ip netns del "$A"; skip "cannot create network namespaces"; }
 PIDS=

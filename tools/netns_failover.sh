@@ -53,11 +53,7 @@ die() { echo "test-netns: FAIL: $*" >&2; exit 1; }
 command -v ip >/dev/null || skip "no iproute2 'ip' command"
 command -v python3 >/dev/null || skip "no python3 (MPTCP helper and result analysis)"
 [ -x "$PERF" ] || die "$PERF not built (make build/mrc_perf)"
-if ! command -v nft >/dev/null; then
-    echo "test-netns: nftables missing, installing it with apt-get"
-    (apt-get install -y nftables >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y nftables >/dev/null 2>&1; }) ||
-        skip "no nftables and apt-get could not install it"
-fi
+need_nft test-netns || skip "no nftables and apt-get could not install it"
 ip netns add "$A" 2>/dev/null || skip "cannot create network namespaces"
 ip netns add "$B" || { ip netns del "$A"; skip "cannot create network namespaces"; }
 cleanup() {

@@ -122,3 +122,11 @@ except Exception:
     print("")
 PY
 }
+
+# need_nft NAME: nftables present, installed with apt-get when missing (root); 1 when neither (the caller skips)
+need_nft() {
+    command -v nft >/dev/null && return 0
+    echo "$1: nftables missing, installing it with apt-get"
+    apt-get install -y nftables >/dev/null 2>&1 ||
+        { apt-get update >/dev/null 2>&1 && apt-get install -y nftables >/dev/null 2>&1; }
+}
