@@ -94,11 +94,23 @@ static: $(B)/static/unit.c
 	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror)"
 
 # ---- benchmarks (timing: never part of make test) ----
+# make bench: instructions per data packet (callgrind; installs valgrind when root and missing, else a SKIP line),
+# the scaling table, ns per data packet (median of 7 wall-clock runs), the EV-pick micro-bench; JSON lines in
+# build/bench/bench.json (bench/README.md). The large build carries 1,024 QPs, 1,024 WRs and a 4,096-PSN window.
+BENCH_LARGE := -DMRC_MAX_CONNS=1024 -DMRC_MAX_SQ=1024 -DMRC_MAX_RQ=1024 -DMRC_MAX_INFLIGHT=4096
+BENCH_CG    := $(if $(wildcard /usr/include/valgrind/callgrind.h),-DBENCH_CALLGRIND)
+
 $(B)/bench_ev_pick: bench/ev_pick.c $(CORE) | $(B)
 	$(CC) $(CSTD) -O2 -g -I. -o $@ bench/ev_pick.c
 
-bench: $(B)/bench_ev_pick
-	./$(B)/bench_ev_pick
+$(B)/mrc_bench: bench/mrc_bench.c $(CORE) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -I. $(BENCH_CG) -o $@ bench/mrc_bench.c
+
+$(B)/mrc_bench_large: bench/mrc_bench.c $(CORE) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -I. $(BENCH_CG) $(BENCH_LARGE) -o $@ bench/mrc_bench.c
+
+bench: $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
+	CC="$(CC)" B=$(B) bench/bench.sh
 
 # ---- demo --------------------------------------------------------------------------------------------------------
 $(B)/demo: examples/demo.c $(CORE) sim/mrc_wire.h | $(B)
