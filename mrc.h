@@ -1611,9 +1611,9 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__eeth_shift(const mrc_wire_opts *o) {
 
 /* ---- PSN serial arithmetic ---------------------------------------------------------------------------------- */
 MRC_API uint32_t mrc_psn_add(uint32_t psn, int32_t n) { return (psn + (uint32_t)n) & MRC_PSN_MASK; }
+/* branch-free: d ^ 2^23 maps [0, 2^24) onto [-2^23, 2^23) + 2^23 with the halves swapped */
 MRC_API int32_t mrc_psn_diff(uint32_t a, uint32_t b) {
-    uint32_t d = (a - b) & MRC_PSN_MASK;
-    return d >= MRC_PSN_HALF ? (int32_t)d - (int32_t)(MRC_PSN_MASK + 1u) : (int32_t)d;
+    return (int32_t)(((a - b) & MRC_PSN_MASK) ^ MRC_PSN_HALF) - (int32_t)MRC_PSN_HALF;
 }
 MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b) { return mrc_psn_diff(a, b) < 0; }
 #define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
@@ -2290,7 +2290,6 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
     *len = j;
 }
 
-MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c);
 enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2 }; /* mrc__req_new */
 MRC__PRIVATE int mrc__req_new(const mrc_conn *c);
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c);
@@ -2300,12 +2299,15 @@ MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
         c->in_ctq = 1;
         mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
     }
-    if (!c->in_txq && mrc__conn_has_req_tx(c)) {
-        c->in_txq = 1;
-        mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
-    } else if (!c->in_txq && c->state == MRC_QPS_RTS &&
-               (mrc__req_rtx(c) == MRC__NEW_CWND || mrc__req_new(c) == MRC__NEW_CWND)) {
-        mrc__cc_block(c); /* READY: woken when its context's window opens */
+    if (!c->in_txq && c->state == MRC_QPS_RTS) { /* work it can send now: each check made once */
+        int w = c->probes_due ? MRC__NEW_OK : mrc__req_rtx(c);
+        if (w == MRC__NEW_NO) w = mrc__req_new(c);
+        if (w == MRC__NEW_OK) {
+            c->in_txq = 1;
+            mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
+        } else if (w == MRC__NEW_CWND) {
+            mrc__cc_block(c); /* READY: woken when its context's window opens */
+        }
     }
 }
 MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
@@ -2834,15 +2836,6 @@ MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
     if (mrc_psn_diff(psn, c->win_base) < 0 || mrc_psn_diff(psn, c->snd_nxt) >= 0) return MRC__NEW_OK; /* stale */
     r = MRC__REC(c, psn);
     return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
-}
-
-MRC__PRIVATE bool mrc__conn_has_req_tx(const mrc_conn *c) {
-    int rtx;
-    if (c->state != MRC_QPS_RTS) return false;
-    if (c->probes_due) return true;
-    rtx = mrc__req_rtx(c);
-    if (rtx != MRC__NEW_NO) return rtx == MRC__NEW_OK;
-    return mrc__req_can_send_new(c);
 }
 
 /* a PSN still has a record iff it lies in [win_base, snd_nxt) */
@@ -6115,11 +6108,12 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->txq_len--;
         c->in_txq = 0;
         n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
-        if (n == 0 && c->state == MRC_QPS_RTS &&
-            (mrc__req_rtx(c) == MRC__NEW_CWND || mrc__req_new(c) == MRC__NEW_CWND))
-            mrc__cc_block(c);
-        else if (n == 0)
-            mrc__cc_pass(c); /* it let its turn go (no EV, MPR or WIMM limit): the next READY QP may take it */
+        if (n == 0) {
+            int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
+            if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
+            if (w == MRC__NEW_CWND) mrc__cc_block(c);
+            else mrc__cc_pass(c); /* it let its turn go (no EV, MPR or WIMM limit): the next READY QP may take it */
+        }
         if (n < 0) { /* nothing consumed: put it back at the head */
             ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
             ep->txq[ep->txq_head] = slot;
