@@ -77,6 +77,8 @@
  *   MRC_NO_FLOAT           compile out the float fields of mrc_nscc_cfg (FPU-less firmware; use the _q16 ones)
  *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
+ *   MRC_CODEC_GENERIC      every header through the table-interpreting codec (tests, comparisons); by default the
+ *                          data and SACK headers take fixed-offset fast paths built from the same tables
  *
  * TIME      uint64_t ns, monotonic, caller's epoch. Deadlines out are absolute; MRC_TIME_NEVER = none.
  * MEMORY    no heap, no globals, no static mutable state; sizeof(mrc_endpoint) and sizeof(mrc_conn) are fixed by the
@@ -1477,7 +1479,8 @@ MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
  * CODEC
  * Owns: the byte layout of every MRC header, big-endian field access, PSN serial arithmetic, the packet
  * classifier and the RoCEv2 ICRC helper. Each header is ONE table of field descriptors below, read by both the
- * encoder and the decoder, so a layout correction is a one-line edit. A descriptor is
+ * encoder and the decoder (and by the fast paths of the hot headers, "fixed-offset fast paths" below), so a layout
+ * correction is a one-line edit. A descriptor is
  *     byte offset, span (bytes read as one big-endian word), shift (bits from the word's LSB), width (bits)
  * Facts marked [inferred] in docs/PROTOCOL.md are the ones to re-check against the spec PDF.
  * ============================================================================================================== */
@@ -1635,7 +1638,7 @@ MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b) { return mrc_psn_diff(a, b) < 0;
     }                                           \
     return (int)(HLEN)
 
-MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
     MRC__DEC_PROLOGUE(MRC_BTH_LEN);
     h->opcode = MRC__GET8(p, MRC__BTH_OPCODE);
@@ -1653,7 +1656,7 @@ MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o,
     h->psn = MRC__GET32(p, MRC__BTH_PSN);
     return MRC_BTH_LEN;
 }
-MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
     MRC__ENC_PROLOGUE(MRC_BTH_LEN);
     bad |= MRC__PUT(p, MRC__BTH_OPCODE, h->opcode);
@@ -1672,27 +1675,27 @@ MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const
     MRC__ENC_EPILOGUE(MRC_BTH_LEN);
 }
 
-MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__meth_decode_generic(const uint8_t *p, size_t len, mrc_meth *h) {
     MRC__DEC_PROLOGUE(MRC_METH_LEN);
     h->rqmsn = MRC__GET16(p, MRC__METH_RQMSN);
     h->msn = MRC__GET16(p, MRC__METH_MSN);
     return MRC_METH_LEN;
 }
-MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__meth_encode_generic(uint8_t *p, size_t cap, const mrc_meth *h) {
     MRC__ENC_PROLOGUE(MRC_METH_LEN);
     bad |= MRC__PUT(p, MRC__METH_RQMSN, h->rqmsn);
     bad |= MRC__PUT(p, MRC__METH_MSN, h->msn);
     MRC__ENC_EPILOGUE(MRC_METH_LEN);
 }
 
-MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_generic(const uint8_t *p, size_t len, mrc_tseth *h) {
     MRC__DEC_PROLOGUE(MRC_TSETH_LEN);
     h->tx_timestamp = MRC__GET16(p, MRC__TSETH_TS);
     h->tsr = MRC__GET8(p, MRC__TSETH_TSR);
     h->ftype = MRC__GET8(p, MRC__TSETH_FTYPE);
     return MRC_TSETH_LEN;
 }
-MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_generic(uint8_t *p, size_t cap, const mrc_tseth *h) {
     MRC__ENC_PROLOGUE(MRC_TSETH_LEN);
     bad |= MRC__PUT(p, MRC__TSETH_TS, h->tx_timestamp);
     bad |= MRC__PUT(p, MRC__TSETH_TSR, h->tsr);
@@ -1700,14 +1703,14 @@ MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
     MRC__ENC_EPILOGUE(MRC_TSETH_LEN);
 }
 
-MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__reth_decode_generic(const uint8_t *p, size_t len, mrc_reth *h) {
     MRC__DEC_PROLOGUE(MRC_RETH_LEN);
     h->va = MRC__GET(p, MRC__RETH_VA);
     h->rkey = MRC__GET32(p, MRC__RETH_RKEY);
     h->dma_len = MRC__GET32(p, MRC__RETH_DMA_LEN);
     return MRC_RETH_LEN;
 }
-MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__reth_encode_generic(uint8_t *p, size_t cap, const mrc_reth *h) {
     MRC__ENC_PROLOGUE(MRC_RETH_LEN);
     bad |= MRC__PUT(p, MRC__RETH_VA, h->va);
     bad |= MRC__PUT(p, MRC__RETH_RKEY, h->rkey);
@@ -1715,13 +1718,13 @@ MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) {
     MRC__ENC_EPILOGUE(MRC_RETH_LEN);
 }
 
-MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm) {
+MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_generic(const uint8_t *p, size_t len, uint32_t *imm) {
     uint32_t *h = imm;
     MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
     *h = MRC__GET32(p, MRC__IMMDT_IMM);
     return MRC_IMMDT_LEN;
 }
-MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) {
+MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_generic(uint8_t *p, size_t cap, uint32_t imm) {
     const uint32_t *h = &imm;
     MRC__ENC_PROLOGUE(MRC_IMMDT_LEN);
     bad |= MRC__PUT(p, MRC__IMMDT_IMM, *h);
@@ -1741,7 +1744,8 @@ MRC_API int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h) {
     MRC__ENC_EPILOGUE(MRC_AETH_LEN);
 }
 
-MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__seth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                      mrc_seth *h) {
     uint64_t bm;
     MRC__DEC_PROLOGUE(MRC_SETH_LEN);
     h->type = MRC__GET8(p, MRC__X_TYPE);
@@ -1761,7 +1765,8 @@ MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o
     h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
     return MRC_SETH_LEN;
 }
-MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h) {
+MRC__PRIVATE MRC__INLINE int mrc__seth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o,
+                                                      const mrc_seth *h) {
     MRC__ENC_PROLOGUE(MRC_SETH_LEN);
     bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
     bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
@@ -1780,7 +1785,7 @@ MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, cons
     MRC__ENC_EPILOGUE(MRC_SETH_LEN);
 }
 
-MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_generic(const uint8_t *p, size_t len, mrc_cc_state *h) {
     MRC__DEC_PROLOGUE(MRC_CCSTATE_LEN);
     h->tx_timestamp = MRC__GET16(p, MRC__CCS_TS);
     h->ooo_count = MRC__GET16(p, MRC__CCS_OOO);
@@ -1789,7 +1794,7 @@ MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
     h->rcvd_bytes = MRC__GET32(p, MRC__CCS_RCVD);
     return MRC_CCSTATE_LEN;
 }
-MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_generic(uint8_t *p, size_t cap, const mrc_cc_state *h) {
     MRC__ENC_PROLOGUE(MRC_CCSTATE_LEN);
     bad |= MRC__PUT(p, MRC__CCS_TS, h->tx_timestamp);
     bad |= MRC__PUT(p, MRC__CCS_OOO, h->ooo_count);
@@ -1902,6 +1907,313 @@ MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, cons
     MRC__ENC_EPILOGUE(MRC_EETH_LEN);
 }
 
+/* ---- fixed-offset fast paths ----------------------------------------------------------------------------------------
+ * The headers of the data and SACK path (BTH, METH, TSETH, RETH, ImmDt, SETH, CC_STATE) and mrc_pkt_decode for the
+ * data opcodes and SACK also have straight-line versions. They use the same table entries as the generic code above,
+ * expanded at compile time instead of interpreted at run time, so the tables stay the single source of truth and a
+ * layout edit moves both paths: MRC__FX reads a field with constant-offset big-endian byte loads of its span (in 32
+ * bits, 64 for an 8-byte span), MRC__FBAD checks a value against the field's width, and the encoders store every
+ * header byte exactly once (MRC__FPUT, MRC__FW). Byte-wise: no unaligned access, no type punning, any endianness.
+ * Options: the BTH m/se bits sit at a run-time shift in both paths, so either bth_m_bit is fast; SETH is fast with the
+ * default LSB-first bitmap (sack_msb_first 0) only and hands the MSB-first order to the generic code. mrc_pkt_decode
+ * is fast for the data opcodes, and for SACK when SETH is, once the packet holds every header; other opcodes and
+ * short packets go to the generic classifier (so a truncated packet leaves the same partial mrc_pkt and error).
+ * The generic functions stay as mrc__*_generic: MRC_CODEC_GENERIC makes the public functions use them, and
+ * tests/test_codec_fast.inc and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
+typedef uint32_t mrc__w1, mrc__w2, mrc__w3, mrc__w4; /* the word a field of span 1..4 is read in */
+typedef uint64_t mrc__w8;
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) { return (uint32_t)q[0] << 8 | q[1]; }
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q) {
+    return (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
+}
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
+    return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+}
+MRC__PRIVATE MRC__INLINE uint64_t mrc__ld8(const uint8_t *q) { return (uint64_t)mrc__ld4(q) << 32 | mrc__ld4(q + 4); }
+/* a 3-byte field past the header's first byte is read as the 4 bytes ending with it (one load and byte swap where
+ * the target has them) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o) {
+    return o ? mrc__ld4(p + o - 1) & 0xFFFFFFu : mrc__ld3(p);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st1(uint8_t *q, uint32_t v) { q[0] = (uint8_t)v; }
+MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 8);
+    q[1] = (uint8_t)(v & 0xFFu);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 16);
+    mrc__st2(q + 1, v & 0xFFFFu);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 24);
+    mrc__st3(q + 1, v & 0xFFFFFFu);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
+    mrc__st4(q, (uint32_t)(v >> 32));
+    mrc__st4(q + 4, (uint32_t)(v & 0xFFFFFFFFu));
+}
+#define MRC__ONES_(s, b) (~(mrc__w##s)0 >> (8u * sizeof(mrc__w##s) - (b)))
+#define MRC__LD_AT1(p, o) mrc__ld1((p) + (o))
+#define MRC__LD_AT2(p, o) mrc__ld2((p) + (o))
+#define MRC__LD_AT3(p, o) mrc__ld3_at((p), (o))
+#define MRC__LD_AT4(p, o) mrc__ld4((p) + (o))
+#define MRC__LD_AT8(p, o) mrc__ld8((p) + (o))
+#define MRC__FX_(p, o, s, sh, b) ((MRC__LD_AT##s(p, o) >> (sh)) & MRC__ONES_(s, b))
+#define MRC__FX(p, F) MRC__FX_(p, F)
+#define MRC__FBAD_(o, s, sh, b, v) (((mrc__w##s)(v) & ~MRC__ONES_(s, b)) != 0u)
+#define MRC__FBAD(F, v) MRC__FBAD_(F, v)
+/* The encoders store every header byte exactly once: a field that owns its bytes with MRC__FPUT, and the fields
+ * sharing bytes [base, base + n) ORed together with MRC__FW into one store of n bytes (the build fails when the table
+ * puts such a field outside those bytes). */
+#define MRC__FPUT_(p, o, s, sh, b, v) mrc__st##s((p) + (o), (mrc__w##s)(v) << (sh))
+#define MRC__FPUT(p, F, v) MRC__FPUT_(p, F, v)
+#define MRC__FW_(base, n, o, s, sh, b, v)                                                                              \
+    ((mrc__w##n)(v) << ((sh) + 8u * ((base) + (n) - (o) - (s)) *                                                     \
+                                   sizeof(char[(o) >= (base) && (o) + (s) <= (base) + (n) ? 1 : -1])))
+#define MRC__FW(base, n, F, v) MRC__FW_(base, n, F, v)
+#define MRC__FENC_PROLOGUE(HLEN)        \
+    if (!p || !h) return MRC_ERR_INVAL; \
+    if (cap < (size_t)(HLEN)) return MRC_ERR_NOBUF
+/* a field too wide: the header is left zeroed and nothing else written, as MRC__ENC_EPILOGUE does */
+MRC__PRIVATE MRC__INLINE int mrc__enc_bad(uint8_t *p, size_t n) {
+    MRC_MEMSET(p, 0, n);
+    return MRC_ERR_INVAL;
+}
+
+/* BTH: m and se sit at run-time bit positions of byte 1, as in the generic code */
+MRC__PRIVATE MRC__INLINE void mrc__bth_get(const uint8_t *p, unsigned mb, mrc_bth *h) {
+    h->opcode = (uint8_t)MRC__FX(p, MRC__BTH_OPCODE);
+    h->m = (uint8_t)((p[1] >> mb) & 1u);
+    h->se = (uint8_t)((p[1] >> (13u - mb)) & 1u);
+    h->pad = (uint8_t)MRC__FX(p, MRC__BTH_PAD);
+    h->tver = (uint8_t)MRC__FX(p, MRC__BTH_TVER);
+    h->pkey = (uint16_t)MRC__FX(p, MRC__BTH_PKEY);
+    h->resv8 = (uint8_t)MRC__FX(p, MRC__BTH_RESV8);
+    h->dest_qp = MRC__FX(p, MRC__BTH_DEST_QP);
+    h->a = (uint8_t)MRC__FX(p, MRC__BTH_A);
+    h->r = (uint8_t)MRC__FX(p, MRC__BTH_R);
+    h->rtx = (uint8_t)MRC__FX(p, MRC__BTH_RTX);
+    h->ts = (uint8_t)MRC__FX(p, MRC__BTH_TS);
+    h->psn = MRC__FX(p, MRC__BTH_PSN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__bth_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__DEC_PROLOGUE(MRC_BTH_LEN);
+    mrc__bth_get(p, mb, h);
+    return MRC_BTH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__bth_encode_fast(uint8_t *p, size_t cap, const mrc_wire_opts *o,
+                                                  const mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__FENC_PROLOGUE(MRC_BTH_LEN);
+    if (MRC__FBAD(MRC__BTH_OPCODE, h->opcode) | (h->m > 1u) | (h->se > 1u) | MRC__FBAD(MRC__BTH_PAD, h->pad) |
+        MRC__FBAD(MRC__BTH_TVER, h->tver) | MRC__FBAD(MRC__BTH_PKEY, h->pkey) | MRC__FBAD(MRC__BTH_RESV8, h->resv8) |
+        MRC__FBAD(MRC__BTH_DEST_QP, h->dest_qp) | MRC__FBAD(MRC__BTH_A, h->a) | MRC__FBAD(MRC__BTH_R, h->r) |
+        MRC__FBAD(MRC__BTH_RTX, h->rtx) | MRC__FBAD(MRC__BTH_TS, h->ts) | MRC__FBAD(MRC__BTH_PSN, h->psn))
+        return mrc__enc_bad(p, MRC_BTH_LEN);
+    MRC__FPUT(p, MRC__BTH_OPCODE, h->opcode);
+    mrc__st1(p + 1, (uint32_t)h->m << mb | (uint32_t)h->se << (13u - mb) | MRC__FW(1, 1, MRC__BTH_PAD, h->pad) |
+                        MRC__FW(1, 1, MRC__BTH_TVER, h->tver));
+    MRC__FPUT(p, MRC__BTH_PKEY, h->pkey);
+    MRC__FPUT(p, MRC__BTH_RESV8, h->resv8);
+    MRC__FPUT(p, MRC__BTH_DEST_QP, h->dest_qp);
+    mrc__st1(p + 8, MRC__FW(8, 1, MRC__BTH_A, h->a) | MRC__FW(8, 1, MRC__BTH_R, h->r) |
+                        MRC__FW(8, 1, MRC__BTH_RTX, h->rtx) | MRC__FW(8, 1, MRC__BTH_TS, h->ts));
+    MRC__FPUT(p, MRC__BTH_PSN, h->psn);
+    return MRC_BTH_LEN;
+}
+
+MRC__PRIVATE MRC__INLINE void mrc__meth_get(const uint8_t *p, mrc_meth *h) {
+    h->rqmsn = (uint16_t)MRC__FX(p, MRC__METH_RQMSN);
+    h->msn = (uint16_t)MRC__FX(p, MRC__METH_MSN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__meth_decode_fast(const uint8_t *p, size_t len, mrc_meth *h) {
+    MRC__DEC_PROLOGUE(MRC_METH_LEN);
+    mrc__meth_get(p, h);
+    return MRC_METH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__meth_encode_fast(uint8_t *p, size_t cap, const mrc_meth *h) {
+    MRC__FENC_PROLOGUE(MRC_METH_LEN);
+    if (MRC__FBAD(MRC__METH_RQMSN, h->rqmsn) | MRC__FBAD(MRC__METH_MSN, h->msn)) return mrc__enc_bad(p, MRC_METH_LEN);
+    MRC__FPUT(p, MRC__METH_RQMSN, h->rqmsn);
+    MRC__FPUT(p, MRC__METH_MSN, h->msn);
+    return MRC_METH_LEN;
+}
+
+MRC__PRIVATE MRC__INLINE void mrc__tseth_get(const uint8_t *p, mrc_tseth *h) {
+    h->tx_timestamp = (uint16_t)MRC__FX(p, MRC__TSETH_TS);
+    h->tsr = (uint8_t)MRC__FX(p, MRC__TSETH_TSR);
+    h->ftype = (uint8_t)MRC__FX(p, MRC__TSETH_FTYPE);
+}
+MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_fast(const uint8_t *p, size_t len, mrc_tseth *h) {
+    MRC__DEC_PROLOGUE(MRC_TSETH_LEN);
+    mrc__tseth_get(p, h);
+    return MRC_TSETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_fast(uint8_t *p, size_t cap, const mrc_tseth *h) {
+    MRC__FENC_PROLOGUE(MRC_TSETH_LEN);
+    if (MRC__FBAD(MRC__TSETH_TS, h->tx_timestamp) | MRC__FBAD(MRC__TSETH_TSR, h->tsr) |
+        MRC__FBAD(MRC__TSETH_FTYPE, h->ftype))
+        return mrc__enc_bad(p, MRC_TSETH_LEN);
+    MRC__FPUT(p, MRC__TSETH_TS, h->tx_timestamp);
+    MRC__FPUT(p, MRC__TSETH_TSR, h->tsr);
+    MRC__FPUT(p, MRC__TSETH_FTYPE, h->ftype);
+    return MRC_TSETH_LEN;
+}
+
+MRC__PRIVATE MRC__INLINE void mrc__reth_get(const uint8_t *p, mrc_reth *h) {
+    h->va = MRC__FX(p, MRC__RETH_VA);
+    h->rkey = MRC__FX(p, MRC__RETH_RKEY);
+    h->dma_len = MRC__FX(p, MRC__RETH_DMA_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__reth_decode_fast(const uint8_t *p, size_t len, mrc_reth *h) {
+    MRC__DEC_PROLOGUE(MRC_RETH_LEN);
+    mrc__reth_get(p, h);
+    return MRC_RETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__reth_encode_fast(uint8_t *p, size_t cap, const mrc_reth *h) {
+    MRC__FENC_PROLOGUE(MRC_RETH_LEN);
+    if (MRC__FBAD(MRC__RETH_VA, h->va) | MRC__FBAD(MRC__RETH_RKEY, h->rkey) | MRC__FBAD(MRC__RETH_DMA_LEN, h->dma_len))
+        return mrc__enc_bad(p, MRC_RETH_LEN);
+    MRC__FPUT(p, MRC__RETH_VA, h->va);
+    MRC__FPUT(p, MRC__RETH_RKEY, h->rkey);
+    MRC__FPUT(p, MRC__RETH_DMA_LEN, h->dma_len);
+    return MRC_RETH_LEN;
+}
+
+MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_fast(const uint8_t *p, size_t len, uint32_t *imm) {
+    uint32_t *h = imm;
+    MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
+    *h = MRC__FX(p, MRC__IMMDT_IMM);
+    return MRC_IMMDT_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_fast(uint8_t *p, size_t cap, uint32_t imm) {
+    const uint32_t *h = &imm;
+    MRC__FENC_PROLOGUE(MRC_IMMDT_LEN);
+    if (MRC__FBAD(MRC__IMMDT_IMM, *h)) return mrc__enc_bad(p, MRC_IMMDT_LEN);
+    MRC__FPUT(p, MRC__IMMDT_IMM, *h);
+    return MRC_IMMDT_LEN;
+}
+
+/* SETH: the fast code stores the bitmap as it is on the wire, which is the LSB-first order only */
+MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o) { return !(o && o->sack_msb_first); }
+MRC__PRIVATE MRC__INLINE void mrc__seth_get(const uint8_t *p, mrc_seth *h) {
+    h->type = (uint8_t)MRC__FX(p, MRC__X_TYPE);
+    h->nxt = (uint8_t)MRC__FX(p, MRC__X_NXT);
+    h->m = (uint8_t)MRC__FX(p, MRC__SETH_M);
+    h->pr = (uint8_t)MRC__FX(p, MRC__SETH_PR);
+    h->ack_psn_offset = mrc__s16((uint16_t)MRC__FX(p, MRC__SETH_ACK_OFF));
+    h->entropy = MRC__FX(p, MRC__SETH_ENTROPY);
+    h->spdcid = (uint16_t)MRC__FX(p, MRC__SETH_SPDCID);
+    h->dpdcid = (uint16_t)MRC__FX(p, MRC__SETH_DPDCID);
+    h->cack_psn = MRC__FX(p, MRC__SETH_CACK);
+    h->cc_type = (uint8_t)MRC__FX(p, MRC__SETH_CC_TYPE);
+    h->cc_fl = (uint8_t)MRC__FX(p, MRC__SETH_CC_FL);
+    h->mpr = (uint8_t)MRC__FX(p, MRC__SETH_MPR);
+    h->sack_offset = mrc__s16((uint16_t)MRC__FX(p, MRC__SETH_SACK_OFF));
+    h->sack_bitmap = MRC__FX(p, MRC__SETH_BITMAP);
+}
+MRC__PRIVATE MRC__INLINE int mrc__seth_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                   mrc_seth *h) {
+    if (!mrc__seth_fast_ok(o)) return mrc__seth_decode_generic(p, len, o, h);
+    MRC__DEC_PROLOGUE(MRC_SETH_LEN);
+    mrc__seth_get(p, h);
+    return MRC_SETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__seth_encode_fast(uint8_t *p, size_t cap, const mrc_wire_opts *o,
+                                                   const mrc_seth *h) {
+    uint16_t ack_off, sack_off;
+    if (!mrc__seth_fast_ok(o)) return mrc__seth_encode_generic(p, cap, o, h);
+    MRC__FENC_PROLOGUE(MRC_SETH_LEN);
+    ack_off = (uint16_t)h->ack_psn_offset;
+    sack_off = (uint16_t)h->sack_offset;
+    if (MRC__FBAD(MRC__X_TYPE, h->type) | MRC__FBAD(MRC__X_NXT, h->nxt) | MRC__FBAD(MRC__SETH_M, h->m) |
+        MRC__FBAD(MRC__SETH_PR, h->pr) | MRC__FBAD(MRC__SETH_ACK_OFF, ack_off) |
+        MRC__FBAD(MRC__SETH_ENTROPY, h->entropy) | MRC__FBAD(MRC__SETH_SPDCID, h->spdcid) |
+        MRC__FBAD(MRC__SETH_DPDCID, h->dpdcid) | MRC__FBAD(MRC__SETH_CACK, h->cack_psn) |
+        MRC__FBAD(MRC__SETH_CC_TYPE, h->cc_type) | MRC__FBAD(MRC__SETH_CC_FL, h->cc_fl) |
+        MRC__FBAD(MRC__SETH_MPR, h->mpr) | MRC__FBAD(MRC__SETH_SACK_OFF, sack_off) |
+        MRC__FBAD(MRC__SETH_BITMAP, h->sack_bitmap))
+        return mrc__enc_bad(p, MRC_SETH_LEN);
+    mrc__st2(p, MRC__FW(0, 2, MRC__X_TYPE, h->type) | MRC__FW(0, 2, MRC__X_NXT, h->nxt) |
+                    MRC__FW(0, 2, MRC__SETH_M, h->m) | MRC__FW(0, 2, MRC__SETH_PR, h->pr));
+    MRC__FPUT(p, MRC__SETH_ACK_OFF, ack_off);
+    MRC__FPUT(p, MRC__SETH_ENTROPY, h->entropy);
+    MRC__FPUT(p, MRC__SETH_SPDCID, h->spdcid);
+    MRC__FPUT(p, MRC__SETH_DPDCID, h->dpdcid);
+    mrc__st4(p + 12, MRC__FW(12, 4, MRC__SETH_CACK, h->cack_psn)); /* byte 12 reserved */
+    mrc__st1(p + 16, MRC__FW(16, 1, MRC__SETH_CC_TYPE, h->cc_type) | MRC__FW(16, 1, MRC__SETH_CC_FL, h->cc_fl));
+    MRC__FPUT(p, MRC__SETH_MPR, h->mpr);
+    MRC__FPUT(p, MRC__SETH_SACK_OFF, sack_off);
+    MRC__FPUT(p, MRC__SETH_BITMAP, h->sack_bitmap);
+    return MRC_SETH_LEN;
+}
+
+MRC__PRIVATE MRC__INLINE void mrc__cc_state_get(const uint8_t *p, mrc_cc_state *h) {
+    h->tx_timestamp = (uint16_t)MRC__FX(p, MRC__CCS_TS);
+    h->ooo_count = (uint16_t)MRC__FX(p, MRC__CCS_OOO);
+    h->r_c = (uint8_t)MRC__FX(p, MRC__CCS_R_C);
+    h->rcv_cwnd_pen = (uint8_t)MRC__FX(p, MRC__CCS_PEN);
+    h->rcvd_bytes = MRC__FX(p, MRC__CCS_RCVD);
+}
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_fast(const uint8_t *p, size_t len, mrc_cc_state *h) {
+    MRC__DEC_PROLOGUE(MRC_CCSTATE_LEN);
+    mrc__cc_state_get(p, h);
+    return MRC_CCSTATE_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_fast(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+    MRC__FENC_PROLOGUE(MRC_CCSTATE_LEN);
+    if (MRC__FBAD(MRC__CCS_TS, h->tx_timestamp) | MRC__FBAD(MRC__CCS_OOO, h->ooo_count) |
+        MRC__FBAD(MRC__CCS_R_C, h->r_c) | MRC__FBAD(MRC__CCS_PEN, h->rcv_cwnd_pen) |
+        MRC__FBAD(MRC__CCS_RCVD, h->rcvd_bytes))
+        return mrc__enc_bad(p, MRC_CCSTATE_LEN);
+    MRC__FPUT(p, MRC__CCS_TS, h->tx_timestamp);
+    MRC__FPUT(p, MRC__CCS_OOO, h->ooo_count);
+    mrc__st1(p + 4, MRC__FW(4, 1, MRC__CCS_R_C, h->r_c) | MRC__FW(4, 1, MRC__CCS_PEN, h->rcv_cwnd_pen));
+    MRC__FPUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
+    return MRC_CCSTATE_LEN;
+}
+
+/* The public entry points of the headers above: the fast path, or the generic one under MRC_CODEC_GENERIC */
+#ifdef MRC_CODEC_GENERIC
+#define MRC__CODEC(f) mrc__##f##_generic
+#else
+#define MRC__CODEC(f) mrc__##f##_fast
+#endif
+MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+    return MRC__CODEC(bth_decode)(p, len, o, h);
+}
+MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
+    return MRC__CODEC(bth_encode)(p, cap, o, h);
+}
+MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) { return MRC__CODEC(meth_decode)(p, len, h); }
+MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) { return MRC__CODEC(meth_encode)(p, cap, h); }
+MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h) {
+    return MRC__CODEC(tseth_decode)(p, len, h);
+}
+MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
+    return MRC__CODEC(tseth_encode)(p, cap, h);
+}
+MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) { return MRC__CODEC(reth_decode)(p, len, h); }
+MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) { return MRC__CODEC(reth_encode)(p, cap, h); }
+MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm) {
+    return MRC__CODEC(immdt_decode)(p, len, imm);
+}
+MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) { return MRC__CODEC(immdt_encode)(p, cap, imm); }
+MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h) {
+    return MRC__CODEC(seth_decode)(p, len, o, h);
+}
+MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h) {
+    return MRC__CODEC(seth_encode)(p, cap, o, h);
+}
+MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
+    return MRC__CODEC(cc_state_decode)(p, len, h);
+}
+MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+    return MRC__CODEC(cc_state_encode)(p, cap, h);
+}
+
 /* ---- packet classifier -------------------------------------------------------------------------------------- */
 MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
     switch (opcode) {
@@ -1919,13 +2231,29 @@ MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
     }
 }
 
-MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
+/* What follows the headers: hdr_len, then the pad and cut rules and payload_len (both classifiers end here) */
+MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off, uint32_t want) {
+    k->hdr_len = (uint32_t)off;
+    if (len - off < k->bth.pad) {
+        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17) */
+        if (!(want & MRC_HDR_METH)) return MRC_ERR_MALFORMED;
+        k->flags |= MRC_PKT_CUT;
+        return MRC_OK;
+    }
+    /* more than 32 bits of payload (64-bit size_t) */
+    if (((uint64_t)(len - off - k->bth.pad) >> 16 >> 16) != 0u) return MRC_ERR_MALFORMED;
+    k->payload_len = (uint32_t)(len - off - k->bth.pad);
+    return MRC_OK;
+}
+
+MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                      mrc_pkt *k) {
     size_t off;
     uint32_t want;
     int r;
     if (!p || !k) return MRC_ERR_INVAL;
     MRC_MEMSET(k, 0, sizeof *k);
-    r = mrc_bth_decode(p, len, o, &k->bth);
+    r = mrc__bth_decode_generic(p, len, o, &k->bth);
     if (r < 0) return r;
     off = MRC_BTH_LEN;
     want = mrc_opcode_hdrs(k->bth.opcode);
@@ -1938,33 +2266,68 @@ MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o,
         off += (size_t)r;                              \
         k->hdrs |= (FLAG);                             \
     }
-    MRC__STEP(MRC_HDR_METH, mrc_meth_decode(p + off, len - off, &k->meth))
+    MRC__STEP(MRC_HDR_METH, mrc__meth_decode_generic(p + off, len - off, &k->meth))
     if ((want & MRC_HDR_METH) && k->bth.ts) {
-        r = mrc_tseth_decode(p + off, len - off, &k->tseth);
+        r = mrc__tseth_decode_generic(p + off, len - off, &k->tseth);
         if (r < 0) return r;
         off += (size_t)r;
         k->hdrs |= MRC_HDR_TSETH;
     }
-    MRC__STEP(MRC_HDR_RETH, mrc_reth_decode(p + off, len - off, &k->reth))
-    MRC__STEP(MRC_HDR_IMMDT, mrc_immdt_decode(p + off, len - off, &k->imm))
+    MRC__STEP(MRC_HDR_RETH, mrc__reth_decode_generic(p + off, len - off, &k->reth))
+    MRC__STEP(MRC_HDR_IMMDT, mrc__immdt_decode_generic(p + off, len - off, &k->imm))
     MRC__STEP(MRC_HDR_AETH, mrc_aeth_decode(p + off, len - off, &k->aeth))
-    MRC__STEP(MRC_HDR_SETH, mrc_seth_decode(p + off, len - off, o, &k->seth))
-    MRC__STEP(MRC_HDR_CCSTATE, mrc_cc_state_decode(p + off, len - off, &k->cc))
+    MRC__STEP(MRC_HDR_SETH, mrc__seth_decode_generic(p + off, len - off, o, &k->seth))
+    MRC__STEP(MRC_HDR_CCSTATE, mrc__cc_state_decode_generic(p + off, len - off, &k->cc))
     MRC__STEP(MRC_HDR_NETH, mrc_neth_decode(p + off, len - off, &k->neth))
     MRC__STEP(MRC_HDR_PETH, mrc_peth_decode(p + off, len - off, &k->peth))
     MRC__STEP(MRC_HDR_ERTH, mrc_erth_decode(p + off, len - off, &k->erth))
     MRC__STEP(MRC_HDR_EETH, mrc_eeth_decode(p + off, len - off, o, &k->eeth))
 #undef MRC__STEP
-    k->hdr_len = (uint32_t)off;
-    if (len - off < k->bth.pad) {
-        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17) */
-        if (!(want & MRC_HDR_METH)) return MRC_ERR_MALFORMED;
-        k->flags |= MRC_PKT_CUT;
-        return MRC_OK;
+    return mrc__pkt_finish(k, len, off, want);
+}
+
+/* The classifier's fast path: the data opcodes (BTH METH [TSETH] RETH [ImmDt]) and SACK (BTH SETH CC_STATE, LSB-first
+ * bitmap) when every header is there, at fixed offsets; everything else goes to the generic classifier. */
+MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
+    if (p && k && len >= MRC_BTH_LEN) {
+        uint32_t want = mrc_opcode_hdrs(MRC__FX(p, MRC__BTH_OPCODE));
+        size_t off;
+        if ((want & ~(uint32_t)MRC_HDR_IMMDT) == (uint32_t)(MRC_HDR_METH | MRC_HDR_RETH)) {
+            uint32_t ts = MRC__FX(p, MRC__BTH_TS);
+            const uint8_t *q = p + MRC_BTH_LEN + MRC_METH_LEN;
+            off = (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_RETH_LEN + (ts ? (size_t)MRC_TSETH_LEN : 0u) +
+                  ((want & MRC_HDR_IMMDT) ? (size_t)MRC_IMMDT_LEN : 0u);
+            if (len >= off) {
+                MRC_MEMSET(k, 0, sizeof *k);
+                mrc__bth_get(p, mrc__m_bit(o), &k->bth);
+                mrc__meth_get(p + MRC_BTH_LEN, &k->meth);
+                if (ts) {
+                    mrc__tseth_get(q, &k->tseth);
+                    q += MRC_TSETH_LEN;
+                    want |= MRC_HDR_TSETH;
+                }
+                mrc__reth_get(q, &k->reth);
+                if (want & MRC_HDR_IMMDT) k->imm = MRC__FX(q + MRC_RETH_LEN, MRC__IMMDT_IMM);
+                k->hdrs = want;
+                return mrc__pkt_finish(k, len, off, want);
+            }
+        } else if (want == (uint32_t)(MRC_HDR_SETH | MRC_HDR_CCSTATE) && mrc__seth_fast_ok(o)) {
+            off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+            if (len >= off) {
+                MRC_MEMSET(k, 0, sizeof *k);
+                mrc__bth_get(p, mrc__m_bit(o), &k->bth);
+                mrc__seth_get(p + MRC_BTH_LEN, &k->seth);
+                mrc__cc_state_get(p + MRC_BTH_LEN + MRC_SETH_LEN, &k->cc);
+                k->hdrs = want;
+                return mrc__pkt_finish(k, len, off, want);
+            }
+        }
     }
-    if (((uint64_t)(len - off - k->bth.pad) >> 16 >> 16) != 0u) return MRC_ERR_MALFORMED; /* > 32 bits (64-bit size_t) */
-    k->payload_len = (uint32_t)(len - off - k->bth.pad);
-    return MRC_OK;
+    return mrc__pkt_decode_generic(p, len, o, k);
+}
+
+MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
+    return MRC__CODEC(pkt_decode)(p, len, o, k);
 }
 
 /* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15) ----------------------------------------------- */
