@@ -7808,6 +7808,7 @@ SC_TEST(t_sc_modify_timeout, sc_modify_timeout_body)
 #include "tests/test_api.inc"
 #include "tests/test_hostile.inc"
 #include "tests/test_live.inc"
+#include "tests/test_codec_fast.inc"
 
 /* ================================================================================================================
  * runner
@@ -7937,6 +7938,7 @@ static const test_entry tests[] = {
     MRC_TEST_API_ENTRIES
     MRC_TEST_HOSTILE_ENTRIES
     MRC_TEST_LIVE_ENTRIES
+    MRC_TEST_CODEC_FAST_ENTRIES
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
