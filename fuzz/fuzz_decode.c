@@ -11,7 +11,12 @@
  *   - encoders: MRC_ERR_NOBUF below the header length, MRC_ERR_INVAL (and a zeroed header) when a field does not fit
  *     its width (widths restated here from the spec tables), never a byte written past cap;
  *   - mrc_crc32 equals a bitwise CRC-32; mrc_icrc is deterministic and reads only [l3, l3 + len);
- *   - the name and predicate helpers accept every value. */
+ *   - the name and predicate helpers accept every value;
+ *   - the codec's fixed-offset fast paths (BTH, METH, TSETH, RETH, ImmDt, SETH, CC_STATE and mrc_pkt_decode, what the
+ *     public functions run) agree with its generic table code on every input, byte for byte: the same return code,
+ *     the same decoded struct (both start as the same junk), the same encoded bytes for every cap (off with
+ *     -DFUZZ_NO_INTERNALS). Mode bits 6 and 7 spell bth_m_bit 7 as 0 and sack_msb_first 1 as 2, values the codec
+ *     must read the same way. */
 #include "fuzz_common.h"
 
 typedef union {
@@ -83,6 +88,84 @@ static int fz_hdr_eq(unsigned h, const fz_hdr *a, const fz_hdr *b) {
     default: return memcmp(&a->eeth, &b->eeth, sizeof a->eeth) == 0;
     }
 }
+
+#ifndef FUZZ_NO_INTERNALS
+/* ---- fast paths against the generic table code (mrc.h "fixed-offset fast paths") ------------------------------ */
+static int fz_has_fast(unsigned h) {
+    return h == H_BTH || h == H_METH || h == H_TSETH || h == H_RETH || h == H_IMMDT || h == H_SETH || h == H_CC;
+}
+static int fz_dec2(unsigned h, int fast, const uint8_t *p, size_t len, const mrc_wire_opts *o, fz_hdr *u) {
+    switch (h) {
+    case H_BTH: return fast ? mrc__bth_decode_fast(p, len, o, &u->bth) : mrc__bth_decode_generic(p, len, o, &u->bth);
+    case H_METH: return fast ? mrc__meth_decode_fast(p, len, &u->meth) : mrc__meth_decode_generic(p, len, &u->meth);
+    case H_TSETH:
+        return fast ? mrc__tseth_decode_fast(p, len, &u->tseth) : mrc__tseth_decode_generic(p, len, &u->tseth);
+    case H_RETH: return fast ? mrc__reth_decode_fast(p, len, &u->reth) : mrc__reth_decode_generic(p, len, &u->reth);
+    case H_IMMDT: return fast ? mrc__immdt_decode_fast(p, len, &u->imm) : mrc__immdt_decode_generic(p, len, &u->imm);
+    case H_SETH:
+        return fast ? mrc__seth_decode_fast(p, len, o, &u->seth) : mrc__seth_decode_generic(p, len, o, &u->seth);
+    default: return fast ? mrc__cc_state_decode_fast(p, len, &u->cc) : mrc__cc_state_decode_generic(p, len, &u->cc);
+    }
+}
+static int fz_enc2(unsigned h, int fast, uint8_t *p, size_t cap, const mrc_wire_opts *o, const fz_hdr *u) {
+    switch (h) {
+    case H_BTH: return fast ? mrc__bth_encode_fast(p, cap, o, &u->bth) : mrc__bth_encode_generic(p, cap, o, &u->bth);
+    case H_METH: return fast ? mrc__meth_encode_fast(p, cap, &u->meth) : mrc__meth_encode_generic(p, cap, &u->meth);
+    case H_TSETH:
+        return fast ? mrc__tseth_encode_fast(p, cap, &u->tseth) : mrc__tseth_encode_generic(p, cap, &u->tseth);
+    case H_RETH: return fast ? mrc__reth_encode_fast(p, cap, &u->reth) : mrc__reth_encode_generic(p, cap, &u->reth);
+    case H_IMMDT: return fast ? mrc__immdt_encode_fast(p, cap, u->imm) : mrc__immdt_encode_generic(p, cap, u->imm);
+    case H_SETH:
+        return fast ? mrc__seth_encode_fast(p, cap, o, &u->seth) : mrc__seth_encode_generic(p, cap, o, &u->seth);
+    default: return fast ? mrc__cc_state_encode_fast(p, cap, &u->cc) : mrc__cc_state_encode_generic(p, cap, &u->cc);
+    }
+}
+/* every fast decoder and the fast classifier on p[0..len) */
+static void fz_fast_decoders(const uint8_t *p, size_t len, const mrc_wire_opts *o) {
+    fz_hdr a, b;
+    mrc_pkt ka, kb;
+    unsigned h;
+    int ra, rb;
+    for (h = 0; h < H_COUNT; h++) {
+        if (!fz_has_fast(h)) continue;
+        memset(&a, 0x5A, sizeof a);
+        memset(&b, 0x5A, sizeof b);
+        ra = fz_dec2(h, 1, p, len, o, &a);
+        rb = fz_dec2(h, 0, p, len, o, &b);
+        FZ_CHECK(ra == rb, "header %u, %zu bytes: fast decode %d, generic %d", h, len, ra, rb);
+        FZ_CHECK(memcmp(&a, &b, sizeof a) == 0, "header %u, %zu bytes: fast and generic decode differ", h, len);
+    }
+    memset(&ka, 0x5A, sizeof ka);
+    memset(&kb, 0x5A, sizeof kb);
+    ra = mrc__pkt_decode_fast(p, len, o, &ka);
+    rb = mrc__pkt_decode_generic(p, len, o, &kb);
+    FZ_CHECK(ra == rb, "mrc_pkt_decode of %zu bytes (opcode %#x): fast %d, generic %d", len, len ? p[0] : 0u, ra, rb);
+    FZ_CHECK(memcmp(&ka, &kb, sizeof ka) == 0, "mrc_pkt_decode of %zu bytes (opcode %#x, rc %d): the mrc_pkt differs",
+             len, len ? p[0] : 0u, ra);
+}
+/* a fast encoder and its generic twin into two exact-size buffers of the same junk */
+static void fz_fast_encoder(unsigned h, const fz_hdr *u, size_t cap, const mrc_wire_opts *o) {
+    uint8_t *a, *b;
+    int ra, rb;
+    if (!fz_has_fast(h)) return;
+    a = (uint8_t *)malloc(cap ? cap : 1u);
+    b = (uint8_t *)malloc(cap ? cap : 1u);
+    if (a && b) {
+        memset(a, 0xA5, cap ? cap : 1u);
+        memset(b, 0xA5, cap ? cap : 1u);
+        ra = fz_enc2(h, 1, a, cap, o, u);
+        rb = fz_enc2(h, 0, b, cap, o, u);
+        FZ_CHECK(ra == rb, "header %u, cap %zu: fast encode %d, generic %d", h, cap, ra, rb);
+        FZ_CHECK(memcmp(a, b, cap ? cap : 1u) == 0, "header %u, cap %zu (rc %d): fast and generic bytes differ", h,
+                 cap, ra);
+    }
+    free(a);
+    free(b);
+}
+#else
+#define fz_fast_decoders(p, len, o) ((void)0)
+#define fz_fast_encoder(h, u, cap, o) ((void)0)
+#endif
 
 /* Does every field fit its wire width? (restated from docs/PROTOCOL.md 3.3, independently of the codec tables) */
 #define FITS(v, bits) ((uint64_t)(v) < ((uint64_t)1 << (bits)))
@@ -315,6 +398,7 @@ static void fz_check_encoder(unsigned h, fz_in *in, const mrc_wire_opts *o) {
     uint8_t *buf;
     int r, fits;
     fz_rnd_hdr(h, in, &u);
+    fz_fast_encoder(h, &u, cap, o);
     fits = fz_fits(h, &u);
     buf = (uint8_t *)malloc(cap ? cap : 1u);
     if (!buf) return;
@@ -354,6 +438,9 @@ static uint32_t fz_crc32_ref(const uint8_t *p, size_t n) {
     return ~c;
 }
 
+/* header boundaries of BTH METH [TSETH] RETH [ImmDt] and BTH SETH CC_STATE */
+static const size_t fz_cuts[] = {12, 16, 20, 32, 36, 40, 48};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mrc_wire_opts ow;
     const mrc_wire_opts *o = &ow;
@@ -368,6 +455,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ow.sack_msb_first = (uint8_t)((mode >> 1) & 1u);
     ow.eeth_op_shift = (mode & 4u) ? 4 : 2;
     ow.ts_shift = 7;
+    if ((mode & 0x40u) && ow.bth_m_bit == 7) ow.bth_m_bit = 0;          /* any value but 6 means bit 7 */
+    if ((mode & 0x80u) && ow.sack_msb_first) ow.sack_msb_first = 2;     /* any non-zero value means MSB first */
     if ((mode & 0x18u) == 0x18u) o = (const mrc_wire_opts *)0; /* NULL options mean the defaults */
     len = size - 1;
     p = (uint8_t *)malloc(len ? len : 1u);
@@ -376,11 +465,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     for (h = 0; h < H_COUNT; h++) fz_check_decoder(h, p, len, o);
     fz_check_pkt(p, len, o);
+    fz_fast_decoders(p, len, o);
     /* every suffix starting at a header boundary a decoder might be handed */
     for (i = 1; i <= 4 && i * 4u <= len; i++) {
         const uint8_t *q = p + len - (size_t)i * 4u;
         mrc_pkt k;
         (void)mrc_pkt_decode(q, (size_t)i * 4u, o, &k);
+        fz_fast_decoders(q, (size_t)i * 4u, o);
+    }
+    /* every prefix of the packet at the header boundaries of the data and SACK stacks, and one byte short of each */
+    for (i = 0; i < sizeof fz_cuts / sizeof fz_cuts[0]; i++) {
+        if (fz_cuts[i] < len) fz_fast_decoders(p, fz_cuts[i], o);
+        if (fz_cuts[i] && fz_cuts[i] - 1u < len) fz_fast_decoders(p, fz_cuts[i] - 1u, o);
     }
 
     /* encoders on fields taken from the same bytes */
