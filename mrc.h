@@ -1136,12 +1136,20 @@ enum {
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
 
-typedef struct mrc__ev {      /* one EV slot of a QP */
-    uint32_t value;           /* entropy on the wire */
-    uint16_t pidx;            /* index in the profile's EV array (AUTO: the slot itself) */
-    uint16_t pos;             /* position in ring[] while ACTIVE or SKIP */
-    uint16_t link;            /* next slot in its backup stack or the bad FIFO */
-    uint8_t port;             /* 1-based egress port */
+/* An EV slot index, 0..MRC_MAX_EVS-1 (one byte while the set fits it). */
+#if MRC_MAX_EVS <= 256
+typedef uint8_t mrc__evslot;
+#else
+typedef uint16_t mrc__evslot;
+#endif
+
+/* One EV slot of a QP. Slot i of a QP on an EV profile is EV i of the profile's array: its value (entropy, path) is
+ * read there, stored once per profile (mrc__ev_value). */
+typedef struct mrc__ev {
+    uint16_t sport;           /* AUTO only: the UDP source port drawn for it (the entropy on the wire); else 0 */
+    uint16_t at;              /* ACTIVE or SKIP: its position in its port's segment of ring[]; BACKUP or BAD: the next
+                               * slot of its backup stack or of the bad FIFO (MRC__EV_NONE: the last); else unused */
+    uint8_t port;             /* 1-based egress port (a profile's EV: a copy of the profile's, read per packet) */
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
 } mrc__ev;
 
@@ -1333,7 +1341,7 @@ struct mrc_conn {
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
     mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
-    uint16_t ring[MRC_MAX_EVS];
+    mrc__evslot ring[MRC_MAX_EVS];        /* the ports' rotations, segment by segment (see seg[]) */
     mrc__ev evs[MRC_MAX_EVS];
     /* --- responder --- */
     uint32_t cack;            /* every PSN <= cack has arrived */
@@ -2416,6 +2424,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 typedef struct mrc__cc_sample { /* what one SACK tells the context */
     uint64_t newly;           /* bytes the responder newly received (rcvd_bytes delta) */
@@ -3711,7 +3720,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
                 r->ev_lost = MRC__EV_NONE;
             }
         }
-        if (r->ev < c->ev_count && c->evs[r->ev].value == s->entropy) slot = (int)r->ev;
+        if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r->sent) { /* retransmitted packets give no sample */
             rtt = now - r->sent;
             mrc__req_rtt_sample(c, rtt);
@@ -4357,6 +4366,10 @@ enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__E
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
+/* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
+    return c->ev_prof ? c->ep->profs[c->ev_prof - 1u].ev[slot].entropy : (uint32_t)c->evs[slot].sport;
+}
 MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { e->st = (uint8_t)st; } /* clears flags too */
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
@@ -4368,11 +4381,11 @@ MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
     return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
 }
 /* the ASSUMED_BAD count a profile keeps per EV (QUERY_EV_STATE) */
-MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, const mrc__ev *e, int delta) {
+MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta) {
     mrc__evprof *pf = mrc__conn_prof(c);
     if (!pf) return;
-    if (delta > 0) pf->ev[e->pidx].bad_refs++;
-    else if (pf->ev[e->pidx].bad_refs) pf->ev[e->pidx].bad_refs--;
+    if (delta > 0) pf->ev[slot].bad_refs++;
+    else if (pf->ev[slot].bad_refs) pf->ev[slot].bad_refs--;
 }
 
 /* ---- controller events ---------------------------------------------------------------------------------------- */
@@ -4389,7 +4402,6 @@ MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e) {
 }
 MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
     const mrc__evprof *pf = mrc__conn_prof(c);
-    const mrc__ev *e = &c->evs[slot];
     mrc_event ev;
     MRC__TRACE(c->ep, MRC_TRACE_EV_STATE, ((uint64_t)c->qpn << 16) | slot, state);
     if (!((pf ? pf->event_mask : c->ep->cfg.ev_event_mask) & state)) return;
@@ -4398,9 +4410,9 @@ MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
     ev.qpn = c->qpn;
     ev.conn = c;
     ev.profile_id = pf ? pf->id : 0;
-    ev.ev_index = e->pidx;
-    ev.ev = e->value;
-    ev.port = e->port;
+    ev.ev_index = slot;
+    ev.ev = mrc__ev_value(c, slot);
+    ev.port = c->evs[slot].port;
     ev.state = state;
     mrc__notify(c->ep, &ev);
 }
@@ -4408,8 +4420,8 @@ MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
 /* ---- the rotation: planes round-robin, then each plane's own EV rotation ---------------------------------------- */
 MRC__PRIVATE MRC__INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot) {
     MRC_ASSERT((unsigned)c->seg[p] + pos < c->ev_count);
-    c->ring[c->seg[p] + pos] = slot;
-    c->evs[slot].pos = (uint16_t)pos;
+    c->ring[c->seg[p] + pos] = (mrc__evslot)slot;
+    c->evs[slot].at = (uint16_t)pos;
 }
 MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos) {
     return c->ring[c->seg[p] + pos];
@@ -4421,7 +4433,7 @@ MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a,
 }
 /* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
 MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
-    unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].pos, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
+    unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].at, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
     if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
         mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
         c->n_skip[p]--;
@@ -4496,15 +4508,15 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
 MRC__PRIVATE void mrc__bad_push(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
     e->st = (uint8_t)((e->st & MRC__EVF_OKC) | MRC__EVS_BAD);
-    e->link = MRC__EV_NONE;
+    e->at = MRC__EV_NONE;
     if (c->bad_tail == MRC__EV_NONE) c->bad_head = slot;
-    else c->evs[c->bad_tail].link = slot;
+    else c->evs[c->bad_tail].at = slot;
     c->bad_tail = slot;
     c->n_bad++;
 }
 MRC__PRIVATE uint16_t mrc__bad_pop(mrc_conn *c) {
     uint16_t s = c->bad_head;
-    c->bad_head = c->evs[s].link;
+    c->bad_head = c->evs[s].at;
     if (c->bad_head == MRC__EV_NONE) c->bad_tail = MRC__EV_NONE;
     c->n_bad--;
     return s;
@@ -4513,7 +4525,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
     mrc__ev_set(e, MRC__EVS_BACKUP);
-    e->link = c->bk_head[p];
+    e->at = c->bk_head[p];
     c->bk_head[p] = slot;
     c->bk_n[p]++;
 }
@@ -4533,8 +4545,9 @@ MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
 MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
-    bool used = e->pos < c->act_pos[p];
+    bool used;
     if (MRC__EVST(e) != MRC__EVS_ACTIVE) return;
+    used = e->at < c->act_pos[p];
     mrc__evr_del(c, slot);
     mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
     c->n_skip[p]++;
@@ -4562,8 +4575,8 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     if (st == MRC__EVS_BACKUP) { /* only the controller demotes a backup: unlink it (O(backups), rare) */
         uint16_t *pp = &c->bk_head[p];
         if (!forced) return;
-        while (*pp != slot) pp = &c->evs[*pp].link;
-        *pp = e->link;
+        while (*pp != slot) pp = &c->evs[*pp].at;
+        *pp = e->at;
         c->bk_n[p]--;
     } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
         if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
@@ -4574,7 +4587,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
         mrc__evr_del(c, slot);
         if (c->bk_n[p]) { /* the plane keeps its EVs: a backup of the same port steps in */
             uint16_t b = c->bk_head[p];
-            c->bk_head[p] = c->evs[b].link;
+            c->bk_head[p] = c->evs[b].at;
             c->bk_n[p]--;
             mrc__evr_add(c, b);
             c->st.ev_promoted++;
@@ -4584,7 +4597,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     }
     e->st = 0;
     mrc__bad_push(c, slot);
-    mrc__ev_badref(c, e, 1);
+    mrc__ev_badref(c, slot, 1);
     c->st.ev_demoted++;
     mrc__ev_event(c, slot, MRC_EVS_ASSUMED_BAD);
     mrc__evp_arm(c);
@@ -4594,7 +4607,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
 MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
-    mrc__ev_badref(c, e, -1);
+    mrc__ev_badref(c, slot, -1);
     c->st.ev_revived++;
     if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
         mrc__evr_add(c, slot);
@@ -4684,7 +4697,7 @@ MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t 
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];
-        if (p->kind != MRC__PROBE_FREE && !p->due && c->evs[p->slot].value == entropy &&
+        if (p->kind != MRC__PROBE_FREE && !p->due && mrc__ev_value(c, p->slot) == entropy &&
             mrc__ts(c->ep, p->sent) == ts)
             return (int)i;
     }
@@ -4733,11 +4746,11 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         mrc__ev *e = &c->evs[i];
         bool was_bad = mrc__ev_is_bad(e);
         unsigned ns = MRC__EVS_ACTIVE;
-        if (pf && pf->ev[e->pidx].denied) ns = MRC__EVS_DENIED;
+        if (pf && pf->ev[i].denied) ns = MRC__EVS_DENIED;
         else if (!mrc__port_ok(c, e->port)) ns = MRC__EVS_OFF;
         else if (was_bad) ns = MRC__EVS_BAD;
         if (ns == MRC__EVS_ACTIVE || ns == MRC__EVS_BAD) usable[e->port - 1u]++;
-        if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, e, -1);
+        if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, i, -1);
         mrc__ev_set(e, ns);
         slots[e->port - 1u]++;
     }
@@ -4781,7 +4794,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
     if (pf) {
         n = pf->ev_count;
         for (i = 0; i < n; i++) {
-            c->evs[i].value = pf->ev[i].entropy;
+            c->evs[i].sport = 0; /* the value is the profile's */
             c->evs[i].port = pf->ev[i].port;
         }
         c->ev_min_active = (uint16_t)pf->ev_min_active;
@@ -4791,19 +4804,16 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
             uint32_t v, tries = 0;
             do { /* distinct values, as long as the range allows */
                 v = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
-                for (j = 0; j < i && c->evs[j].value != v; j++) {
+                for (j = 0; j < i && c->evs[j].sport != v; j++) {
                 }
             } while (j < i && ++tries < 16u);
-            c->evs[i].value = v;
+            c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
         c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
                                                             : MRC__MAX(n / 8u, 1u));
     }
-    for (i = 0; i < n; i++) {
-        c->evs[i].pidx = (uint16_t)i;
-        c->evs[i].st = 0;
-    }
+    for (i = 0; i < n; i++) c->evs[i].st = 0;
     c->ev_count = (uint16_t)n;
     c->peer_ports = mrc__all_ports(ep);
     mrc__ev_rebuild(c);
@@ -4815,7 +4825,7 @@ MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
     unsigned i;
     if (!pf) return;
     for (i = 0; i < c->ev_count; i++)
-        if (mrc__ev_is_bad(&c->evs[i])) mrc__ev_badref(c, &c->evs[i], -1);
+        if (mrc__ev_is_bad(&c->evs[i])) mrc__ev_badref(c, i, -1);
     if (pf->refs) pf->refs--;
     c->ev_prof = 0;
 }
@@ -4823,12 +4833,11 @@ MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
 /* The EV fields of a packet's txinfo. */
 MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
     const mrc__evprof *pf = mrc__conn_prof(c);
-    const mrc__ev *e = &c->evs[slot];
-    ti->port = e->port;
-    ti->ev = e->value;
+    ti->port = c->evs[slot].port;
+    ti->ev = pf ? pf->ev[slot].entropy : (uint32_t)c->evs[slot].sport;
     ti->ev_fmt = pf ? pf->fmt_mode : (uint8_t)MRC_EV_FMT_UDP;
     if (pf && pf->path_len) {
-        ti->path = pf->ev[e->pidx].path;
+        ti->path = pf->ev[slot].path;
         ti->path_len = pf->path_len;
     }
 }
@@ -4844,17 +4853,17 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
         for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
             const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
-            if (e->port != p + 1u || e->pos != i) return 2;
+            if (e->port != p + 1u || e->at != i) return 2;
             if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
         }
-        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].link) {
+        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
             if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk[p] > c->ev_count) return 4;
         }
         if (bk[p] != c->bk_n[p]) return 5;
     }
-    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].link) {
+    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
         if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
-        if (c->evs[s].link == MRC__EV_NONE && s != c->bad_tail) return 7;
+        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
     }
     if (seen_bad != c->n_bad) return 8;
     for (i = 0; i < c->ev_count; i++) {
@@ -4894,7 +4903,7 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c) { return c ? c->ev_count :
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state) {
     if (!c) return MRC_ERR_INVAL;
     if (index >= c->ev_count) return MRC_ERR_NOENT;
-    if (ev) *ev = c->evs[index].value;
+    if (ev) *ev = mrc__ev_value(c, index);
     if (port) *port = c->evs[index].port;
     if (state) *state = mrc__ev_api_state(&c->evs[index]);
     return MRC_OK;
@@ -6073,12 +6082,11 @@ MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int
         if (!c || c->ev_prof != pi) continue;
         for (j = 0; j < c->ev_count; j++) {
             mrc__ev *e = &c->evs[j];
-            if (idx >= 0 && e->pidx != (uint16_t)idx) continue;
-            if (how == 0) { /* new value or port */
-                e->value = pf->ev[e->pidx].entropy;
-                e->port = pf->ev[e->pidx].port;
+            if (idx >= 0 && j != (unsigned)idx) continue;
+            if (how == 0) { /* new value (read from the profile) or port */
+                e->port = pf->ev[j].port;
             } else if (how == 1 && mrc__ev_is_bad(e)) { /* the controller says GOOD: reported, as its ASSUMED_BAD is */
-                mrc__ev_badref(c, e, -1);
+                mrc__ev_badref(c, j, -1);
                 e->st = 0;
                 mrc__ev_event(c, (uint16_t)j, MRC_EVS_GOOD);
             } else if (how == 2) { /* the controller says ASSUMED_BAD */

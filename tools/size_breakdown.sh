@@ -1,8 +1,10 @@
 #!/bin/sh
 # size_breakdown.sh [CC] - what one QP (sizeof(mrc_conn)) costs, by capacity (make size).
-# Each capacity macro is doubled in turn (one build of tools/mrc_sizes.c each) and the growth of sizeof(mrc_conn) per
-# added unit is its cost; "fixed" is what no capacity macro scales. Measured on the compiled structure, so it stays
-# true whatever mrc.h's layout becomes. Columns: the default capacities and make size's small firmware set
+# Each capacity macro is halved in turn (one build of tools/mrc_sizes.c each) and what sizeof(mrc_conn) loses per
+# removed unit is its cost; "fixed" is what no capacity macro scales. Measured on the compiled structure, so it stays
+# true whatever mrc.h's layout becomes. Halved, not doubled: index fields are one byte while their capacity is at
+# most 256 (EV slots, send-queue slots, in-flight records), so doubling a capacity of 256 would price the wider
+# layout of 512 instead of the one measured. Columns: the default capacities and make size's small firmware set
 # (SIZE_SMALL, passed in by the Makefile).
 CC=${1:-cc}
 B=${B:-build}
@@ -41,16 +43,17 @@ column() { # column FLAGS... -> "total", then "per units bytes" per spec, then "
         k=${r#*:}
         v=$(val "$m" "$@")
         # shellcheck disable=SC2046
-        big=$(conn "$m" $(without "$m" "$@") "-D$m=$((v * 2))")
-        rest=$((rest - (big - base)))
-        awk -v a="$base" -v b="$big" -v v="$v" -v k="$k" 'BEGIN { printf "%.2f %d %d\n", (b - a) / (v * k), v * k, b - a }'
+        half=$(conn "$m" $(without "$m" "$@") "-D$m=$((v / 2))")
+        rest=$((rest - 2 * (base - half)))
+        awk -v a="$half" -v b="$base" -v v="$v" -v k="$k" \
+            'BEGIN { printf "%.2f %d %d\n", 2 * (b - a) / (v * k), v * k, 2 * (b - a) }'
     done
     echo "$rest"
 }
 D=$(column)
 # shellcheck disable=SC2086
 S=$([ -n "$SMALL" ] && column $SMALL)
-echo "== memory per QP, sizeof(mrc_conn), by capacity (each macro doubled in turn: growth per unit)"
+echo "== memory per QP, sizeof(mrc_conn), by capacity (each macro halved in turn: saving per unit)"
 printf '%-38s %9s | %-18s | %-18s\n' "capacity (macro)" "B/unit" "default: units = B" "small: units = B"
 i=2
 for spec in $SPECS; do
