@@ -1153,11 +1153,11 @@ typedef struct mrc__ev {
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
 } mrc__ev;
 
-typedef struct mrc__probe {   /* a reliability probe awaiting its SACK (slot 0: tail loss; others: ASSUMED_BAD EVs) */
-    mrc_time sent;
+/* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
+ * c->probes_due is set, else awaiting its SACK. Its send time is c->probe_sent[i]. */
+typedef struct mrc__probe {
     uint16_t slot;            /* EV it went on */
     uint8_t kind;             /* MRC__PROBE_* */
-    uint8_t due;              /* to be sent by poll_tx */
 } mrc__probe;
 
 typedef struct mrc__evfmt {   /* an EV Format profile; a.nfields 0 = fields not given yet */
@@ -1235,16 +1235,18 @@ typedef struct mrc__psureq {  /* a PORT_STATUS_UPDATE the core sent itself, rese
     uint8_t tries;            /* times resent */
 } mrc__psureq;
 
-typedef struct mrc__wr {      /* a posted write (send queue entry) */
+/* A posted write (send queue entry). What follows from its place in the queue is not stored: its MSN from its
+ * free-running index (mrc__wr_msn), its packet count from len and the path MTU (mrc__wr_npkts), and how many of its
+ * packets went out from the queue's send pointer (c->sq_sent). */
+typedef struct mrc__wr {
     uint64_t wr_id;
     const uint8_t *buf;
     uint64_t remote_va;
-    uint32_t len, rkey, imm;
-    uint32_t first_psn;       /* assigned when its first packet goes out */
-    uint32_t npkts, sent;     /* packets in the message, packets sent so far */
-    uint16_t msn, rqmsn;
-    uint8_t opcode, flags;
-    int16_t status;
+    uint32_t len, rkey, imm;  /* len 0..MRC_MAX_MSG_LEN */
+    uint32_t first_psn;       /* its first PSN (24 bits), assigned when its first packet goes out */
+    uint16_t rqmsn;           /* METH rqmsn: the receive WQE a Write-IMM consumes (plain writes: the next one) */
+    uint8_t opcode, flags;    /* MRC_WR_WRITE or MRC_WR_WRITE_IMM; MRC_WR_UNSIGNALED, MRC_WR_SOLICITED */
+    int16_t status;           /* its completion status once done (MRC_OK or an mrc_err) */
 } mrc__wr;
 
 typedef struct mrc__psnrec {  /* requester record of one PSN in [win_base, snd_nxt) */
@@ -1257,19 +1259,26 @@ typedef struct mrc__psnrec {  /* requester record of one PSN in [win_base, snd_n
 } mrc__psnrec;
 
 typedef struct mrc__ctl {     /* a queued control packet (SACK, NACK, transport ACK/NAK) */
-    uint8_t kind, m, reason, port, pr;
-    uint16_t ts;
-    uint32_t psn, ev, msn;
+    uint32_t psn;             /* SACK, NACK: the PSN it names; AETH: the MSN (24 bits each) */
+    uint32_t ev;              /* entropy of the packet it answers */
     uint32_t lo, hi;          /* SACK: lowest and highest PSN named by the SACKs coalesced into this one */
+    uint16_t ts;              /* timestamp to echo */
+    uint8_t kind, m, reason, port, pr; /* MRC__CTL_*; SACK m and pr; NACK reason or AETH syndrome; arrival port */
 } mrc__ctl;
 
 typedef struct mrc__imm {     /* a stashed immediate, delivered in MSN order */
-    uint32_t psn;             /* last PSN of the message */
-    uint32_t imm, len;
-    uint8_t valid;
+    uint32_t psn;             /* MRC__IMM_VALID | the last PSN of the message (24 bits); 0: the slot is empty */
+    uint32_t imm, len;        /* the immediate, the message's length (0..MRC_MAX_MSG_LEN) */
 } mrc__imm;
+#define MRC__IMM_VALID 0x80000000u
 
-typedef struct mrc__rqe { uint64_t wr_id; uint32_t imm, len; int16_t status; } mrc__rqe;
+typedef struct mrc__rqe {     /* a posted receive */
+    uint64_t wr_id;
+    uint32_t imm;             /* the immediate it completed with (0 until then) */
+    uint32_t len;             /* the message's length (0..MRC_MAX_MSG_LEN), or MRC__RQE_FLUSHED: it completes with
+                               * MRC_ERR_FLUSH (status MRC_OK otherwise) */
+} mrc__rqe;
+#define MRC__RQE_FLUSHED 0xFFFFFFFFu
 
 struct mrc_conn {
     mrc_endpoint *ep;
@@ -1287,10 +1296,11 @@ struct mrc_conn {
     /* --- requester --- */
     mrc__wr sq[MRC_MAX_SQ];
     uint32_t sq_head, sq_done, sq_send, sq_tail; /* reported <= done <= sending <= posted (free-running) */
+    uint32_t sq_sent;         /* packets of sq[sq_send] sent so far (those before it: all, those after it: none) */
     uint32_t win_base;        /* peer's cack_psn + 1: the window starts here */
     uint32_t snd_una;         /* lowest PSN not known to be acked */
     uint32_t snd_nxt;         /* next new PSN */
-    uint16_t next_msn, next_rqmsn;
+    uint16_t next_rqmsn;      /* rqmsn of the next Write-IMM posted */
     uint32_t wimm_out;        /* Write-IMM messages started and not complete */
     mrc__psnrec rec[MRC_MAX_INFLIGHT];
     uint64_t acked[MRC_MAX_INFLIGHT / 64];       /* requester's knowledge: PSN acked */
@@ -1321,6 +1331,7 @@ struct mrc_conn {
     uint16_t probe_id;        /* PETH probe_id of the last probe */
     uint32_t probes_due;      /* bit i: probes[i] waits for poll_tx */
     mrc__probe probes[MRC_MAX_PROBES];
+    mrc_time probe_sent[MRC_MAX_PROBES]; /* when probes[i] went out */
     uint32_t pkts_since_areq;
     /* --- EV / path manager --- */
     uint8_t ev_prof;          /* 0: AUTO; else 1 + index of the EV profile in the endpoint */
@@ -2993,7 +3004,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
         c->win_base = c->snd_una = c->snd_nxt = c->attr.sq_psn;
         mrc__set_req_window(c, c->attr.mpr);
-        c->next_msn = 1; /* first message is MSN 1; AETH msn 0 means "none yet" (IBTA) */
+        /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
         c->next_rqmsn = 0;
         c->srtt = c->ep->cfg.rtt_init_ns;
         c->rtt_min = MRC_TIME_NEVER;
@@ -3131,6 +3142,20 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm)
     return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
            (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
 }
+/* MSN of the send-queue entry of free-running index i: the first message of a QP is MSN 1 (sq_tail is 0 in RTS) */
+MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i) { return (uint16_t)(i + 1u); }
+/* free-running index of the send-queue entry in slot s (an entry in [sq_head, sq_tail)) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s) {
+    return c->sq_head + ((s - c->sq_head) & (MRC_MAX_SQ - 1u));
+}
+/* whether the entry of free-running index i, in [sq_done, sq_tail), has sent a packet yet */
+MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i) {
+    return i - c->sq_done < c->sq_send - c->sq_done || (i == c->sq_send && c->sq_sent != 0);
+}
+/* packets in a message: its length in path-MTU packets, at least one (the path MTU is fixed from RTR on) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr) {
+    return wr->len ? ((wr->len - 1u) >> c->mtu_shift) + 1u : 1u;
+}
 /* payload bytes of packet k of a message */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     uint64_t off = (uint64_t)k << c->mtu_shift;
@@ -3138,19 +3163,20 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr 
     if (wr->len <= off) return 0;
     return (uint32_t)MRC__MIN((uint64_t)mtu, wr->len - off);
 }
-MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc__wr *wr, uint32_t k) {
-    return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == wr->npkts;
+MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == mrc__wr_npkts(c, wr);
 }
 /* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40 */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     uint32_t plen = mrc__pkt_len(c, wr, k);
-    return mrc__data_hdr_len(c, mrc__pkt_has_imm(wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
+    return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
 }
-MRC__PRIVATE uint8_t mrc__data_opcode(const mrc__wr *wr, uint32_t k) {
+MRC__PRIVATE uint8_t mrc__data_opcode(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     bool imm = wr->opcode == MRC_WR_WRITE_IMM;
-    if (wr->npkts == 1) return imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY;
+    uint32_t npkts = mrc__wr_npkts(c, wr);
+    if (npkts == 1) return imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY;
     if (k == 0) return MRC_OP_WRITE_FIRST;
-    if (k + 1u == wr->npkts) return imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST;
+    if (k + 1u == npkts) return imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST;
     return MRC_OP_WRITE_MIDDLE;
 }
 
@@ -3176,8 +3202,6 @@ MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
     wr->imm = w->imm;
     wr->opcode = (uint8_t)w->opcode;
     wr->flags = (uint8_t)w->flags;
-    wr->npkts = w->len ? ((w->len - 1u) >> c->mtu_shift) + 1u : 1u;
-    wr->msn = c->next_msn++;
     /* rqmsn [inferred]: index of the receive WQE a Write-IMM consumes; plain writes carry the next one */
     wr->rqmsn = (w->opcode == MRC_WR_WRITE_IMM) ? c->next_rqmsn++ : c->next_rqmsn;
     c->sq_tail++;
@@ -3192,9 +3216,9 @@ MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     const mrc__wr *wr;
     if (c->sq_send == c->sq_tail) return MRC__NEW_NO;
     wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
-    if (wr->sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
+    if (c->sq_sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
     if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return MRC__NEW_NO;
-    return mrc__cc_can_send(c, mrc__nominal(c, wr, wr->sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
+    return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
 /* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.2: the scheduler gates every data packet),
@@ -3402,7 +3426,7 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
-/* Emit packet k of send-queue entry wr_idx as PSN psn. Checks everything that can fail before changing any
+/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before changing any
  * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
 MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
                                     size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
@@ -3410,7 +3434,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     mrc__wr *wr = MRC__SQ(c, wr_idx);
     mrc__psnrec *r = MRC__REC(c, psn);
     uint32_t plen = mrc__pkt_len(c, wr, k), pad = (4u - (plen & 3u)) & 3u;
-    bool imm = mrc__pkt_has_imm(wr, k), last = k + 1u == wr->npkts;
+    bool imm = mrc__pkt_has_imm(c, wr, k), last = k + 1u == mrc__wr_npkts(c, wr);
     uint32_t hl = mrc__data_hdr_len(c, imm), off;
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     mrc_bth b;
@@ -3428,7 +3452,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
 
     MRC_MEMSET(&b, 0, sizeof b);
-    b.opcode = mrc__data_opcode(wr, k);
+    b.opcode = mrc__data_opcode(c, wr, k);
     b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
     b.pad = (uint8_t)pad;
     b.tver = ep->cfg.wire.tver;
@@ -3446,7 +3470,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     b.ts = (uint8_t)ep->cfg.tseth;
     b.psn = psn;
     m.rqmsn = wr->rqmsn;
-    m.msn = wr->msn;
+    m.msn = mrc__wr_msn(wr_idx);
     off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
     off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
     if (ep->cfg.tseth) {
@@ -3543,8 +3567,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
     c->probes_due &= ~(1u << i);
-    pr->due = 0;
-    pr->sent = now;
+    c->probe_sent[i] = now;
     pr->slot = (uint16_t)slot;
     if (i == 0) {
         pr->kind = MRC__PROBE_TLP;
@@ -3581,8 +3604,8 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         wr = &c->sq[r->wr];
         if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
             return 0; /* READY: the window opens on an ACK */
-        n = mrc__req_emit_data(c, psn, r->wr, (psn - wr->first_psn) & MRC_PSN_MASK, true, buf, cap, flags, ti,
-                               now);
+        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, true, buf,
+                               cap, flags, ti, now);
         if (n > 0) {
             c->rtx_force = 0;
             c->rtxq_head++;
@@ -3592,14 +3615,17 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     }
     if (mrc__req_can_send_new(c)) {
         mrc__wr *wr = MRC__SQ(c, c->sq_send);
-        uint32_t k = wr->sent, psn = c->snd_nxt;
+        uint32_t k = c->sq_sent, psn = c->snd_nxt;
         n = mrc__req_emit_data(c, psn, c->sq_send, k, false, buf, cap, flags, ti, now);
         if (n <= 0) return n;
         if (k == 0) {
             wr->first_psn = psn;
             if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
         }
-        if (++wr->sent == wr->npkts) c->sq_send++;
+        if (++c->sq_sent == mrc__wr_npkts(c, wr)) {
+            c->sq_send++;
+            c->sq_sent = 0;
+        }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
         mrc__req_timers(c);
         return n;
@@ -3621,7 +3647,7 @@ MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
     bool any = false;
     while (c->sq_done != c->sq_send) {
         mrc__wr *wr = MRC__SQ(c, c->sq_done);
-        uint32_t last = (wr->first_psn + wr->npkts - 1u) & MRC_PSN_MASK;
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
         if (mrc_psn_diff(c->snd_una, last) <= 0) break;
         wr->status = MRC_OK;
         if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out--;
@@ -3697,7 +3723,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     } else if (s->pr) {
         int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
         if (pi == 0) { /* the tail-loss probe: the responder's state when it arrived */
-            acked_sent = c->probes[0].sent;
+            acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
             c->probes[0].kind = MRC__PROBE_FREE;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
@@ -3808,7 +3834,7 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint32_t i;
     int status;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
-    if ((uint16_t)(c->next_msn - 1u - msn) >= 0x8000u) /* names a message never posted */
+    if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
         c->st.rx_tack++;
@@ -3823,9 +3849,8 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     }
     /* a NAK is fatal, so it must name a message that has started and not completed (O(send queue), rare) */
     for (i = c->sq_done; i != c->sq_tail; i++) {
-        const mrc__wr *wr = MRC__SQ(c, i);
-        if (wr->sent == 0) i = c->sq_tail - 1u; /* nothing after an unstarted message has started */
-        else if (wr->msn == msn) break;
+        if (!mrc__wr_started(c, i)) i = c->sq_tail - 1u; /* nothing after an unstarted message has started */
+        else if (mrc__wr_msn(i) == msn) break;
     }
     if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     mrc__conn_error(c, status, 1, msn, now);
@@ -3873,7 +3898,6 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (c->tlp_count < 16) c->tlp_count++;
         if (c->rtxq_head == c->rtxq_tail) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
-            c->probes[0].due = 1;
             c->probes_due |= 1u;
             c->st.tlp_fired++;
         }
@@ -3955,7 +3979,7 @@ MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, con
     MRC_MEMSET(&e, 0, sizeof e);
     e.kind = MRC__CTL_AETH;
     e.reason = syndrome;
-    e.msn = msn & MRC_PSN_MASK;
+    e.psn = msn & MRC_PSN_MASK; /* an AETH names an MSN, no PSN */
     e.ev = ri ? ri->ev : 0;
     e.port = ri ? ri->port : 1;
     mrc__ctl_push(c, &e);
@@ -3980,13 +4004,13 @@ MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
     for (;;) {
         mrc__imm *s = &c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)];
         mrc__rqe *q;
-        if (!s->valid || mrc_psn_diff(s->psn, c->cack) > 0 || c->rq_done == c->rq_tail) break;
+        if (!(s->psn & MRC__IMM_VALID) || mrc_psn_diff(s->psn & MRC_PSN_MASK, c->cack) > 0 || c->rq_done == c->rq_tail)
+            break;
         q = &c->rq[c->rq_done & (MRC_MAX_RQ - 1u)];
         q->imm = s->imm;
         q->len = s->len;
-        q->status = MRC_OK;
         c->rq_done++;
-        s->valid = 0;
+        s->psn = 0;
         c->imm_next++;
         c->st.imm_delivered++;
         any = true;
@@ -4070,7 +4094,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
             return mrc__drop(ep, c, MRC_DROP_WIMM, op);
         }
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
-        if (slot->valid) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     }
     /* access checks, all before a single byte is written (Q26). IBTA checks no rkey for a zero-length write; here
      * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
@@ -4098,8 +4122,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
     if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
     if (slot) {
-        slot->valid = 1;
-        slot->psn = psn;
+        slot->psn = MRC__IMM_VALID | psn;
         slot->imm = k->imm;
         slot->len = dlen;
     }
@@ -4179,7 +4202,6 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
     q = &c->rq[c->rq_tail & (MRC_MAX_RQ - 1u)];
     q->wr_id = wr_id;
     q->imm = q->len = 0;
-    q->status = MRC_OK;
     c->rq_tail++;
     mrc__rsp_deliver_imms(c);
     return MRC_OK;
@@ -4275,7 +4297,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         b.opcode = MRC_OP_ACK;
         b.psn = c->cack;
         a.syndrome = e->reason;
-        a.msn = e->msn;
+        a.msn = e->psn; /* its MSN */
         (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
     }
@@ -4312,7 +4334,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     c->err_status = (int16_t)status;
     for (i = c->sq_done; i != c->sq_tail; i++) {
         mrc__wr *wr = MRC__SQ(c, i);
-        if (blame && (!has_msn || wr->msn == msn)) {
+        if (blame && (!has_msn || mrc__wr_msn(i) == msn)) {
             wr->status = (int16_t)status;
             blame = false;
         } else {
@@ -4320,17 +4342,19 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
         }
     }
     c->sq_done = c->sq_send = c->sq_tail;
+    c->sq_sent = 0;
     for (i = c->rq_done; i != c->rq_tail; i++) {
         mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
-        q->status = MRC_ERR_FLUSH;
-        q->imm = q->len = 0;
+        q->imm = 0;
+        q->len = MRC__RQE_FLUSHED;
     }
     c->rq_done = c->rq_tail;
-    for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].valid = 0;
+    for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
     c->rtxq_head = c->rtxq_tail;
     c->txlog_head = c->txlog_tail;
     c->ctlq_head = c->ctlq_tail;
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
+    MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
     c->probes_due = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
@@ -4641,7 +4665,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     c->evp_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         mrc__probe *p = &c->probes[i];
-        if (p->kind == MRC__PROBE_EV && !p->due) {
+        if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
             mrc__ev *e = &c->evs[p->slot];
             if (MRC__EVST(e) == MRC__EVS_PROBING) {
                 e->st = 0;
@@ -4656,7 +4680,6 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
             p->slot = mrc__bad_pop(c);
             c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & MRC__EVF_OKC) | MRC__EVS_PROBING);
             p->kind = MRC__PROBE_EV;
-            p->due = 1;
             c->probes_due |= 1u << i;
         }
         out |= p->kind == MRC__PROBE_EV;
@@ -4697,8 +4720,8 @@ MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t 
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];
-        if (p->kind != MRC__PROBE_FREE && !p->due && mrc__ev_value(c, p->slot) == entropy &&
-            mrc__ts(c->ep, p->sent) == ts)
+        if (p->kind != MRC__PROBE_FREE && !((c->probes_due >> i) & 1u) && mrc__ev_value(c, p->slot) == entropy &&
+            mrc__ts(c->ep, c->probe_sent[i]) == ts)
             return (int)i;
     }
     return -1;
@@ -6563,10 +6586,10 @@ MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
             const mrc__rqe *q = &c->rq[c->rq_head & (MRC_MAX_RQ - 1u)];
             c->rq_head++;
             ev->type = MRC_EVT_RECV_IMM;
-            ev->status = q->status;
+            ev->status = q->len == MRC__RQE_FLUSHED ? MRC_ERR_FLUSH : MRC_OK;
             ev->wr_id = q->wr_id;
             ev->imm = q->imm;
-            ev->byte_len = q->len;
+            ev->byte_len = q->len == MRC__RQE_FLUSHED ? 0u : q->len;
             return 1;
         }
         c->in_evq = 0;
