@@ -1249,13 +1249,35 @@ typedef struct mrc__wr {
     int16_t status;           /* its completion status once done (MRC_OK or an mrc_err) */
 } mrc__wr;
 
-typedef struct mrc__psnrec {  /* requester record of one PSN in [win_base, snd_nxt) */
-    mrc_time sent;            /* time of the latest transmission */
-    uint16_t wr;              /* send-queue slot */
-    uint16_t ev;              /* EV slot of the latest transmission */
-    uint16_t ev_lost;         /* EV of a transmission judged lost whose loss awaits confirmation (Q5), or none */
+/* Index types of the requester's per-PSN state, one byte while the capacity fits it: a send-queue slot
+ * (0..MRC_MAX_SQ-1), a record (PSN mod MRC_MAX_INFLIGHT), and a tx-log PSN (PSN mod MRC__TXPSN_MOD, see the log). */
+#if MRC_MAX_SQ <= 256
+typedef uint8_t mrc__sqslot;
+#else
+typedef uint16_t mrc__sqslot;
+#endif
+#if MRC_MAX_INFLIGHT <= 256
+typedef uint8_t mrc__recidx;
+#else
+typedef uint16_t mrc__recidx;
+#endif
+#if MRC_MAX_INFLIGHT <= 16384
+typedef uint16_t mrc__txpsn;
+#define MRC__TXPSN_MOD (4u * MRC_MAX_INFLIGHT)
+#else
+typedef uint32_t mrc__txpsn;
+#define MRC__TXPSN_MOD (MRC_PSN_MASK + 1u)
+#endif
+
+/* Requester record of one PSN in [win_base, snd_nxt) (index: PSN mod MRC_MAX_INFLIGHT). It outlives its
+ * acknowledgement until snd_nxt laps it. Its latest transmission time is in c->rec_sent[], apart (no padding). */
+typedef struct mrc__psnrec {
+    mrc__sqslot wr;           /* send-queue slot of its message */
+    mrc__evslot ev;           /* EV slot of the latest transmission */
+    mrc__evslot ev_lost;      /* with MRC__PR_EVLOST: EV of a transmission judged lost whose loss awaits confirmation
+                               * (Q5) */
     uint8_t flags;            /* MRC__PR_* */
-    uint8_t gen;              /* transmission count (mod 256): tells a stale tx-log entry */
+    uint8_t gen;              /* transmission count (mod 256; 0: never sent): tells a stale tx-log entry */
 } mrc__psnrec;
 
 typedef struct mrc__ctl {     /* a queued control packet (SACK, NACK, transport ACK/NAK) */
@@ -1302,11 +1324,14 @@ struct mrc_conn {
     uint32_t snd_nxt;         /* next new PSN */
     uint16_t next_rqmsn;      /* rqmsn of the next Write-IMM posted */
     uint32_t wimm_out;        /* Write-IMM messages started and not complete */
+    mrc_time rec_sent[MRC_MAX_INFLIGHT];         /* per record: time of the PSN's latest transmission */
     mrc__psnrec rec[MRC_MAX_INFLIGHT];
     uint64_t acked[MRC_MAX_INFLIGHT / 64];       /* requester's knowledge: PSN acked */
-    uint32_t txlog[2 * MRC_MAX_INFLIGHT];        /* transmissions in time order: psn << 8 | gen */
+    /* the transmissions in time order (2 x MRC_MAX_INFLIGHT entries): PSN mod MRC__TXPSN_MOD and the record's gen */
+    mrc__txpsn txlog_psn[2 * MRC_MAX_INFLIGHT];
+    uint8_t txlog_gen[2 * MRC_MAX_INFLIGHT];
     uint32_t txlog_head, txlog_tail;
-    uint32_t rtxq[MRC_MAX_INFLIGHT];             /* PSNs declared lost, oldest first */
+    mrc__recidx rtxq[MRC_MAX_INFLIGHT];          /* records of the PSNs declared lost, oldest first */
     uint32_t rtxq_head, rtxq_tail;
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time rtt_min, srtt;
@@ -3079,13 +3104,31 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
 #define MRC__PR_LOST 2u     /* declared lost, waiting for retransmission */
 #define MRC__PR_QUEUED 4u   /* has an entry in rtxq */
 #define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
+#define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
 
 enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5,
        MRC__LOSS_TRIM_LH = 6 };
 
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 #define MRC__REC(c, psn) (&(c)->rec[(psn) & (MRC_MAX_INFLIGHT - 1u)])
+#define MRC__REC_SENT(c, psn) ((c)->rec_sent[(psn) & (MRC_MAX_INFLIGHT - 1u)])
 #define MRC__TXLOG_LEN (2u * MRC_MAX_INFLIGHT)
+
+/* The PSN of an rtxq entry (a record index). While rtxq holds an entry no new PSN goes out (retransmissions come
+ * first: snd_nxt stands still), and its PSN was in [win_base, snd_nxt) when it was queued, so it is the PSN of
+ * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that index. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__rtxq_psn(const mrc_conn *c, uint32_t i) {
+    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK, idx = c->rtxq[i & (MRC_MAX_INFLIGHT - 1u)];
+    return (last - ((last - idx) & (MRC_MAX_INFLIGHT - 1u))) & MRC_PSN_MASK;
+}
+/* The PSN of the tx-log entry at position pos (stored mod MRC__TXPSN_MOD). A transmission's PSN was at least
+ * snd_nxt - MRC_MAX_INFLIGHT when it was sent (it was in the window), and at most 2 x MRC_MAX_INFLIGHT - 1 later
+ * transmissions, each adding at most one PSN, can follow it while it is in the log: so it is at least
+ * snd_nxt - 3 x MRC_MAX_INFLIGHT now, the PSN of [snd_nxt - MRC__TXPSN_MOD, snd_nxt) with that residue. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__txlog_psn(const mrc_conn *c, uint32_t pos) {
+    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK, e = c->txlog_psn[pos & (MRC__TXLOG_LEN - 1u)];
+    return (last - ((last - e) & (MRC__TXPSN_MOD - 1u))) & MRC_PSN_MASK;
+}
 
 /* circular bitmaps of nbits (a power of two) */
 MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
@@ -3228,7 +3271,7 @@ MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
     uint32_t psn;
     const mrc__psnrec *r;
     if (c->rtxq_head == c->rtxq_tail) return MRC__NEW_NO;
-    psn = c->rtxq[c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)];
+    psn = mrc__rtxq_psn(c, c->rtxq_head);
     if (mrc_psn_diff(psn, c->win_base) < 0 || mrc_psn_diff(psn, c->snd_nxt) >= 0) return MRC__NEW_OK; /* stale */
     r = MRC__REC(c, psn);
     return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
@@ -3348,9 +3391,10 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
 
 /* ---- loss bookkeeping ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, bool front) {
+    mrc__recidx idx = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
     if (c->rtxq_tail - c->rtxq_head >= MRC_MAX_INFLIGHT) return; /* cannot happen: one entry per PSN in window */
-    if (front) c->rtxq[--c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)] = psn;
-    else c->rtxq[c->rtxq_tail++ & (MRC_MAX_INFLIGHT - 1u)] = psn;
+    if (front) c->rtxq[--c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)] = idx;
+    else c->rtxq[c->rtxq_tail++ & (MRC_MAX_INFLIGHT - 1u)] = idx;
 }
 
 /* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
@@ -3366,10 +3410,14 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
     bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
-    if (r->ev_lost != MRC__EV_NONE) mrc__ev_on_loss(c, (int)r->ev_lost); /* lost twice: no more doubt */
-    r->ev_lost = MRC__EV_NONE;
-    if (defer) r->ev_lost = r->ev;
-    else mrc__ev_on_loss(c, (int)r->ev);
+    if (r->flags & MRC__PR_EVLOST) mrc__ev_on_loss(c, (int)r->ev_lost); /* lost twice: no more doubt */
+    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    if (defer) {
+        r->ev_lost = r->ev;
+        r->flags |= MRC__PR_EVLOST;
+    } else {
+        mrc__ev_on_loss(c, (int)r->ev);
+    }
 }
 
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
@@ -3393,33 +3441,35 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
 
-MRC__PRIVATE bool mrc__txlog_live(const mrc_conn *c, uint32_t e) {
-    uint32_t psn = e >> 8;
+/* The transmission at log position pos is still in flight: not acknowledged, not judged lost, not superseded. */
+MRC__PRIVATE bool mrc__txlog_live(const mrc_conn *c, uint32_t pos, uint32_t psn) {
     const mrc__psnrec *r;
     if (!mrc__req_in_window(c, psn)) return false;
-    r = &c->rec[psn & (MRC_MAX_INFLIGHT - 1u)];
-    return (r->flags & MRC__PR_INFLIGHT) && r->gen == (uint8_t)(e & 0xFFu);
+    r = MRC__REC(c, psn);
+    return (r->flags & MRC__PR_INFLIGHT) && r->gen == c->txlog_gen[pos & (MRC__TXLOG_LEN - 1u)];
 }
 /* Room for one more transmission. When full, the oldest has seen 2 windows of later ones go by: treat it as lost.
  * Called before the EV of the new transmission is chosen, since declaring a loss can demote an EV. */
 MRC__PRIVATE void mrc__txlog_reserve(mrc_conn *c) {
     if (c->txlog_tail - c->txlog_head >= MRC__TXLOG_LEN) {
-        uint32_t e = c->txlog[c->txlog_head++ & (MRC__TXLOG_LEN - 1u)];
-        if (mrc__txlog_live(c, e)) mrc__req_mark_lost(c, e >> 8, MRC__LOSS_SACK);
+        uint32_t pos = c->txlog_head++, psn = mrc__txlog_psn(c, pos);
+        if (mrc__txlog_live(c, pos, psn)) mrc__req_mark_lost(c, psn, MRC__LOSS_SACK);
     }
 }
 MRC__PRIVATE void mrc__txlog_append(mrc_conn *c, uint32_t psn, uint8_t gen) {
-    MRC_ASSERT(c->txlog_tail - c->txlog_head < MRC__TXLOG_LEN);
-    c->txlog[c->txlog_tail++ & (MRC__TXLOG_LEN - 1u)] = (psn << 8) | gen;
+    uint32_t pos = c->txlog_tail++ & (MRC__TXLOG_LEN - 1u);
+    MRC_ASSERT(c->txlog_tail - c->txlog_head <= MRC__TXLOG_LEN);
+    c->txlog_psn[pos] = (mrc__txpsn)(psn & (MRC__TXPSN_MOD - 1u));
+    c->txlog_gen[pos] = gen;
 }
 /* Declare lost every live transmission sent more than the reordering slack before the latest acked one. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
     mrc_time slack = mrc__slack(c);
     while (c->txlog_head != c->txlog_tail) {
-        uint32_t e = c->txlog[c->txlog_head & (MRC__TXLOG_LEN - 1u)];
-        if (mrc__txlog_live(c, e)) {
-            if (MRC__REC(c, e >> 8)->sent + slack > c->lat_acked_sent) break;
-            mrc__req_mark_lost(c, e >> 8, why);
+        uint32_t psn = mrc__txlog_psn(c, c->txlog_head);
+        if (mrc__txlog_live(c, c->txlog_head, psn)) {
+            if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
+            mrc__req_mark_lost(c, psn, why);
         }
         c->txlog_head++;
     }
@@ -3509,17 +3559,17 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     if (!rtx) { /* a new PSN: fresh record */
         r->flags = 0;
         r->gen = 0;
-        r->wr = (uint16_t)(wr_idx & (MRC_MAX_SQ - 1u));
-        r->ev_lost = MRC__EV_NONE;
+        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->ev_lost = 0; /* none: flags clear */
         mrc__bit_clr(c->acked, MRC_MAX_INFLIGHT, psn);
     } else {
         r->flags = (uint8_t)((r->flags & ~(MRC__PR_LOST | MRC__PR_QUEUED)) | MRC__PR_RTX);
         c->st.tx_rtx++;
     }
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    r->sent = now;
+    MRC__REC_SENT(c, psn) = now;
     r->gen++;
-    r->ev = (uint16_t)slot;
+    r->ev = (mrc__evslot)slot;
     r->flags |= MRC__PR_INFLIGHT;
     mrc__cc_on_send(c, mrc__nominal(c, wr, k));
     mrc__txlog_append(c, psn, r->gen);
@@ -3593,7 +3643,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         return n;
     }
     while (c->rtxq_head != c->rtxq_tail) {
-        uint32_t psn = c->rtxq[c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)];
+        uint32_t psn = mrc__rtxq_psn(c, c->rtxq_head);
         mrc__psnrec *r = MRC__REC(c, psn);
         mrc__wr *wr;
         if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn) ||
@@ -3731,24 +3781,25 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         }
     } else if (have_rec) {
         mrc__psnrec *r = MRC__REC(c, ack_psn);
-        acked_sent = r->sent;
+        mrc_time r_sent = MRC__REC_SENT(c, ack_psn);
+        acked_sent = r_sent;
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
             /* a retransmitted PSN: if an earlier transmission arrived, that loss was reordering (Q5); if the
              * retransmission did, the loss is confirmed and its EV is suspect */
             if (fresh && (r->flags & MRC__PR_RTX)) {
-                if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent) {
+                if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r_sent) {
                     mrc__reo_widen(c, now);
-                } else if (r->ev_lost != MRC__EV_NONE) {
+                } else if (r->flags & MRC__PR_EVLOST) {
                     mrc__ev_on_loss(c, (int)r->ev_lost);
                 }
-                r->ev_lost = MRC__EV_NONE;
+                r->flags &= (uint8_t)~MRC__PR_EVLOST;
             }
         }
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
-        if (fresh && !(r->flags & MRC__PR_RTX) && now > r->sent) { /* retransmitted packets give no sample */
-            rtt = now - r->sent;
+        if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
+            rtt = now - r_sent;
             mrc__req_rtt_sample(c, rtt);
         }
     }
@@ -3816,7 +3867,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
         mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
-        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r->sent)
+        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     if ((reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) && c->ep->cfg.trim_keeps_alive)
@@ -3881,8 +3932,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
     { /* move it to the head of the queue */
         mrc__psnrec *r = MRC__REC(c, c->snd_una);
-        if ((r->flags & MRC__PR_QUEUED) && c->rtxq_head != c->rtxq_tail &&
-            c->rtxq[c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)] != c->snd_una)
+        if ((r->flags & MRC__PR_QUEUED) && c->rtxq_head != c->rtxq_tail && mrc__rtxq_psn(c, c->rtxq_head) != c->snd_una)
             mrc__rtxq_push(c, c->snd_una, true); /* the later entry is skipped as stale once this one is sent */
     }
     c->rtx_force = 1;
