@@ -1156,7 +1156,7 @@ typedef struct mrc__ev {
 /* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
  * c->probes_due is set, else awaiting its SACK. Its send time is c->probe_sent[i]. */
 typedef struct mrc__probe {
-    uint16_t slot;            /* EV it went on */
+    mrc__evslot slot;         /* EV it went on */
     uint8_t kind;             /* MRC__PROBE_* */
 } mrc__probe;
 
@@ -3618,7 +3618,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
     c->probes_due &= ~(1u << i);
     c->probe_sent[i] = now;
-    pr->slot = (uint16_t)slot;
+    pr->slot = (mrc__evslot)slot;
     if (i == 0) {
         pr->kind = MRC__PROBE_TLP;
         c->tlp_base = now;
@@ -4727,7 +4727,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
             p->kind = MRC__PROBE_FREE;
         }
         if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS) {
-            p->slot = mrc__bad_pop(c);
+            p->slot = (mrc__evslot)mrc__bad_pop(c);
             c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & MRC__EVF_OKC) | MRC__EVS_PROBING);
             p->kind = MRC__PROBE_EV;
             c->probes_due |= 1u << i;
