@@ -1261,7 +1261,10 @@ typedef uint8_t mrc__recidx;
 #else
 typedef uint16_t mrc__recidx;
 #endif
-#if MRC_MAX_INFLIGHT <= 16384
+#if MRC_MAX_INFLIGHT <= 64
+typedef uint8_t mrc__txpsn;
+#define MRC__TXPSN_MOD (4u * MRC_MAX_INFLIGHT)
+#elif MRC_MAX_INFLIGHT <= 16384
 typedef uint16_t mrc__txpsn;
 #define MRC__TXPSN_MOD (4u * MRC_MAX_INFLIGHT)
 #else
