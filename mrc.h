@@ -199,8 +199,8 @@
 #if MRC_EV_BYTES < 4 || MRC_EV_BYTES > 32
 #error "MRC_EV_BYTES must be 4..32"
 #endif
-#if MRC_MAX_PROBES < 2 || MRC_MAX_PROBES > 64
-#error "MRC_MAX_PROBES must be 2..64 (slot 0 is the tail-loss probe)"
+#if MRC_MAX_PROBES < 2 || MRC_MAX_PROBES > 32
+#error "MRC_MAX_PROBES must be 2..32 (slot 0 is the tail-loss probe; probes_due is a 32-bit mask)"
 #endif
 #if MRC_NOTIFYQ_LEN < 1 || MRC_NOTIFYQ_LEN > 65535 || MRC_EPQ_LEN < 1 || MRC_EPQ_LEN > 65535
 #error "MRC_NOTIFYQ_LEN and MRC_EPQ_LEN must be 1..65535"
