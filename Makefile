@@ -18,6 +18,8 @@
 #                      Cortex-M4 and RV32)
 #   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config,
 #                      and what a QP costs per in-flight PSN, tracked PSN, EV, WR, immediate (tools/size_breakdown.sh)
+#   make bench         instructions per 4 KiB data packet by phase (callgrind), the scaling table, ns per packet
+#                      against a 4 KiB memcpy; JSON in build/bench/bench.json (bench/README.md); never in make test
 #   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
 #   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
 #   make check         everything above (what CI runs)
