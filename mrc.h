@@ -1062,6 +1062,12 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
  * ONLINE. Returns MRC_OK or the first failing call's error (its detail in the endpoint, mrc_endpoint_last_error). */
 MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
                                const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now);
+/* The same for the layout every adapter uses: planes x evs_per_plane EVs, EV i on port i % planes + 1 (consecutive
+ * EVs alternate planes) with source port sport_base + (port - 1) * evs_per_plane + i / planes, so plane p's EVs are
+ * the consecutive ports sport_base + (p - 1) * evs_per_plane ... MRC_ERR_INVAL when planes is 0 or above the
+ * endpoint's num_ports, evs_per_plane is 0, the product exceeds MRC_MAX_EVS or the ports run past 65535. */
+MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned planes,
+                                      unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now);
 
 /* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes the
  * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
@@ -6419,15 +6425,16 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     return MRC_OK;
 }
 
-MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
-                               const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now) {
+/* EV i of a UDP EV set: from the arrays, or (ports NULL) from the plane layout of mrc_ev_profile_udp_planes */
+MRC__PRIVATE int mrc__ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
+                                     const uint16_t *sports, unsigned n, unsigned planes, unsigned K, unsigned base,
+                                     unsigned min_active, mrc_time now) {
     mrc_ev_fmt_attr f;
     mrc_ev_profile_attr a;
     mrc_ev_op_entry e;
     unsigned i;
     uint32_t one;
     int rc;
-    if (!ep || !ports || !sports || !n) return MRC_ERR_INVAL;
     MRC_MEMSET(&f, 0, sizeof f);
     f.state = MRC_PROFILE_OFFLINE;
     f.mode = MRC_EV_FMT_UDP;
@@ -6453,10 +6460,12 @@ MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_
                                    MRC_EV_PROF_ATTR_EVENT_MASK | MRC_EV_PROF_ATTR_FIELDS,
                                now);
     for (i = 0; !rc && i < n; i++) { /* each replaces an unpopulated entry */
+        unsigned port = ports ? ports[i] : i % planes + 1u;
+        unsigned sport = ports ? sports[i] : base + (port - 1u) * K + i / planes;
         MRC_MEMSET(&e, 0, sizeof e);
-        e.ev_new.val[0] = (uint8_t)(sports[i] >> 8);
-        e.ev_new.val[1] = (uint8_t)(sports[i] & 0xFFu);
-        e.ev_new.port = ports[i];
+        e.ev_new.val[0] = (uint8_t)(sport >> 8);
+        e.ev_new.val[1] = (uint8_t)(sport & 0xFFu);
+        e.ev_new.port = (uint8_t)port;
         e.state = MRC_EVS_GOOD;
         one = 1;
         rc = mrc_ev_op(ep, prof_id, MRC_EV_OP_REPLACE, &e, &one, now);
@@ -6464,6 +6473,21 @@ MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_
     if (rc) return rc;
     a.state = MRC_PROFILE_ONLINE;
     return mrc_ev_profile_modify(ep, prof_id, &a, MRC_EV_PROF_ATTR_STATE, now);
+}
+
+MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
+                               const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now) {
+    if (!ep || !ports || !sports || !n) return MRC_ERR_INVAL;
+    return mrc__ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, 0, 0, 0, min_active, now);
+}
+
+MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned planes,
+                                      unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now) {
+    if (!ep || !planes || planes > ep->cfg.num_ports || !evs_per_plane || evs_per_plane > MRC_MAX_EVS ||
+        planes * evs_per_plane > MRC_MAX_EVS || sport_base > 65536u - planes * evs_per_plane)
+        return MRC_ERR_INVAL;
+    return mrc__ev_profile_udp(ep, fmt_id, prof_id, (const uint8_t *)0, (const uint16_t *)0, planes * evs_per_plane,
+                               planes, evs_per_plane, sport_base, min_active, now);
 }
 
 /* ================================================================================================================

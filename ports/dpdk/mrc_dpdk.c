@@ -569,14 +569,8 @@ int mrc_dpdk_zero_copy(const mrc_dpdk *d) { return d->cfg.zero_copy != 0; }
 
 int mrc_dpdk_ev_profile(const mrc_dpdk *d, mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned min_active,
                         mrc_time now) {
-    uint8_t ports[MRC_DPDK_MAX_EVS];
-    uint16_t sports[MRC_DPDK_MAX_EVS];
-    unsigned i, n = d->P * d->K;
-    for (i = 0; i < n; i++) { /* EV i: plane i % P + 1, that plane's EV i / P: consecutive EVs alternate planes */
-        ports[i] = (uint8_t)(i % d->P + 1u);
-        sports[i] = mrc_dpdk_ev_sport(d, ports[i], i / d->P);
-    }
-    return mrc_ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, min_active, now);
+    /* EV i: plane i % P + 1, that plane's EV i / P (source port mrc_dpdk_ev_sport) */
+    return mrc_ev_profile_udp_planes(ep, fmt_id, prof_id, d->P, d->K, d->cfg.ev_port, min_active, now);
 }
 
 int mrc_dpdk_watch_fd(mrc_dpdk *d, int fd) {

@@ -632,16 +632,9 @@ int mrc_ibv_path_rx(mrc_ibv_path *p, mrc_endpoint *ep, const uint8_t *grh, const
 
 int mrc_ibv_ev_profile_set(mrc_endpoint *ep, unsigned planes, unsigned K, uint32_t ev_base, uint64_t fmt_id,
                            uint64_t prof_id, unsigned min_active, mrc_time now) {
-    uint8_t ports[256];
-    uint16_t sports[256];
-    unsigned i, n = planes * K;
-    if (!ep || !planes || !K || n > 256u || ev_base + n > 65536u) return MRC_ERR_INVAL;
-    for (i = 0; i < n; i++) { /* EV i: plane i % P + 1, that plane's EV i / P */
-        unsigned p = i % planes + 1u;
-        ports[i] = (uint8_t)p;
-        sports[i] = (uint16_t)(ev_base + (p - 1u) * K + i / planes);
-    }
-    return mrc_ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, min_active, now);
+    /* EV i: plane i % P + 1, that plane's EV i / P */
+    if (ev_base > 65535u) return MRC_ERR_INVAL;
+    return mrc_ev_profile_udp_planes(ep, fmt_id, prof_id, planes, K, (unsigned)ev_base, min_active, now);
 }
 
 /* ================================================================================================================

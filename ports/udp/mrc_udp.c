@@ -413,14 +413,8 @@ int mrc_udp_set_peer(mrc_udp *u, const struct sockaddr_storage *peer, unsigned p
 
 int mrc_udp_ev_profile(const mrc_udp *u, mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned min_active,
                        mrc_time now) {
-    uint8_t ports[MRC_UDP_MAX_EVS];
-    uint16_t sports[MRC_UDP_MAX_EVS];
-    unsigned i, n = u->P * u->K;
-    for (i = 0; i < n; i++) { /* EV i: plane i % P + 1, that plane's EV i / P: consecutive EVs alternate planes */
-        ports[i] = (uint8_t)(i % u->P + 1u);
-        sports[i] = mrc_udp_ev_sport(u, ports[i], i / u->P);
-    }
-    return mrc_ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, min_active, now);
+    /* EV i: plane i % P + 1, that plane's EV i / P (source port mrc_udp_ev_sport) */
+    return mrc_ev_profile_udp_planes(ep, fmt_id, prof_id, u->P, u->K, u->cfg.ev_port, min_active, now);
 }
 
 int mrc_udp_watch_fd(mrc_udp *u, int fd) {
