@@ -3218,18 +3218,13 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr 
 MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == mrc__wr_npkts(c, wr);
 }
-/* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40 */
+/* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40. Every packet but a
+ * message's last carries a full path MTU (a multiple of 4: no pad) and no immediate. */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
-    uint32_t plen = mrc__pkt_len(c, wr, k);
+    uint32_t plen;
+    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    plen = mrc__pkt_len(c, wr, k);
     return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
-}
-MRC__PRIVATE uint8_t mrc__data_opcode(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
-    bool imm = wr->opcode == MRC_WR_WRITE_IMM;
-    uint32_t npkts = mrc__wr_npkts(c, wr);
-    if (npkts == 1) return imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY;
-    if (k == 0) return MRC_OP_WRITE_FIRST;
-    if (k + 1u == npkts) return imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST;
-    return MRC_OP_WRITE_MIDDLE;
 }
 
 /* ---- posting -------------------------------------------------------------------------------------------------- */
@@ -3492,9 +3487,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
     mrc__psnrec *r = MRC__REC(c, psn);
-    uint32_t plen = mrc__pkt_len(c, wr, k), pad = (4u - (plen & 3u)) & 3u;
-    bool imm = mrc__pkt_has_imm(c, wr, k), last = k + 1u == mrc__wr_npkts(c, wr);
-    uint32_t hl = mrc__data_hdr_len(c, imm), off;
+    uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
+    bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
+    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR;
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     mrc_bth b;
     mrc_meth m;
@@ -3511,7 +3507,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
 
     MRC_MEMSET(&b, 0, sizeof b);
-    b.opcode = mrc__data_opcode(c, wr, k);
+    b.opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+               : k == 0 ? MRC_OP_WRITE_FIRST
+               : last   ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                        : MRC_OP_WRITE_MIDDLE;
     b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
     b.pad = (uint8_t)pad;
     b.tver = ep->cfg.wire.tver;
@@ -3580,11 +3579,11 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     r->gen++;
     r->ev = (mrc__evslot)slot;
     r->flags |= MRC__PR_INFLIGHT;
-    mrc__cc_on_send(c, mrc__nominal(c, wr, k));
+    mrc__cc_on_send(c, nominal);
     mrc__txlog_append(c, psn, r->gen);
     c->st.tx_data++;
     c->st.tx_bytes += plen;
-    c->tx_nominal += (uint64_t)hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* as the responder counts rcvd_bytes */
+    c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
     c->tlp_base = now;
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
     return (int)need;
