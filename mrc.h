@@ -1975,13 +1975,36 @@ MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, cons
  * tests/test_codec_fast.inc and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
 typedef uint32_t mrc__w1, mrc__w2, mrc__w3, mrc__w4; /* the word a field of span 1..4 is read in */
 typedef uint64_t mrc__w8;
+/* Big-endian loads and stores. On little-endian x86 and AArch64 with GCC or Clang, 2-, 4- and 8-byte ones are one
+ * unaligned access and a byte swap (compilers do not always merge the byte-wise form when many fields are written
+ * in a row); everywhere else, and with MRC_CODEC_BYTEWISE, the portable byte-wise C99. */
+#if !defined(MRC_CODEC_BYTEWISE) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) &&      \
+    defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                                \
+    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+#define MRC__BSWAP_IO 1
+#else
+#define MRC__BSWAP_IO 0
+#endif
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) { return (uint32_t)q[0] << 8 | q[1]; }
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q) {
-    return (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
+#if MRC__BSWAP_IO
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) {
+    uint16_t v;
+    __builtin_memcpy(&v, q, 2);
+    return __builtin_bswap16(v);
 }
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
+    uint32_t v;
+    __builtin_memcpy(&v, q, 4);
+    return __builtin_bswap32(v);
+}
+#else
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) { return (uint32_t)q[0] << 8 | q[1]; }
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
     return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+}
+#endif
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q) {
+    return (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
 }
 MRC__PRIVATE MRC__INLINE uint64_t mrc__ld8(const uint8_t *q) { return (uint64_t)mrc__ld4(q) << 32 | mrc__ld4(q + 4); }
 /* a 3-byte field past the header's first byte is read as the 4 bytes ending with it (one load and byte swap where
@@ -1990,21 +2013,39 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o) {
     return o ? mrc__ld4(p + o - 1) & 0xFFFFFFu : mrc__ld3(p);
 }
 MRC__PRIVATE MRC__INLINE void mrc__st1(uint8_t *q, uint32_t v) { q[0] = (uint8_t)v; }
+#if MRC__BSWAP_IO
+MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
+    uint16_t w = __builtin_bswap16((uint16_t)v);
+    __builtin_memcpy(q, &w, 2);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
+    v = __builtin_bswap32(v);
+    __builtin_memcpy(q, &v, 4);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
+    v = __builtin_bswap64(v);
+    __builtin_memcpy(q, &v, 8);
+}
+#else
 MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
     q[0] = (uint8_t)(v >> 8);
     q[1] = (uint8_t)(v & 0xFFu);
 }
-MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v) {
-    q[0] = (uint8_t)(v >> 16);
-    mrc__st2(q + 1, v & 0xFFFFu);
-}
 MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
     q[0] = (uint8_t)(v >> 24);
-    mrc__st3(q + 1, v & 0xFFFFFFu);
+    q[1] = (uint8_t)(v >> 16);
+    q[2] = (uint8_t)(v >> 8);
+    q[3] = (uint8_t)(v & 0xFFu);
 }
 MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
     mrc__st4(q, (uint32_t)(v >> 32));
     mrc__st4(q + 4, (uint32_t)(v & 0xFFFFFFFFu));
+}
+#endif
+MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 16);
+    q[1] = (uint8_t)(v >> 8);
+    q[2] = (uint8_t)(v & 0xFFu);
 }
 #define MRC__ONES_(s, b) (~(mrc__w##s)0 >> (8u * sizeof(mrc__w##s) - (b)))
 #define MRC__LD_AT1(p, o) mrc__ld1((p) + (o))
