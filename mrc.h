@@ -2381,8 +2381,23 @@ MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t 
 }
 
 /* The classifier's fast path: the data opcodes (BTH METH [TSETH] RETH [ImmDt]) and SACK (BTH SETH CC_STATE, LSB-first
- * bitmap) when every header is there, at fixed offsets; everything else goes to the generic classifier. */
-MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
+ * bitmap) when every header is there, at fixed offsets; everything else goes to the generic classifier. With
+ * `whole`, the mrc_pkt is zeroed first, as the generic classifier does (mrc_pkt_decode's contract); without it
+ * (mrc_endpoint_recv) only the members these opcodes define are written - the bookkeeping, every header the opcode
+ * has, and TSETH and the immediate of a data packet without them - and the other headers are left as they were:
+ * the receive path reads a header only where the opcode has it (MRC_DEBUG_PKT_POISON fills them with 0xA5 bytes
+ * instead, to prove it in tests). */
+#if defined(MRC_DEBUG_PKT_POISON)
+#define MRC__PKT_REST(k) MRC_MEMSET(&(k)->aeth, 0xA5, sizeof *(k) - offsetof(mrc_pkt, aeth))
+#define MRC__PKT_REST_SACK(k)                                                                                        \
+    (MRC_MEMSET(&(k)->meth, 0xA5, offsetof(mrc_pkt, seth) - offsetof(mrc_pkt, meth)),                     \
+     MRC_MEMSET(&(k)->neth, 0xA5, sizeof *(k) - offsetof(mrc_pkt, neth)))
+#else
+#define MRC__PKT_REST(k) ((void)0)
+#define MRC__PKT_REST_SACK(k) ((void)0)
+#endif
+MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k,
+                                                  bool whole) {
     if (p && k && len >= MRC_BTH_LEN) {
         uint32_t want = mrc_opcode_hdrs(MRC__FX(p, MRC__BTH_OPCODE));
         size_t off;
@@ -2392,7 +2407,13 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
             off = (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_RETH_LEN + (ts ? (size_t)MRC_TSETH_LEN : 0u) +
                   ((want & MRC_HDR_IMMDT) ? (size_t)MRC_IMMDT_LEN : 0u);
             if (len >= off) {
-                MRC_MEMSET(k, 0, sizeof *k);
+                if (whole) {
+                    MRC_MEMSET(k, 0, sizeof *k);
+                } else {
+                    k->payload_len = k->flags = k->imm = 0;
+                    MRC_MEMSET(&k->tseth, 0, sizeof k->tseth);
+                    MRC__PKT_REST(k);
+                }
                 mrc__bth_get(p, mrc__m_bit(o), &k->bth);
                 mrc__meth_get(p + MRC_BTH_LEN, &k->meth);
                 if (ts) {
@@ -2408,7 +2429,12 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
         } else if (want == (uint32_t)(MRC_HDR_SETH | MRC_HDR_CCSTATE) && mrc__seth_fast_ok(o)) {
             off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
             if (len >= off) {
-                MRC_MEMSET(k, 0, sizeof *k);
+                if (whole) {
+                    MRC_MEMSET(k, 0, sizeof *k);
+                } else {
+                    k->payload_len = k->flags = 0;
+                    MRC__PKT_REST_SACK(k);
+                }
                 mrc__bth_get(p, mrc__m_bit(o), &k->bth);
                 mrc__seth_get(p + MRC_BTH_LEN, &k->seth);
                 mrc__cc_state_get(p + MRC_BTH_LEN + MRC_SETH_LEN, &k->cc);
@@ -2420,8 +2446,13 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
     return mrc__pkt_decode_generic(p, len, o, k);
 }
 
+#if defined(MRC_CODEC_GENERIC)
+#define MRC__PKT_DECODE(p, len, o, k, whole) mrc__pkt_decode_generic(p, len, o, k)
+#else
+#define MRC__PKT_DECODE(p, len, o, k, whole) mrc__pkt_decode_fast(p, len, o, k, whole)
+#endif
 MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
-    return MRC__CODEC(pkt_decode)(p, len, o, k);
+    return MRC__PKT_DECODE(p, len, o, k, true);
 }
 
 /* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15) ----------------------------------------------- */
@@ -6556,7 +6587,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
-    rc = mrc_pkt_decode(pkt, len, &ep->cfg.wire, &k);
+    rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
     if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
     if (rc < 0)
         return mrc__drop(ep, (mrc_conn *)0, mrc_opcode_hdrs(pkt[0]) ? MRC_DROP_MALFORMED : MRC_DROP_OPCODE, pkt[0]);

@@ -121,11 +121,29 @@ static int fz_enc2(unsigned h, int fast, uint8_t *p, size_t cap, const mrc_wire_
     }
 }
 /* every fast decoder and the fast classifier on p[0..len) */
+#define FZ_EQ(f) (a->f == b->f)
+static int fz_rx_same(const mrc_pkt *a, const mrc_pkt *b, uint32_t want) {
+    int same = FZ_EQ(hdrs) && FZ_EQ(hdr_len) && FZ_EQ(payload_len) && FZ_EQ(flags) && FZ_EQ(bth.opcode) &&
+               FZ_EQ(bth.se) && FZ_EQ(bth.m) && FZ_EQ(bth.pad) && FZ_EQ(bth.tver) && FZ_EQ(bth.pkey) &&
+               FZ_EQ(bth.resv8) && FZ_EQ(bth.dest_qp) && FZ_EQ(bth.a) && FZ_EQ(bth.r) && FZ_EQ(bth.rtx) &&
+               FZ_EQ(bth.ts) && FZ_EQ(bth.psn);
+    if ((want & ~(uint32_t)MRC_HDR_IMMDT) == (uint32_t)(MRC_HDR_METH | MRC_HDR_RETH))
+        return same && FZ_EQ(meth.rqmsn) && FZ_EQ(meth.msn) && FZ_EQ(tseth.tx_timestamp) && FZ_EQ(tseth.tsr) &&
+               FZ_EQ(tseth.ftype) && FZ_EQ(reth.va) && FZ_EQ(reth.rkey) && FZ_EQ(reth.dma_len) && FZ_EQ(imm);
+    if (want == (uint32_t)(MRC_HDR_SETH | MRC_HDR_CCSTATE))
+        return same && FZ_EQ(seth.type) && FZ_EQ(seth.nxt) && FZ_EQ(seth.m) && FZ_EQ(seth.pr) &&
+               FZ_EQ(seth.ack_psn_offset) && FZ_EQ(seth.entropy) && FZ_EQ(seth.spdcid) && FZ_EQ(seth.dpdcid) &&
+               FZ_EQ(seth.cack_psn) && FZ_EQ(seth.cc_type) && FZ_EQ(seth.cc_fl) && FZ_EQ(seth.mpr) &&
+               FZ_EQ(seth.sack_offset) && FZ_EQ(seth.sack_bitmap) && FZ_EQ(cc.tx_timestamp) && FZ_EQ(cc.ooo_count) &&
+               FZ_EQ(cc.r_c) && FZ_EQ(cc.rcv_cwnd_pen) && FZ_EQ(cc.rcvd_bytes);
+    return memcmp(a, b, sizeof *a) == 0;
+}
 static void fz_fast_decoders(const uint8_t *p, size_t len, const mrc_wire_opts *o) {
     fz_hdr a, b;
-    mrc_pkt ka, kb;
+    mrc_pkt ka, kb, kr;
     unsigned h;
-    int ra, rb;
+    int ra, rb, rr;
+    uint32_t want = len ? mrc_opcode_hdrs(p[0]) : 0u;
     for (h = 0; h < H_COUNT; h++) {
         if (!fz_has_fast(h)) continue;
         memset(&a, 0x5A, sizeof a);
@@ -137,11 +155,17 @@ static void fz_fast_decoders(const uint8_t *p, size_t len, const mrc_wire_opts *
     }
     memset(&ka, 0x5A, sizeof ka);
     memset(&kb, 0x5A, sizeof kb);
-    ra = mrc__pkt_decode_fast(p, len, o, &ka);
+    memset(&kr, 0x5A, sizeof kr);
+    ra = mrc__pkt_decode_fast(p, len, o, &ka, true);
     rb = mrc__pkt_decode_generic(p, len, o, &kb);
+    rr = mrc__pkt_decode_fast(p, len, o, &kr, false);
     FZ_CHECK(ra == rb, "mrc_pkt_decode of %zu bytes (opcode %#x): fast %d, generic %d", len, len ? p[0] : 0u, ra, rb);
     FZ_CHECK(memcmp(&ka, &kb, sizeof ka) == 0, "mrc_pkt_decode of %zu bytes (opcode %#x, rc %d): the mrc_pkt differs",
              len, len ? p[0] : 0u, ra);
+    /* mrc_endpoint_recv's decode: the same in every member the opcode defines (it leaves the others as they were) */
+    FZ_CHECK(rr == rb, "receive decode of %zu bytes (opcode %#x): %d, generic %d", len, len ? p[0] : 0u, rr, rb);
+    FZ_CHECK(fz_rx_same(&kr, &kb, want), "receive decode of %zu bytes (opcode %#x, rc %d): a member differs", len,
+             len ? p[0] : 0u, rb);
 }
 /* a fast encoder and its generic twin into two exact-size buffers of the same junk */
 static void fz_fast_encoder(unsigned h, const fz_hdr *u, size_t cap, const mrc_wire_opts *o) {
