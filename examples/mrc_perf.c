@@ -19,10 +19,20 @@
  * Exit status: 0 success (data verified); 1 run failed (peer, network, verification); 2 usage error.
  */
 #define _GNU_SOURCE
+/* --pcap (examples/perf_pcap.inc): the core's two packet entry points are renamed here, and perf_pcap.inc defines
+   mrc_endpoint_poll_tx / mrc_endpoint_recv as wrappers that capture and call them, so the packets of every carrier's
+   adapter (they call those two) are captured at one place */
+#define mrc_endpoint_poll_tx perf_core_poll_tx
+#define mrc_endpoint_recv perf_core_recv
 #define MRC_IMPLEMENTATION
 #include "../mrc.h"
+#undef mrc_endpoint_poll_tx
+#undef mrc_endpoint_recv
 #include "../ports/udp/mrc_udp.h"
 #include "perf_carrier.h"
+#define MRC_FRAME_STATIC
+#define MRC_FRAME_IMPLEMENTATION
+#include "../ports/common/mrc_frame.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -71,6 +81,8 @@ typedef struct opts {
     const char *dpdk_eal;     /* --dpdk "EAL ARGS": the DPDK carrier */
     const char *ibv_dev;      /* --ibv DEV: the ibverbs carrier */
     const char *stall_log;    /* --stall-log: every in-order delivery stall > 1 ms, CLOCK_REALTIME */
+    const char *pcap_file;    /* --pcap: every MRC packet sent and received (examples/perf_pcap.inc) */
+    uint32_t pcap_snap;       /* --pcap-snap: bytes kept per frame, 0 = whole frames */
     unsigned batch, sack_every, ack_every, sack_delay_us;
     int udp_port, ev_port;    /* -1: role default */
     int cc;                   /* MRC_CC_ALGO_* */
@@ -176,7 +188,11 @@ static void usage(void) {
         "  -v, --verbose           adapter and core counters in the summary\n"
         "      --stall-log FILE    receiver: log every in-order delivery stall over 1 ms as 'start_realtime_ns\n"
         "                          duration_ns' lines (failover measurements)\n"
-        "      --trace FILE        write the core's trace (time_ns id a b per line; MRC_ENABLE_TRACE builds only)\n",
+        "      --trace FILE        write the core's trace (time_ns id a b per line; MRC_ENABLE_TRACE builds only)\n"
+        "      --pcap FILE         write every MRC packet this side sends and receives to FILE (pcap, Ethernet/IP/UDP\n"
+        "                          4791 frames with the EV as source port and an ICRC; any carrier), for Wireshark\n"
+        "                          with tools/wireshark/mrc.lua\n"
+        "      --pcap-snap BYTES   keep only the first BYTES of each frame (default: whole frames)\n",
         (unsigned)MRC_UDP_MAX_PLANES);
 }
 
@@ -320,6 +336,11 @@ static void parse_args(int argc, char **argv, opts *o) {
         } else if (!strcmp(a, "--stall-log")) {
             if (!v) die_usage("option %s needs a value", a);
             o->stall_log = v;
+        } else if (!strcmp(a, "--pcap")) {
+            if (!v) die_usage("option %s needs a value", a);
+            o->pcap_file = v;
+        } else if (!strcmp(a, "--pcap-snap")) {
+            o->pcap_snap = (uint32_t)opt_u64(a, v, 64, 65535, 0);
         } else if (!strcmp(a, "--bind")) {
             if (!v) die_usage("option %s needs a value", a);
             o->bind_addr = v;
@@ -1175,6 +1196,8 @@ static int open_udp(perf *p, const struct sockaddr_storage *tcp_local, char *err
     return mrc_udp_open(&p->u, &uc, err, errlen);
 }
 
+#include "perf_pcap.inc"
+
 /* ---- the UDP carrier (ports/udp) ------------------------------------------------------------------------------ */
 static mrc_time udp_c_now(void *c) {
     (void)c;
@@ -1214,7 +1237,13 @@ static int udp_c_set_peer(void *c, const char *line, char *err, size_t errlen) {
         if (kv_u64(line, k, &port) || port == 0 || port > 65535) goto bad;
         if (parse_addr(a, (unsigned)port, &peer[i])) goto bad;
     }
-    return mrc_udp_set_peer(u, peer, mrc_udp_planes(u), err, errlen) ? -1 : 0;
+    if (mrc_udp_set_peer(u, peer, mrc_udp_planes(u), err, errlen)) return -1;
+    for (i = 0; pcap_tap && i < mrc_udp_planes(u); i++) { /* --pcap: the planes' real addresses */
+        struct sockaddr_storage ss;
+        if (mrc_udp_local_addr(u, i + 1u, &ss) == 0) pcap_set_addr(pcap_tap, 1, i + 1u, &ss);
+        pcap_set_addr(pcap_tap, 0, i + 1u, &peer[i]);
+    }
+    return 0;
 bad:
     snprintf(err, errlen, "malformed handshake from the peer");
     return -1;
@@ -1284,6 +1313,7 @@ static const perf_carrier_ops udp_carrier = {
 static int open_carrier(perf *p, const struct sockaddr_storage *tcp_local, char *err, size_t errlen) {
     perf_carrier_args a;
     perf_carrier_open_fn fn = NULL;
+    if (pcap_tap) pcap_family(pcap_tap, tcp_local->ss_family == AF_INET6);
     if (!p->o.dpdk_eal && !p->o.ibv_dev) {
         if (open_udp(p, tcp_local, err, errlen)) return -1;
         p->cops = &udp_carrier;
@@ -2294,6 +2324,13 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     parse_args(argc, argv, &p->o);
     p->server = p->o.server == NULL;
+    if (p->o.pcap_file) {
+        char perr[256];
+        if (pcap_open(p->o.pcap_file, p->o.pcap_snap, p->server, perr, sizeof perr)) {
+            fprintf(stderr, "%s: %s\n", prog, perr);
+            return 1;
+        }
+    }
     p->size = p->o.size;
     p->iters = p->o.duration > 0 ? 0 : p->o.iters;
     p->qps = p->o.qps;
@@ -2324,6 +2361,7 @@ int main(int argc, char **argv) {
     report(p, ok, p->err);
     trace_write(p);
     stall_write(p);
+    pcap_close();
     if (!ok) fprintf(stderr, "%s: %s\n", prog, p->err[0] ? p->err : "failed");
     perf_free(p);
     return ok ? 0 : 1;
