@@ -5,11 +5,15 @@
 #                      run (hello), the README and header snippets compiled and the README's numbers checked
 #                      (docs-check), the MRC_STATIC build (static), the frame codec's tests with the Scapy check
 #                      (frame-test), the ports' device-free tests (ports-test: DPDK over net_ring, ibverbs unit
-#                      tests; each skips with a line without its library), then a strict build of the test suite
-#                      and its run (last line: "N passed, N failed")
+#                      tests; each skips with a line without its library), the Wireshark dissector checked by
+#                      tshark against the core's decoder (dissector-test; a SKIP line without tshark), then a strict
+#                      build of the test suite and its run (last line: "N passed, N failed")
 #   make hello         examples/hello.c: two endpoints, an in-memory lossy wire, one Write-with-Immediate
 #   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
-#                      mid-run (built-in impairment: no root, no hardware); about 5 s
+#                      mid-run (built-in impairment: no root, no hardware); about 5 s; leaves build/demo.pcap
+#   make dissector-test  tools/wireshark/mrc.lua under tshark: every field of captures from the generator, the
+#                      simulator and mrc_perf over UDP compared with the core's decoder; a garbage corpus (no Lua
+#                      error, expert info on every malformed packet)
 #   make demo-sim      two endpoints over a lossy simulated 8-plane wire, in one process
 #   make asan          the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make cxx           the test suite compiled and run as C++11
@@ -49,7 +53,7 @@ ifdef SEED
 export MRC_TEST_SEED := $(SEED)
 endif
 
-.PHONY: all test asan cxx freestanding size demo demo-sim check clean bench hello docs-check static
+.PHONY: all test asan cxx freestanding size demo demo-sim check clean bench hello docs-check static dissector-test
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
 $(B):
@@ -65,7 +69,7 @@ $(B)/mrc_test_asan: $(TESTDEPS) | $(B)
 $(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
 	$(CXX) $(CXXFL) -o $@ mrc_test.c
 
-test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke hello docs-check static frame-test ports-test
+test: $(B)/mrc_test sim-quick fuzz-smoke udp-smoke hello docs-check static frame-test ports-test dissector-test
 	./$(B)/mrc_test $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
@@ -94,6 +98,14 @@ static: $(B)/static/unit.c
 	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -I. -c $(B)/static/unit.c \
 	  -o $(B)/static/unit_cxx.o
 	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror)"
+
+# ---- the Wireshark dissector (tools/wireshark/mrc.lua) ------------------------------------------------------------
+# build/mrc_pcap: captures of every packet kind, garbage, and the core's decoder as the oracle (tools/mrc_pcap.c)
+$(B)/mrc_pcap: tools/mrc_pcap.c $(CORE) ports/common/mrc_frame.h | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ tools/mrc_pcap.c
+
+dissector-test: $(B)/mrc_pcap $(B)/sim/mrc_simrun $(B)/mrc_perf
+	B=$(B) tools/dissector_test.sh
 
 # ---- benchmarks (timing: never part of make test) ----
 # make bench: instructions per data packet (callgrind; installs valgrind when root and missing, else a SKIP line),
