@@ -8,13 +8,17 @@
 # The planes are modelled as links (--plane-rate-mbps: each plane serializes at RATE Mb/s behind a 256 KiB queue,
 # like a NIC port at line rate), so that the bottleneck is the planes and not the host's CPU: losing one of 8 then
 # costs 1/8 of the capacity, and anything beyond that share is the protocol's doing. Total under 15 s.
+# The client captures every MRC packet it sends and receives (mrc_perf --pcap, the first 128 bytes of each frame)
+# into demo.pcap beside mrc_perf (build/demo.pcap), for Wireshark / tshark with tools/wireshark/mrc.lua.
 #
-#   tools/udp_demo.sh [PATH_TO_MRC_PERF]       (environment: RATE per-plane Mb/s (100), SECS (4), AT_MS (2000))
+#   tools/udp_demo.sh [PATH_TO_MRC_PERF]       (environment: RATE per-plane Mb/s (100), SECS (4), AT_MS (2000),
+#                                               PCAP (the capture; empty: none))
 set -u
 PERF=${1:-build/mrc_perf}
 RATE=${RATE:-100}
 SECS=${SECS:-4}
 AT_MS=${AT_MS:-2000}
+PCAP=${PCAP-$(dirname "$PERF")/demo.pcap}
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=udp_lib.sh
 . "$HERE/udp_lib.sh"
@@ -31,10 +35,12 @@ if ! udp_server "$TMP/demo" ""; then
 fi
 spid=$UP_SPID
 "$PERF" 127.0.0.1 -p "$UP_TCP" --ev-port "$UP_EVC" --connect-timeout 30 -D "$SECS" --planes 8 --evs 128 \
-    --plane-rate-mbps "$RATE" --blackhole-plane 3 --at "$AT_MS" --report-every 250 | tee "$TMP/client.out"
+    --plane-rate-mbps "$RATE" --blackhole-plane 3 --at "$AT_MS" --report-every 250 \
+    ${PCAP:+--pcap "$PCAP" --pcap-snap 128} 2>"$TMP/client.err" | tee "$TMP/client.out"
 crc=${PIPESTATUS[0]}
 wait $spid
 src=$?
+grep -v " captured in " "$TMP/client.err" >&2
 if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
     echo "demo-udp: FAILED (client exit $crc, server exit $src)"
     cat "$TMP/demo.server.err"
@@ -53,5 +59,10 @@ if awk -v r="${retained:-0}" -v e="$expect" 'BEGIN { exit !(r + 0 >= e - 5) }'; 
 else
     echo "demo-udp: $verdict; but only ${retained}% of the goodput retained (7/8 = ${expect}%): a loaded host?" \
         "(the 10 ms series is in the --json output)"
+fi
+if [ -n "$PCAP" ] && [ -s "$PCAP" ]; then
+    echo "demo-udp: the client's packets are in $PCAP ($(sed -n 's/.*: \([0-9]*\) packets .*/\1/p' "$TMP/client.err")" \
+        "packets, first 128 bytes of each): tshark -X lua_script:tools/wireshark/mrc.lua -r $PCAP" \
+        "(Wireshark: copy tools/wireshark/mrc.lua into ~/.local/lib/wireshark/plugins/)"
 fi
 exit 0
