@@ -14,7 +14,7 @@
 # fuzz/corpus/decode packets whole, cut at every length, cut by the snapshot length, mutated, and random MRC-opcode
 # packets): no Lua error ever, Malformed expert info on every frame the core rejects.
 #
-# Needs tshark (Wireshark 3.6 or later; CI has Debian 12's 4.0): installed with apt-get when missing and root, else
+# Needs tshark (CI has Debian 12's 4.0): installed with apt-get when missing and root, else
 # a SKIP line. Runs in well under a minute.
 set -u
 B=${B:-build}

@@ -14,7 +14,7 @@
 -- Protocols > MRC, or tshark -o mrc.sack_msb_first:TRUE ...): BTH m bit, EETH op position, SACK bitmap order,
 -- TSETH timestamp unit; and how the 32-bit EV is rebuilt from an IPv6 flow label (stev_sport_high).
 --
--- Needs Wireshark 3.6 or later (tested with 4.0, Debian 12's). MIT licence, as mrc.h.
+-- Tested with Wireshark 4.0 (Debian 12's 4.0.17; Lua 5.2). MIT licence, as mrc.h.
 
 local mrc = Proto("mrc", "Multipath Reliable Connection")
 
