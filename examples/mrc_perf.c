@@ -709,16 +709,19 @@ static void bin_add(perf *p, uint64_t *bins, mrc_time now, uint64_t bytes) {
 /* The verification pattern: seeded pseudo-random bytes with period PAT_LEN (byte j of the stream is pat[(j + the
  * stream's offset) mod PAT_LEN]), stored extended past PAT_LEN so that any MAX_SIZE-long window starting below
  * PAT_LEN is contiguous: a sender's message is one pointer into it. */
-static int pattern_init(perf *p) {
+static void pattern_fill(perf *p) {
     size_t total = (size_t)PAT_LEN + MAX_SIZE + 4096u, i;
     uint64_t seedk = splitmix(p->o.seed ^ 0xDA7A5EEDull);
-    p->pat = (uint8_t *)malloc(total);
-    if (!p->pat) return -1;
     for (i = 0; i < PAT_LEN; i += 8u) {
         uint64_t w = splitmix(seedk + i);
         memcpy(p->pat + i, &w, 8); /* PAT_LEN + 8 <= total */
     }
     for (i = PAT_LEN; i < total; i++) p->pat[i] = p->pat[i - PAT_LEN];
+}
+static int pattern_init(perf *p) {
+    p->pat = (uint8_t *)malloc((size_t)PAT_LEN + MAX_SIZE + 4096u);
+    if (!p->pat) return -1;
+    pattern_fill(p);
     return 0;
 }
 static uint64_t stream_off(unsigned q, int from_server) {
@@ -2238,6 +2241,7 @@ static int run(perf *p) {
         GETV("dur_us", v, uint64_t, 0, 600000000);
         o->duration = (double)v / 1e6;
 #undef GETV
+        pattern_fill(p); /* the verification pattern follows the client's --seed */
         o->min_active_set = 1;
         if (p->evs % p->planes || p->evs > MRC_MAX_EVS || p->mtu & (p->mtu - 1u)) {
             (void)chan_send(&p->ch, "MRCPERF/" PERF_VERSION " ERR inconsistent planes/EVs/MTU\n");

@@ -76,6 +76,8 @@ if [ $QUICK = 0 ]; then
         echo "skip IPv6 loopback (no ::1)"
     fi
     transfer "raw UDP baseline" "" "--raw -D 0.3"
+    # the server learns the client's --seed from the hello line: its verification pattern must follow it
+    transfer "client --seed 7 (the server verifies against the client's pattern)" "" "-n 200 -s 65536 --seed 7"
     # usage errors come before any socket: well within 2 s even on a loaded host (up to 0.23 s seen with both cores
     # busy), where waiting on the network would take the 5 s connect timeout or for ever (a server)
     expect_fail "unknown option" 2 "unknown option" 2000 "$PERF" --no-such-flag
