@@ -66,6 +66,10 @@
  *   MRC_MAX_INFLIGHT       requester per-PSN records, power of two (1024): caps the send window
  *   MRC_MAX_WIMM           pending immediates per QP (128)    MRC_MAX_SQ, MRC_MAX_RQ  work requests per QP (64)
  *   MRC_CTLQ_LEN           queued control packets per QP (16)
+ *   MRC_POOL_BLOCKS        in-flight memory per endpoint, in blocks of 64 PSNs (default MRC_MAX_CONNS x
+ *                          (MRC_MAX_INFLIGHT / 64 + 1): every QP can fill its window at once). A QP holds the blocks
+ *                          of its unacknowledged PSNs only; lower it to provision by bandwidth-delay product (see
+ *                          "IN-FLIGHT MEMORY" below; mrc_config.pool_blocks lowers it at run time)
  *   MRC_MAX_EV_FMTS        EV Format profiles per endpoint (4) MRC_MAX_EV_PROFILES EV profiles per endpoint (4)
  *   MRC_MAX_EV_FIELDS      fields per EV Format / EV profile (16: the OCP SRv6+SRH examples use 10 and 12)
  *   MRC_EV_BYTES           bytes of an EV value (32: SRv6 DA + SRH; 4 is enough for UDP and STEV formats)
@@ -83,6 +87,17 @@
  * TIME      uint64_t ns, monotonic, caller's epoch. Deadlines out are absolute; MRC_TIME_NEVER = none.
  * MEMORY    no heap, no globals, no static mutable state; sizeof(mrc_endpoint) and sizeof(mrc_conn) are fixed by the
  *           macros above. A posted write's source buffer stays caller-owned until its MRC_EVT_SEND_DONE.
+ * IN-FLIGHT MEMORY  a QP's per-PSN requester state (record, send time, acknowledgement of each PSN it has sent and
+ *           the peer has not yet cumulatively acknowledged) lives in the endpoint's pool of MRC_POOL_BLOCKS blocks of 64
+ *           PSNs, as a NIC keeps shared context memory: a QP's own structure is small, and in-flight state is
+ *           provisioned by aggregate bandwidth-delay product rather than QPs x largest window (make size prints the
+ *           bytes per block). A QP takes a block when its next new PSN enters one and returns it when the cumulative
+ *           acknowledgement has passed the block's PSNs (or the QP leaves RTS). With the pool empty a QP sends no new
+ *           PSN (retransmissions still go): it waits on the endpoint's pool list (pool_waits in mrc_conn_stats and
+ *           mrc_endpoint_stats) and is handed a freed block, first come first served; a waiter with nothing in flight
+ *           is woken by any other QP's acknowledgement, and one with packets in flight keeps its RTO. Provision the
+ *           PSNs in flight at line rate over one RTT, in blocks, plus one block per QP sending at once. The pool is
+ *           not written by mrc_endpoint_init: blocks are first touched when taken.
  * ERRORS    negative int codes (mrc_err); values <= MRC_ERR_FATAL mean the connection is in ERR. Malformed or
  *           hostile packets are dropped and counted (mrc_endpoint_stats / mrc_conn_stats), never fatal to the
  *           endpoint and never a crash.
@@ -148,6 +163,9 @@
 #endif
 #ifndef MRC_CTLQ_LEN
 #define MRC_CTLQ_LEN 16
+#endif
+#ifndef MRC_POOL_BLOCKS
+#define MRC_POOL_BLOCKS (MRC_MAX_CONNS * (MRC_MAX_INFLIGHT / 64 + 1))
 #endif
 
 #ifndef MRC_MAX_EV_FMTS
@@ -231,6 +249,9 @@
 #endif
 #if MRC_CTLQ_LEN < 2 || MRC_CTLQ_LEN > 256 || (MRC_CTLQ_LEN & (MRC_CTLQ_LEN - 1))
 #error "MRC_CTLQ_LEN must be a power of two in 2..256"
+#endif
+#if MRC_POOL_BLOCKS < 1 || MRC_POOL_BLOCKS > 16777215
+#error "MRC_POOL_BLOCKS must be 1..16777215"
 #endif
 
 #ifdef __cplusplus
@@ -558,6 +579,9 @@ typedef struct mrc_config {
     uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
     bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back backs off but does not spend the
                                  retry budget (true, default): congestion is not a dead path */
+    /* memory */
+    uint32_t pool_blocks;     /* in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of them;
+                                 see IN-FLIGHT MEMORY at the top) */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
@@ -602,6 +626,9 @@ typedef struct mrc_endpoint_stats {
     uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
     uint64_t psu_rtx;                        /* PORT_STATUS_UPDATEs the core resent for want of an answer */
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
+    uint64_t pool_waits;                     /* times a QP had to wait for in-flight memory (an empty pool) */
+    uint64_t pool_handoffs;                  /* blocks handed from a QP that freed them to a waiting one */
+    uint32_t pool_blocks, pool_in_use, pool_peak; /* the pool: blocks usable, held now, most ever held at once */
 } mrc_endpoint_stats;
 
 typedef struct mrc_conn_stats {
@@ -633,6 +660,7 @@ typedef struct mrc_conn_stats {
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
+    uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
 } mrc_conn_stats;
 
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */
@@ -853,7 +881,7 @@ enum mrc_detail_code {
     /* mrc_config (index: the DSCP class for CFG_DSCP) */
     MRC_DETAIL_CFG_PORTS, MRC_DETAIL_CFG_QPN_BASE, MRC_DETAIL_CFG_WIRE, MRC_DETAIL_CFG_DSCP, MRC_DETAIL_CFG_EV_SPORT,
     MRC_DETAIL_CFG_EVS_PER_PORT, MRC_DETAIL_CFG_BACKUP_PCT, MRC_DETAIL_CFG_REVIVE, MRC_DETAIL_CFG_EVENT_MASK,
-    MRC_DETAIL_CFG_SACK_EVERY, MRC_DETAIL_CFG_EV_MAX_WIDTH,
+    MRC_DETAIL_CFG_SACK_EVERY, MRC_DETAIL_CFG_EV_MAX_WIDTH, MRC_DETAIL_CFG_POOL_BLOCKS,
     /* profiles (index: the field or EV entry concerned) */
     MRC_DETAIL_PROFILE_ID,        /* ID 0 names the built-in profile, which cannot be modified */
     MRC_DETAIL_MASK,              /* a mask bit the call does not define (attr) */
@@ -1278,8 +1306,9 @@ typedef uint32_t mrc__txpsn;
 #define MRC__TXPSN_MOD (MRC_PSN_MASK + 1u)
 #endif
 
-/* Requester record of one PSN in [win_base, snd_nxt) (index: PSN mod MRC_MAX_INFLIGHT). It outlives its
- * acknowledgement until snd_nxt laps it. Its latest transmission time is in c->rec_sent[], apart (no padding). */
+/* Requester record of one PSN in [win_base, snd_nxt), in the pool block of its 64 PSNs (mrc__pblk). It lives as long
+ * as its block: until the cumulative acknowledgement has passed every PSN of the block. Its latest transmission time is
+ * in the block's sent[], apart (no padding). */
 typedef struct mrc__psnrec {
     mrc__sqslot wr;           /* send-queue slot of its message */
     mrc__evslot ev;           /* EV slot of the latest transmission */
@@ -1288,6 +1317,28 @@ typedef struct mrc__psnrec {
     uint8_t flags;            /* MRC__PR_* */
     uint8_t gen;              /* transmission count (mod 256; 0: never sent): tells a stale tx-log entry */
 } mrc__psnrec;
+
+/* The in-flight pool (see IN-FLIGHT MEMORY at the top). A block index is stored plus one: 0 is "none", so a zeroed
+ * QP has no blocks. */
+#if MRC_POOL_BLOCKS < 65535
+typedef uint16_t mrc__blkidx;
+#else
+typedef uint32_t mrc__blkidx;
+#endif
+#define MRC__BLK_PSNS 64u
+/* A QP's block table: entry (PSN / 64) mod MRC__BTAB_LEN. A window of MRC_MAX_INFLIGHT PSNs that does not start on a
+ * block boundary spans MRC_MAX_INFLIGHT / 64 + 1 blocks, so the table has twice MRC_MAX_INFLIGHT / 64 entries. */
+#define MRC__BTAB_LEN (2u * MRC_MAX_INFLIGHT / MRC__BLK_PSNS)
+/* One pool block: the requester state of 64 consecutive PSNs (PSN / 64 = the block's number) of the QP that holds it.
+ * Records below lo were sent before the block was taken (by an earlier holder of that table entry) and are not
+ * this block's: a block taken mid-range (the QP had nothing in flight and gave its block back) starts at lo. */
+typedef struct mrc__pblk {
+    mrc_time sent[MRC__BLK_PSNS];     /* per PSN: time of its latest transmission */
+    uint64_t acked;                   /* bit i: PSN 64 x block + i is acknowledged (the requester's knowledge) */
+    mrc__psnrec rec[MRC__BLK_PSNS];
+    mrc__blkidx next_free;            /* free list (index plus one; 0: the end) */
+    uint8_t lo;                       /* first slot this block holds */
+} mrc__pblk;
 
 typedef struct mrc__ctl {     /* a queued control packet (SACK, NACK, transport ACK/NAK) */
     uint32_t psn;             /* SACK, NACK: the PSN it names; AETH: the MSN (24 bits each) */
@@ -1316,6 +1367,7 @@ struct mrc_conn {
     void *user;
     uint16_t slot;
     uint8_t state, in_ctq, in_txq, in_evq, err_pending;
+    uint8_t in_poolq;         /* on the endpoint's list of QPs waiting for a pool block */
     int16_t err_status;
     uint32_t qpn;
     mrc_conn_attr attr;       /* current attributes */
@@ -1333,9 +1385,7 @@ struct mrc_conn {
     uint32_t snd_nxt;         /* next new PSN */
     uint16_t next_rqmsn;      /* rqmsn of the next Write-IMM posted */
     uint32_t wimm_out;        /* Write-IMM messages started and not complete */
-    mrc_time rec_sent[MRC_MAX_INFLIGHT];         /* per record: time of the PSN's latest transmission */
-    mrc__psnrec rec[MRC_MAX_INFLIGHT];
-    uint64_t acked[MRC_MAX_INFLIGHT / 64];       /* requester's knowledge: PSN acked */
+    mrc__blkidx btab[MRC__BTAB_LEN];             /* pool blocks of [win_base, snd_nxt) (plus one; 0: none) */
     /* the transmissions in time order (2 x MRC_MAX_INFLIGHT entries): PSN mod MRC__TXPSN_MOD and the record's gen */
     mrc__txpsn txlog_psn[2 * MRC_MAX_INFLIGHT];
     uint8_t txlog_gen[2 * MRC_MAX_INFLIGHT];
@@ -1457,6 +1507,13 @@ struct mrc_endpoint {
     uint32_t epoch, rx_cur, rx_prev; /* receiving QPs in this and the last base-RTT epoch (dynamic MPR) */
     mrc_time epoch_end;
     mrc_endpoint_stats st;
+    /* the in-flight pool: blocks [0, pool_hw) have been used; the free ones among them are on the free list, those
+     * from pool_hw to pool_cap were never touched (mrc_endpoint_init does not write them) */
+    uint32_t pool_cap, pool_hw, pool_nfree;  /* blocks usable (mrc_config.pool_blocks), ever used, free */
+    mrc__blkidx pool_free;                    /* free list head (index plus one; 0: empty) */
+    uint16_t poolq[MRC_MAX_CONNS];            /* QPs waiting for a block (conn slots), first come first served */
+    uint32_t poolq_head, poolq_len;
+    mrc__pblk pool[MRC_POOL_BLOCKS];          /* last: mrc_endpoint_init clears everything before it only */
 };
 
 #ifdef __cplusplus
@@ -2708,7 +2765,11 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     if (cfg->sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
     if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0, 0);
-    MRC_MEMSET(ep, 0, sizeof *ep);
+    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0, 0);
+    /* everything but the pool, which is touched block by block as it is first used */
+    MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
+    ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
+    ep->pool_nfree = ep->pool_cap;
     ep->detail.call = MRC_CALL_ENDPOINT_INIT;
     ep->cfg = *cfg;
     if (!ep->cfg.ev_max_width) ep->cfg.ev_max_width = 8u * MRC_EV_BYTES;
@@ -2779,9 +2840,10 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
     *len = j;
 }
 
-enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2 }; /* mrc__req_new */
+enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2, MRC__NEW_POOL = 3 }; /* mrc__req_new */
 MRC__PRIVATE int mrc__req_new(const mrc_conn *c);
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c);
+MRC__PRIVATE void mrc__pool_wait(mrc_conn *c);
 MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
@@ -2796,6 +2858,8 @@ MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
             mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
         } else if (w == MRC__NEW_CWND) {
             mrc__cc_block(c); /* READY: woken when its context's window opens */
+        } else if (w == MRC__NEW_POOL) {
+            mrc__pool_wait(c); /* woken with a block when another QP frees one */
         }
     }
 }
@@ -2804,6 +2868,78 @@ MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
     if (c->in_evq) return;
     c->in_evq = 1;
     mrc__ring_push(ep->evq, &ep->evq_head, &ep->evq_len, c->slot);
+}
+
+/* ---- the in-flight pool (IN-FLIGHT MEMORY at the top) ----------------------------------------------------------
+ * Blocks of 64 PSNs' requester state, on a free list; a QP's block table maps PSN / 64 to the block holding it. A QP
+ * holds exactly the blocks of [win_base, snd_nxt) - plus, handed to it while it waited, the one its next PSN enters.
+ * Taking and freeing are O(1); a freed block goes to the first QP waiting for one, if any. */
+#define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))
+MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn) {
+    mrc__blkidx b = c->btab[MRC__BTAB_IDX(psn)];
+    return b ? &c->ep->pool[b - 1u] : (mrc__pblk *)0;
+}
+/* the block taken for c's PSN psn (which has none): lo is that PSN's slot */
+MRC__PRIVATE void mrc__pool_give(mrc_conn *c, uint32_t psn, uint32_t i) {
+    mrc__pblk *b = &c->ep->pool[i];
+    b->acked = 0;
+    b->lo = (uint8_t)(psn & (MRC__BLK_PSNS - 1u));
+    c->btab[MRC__BTAB_IDX(psn)] = (mrc__blkidx)(i + 1u);
+}
+/* Take a block for psn; the caller has checked that one is free (mrc__req_new). */
+MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t i, used;
+    MRC_ASSERT(ep->pool_nfree > 0 && !c->btab[MRC__BTAB_IDX(psn)]);
+    if (ep->pool_free) {
+        i = ep->pool_free - 1u;
+        ep->pool_free = ep->pool[i].next_free;
+    } else { /* a block never used before */
+        MRC_ASSERT(ep->pool_hw < ep->pool_cap);
+        i = ep->pool_hw++;
+    }
+    ep->pool_nfree--;
+    used = ep->pool_cap - ep->pool_nfree;
+    if (used > ep->st.pool_peak) ep->st.pool_peak = used;
+    mrc__pool_give(c, psn, i);
+}
+/* Return the block holding psn (if any). The first waiting QP that still needs a block gets it, and is scheduled. */
+MRC__PRIVATE void mrc__pool_put(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t t = MRC__BTAB_IDX(psn), i;
+    if (!c->btab[t]) return;
+    i = c->btab[t] - 1u;
+    c->btab[t] = 0;
+    while (ep->poolq_len) { /* O(1) amortised: each entry is looked at once */
+        mrc_conn *w = ep->conns[ep->poolq[ep->poolq_head % MRC_MAX_CONNS]];
+        ep->poolq_head = (ep->poolq_head + 1u) % MRC_MAX_CONNS;
+        ep->poolq_len--;
+        w->in_poolq = 0;
+        if (w->state != MRC_QPS_RTS || w->btab[MRC__BTAB_IDX(w->snd_nxt)]) continue; /* needs none any more */
+        mrc__pool_give(w, w->snd_nxt, i);
+        ep->st.pool_handoffs++;
+        mrc__sched_tx(w);
+        return;
+    }
+    ep->pool[i].next_free = ep->pool_free;
+    ep->pool_free = (mrc__blkidx)(i + 1u);
+    ep->pool_nfree++;
+}
+/* Every block of the QP (leaving RTS, reset, destroy): O(window / 64), never per packet. */
+MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c) {
+    uint32_t t;
+    for (t = 0; t < MRC__BTAB_LEN; t++)
+        if (c->btab[t]) mrc__pool_put(c, t << 6);
+}
+/* No block for the next new PSN and the pool is empty: wait for one (once on the list, counted once). The QP is never
+ * forgotten: a block freed while it is listed is handed to it. */
+MRC__PRIVATE void mrc__pool_wait(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    if (c->in_poolq) return;
+    c->in_poolq = 1;
+    mrc__ring_push(ep->poolq, &ep->poolq_head, &ep->poolq_len, c->slot);
+    c->st.pool_waits++;
+    ep->st.pool_waits++;
 }
 
 /* timer heap: conn slots ordered by conn->deadline; heap_idx is the position, 0xFFFF when absent */
@@ -2893,6 +3029,9 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
         if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
         if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
         if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
+        if (c->in_poolq) mrc__ring_remove(ep->poolq, &ep->poolq_head, &ep->poolq_len, slot);
+        c->in_poolq = 0;
+        mrc__pool_put_all(c);
         mrc__ev_release(c);
         mrc__cc_release(c);
         if (c->ccprof_ref) {
@@ -3191,8 +3330,9 @@ enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NAC
        MRC__LOSS_TRIM_LH = 6 };
 
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
-#define MRC__REC(c, psn) (&(c)->rec[(psn) & (MRC_MAX_INFLIGHT - 1u)])
-#define MRC__REC_SENT(c, psn) ((c)->rec_sent[(psn) & (MRC_MAX_INFLIGHT - 1u)])
+/* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
+#define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
+#define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
 #define MRC__TXLOG_LEN (2u * MRC_MAX_INFLIGHT)
 
 /* The PSN of an rtxq entry (a record index). While rtxq holds an entry no new PSN goes out (retransmissions come
@@ -3337,6 +3477,7 @@ MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
     if (c->sq_sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
     if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return MRC__NEW_NO;
+    if (!c->btab[MRC__BTAB_IDX(c->snd_nxt)] && !c->ep->pool_nfree) return MRC__NEW_POOL; /* no memory for it */
     return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
@@ -3353,12 +3494,32 @@ MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
     return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 
-/* a PSN still has a record iff it lies in [win_base, snd_nxt) */
+/* a PSN surely has a record iff it lies in [win_base, snd_nxt) */
 MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
     return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
 }
+/* acknowledged (a PSN in [win_base, snd_nxt)) */
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
-    return mrc__bit(c->acked, MRC_MAX_INFLIGHT, psn);
+    return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
+}
+/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller) */
+MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+    uint32_t sh = base & 63u;
+    const mrc__pblk *b = mrc__blk(c, base);
+    uint64_t w = b ? b->acked >> sh : 0;
+    if (sh && (b = mrc__blk(c, (base + 64u) & MRC_PSN_MASK)) != (const mrc__pblk *)0) w |= b->acked << (64u - sh);
+    return w;
+}
+/* The cumulative acknowledgement moved from old_base to win_base: give back the blocks it passed, and the block of
+ * win_base too when nothing is left in flight (a QP with nothing outstanding holds no memory; a block handed to it
+ * for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
+MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
+    uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
+    while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
+        mrc__pool_put(c, p);
+        p = (p + MRC__BLK_PSNS) & MRC_PSN_MASK;
+    }
+    if (c->win_base == c->snd_nxt && (c->win_base & (MRC__BLK_PSNS - 1u))) mrc__pool_put(c, c->win_base);
 }
 
 /* ---- timers --------------------------------------------------------------------------------------------------- */
@@ -3558,7 +3719,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
                                     size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
-    mrc__psnrec *r = MRC__REC(c, psn);
+    mrc__psnrec *r;
     uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
     bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
     uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
@@ -3572,7 +3733,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txlog_reserve(c);
-    slot = mrc__ev_pick(c, rtx ? (int)r->ev : -1);
+    slot = mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
     if (slot < 0) { /* no EV can carry data: never silent (7.11) */
         mrc__nopath_arm(c);
         return 0;
@@ -3636,13 +3797,18 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
 
     /* commit */
-    if (!rtx) { /* a new PSN: fresh record */
+    if (!rtx) { /* a new PSN: fresh record, in a block taken now if it enters a new one (mrc__req_new saw one free) */
+        mrc__pblk *bk;
+        if (!c->btab[MRC__BTAB_IDX(psn)]) mrc__pool_take(c, psn);
+        bk = mrc__blk(c, psn);
+        r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         r->flags = 0;
         r->gen = 0;
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
         r->ev_lost = 0; /* none: flags clear */
-        mrc__bit_clr(c->acked, MRC_MAX_INFLIGHT, psn);
+        bk->acked &= ~((uint64_t)1 << (psn & 63u));
     } else {
+        r = MRC__REC(c, psn);
         r->flags = (uint8_t)((r->flags & ~(MRC__PR_LOST | MRC__PR_QUEUED)) | MRC__PR_RTX);
         c->st.tx_rtx++;
     }
@@ -3724,10 +3890,10 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     }
     while (c->rtxq_head != c->rtxq_tail) {
         uint32_t psn = mrc__rtxq_psn(c, c->rtxq_head);
-        mrc__psnrec *r = MRC__REC(c, psn);
+        mrc__psnrec *r = (mrc__psnrec *)0;
         mrc__wr *wr;
         if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn) ||
-            (r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) != (MRC__PR_LOST | MRC__PR_QUEUED)) {
+            ((r = MRC__REC(c, psn))->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) != (MRC__PR_LOST | MRC__PR_QUEUED)) {
             c->rtxq_head++; /* stale: acknowledged since it was queued */
             continue;
         }
@@ -3767,7 +3933,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (mrc__req_acked(c, psn)) return;
-    mrc__bit_set(c->acked, MRC_MAX_INFLIGHT, psn);
+    mrc__blk(c, psn)->acked |= (uint64_t)1 << (psn & 63u);
     if (r->flags & MRC__PR_INFLIGHT) mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
     r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
 }
@@ -3797,7 +3963,7 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
 
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
-    uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una;
+    uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
     int32_t d, lo, hi;
     uint64_t bm;
     bool progress = false, fresh = false, have_rec, stale;
@@ -3816,8 +3982,15 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    /* records live until snd_nxt laps them, so any PSN up to MRC_MAX_INFLIGHT behind snd_nxt still has its own */
-    have_rec = !stale && !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT && MRC__REC(c, ack_psn)->gen != 0;
+    /* a record lives as long as its block: a PSN behind win_base keeps one while the cumulative acknowledgement has
+     * not passed its whole block (a block of the table holds the PSN's own range: it is in [snd_nxt - MRC_MAX_INFLIGHT,
+     * snd_nxt)); one whose block was given back is stale (no timing or path input) */
+    if (!stale && !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
+        const mrc__pblk *bk = mrc__blk(c, ack_psn);
+        have_rec = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= bk->lo;
+    } else {
+        have_rec = false;
+    }
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
@@ -3836,7 +4009,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         uint64_t inr = ~(uint64_t)0;
         if (lo > 0) inr &= ~(uint64_t)0 << lo;
         if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-        bm &= inr & ~mrc__bits64(c->acked, MRC_MAX_INFLIGHT, base);
+        bm &= inr & ~mrc__req_acked64(c, base);
         if (bm) progress = true;
         while (bm) {
             mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
@@ -3893,6 +4066,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         c->tlp_base = now;
     }
     mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
     if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
@@ -4482,6 +4656,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
     c->rtxq_head = c->rtxq_tail;
     c->txlog_head = c->txlog_tail;
+    mrc__pool_put_all(c); /* the records go (state is ERR first: a block freed is not handed back to this QP) */
     c->ctlq_head = c->ctlq_tail;
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
     MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
@@ -5028,10 +5203,13 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
      * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
      * bytes in flight to be acknowledged, or one of its timers is armed. */
-    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER) {
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
+        !c->in_poolq) {
         const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
         if (!c->in_ready || !x || !x->inflight) return 11;
     }
+    /* ... and one waiting for pool memory waits only while the pool is empty: a freed block goes to a waiter */
+    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && c->ep->pool_nfree) return 12;
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS
@@ -6653,8 +6831,12 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         if (n == 0) {
             int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
             if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
-            if (w == MRC__NEW_CWND) mrc__cc_block(c);
-            else mrc__cc_pass(c); /* it let its turn go (no EV, MPR or WIMM limit): the next READY QP may take it */
+            if (w == MRC__NEW_CWND) {
+                mrc__cc_block(c);
+            } else { /* it let its turn go (no EV, MPR or WIMM limit, no pool block): the next READY QP may take it */
+                if (w == MRC__NEW_POOL) mrc__pool_wait(c);
+                mrc__cc_pass(c);
+            }
         }
         if (n < 0) { /* nothing consumed: put it back at the head */
             ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
@@ -6750,8 +6932,13 @@ MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
 
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {
     if (!out) return;
-    if (ep) *out = ep->st;
-    else MRC_MEMSET(out, 0, sizeof *out);
+    if (!ep) {
+        MRC_MEMSET(out, 0, sizeof *out);
+        return;
+    }
+    *out = ep->st;
+    out->pool_blocks = ep->pool_cap;
+    out->pool_in_use = ep->pool_cap - ep->pool_nfree;
 }
 MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out) {
     if (!out) return;
@@ -6894,6 +7081,7 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "ev_event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
         "sack_every must be at least 1",
         "ev_max_width must be 0 (default) or 16..8 x MRC_EV_BYTES bits",
+        "pool_blocks must be 0 (default: MRC_POOL_BLOCKS) or 1..MRC_POOL_BLOCKS",
         "profile ID 0 names the built-in profile, which cannot be modified",
         "the mask has bits this call does not define",
         "an ONLINE profile takes only STATE (and EVENT_MASK for an EV profile): take it OFFLINE first",

@@ -6816,6 +6816,47 @@ static int sc_multi_conn_body(sc_pair *p) {
 }
 SC_TEST(t_sc_multi_conn, sc_multi_conn_body)
 
+/* ---- 12b. the in-flight pool: more QPs want memory than there is (IN-FLIGHT MEMORY in mrc.h) --------------- */
+/* Eight QPs per side, each with a 1,024-PSN window (16 blocks of 64 PSNs), share a pool of 6 blocks on each
+ * endpoint, over a lossy, jittery wire. Every transfer completes bit-exact, no QP errs or stalls (liveness: a QP
+ * waiting for a block with nothing in flight is handed the next block freed), QPs really waited, the pool never
+ * held more blocks than it has, and once everything is acknowledged every block is back (an idle QP holds none). */
+static int sc_pool_share_body(sc_pair *p) {
+    mrc_wire_link l;
+    int s;
+    unsigned q, i;
+    sc_defaults(p, g_seed + 1250);
+    p->nq = 8;
+    p->region = 16u << 20;
+    for (s = 0; s < 2; s++) p->cfg[s].pool_blocks = 6;
+    mrc_wire_link_default(&l);
+    l.loss_ppm = 5000;
+    l.jitter_ns = 500;
+    sc_set_links(p, MRC_WIRE_BOTH, &l);
+    SC_CHECK(p, sc_start(p) == 0);
+    for (s = 0; s < 2; s++)
+        for (q = 0; q < p->nq; q++)
+            for (i = 0; i < 4; i++)
+                SC_CHECK(p, sc_add(p, s, q, i << 19, 1u << 19, (i + q) & 1u, (uint32_t)(s * 100 + (int)q)) == 0);
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    for (s = 0; s < 2; s++) {
+        mrc_endpoint_stats es = sc_estats(p, s);
+        uint64_t waits = 0;
+        for (q = 0; q < p->nq; q++) {
+            SC_CHECK(p, sc_cstats(p, s, q).msgs_done == 4);
+            waits += sc_cstats(p, s, q).pool_waits;
+        }
+        SC_CHECKF(p, es.pool_waits > 0 && es.pool_waits == waits, "side %d: pool_waits %llu, per QP %llu", s,
+                  (unsigned long long)es.pool_waits, (unsigned long long)waits);
+        SC_CHECK(p, es.pool_blocks == 6 && es.pool_peak == 6 && es.pool_in_use == 0);
+        note("side %d: 8 QPs over 6 blocks: %llu waits, %llu hand-offs", s, (unsigned long long)es.pool_waits,
+             (unsigned long long)es.pool_handoffs);
+    }
+    return 0;
+}
+SC_TEST(t_sc_pool_share, sc_pool_share_body)
+
 /* ---- 13. a plane goes down at the requester mid-transfer ---------------------------------------------------- */
 typedef struct sc_plane {
     int down;
@@ -7918,6 +7959,7 @@ static const test_entry tests[] = {
     {"sc_sack_timer", t_sc_sack_timer},
     {"sc_determinism", t_sc_determinism},
     {"sc_multi_conn", t_sc_multi_conn},
+    {"sc_pool_share", t_sc_pool_share},
     {"sc_plane_down", t_sc_plane_down},
     {"sc_peer_err", t_sc_peer_err},
     {"sc_msn_wrap", t_sc_msn_wrap},

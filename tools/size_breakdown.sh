@@ -1,5 +1,6 @@
 #!/bin/sh
-# size_breakdown.sh [CC] - what one QP (sizeof(mrc_conn)) costs, by capacity (make size).
+# size_breakdown.sh [CC] - what one QP (sizeof(mrc_conn)) costs, by capacity, and what the endpoint's in-flight pool
+# costs (make size).
 # Each capacity macro is halved in turn (one build of tools/mrc_sizes.c each) and what sizeof(mrc_conn) loses per
 # removed unit is its cost; "fixed" is what no capacity macro scales. Measured on the compiled structure, so it stays
 # true whatever mrc.h's layout becomes. Halved, not doubled: index fields are one byte while their capacity is at
@@ -69,3 +70,26 @@ for spec in $SPECS; do
 done
 printf '%-38s %9s | %18s | %18s\n' "fixed (no capacity scales it)" "" "$(echo "$D" | tail -n 1)" "$(echo "$S" | tail -n 1)"
 printf '%-38s %9s | %18s | %18s\n' "total sizeof(mrc_conn)" "" "$(echo "$D" | head -n 1)" "$(echo "$S" | head -n 1)"
+
+# The in-flight pool (IN-FLIGHT MEMORY in mrc.h): per-PSN requester state lives in the endpoint, in blocks of 64 PSNs
+# a QP holds only while they are unacknowledged; the rows above are the QP's static bytes.
+pool() { # pool FLAGS... -> "bytes/block blocks window_blocks"
+    # shellcheck disable=SC2068
+    echo "$(val 'sizeof(mrc__pblk)' $@) $(val MRC_POOL_BLOCKS $@) $(val 'MRC_MAX_INFLIGHT / 64 + 1' $@)"
+}
+PD=$(pool)
+# shellcheck disable=SC2086
+PS=$([ -n "$SMALL" ] && pool $SMALL)
+echo "== in-flight pool, in sizeof(mrc_endpoint) (MRC_POOL_BLOCKS blocks of 64 PSNs; the QP above holds none of it)"
+printf '%-38s %9s | %18s | %18s\n' "" "" "default" "small"
+row() { # label awk-expression-of(b, n, w)
+    d=$(echo "$PD" | awk "{ b = \$1; n = \$2; w = \$3; printf \"%s\", $2 }")
+    s=$([ -n "$PS" ] && echo "$PS" | awk "{ b = \$1; n = \$2; w = \$3; printf \"%s\", $2 }")
+    printf '%-38s %9s | %18s | %18s\n' "$1" "" "$d" "$s"
+}
+row "bytes per block (64 PSNs)" 'b'
+row "bytes per in-flight PSN" 'sprintf("%.2f", b / 64)'
+row "blocks (MRC_POOL_BLOCKS default)" 'n'
+row "pool bytes" 'b * n'
+row "blocks a full window holds" 'w'
+row "bytes a full window holds" 'b * w'
