@@ -1316,7 +1316,14 @@ typedef struct mrc__psnrec {
                                * (Q5) */
     uint8_t flags;            /* MRC__PR_* */
     uint8_t gen;              /* transmission count (mod 256; 0: never sent): tells a stale tx-log entry */
+    mrc__recidx prev, next;   /* with MRC__PR_QUEUED: neighbours in the retransmission queue (PSN mod MRC_MAX_INFLIGHT) */
 } mrc__psnrec;
+
+/* A list of a QP's records threaded through their prev/next links (PSN mod MRC_MAX_INFLIGHT: every record listed
+ * is unacknowledged, in [win_base, snd_nxt), so its residue names it). head and tail are PSNs, n the length. */
+typedef struct mrc__plist {
+    uint32_t head, tail, n;
+} mrc__plist;
 
 /* The in-flight pool (see IN-FLIGHT MEMORY at the top). A block index is stored plus one: 0 is "none", so a zeroed
  * QP has no blocks. */
@@ -1390,8 +1397,7 @@ struct mrc_conn {
     mrc__txpsn txlog_psn[2 * MRC_MAX_INFLIGHT];
     uint8_t txlog_gen[2 * MRC_MAX_INFLIGHT];
     uint32_t txlog_head, txlog_tail;
-    mrc__recidx rtxq[MRC_MAX_INFLIGHT];          /* records of the PSNs declared lost, oldest first */
-    uint32_t rtxq_head, rtxq_tail;
+    mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
@@ -3335,12 +3341,43 @@ enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NAC
 #define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
 #define MRC__TXLOG_LEN (2u * MRC_MAX_INFLIGHT)
 
-/* The PSN of an rtxq entry (a record index). While rtxq holds an entry no new PSN goes out (retransmissions come
- * first: snd_nxt stands still), and its PSN was in [win_base, snd_nxt) when it was queued, so it is the PSN of
- * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that index. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__rtxq_psn(const mrc_conn *c, uint32_t i) {
-    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK, idx = c->rtxq[i & (MRC_MAX_INFLIGHT - 1u)];
+/* The PSN a record link names: a listed record is unacknowledged, in [win_base, snd_nxt), so it is the PSN of
+ * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that residue. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx) {
+    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK;
     return (last - ((last - idx) & (MRC_MAX_INFLIGHT - 1u))) & MRC_PSN_MASK;
+}
+/* O(1) list operations on records (mrc__plist) */
+MRC__PRIVATE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, bool front) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    mrc__recidx me = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+    if (!l->n) {
+        l->head = l->tail = psn;
+    } else if (front) {
+        MRC__REC(c, l->head)->prev = me;
+        r->next = (mrc__recidx)(l->head & (MRC_MAX_INFLIGHT - 1u));
+        l->head = psn;
+    } else {
+        MRC__REC(c, l->tail)->next = me;
+        r->prev = (mrc__recidx)(l->tail & (MRC_MAX_INFLIGHT - 1u));
+        l->tail = psn;
+    }
+    l->n++;
+}
+MRC__PRIVATE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn) {
+    const mrc__psnrec *r = MRC__REC(c, psn);
+    MRC_ASSERT(l->n > 0);
+    if (l->n == 1) {
+        MRC_ASSERT(l->head == psn && l->tail == psn);
+    } else if (psn == l->head) {
+        l->head = mrc__link_psn(c, r->next);
+    } else if (psn == l->tail) {
+        l->tail = mrc__link_psn(c, r->prev);
+    } else {
+        MRC__REC(c, mrc__link_psn(c, r->prev))->next = r->next;
+        MRC__REC(c, mrc__link_psn(c, r->next))->prev = r->prev;
+    }
+    l->n--;
 }
 /* The PSN of the tx-log entry at position pos (stored mod MRC__TXPSN_MOD). A transmission's PSN was at least
  * snd_nxt - MRC_MAX_INFLIGHT when it was sent (it was in the window), and at most 2 x MRC_MAX_INFLIGHT - 1 later
@@ -3487,9 +3524,8 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
     uint32_t psn;
     const mrc__psnrec *r;
-    if (c->rtxq_head == c->rtxq_tail) return MRC__NEW_NO;
-    psn = mrc__rtxq_psn(c, c->rtxq_head);
-    if (mrc_psn_diff(psn, c->win_base) < 0 || mrc_psn_diff(psn, c->snd_nxt) >= 0) return MRC__NEW_OK; /* stale */
+    if (!c->rtxq.n) return MRC__NEW_NO;
+    psn = c->rtxq.head;
     r = MRC__REC(c, psn);
     return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
@@ -3627,11 +3663,17 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
 }
 
 /* ---- loss bookkeeping ------------------------------------------------------------------------------------------ */
+/* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
+ * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
+ * retransmitted or acknowledged. */
 MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, bool front) {
-    mrc__recidx idx = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
-    if (c->rtxq_tail - c->rtxq_head >= MRC_MAX_INFLIGHT) return; /* cannot happen: one entry per PSN in window */
-    if (front) c->rtxq[--c->rtxq_head & (MRC_MAX_INFLIGHT - 1u)] = idx;
-    else c->rtxq[c->rtxq_tail++ & (MRC_MAX_INFLIGHT - 1u)] = idx;
+    MRC__REC(c, psn)->flags |= MRC__PR_QUEUED;
+    mrc__plist_push(c, &c->rtxq, psn, front);
+}
+MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
+    if (!(r->flags & MRC__PR_QUEUED)) return;
+    r->flags &= (uint8_t)~MRC__PR_QUEUED;
+    mrc__plist_unlink(c, &c->rtxq, psn);
 }
 
 /* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
@@ -3671,10 +3713,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
     default: c->st.rtx_nack++; break;
     }
-    if (!(r->flags & MRC__PR_QUEUED)) {
-        r->flags |= MRC__PR_QUEUED;
-        mrc__rtxq_push(c, psn, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
-    }
+    if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
 
@@ -3809,7 +3848,8 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
     } else {
         r = MRC__REC(c, psn);
-        r->flags = (uint8_t)((r->flags & ~(MRC__PR_LOST | MRC__PR_QUEUED)) | MRC__PR_RTX);
+        mrc__rtxq_remove(c, psn, r); /* the queue's head */
+        r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
         c->st.tx_rtx++;
     }
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
@@ -3888,23 +3928,18 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         if (n > 0) mrc__req_timers(c);
         return n;
     }
-    while (c->rtxq_head != c->rtxq_tail) {
-        uint32_t psn = mrc__rtxq_psn(c, c->rtxq_head);
-        mrc__psnrec *r = (mrc__psnrec *)0;
+    if (c->rtxq.n) {
+        uint32_t psn = c->rtxq.head;
+        mrc__psnrec *r = MRC__REC(c, psn);
         mrc__wr *wr;
-        if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn) ||
-            ((r = MRC__REC(c, psn))->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) != (MRC__PR_LOST | MRC__PR_QUEUED)) {
-            c->rtxq_head++; /* stale: acknowledged since it was queued */
-            continue;
-        }
+        MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
         wr = &c->sq[r->wr];
         if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
             return 0; /* READY: the window opens on an ACK */
         n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, true, buf,
                                cap, flags, ti, now);
         if (n > 0) {
-            c->rtx_force = 0;
-            c->rtxq_head++;
+            c->rtx_force = 0; /* the record left the queue in the commit */
             mrc__req_timers(c);
         }
         return n;
@@ -3935,6 +3970,7 @@ MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
     if (mrc__req_acked(c, psn)) return;
     mrc__blk(c, psn)->acked |= (uint64_t)1 << (psn & 63u);
     if (r->flags & MRC__PR_INFLIGHT) mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
+    mrc__rtxq_remove(c, psn, r); /* a lost PSN acknowledged after all (an earlier transmission arrived late) */
     r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
 }
 
@@ -4186,8 +4222,10 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
     { /* move it to the head of the queue */
         mrc__psnrec *r = MRC__REC(c, c->snd_una);
-        if ((r->flags & MRC__PR_QUEUED) && c->rtxq_head != c->rtxq_tail && mrc__rtxq_psn(c, c->rtxq_head) != c->snd_una)
-            mrc__rtxq_push(c, c->snd_una, true); /* the later entry is skipped as stale once this one is sent */
+        if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) {
+            mrc__rtxq_remove(c, c->snd_una, r);
+            mrc__rtxq_push(c, c->snd_una, true);
+        }
     }
     c->rtx_force = 1;
     mrc__sched_tx(c);
@@ -4200,7 +4238,7 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
     if (c->state == MRC_QPS_RTS && c->snd_una != c->snd_nxt) {
         c->tlp_base = now;
         if (c->tlp_count < 16) c->tlp_count++;
-        if (c->rtxq_head == c->rtxq_tail) { /* nothing better to send: ask the responder where it is */
+        if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
             c->st.tlp_fired++;
@@ -4654,7 +4692,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     }
     c->rq_done = c->rq_tail;
     for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
-    c->rtxq_head = c->rtxq_tail;
+    c->rtxq.n = 0;
     c->txlog_head = c->txlog_tail;
     mrc__pool_put_all(c); /* the records go (state is ERR first: a block freed is not handed back to this QP) */
     c->ctlq_head = c->ctlq_tail;

@@ -401,7 +401,7 @@ FZ_NOCOV static inline void fz_invariants(const mrc_endpoint *ep) {
         FZ_CHECK(c->rq_tail - c->rq_head <= MRC_MAX_RQ && c->rq_done - c->rq_head <= c->rq_tail - c->rq_head,
                  "receive queue order");
         FZ_CHECK(c->ctlq_tail - c->ctlq_head <= MRC_CTLQ_LEN, "control queue overfull");
-        FZ_CHECK(c->rtxq_tail - c->rtxq_head <= MRC_MAX_INFLIGHT, "retransmit queue overfull");
+        FZ_CHECK(c->rtxq.n <= MRC_MAX_INFLIGHT, "retransmit queue overfull");
         FZ_CHECK(c->txlog_tail - c->txlog_head <= 2u * MRC_MAX_INFLIGHT, "tx log overfull");
         FZ_CHECK(c->deadline <= MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->sack_deadline),
                  "conn deadline is later than one of its timers"); /* <=: later cores add timers of their own */
