@@ -1123,7 +1123,9 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
 /* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first
  * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and
  * timer run. Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on
- * its congestion context's READY list behind bytes in flight, or has a timer armed (a finite deadline). */
+ * its congestion context's READY list behind bytes in flight, has a timer armed (a finite deadline), or waits for
+ * in-flight memory on the endpoint's pool list - and rule 12: only while the pool is empty. Rules 13 and 14: every
+ * PSN in flight has its pool block, and the record lists (transmit, retransmission) hold only those PSNs. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1284,7 +1286,8 @@ typedef struct mrc__wr {
 } mrc__wr;
 
 /* Index types of the requester's per-PSN state, one byte while the capacity fits it: a send-queue slot
- * (0..MRC_MAX_SQ-1), a record (PSN mod MRC_MAX_INFLIGHT), and a tx-log PSN (PSN mod MRC__TXPSN_MOD, see the log). */
+ * (0..MRC_MAX_SQ-1), a record (PSN mod MRC_MAX_INFLIGHT), and a transmission's sequence number (mod 2^16, or 2^32
+ * past MRC_MAX_INFLIGHT 16384: it is compared over spans up to 2 x MRC_MAX_INFLIGHT, see mrc__txl_reserve). */
 #if MRC_MAX_SQ <= 256
 typedef uint8_t mrc__sqslot;
 #else
@@ -1295,28 +1298,24 @@ typedef uint8_t mrc__recidx;
 #else
 typedef uint16_t mrc__recidx;
 #endif
-#if MRC_MAX_INFLIGHT <= 64
-typedef uint8_t mrc__txpsn;
-#define MRC__TXPSN_MOD (4u * MRC_MAX_INFLIGHT)
-#elif MRC_MAX_INFLIGHT <= 16384
-typedef uint16_t mrc__txpsn;
-#define MRC__TXPSN_MOD (4u * MRC_MAX_INFLIGHT)
+#if MRC_MAX_INFLIGHT <= 16384
+typedef uint16_t mrc__txseq;
 #else
-typedef uint32_t mrc__txpsn;
-#define MRC__TXPSN_MOD (MRC_PSN_MASK + 1u)
+typedef uint32_t mrc__txseq;
 #endif
 
 /* Requester record of one PSN in [win_base, snd_nxt), in the pool block of its 64 PSNs (mrc__pblk). It lives as long
  * as its block: until the cumulative acknowledgement has passed every PSN of the block. Its latest transmission time is
  * in the block's sent[], apart (no padding). */
 typedef struct mrc__psnrec {
+    mrc__recidx prev, next;   /* neighbours (PSN mod MRC_MAX_INFLIGHT) in the one list it is on: the transmit list with
+                               * MRC__PR_INFLIGHT, the retransmission queue with MRC__PR_QUEUED (never both) */
+    mrc__txseq txseq;         /* with MRC__PR_INFLIGHT: the QP's transmission count when it was last sent */
     mrc__sqslot wr;           /* send-queue slot of its message */
     mrc__evslot ev;           /* EV slot of the latest transmission */
     mrc__evslot ev_lost;      /* with MRC__PR_EVLOST: EV of a transmission judged lost whose loss awaits confirmation
                                * (Q5) */
     uint8_t flags;            /* MRC__PR_* */
-    uint8_t gen;              /* transmission count (mod 256; 0: never sent): tells a stale tx-log entry */
-    mrc__recidx prev, next;   /* with MRC__PR_QUEUED: neighbours in the retransmission queue (PSN mod MRC_MAX_INFLIGHT) */
 } mrc__psnrec;
 
 /* A list of a QP's records threaded through their prev/next links (PSN mod MRC_MAX_INFLIGHT: every record listed
@@ -1393,10 +1392,8 @@ struct mrc_conn {
     uint16_t next_rqmsn;      /* rqmsn of the next Write-IMM posted */
     uint32_t wimm_out;        /* Write-IMM messages started and not complete */
     mrc__blkidx btab[MRC__BTAB_LEN];             /* pool blocks of [win_base, snd_nxt) (plus one; 0: none) */
-    /* the transmissions in time order (2 x MRC_MAX_INFLIGHT entries): PSN mod MRC__TXPSN_MOD and the record's gen */
-    mrc__txpsn txlog_psn[2 * MRC_MAX_INFLIGHT];
-    uint8_t txlog_gen[2 * MRC_MAX_INFLIGHT];
-    uint32_t txlog_head, txlog_tail;
+    mrc__plist txl;           /* records in flight (MRC__PR_INFLIGHT), by their latest transmission, oldest first */
+    uint32_t tx_count;        /* data transmissions so far (mod 2^32; a record's txseq is its low bits) */
     mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time rtt_min, srtt;
@@ -3321,14 +3318,15 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
  * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
  * exponential back-off, the tail-loss probe, and in-order send completions.
  *
- * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every transmission is appended to a
- * log in send order; when a SACK shows that a transmission sent at time T arrived, every still-unacknowledged
- * transmission sent before T - reorder_slack is declared lost, popping from the head of the log. A trim NACK
- * retransmits at once; the RTO and the tail-loss probe are backstops.
+ * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every record in flight is on the transmit
+ * list in the order of its latest transmission (appended when sent, unlinked when acknowledged or judged lost); when
+ * a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
+ * T - reorder_slack is declared lost, popping from the head of the list. A trim NACK retransmits at once; the RTO
+ * and the tail-loss probe are backstops.
  * ============================================================================================================== */
-#define MRC__PR_INFLIGHT 1u /* counted in flight */
+#define MRC__PR_INFLIGHT 1u /* counted in flight; on the transmit list (c->txl) */
 #define MRC__PR_LOST 2u     /* declared lost, waiting for retransmission */
-#define MRC__PR_QUEUED 4u   /* has an entry in rtxq */
+#define MRC__PR_QUEUED 4u   /* on the retransmission queue (c->rtxq) */
 #define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
 #define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
 
@@ -3339,7 +3337,8 @@ enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NAC
 /* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
 #define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
 #define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
-#define MRC__TXLOG_LEN (2u * MRC_MAX_INFLIGHT)
+/* a record in flight that has seen this many later transmissions without being acknowledged is lost */
+#define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
 
 /* The PSN a record link names: a listed record is unacknowledged, in [win_base, snd_nxt), so it is the PSN of
  * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that residue. */
@@ -3378,14 +3377,6 @@ MRC__PRIVATE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn) {
         MRC__REC(c, mrc__link_psn(c, r->next))->prev = r->prev;
     }
     l->n--;
-}
-/* The PSN of the tx-log entry at position pos (stored mod MRC__TXPSN_MOD). A transmission's PSN was at least
- * snd_nxt - MRC_MAX_INFLIGHT when it was sent (it was in the window), and at most 2 x MRC_MAX_INFLIGHT - 1 later
- * transmissions, each adding at most one PSN, can follow it while it is in the log: so it is at least
- * snd_nxt - 3 x MRC_MAX_INFLIGHT now, the PSN of [snd_nxt - MRC__TXPSN_MOD, snd_nxt) with that residue. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__txlog_psn(const mrc_conn *c, uint32_t pos) {
-    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK, e = c->txlog_psn[pos & (MRC__TXLOG_LEN - 1u)];
-    return (last - ((last - e) & (MRC__TXPSN_MOD - 1u))) & MRC_PSN_MASK;
 }
 
 /* circular bitmaps of nbits (a power of two) */
@@ -3702,6 +3693,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_INFLIGHT)) return;
+    mrc__plist_unlink(c, &c->txl, psn);
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
@@ -3717,37 +3709,20 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
 
-/* The transmission at log position pos is still in flight: not acknowledged, not judged lost, not superseded. */
-MRC__PRIVATE bool mrc__txlog_live(const mrc_conn *c, uint32_t pos, uint32_t psn) {
-    const mrc__psnrec *r;
-    if (!mrc__req_in_window(c, psn)) return false;
-    r = MRC__REC(c, psn);
-    return (r->flags & MRC__PR_INFLIGHT) && r->gen == c->txlog_gen[pos & (MRC__TXLOG_LEN - 1u)];
+/* Room for one more transmission: the oldest record in flight that has seen MRC__TXL_SPAN later transmissions go
+ * by (2 windows) is treated as lost. Called before the EV of the new transmission is chosen, since declaring a loss
+ * can demote an EV. Only the head can qualify: the list is in transmission order. */
+MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
 }
-/* Room for one more transmission. When full, the oldest has seen 2 windows of later ones go by: treat it as lost.
- * Called before the EV of the new transmission is chosen, since declaring a loss can demote an EV. */
-MRC__PRIVATE void mrc__txlog_reserve(mrc_conn *c) {
-    if (c->txlog_tail - c->txlog_head >= MRC__TXLOG_LEN) {
-        uint32_t pos = c->txlog_head++, psn = mrc__txlog_psn(c, pos);
-        if (mrc__txlog_live(c, pos, psn)) mrc__req_mark_lost(c, psn, MRC__LOSS_SACK);
-    }
-}
-MRC__PRIVATE void mrc__txlog_append(mrc_conn *c, uint32_t psn, uint8_t gen) {
-    uint32_t pos = c->txlog_tail++ & (MRC__TXLOG_LEN - 1u);
-    MRC_ASSERT(c->txlog_tail - c->txlog_head <= MRC__TXLOG_LEN);
-    c->txlog_psn[pos] = (mrc__txpsn)(psn & (MRC__TXPSN_MOD - 1u));
-    c->txlog_gen[pos] = gen;
-}
-/* Declare lost every live transmission sent more than the reordering slack before the latest acked one. */
+/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
     mrc_time slack = mrc__slack(c);
-    while (c->txlog_head != c->txlog_tail) {
-        uint32_t psn = mrc__txlog_psn(c, c->txlog_head);
-        if (mrc__txlog_live(c, c->txlog_head, psn)) {
-            if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
-            mrc__req_mark_lost(c, psn, why);
-        }
-        c->txlog_head++;
+    while (c->txl.n) {
+        uint32_t psn = c->txl.head;
+        if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
+        mrc__req_mark_lost(c, psn, why); /* unlinks it */
     }
 }
 
@@ -3771,7 +3746,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     int slot;
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
-    mrc__txlog_reserve(c);
+    mrc__txl_reserve(c);
     slot = mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
     if (slot < 0) { /* no EV can carry data: never silent (7.11) */
         mrc__nopath_arm(c);
@@ -3842,7 +3817,6 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         bk = mrc__blk(c, psn);
         r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         r->flags = 0;
-        r->gen = 0;
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
         r->ev_lost = 0; /* none: flags clear */
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
@@ -3854,11 +3828,11 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
     MRC__REC_SENT(c, psn) = now;
-    r->gen++;
     r->ev = (mrc__evslot)slot;
     r->flags |= MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    mrc__plist_push(c, &c->txl, psn, false); /* the newest transmission */
     mrc__cc_on_send(c, nominal);
-    mrc__txlog_append(c, psn, r->gen);
     c->st.tx_data++;
     c->st.tx_bytes += plen;
     c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
@@ -3969,7 +3943,10 @@ MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (mrc__req_acked(c, psn)) return;
     mrc__blk(c, psn)->acked |= (uint64_t)1 << (psn & 63u);
-    if (r->flags & MRC__PR_INFLIGHT) mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
+    if (r->flags & MRC__PR_INFLIGHT) {
+        mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
+        mrc__plist_unlink(c, &c->txl, psn);
+    }
     mrc__rtxq_remove(c, psn, r); /* a lost PSN acknowledged after all (an earlier transmission arrived late) */
     r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
 }
@@ -4692,8 +4669,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     }
     c->rq_done = c->rq_tail;
     for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
-    c->rtxq.n = 0;
-    c->txlog_head = c->txlog_tail;
+    c->rtxq.n = c->txl.n = 0;
     mrc__pool_put_all(c); /* the records go (state is ERR first: a block freed is not handed back to this QP) */
     c->ctlq_head = c->ctlq_tail;
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
@@ -5248,6 +5224,14 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     }
     /* ... and one waiting for pool memory waits only while the pool is empty: a freed block goes to a waiter */
     if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && c->ep->pool_nfree) return 12;
+    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
+     * one of those, on one list */
+    if (c->state == MRC_QPS_RTS && c->ep) {
+        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
+        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u)
+            if (!mrc__blk(c, (c->win_base + k) & MRC_PSN_MASK)) return 13;
+        if (c->rtxq.n + c->txl.n > w) return 14;
+    }
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS

@@ -402,7 +402,7 @@ FZ_NOCOV static inline void fz_invariants(const mrc_endpoint *ep) {
                  "receive queue order");
         FZ_CHECK(c->ctlq_tail - c->ctlq_head <= MRC_CTLQ_LEN, "control queue overfull");
         FZ_CHECK(c->rtxq.n <= MRC_MAX_INFLIGHT, "retransmit queue overfull");
-        FZ_CHECK(c->txlog_tail - c->txlog_head <= 2u * MRC_MAX_INFLIGHT, "tx log overfull");
+        FZ_CHECK(c->rtxq.n + c->txl.n <= MRC_MAX_INFLIGHT, "record lists overfull");
         FZ_CHECK(c->deadline <= MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->sack_deadline),
                  "conn deadline is later than one of its timers"); /* <=: later cores add timers of their own */
         FZ_CHECK((c->deadline == MRC_TIME_NEVER) == (c->heap_idx == 0xFFFFu), "heap membership");
@@ -416,6 +416,18 @@ FZ_NOCOV static inline void fz_invariants(const mrc_endpoint *ep) {
             FZ_CHECK(c->ooo <= c->rsp_win + 1u, "responder ooo %u beyond the window %u", c->ooo, c->rsp_win);
     }
     FZ_CHECK(ntx == ep->txq_len && nev == ep->evq_len, "in_txq/in_evq flags vs queue lengths");
+    { /* the in-flight pool: the blocks the QPs hold are the ones not free, and the wait list is its flags */
+        uint32_t held = 0, npq = 0, t;
+        for (i = 0; i < MRC_MAX_CONNS; i++) {
+            const mrc_conn *c = ep->conns[i];
+            if (!c) continue;
+            npq += c->in_poolq;
+            for (t = 0; t < MRC__BTAB_LEN; t++) held += c->btab[t] != 0;
+        }
+        FZ_CHECK(ep->pool_nfree <= ep->pool_cap && held == ep->pool_cap - ep->pool_nfree,
+                 "pool: %u blocks held by QPs, %u of %u free", held, ep->pool_nfree, ep->pool_cap);
+        FZ_CHECK(npq == ep->poolq_len, "in_poolq flags vs the pool wait list");
+    }
     fz_cc_invariants(ep);
 #else
     (void)ep;
