@@ -6825,6 +6825,22 @@ static int sc_pool_share_body(sc_pair *p) {
     mrc_wire_link l;
     int s;
     unsigned q, i;
+    { /* mrc_config.pool_blocks: 0 (all), 1..MRC_POOL_BLOCKS; more is refused with its detail */
+        mrc_endpoint *ep = (mrc_endpoint *)calloc(1, sizeof *ep);
+        mrc_config cfg;
+        mrc_endpoint_stats es;
+        mrc_detail why;
+        SC_CHECK(p, ep != NULL);
+        mrc_config_default(&cfg);
+        cfg.pool_blocks = (uint32_t)MRC_POOL_BLOCKS + 1u;
+        SC_CHECK(p, mrc_endpoint_init(ep, &cfg, 0) == MRC_ERR_INVAL);
+        SC_CHECK(p, mrc_endpoint_last_error(ep, &why) == MRC_OK && why.code == MRC_DETAIL_CFG_POOL_BLOCKS);
+        cfg.pool_blocks = 0;
+        SC_CHECK(p, mrc_endpoint_init(ep, &cfg, 0) == MRC_OK);
+        mrc_endpoint_stats_get(ep, &es);
+        SC_CHECK(p, es.pool_blocks == MRC_POOL_BLOCKS && es.pool_in_use == 0);
+        free(ep);
+    }
     sc_defaults(p, g_seed + 1250);
     p->nq = 8;
     p->region = 16u << 20;
