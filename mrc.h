@@ -3346,9 +3346,9 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx)
     uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK;
     return (last - ((last - idx) & (MRC_MAX_INFLIGHT - 1u))) & MRC_PSN_MASK;
 }
-/* O(1) list operations on records (mrc__plist) */
-MRC__PRIVATE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, bool front) {
-    mrc__psnrec *r = MRC__REC(c, psn);
+/* O(1) list operations on records (mrc__plist; r is psn's record). Only the links between listed records are kept:
+ * the head's prev and the tail's next are never read. */
+MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front) {
     mrc__recidx me = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
     if (!l->n) {
         l->head = l->tail = psn;
@@ -3363,8 +3363,7 @@ MRC__PRIVATE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, bool
     }
     l->n++;
 }
-MRC__PRIVATE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn) {
-    const mrc__psnrec *r = MRC__REC(c, psn);
+MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r) {
     MRC_ASSERT(l->n > 0);
     if (l->n == 1) {
         MRC_ASSERT(l->head == psn && l->tail == psn);
@@ -3657,14 +3656,14 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
 /* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
  * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
  * retransmitted or acknowledged. */
-MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, bool front) {
-    MRC__REC(c, psn)->flags |= MRC__PR_QUEUED;
-    mrc__plist_push(c, &c->rtxq, psn, front);
+MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
+    r->flags |= MRC__PR_QUEUED;
+    mrc__plist_push(c, &c->rtxq, psn, r, front);
 }
 MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
     if (!(r->flags & MRC__PR_QUEUED)) return;
     r->flags &= (uint8_t)~MRC__PR_QUEUED;
-    mrc__plist_unlink(c, &c->rtxq, psn);
+    mrc__plist_unlink(c, &c->rtxq, psn, r);
 }
 
 /* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
@@ -3693,7 +3692,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_INFLIGHT)) return;
-    mrc__plist_unlink(c, &c->txl, psn);
+    mrc__plist_unlink(c, &c->txl, psn, r);
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
@@ -3705,7 +3704,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
     default: c->st.rtx_nack++; break;
     }
-    if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
+    if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
 
@@ -3733,6 +3732,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
                                     size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
+    mrc__pblk *bk;
     mrc__psnrec *r;
     uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
     bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
@@ -3811,27 +3811,25 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
 
     /* commit */
-    if (!rtx) { /* a new PSN: fresh record, in a block taken now if it enters a new one (mrc__req_new saw one free) */
-        mrc__pblk *bk;
-        if (!c->btab[MRC__BTAB_IDX(psn)]) mrc__pool_take(c, psn);
-        bk = mrc__blk(c, psn);
-        r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    if (!rtx && !c->btab[MRC__BTAB_IDX(psn)]) mrc__pool_take(c, psn); /* a new block (mrc__req_new saw one free) */
+    bk = mrc__blk(c, psn);
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    if (!rtx) { /* a new PSN: fresh record */
         r->flags = 0;
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
         r->ev_lost = 0; /* none: flags clear */
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
     } else {
-        r = MRC__REC(c, psn);
         mrc__rtxq_remove(c, psn, r); /* the queue's head */
         r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
         c->st.tx_rtx++;
     }
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    MRC__REC_SENT(c, psn) = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
     r->ev = (mrc__evslot)slot;
     r->flags |= MRC__PR_INFLIGHT;
     r->txseq = (mrc__txseq)c->tx_count++;
-    mrc__plist_push(c, &c->txl, psn, false); /* the newest transmission */
+    mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
     mrc__cc_on_send(c, nominal);
     c->st.tx_data++;
     c->st.tx_bytes += plen;
@@ -3940,12 +3938,14 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
 
 /* ---- acknowledgements ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
-    mrc__psnrec *r = MRC__REC(c, psn);
-    if (mrc__req_acked(c, psn)) return;
-    mrc__blk(c, psn)->acked |= (uint64_t)1 << (psn & 63u);
+    mrc__pblk *b = mrc__blk(c, psn);
+    mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+    uint64_t bit = (uint64_t)1 << (psn & 63u);
+    if (b->acked & bit) return;
+    b->acked |= bit;
     if (r->flags & MRC__PR_INFLIGHT) {
         mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
-        mrc__plist_unlink(c, &c->txl, psn);
+        mrc__plist_unlink(c, &c->txl, psn, r);
     }
     mrc__rtxq_remove(c, psn, r); /* a lost PSN acknowledged after all (an earlier transmission arrived late) */
     r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
@@ -4201,7 +4201,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
         mrc__psnrec *r = MRC__REC(c, c->snd_una);
         if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) {
             mrc__rtxq_remove(c, c->snd_una, r);
-            mrc__rtxq_push(c, c->snd_una, true);
+            mrc__rtxq_push(c, c->snd_una, r, true);
         }
     }
     c->rtx_force = 1;
