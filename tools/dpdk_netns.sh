@@ -14,6 +14,8 @@
 #
 # Checks (one "ok -" / "FAIL -" line each, then "N passed, N failed"):
 #   (a) a clean transfer: mrc_perf --dpdk, the receiver checks every byte (exit status 0 = verified);
+#   (a2) a short transfer with mrc_perf --pcap on the DPDK carrier: the capture dissected by tshark with
+#       tools/wireshark/mrc.lua and compared field by field with the core's decoder (skipped without tshark);
 #   (b) a plane black-holed mid-run: at FAULT_AT s after data is seen flowing (rounded up to a whole second of
 #       wall-clock time), nftables rules loaded in advance and keyed on the kernel clock (meta time) drop everything
 #       plane FAIL_PLANE's veth transmits, in both namespaces. AF_PACKET receive taps run before the netdev ingress
@@ -206,6 +208,21 @@ if [ "$CRC" = 0 ] && [ "$SRC" = 0 ] && [ -n "$g" ]; then
 "$OUT/dpdk_1.client.json" 'd["mrc"]["rtx"]') retransmissions)"
 else
     bad "(a) MRC over DPDK clean transfer: client exit $CRC, server exit $SRC: $(why "$OUT/dpdk_1")"
+fi
+
+# ---- (a2) a capture over DPDK: mrc_perf --pcap on the DPDK carrier, dissected by tshark and compared field by field
+# with the core's decoder (tools/wireshark/dissector_check.py, as make dissector-test does for the other captures)
+set_dpdk "" -n 100 -s 65536 --imm --pcap "$OUT/dpdk_cap.client.pcap"
+pair "$OUT/dpdk_cap"
+if [ "$CRC" != 0 ] || [ "$SRC" != 0 ]; then
+    bad "(a2) MRC over DPDK with --pcap: client exit $CRC, server exit $SRC: $(why "$OUT/dpdk_cap")"
+elif ! command -v tshark >/dev/null || [ ! -x "${BUILD:-build}/mrc_pcap" ] || ! command -v python3 >/dev/null; then
+    echo "skip - (a2) capture over DPDK written ($(stat -c %s "$OUT/dpdk_cap.client.pcap") bytes); not dissected: needs tshark, python3 and ${BUILD:-build}/mrc_pcap (make dissector-test)"
+elif python3 "$HERE/wireshark/dissector_check.py" --lua "$HERE/wireshark/mrc.lua" --tool "${BUILD:-build}/mrc_pcap" \
+        --compare "dpdk=$OUT/dpdk_cap.client.pcap" > "$OUT/dpdk_cap.dissect" 2>&1; then
+    ok "(a2) capture over DPDK (mrc_perf --pcap): $(grep -m1 '^dissector-test: dpdk' "$OUT/dpdk_cap.dissect" | sed 's/^dissector-test: dpdk *//')"
+else
+    bad "(a2) capture over DPDK: tshark and the core's decoder disagree: $(grep -v '^ *$' "$OUT/dpdk_cap.dissect" | tail -2 | tr '\n' ' ')"
 fi
 
 # ---- (b) one plane black-holed mid-run ------------------------------------------------------------------------------

@@ -47,8 +47,8 @@ dpdk-ring-asan: $(B)/mrc_dpdk_test_asan
 dpdk-bench: $(B)/mrc_dpdk_test
 	./$(B)/mrc_dpdk_test --bench 256
 
-dpdk-test: $(DPDK_PERF)
-	tools/dpdk_netns.sh $(DPDK_PERF)
+dpdk-test: $(DPDK_PERF) $(B)/mrc_pcap
+	BUILD=$(B) tools/dpdk_netns.sh $(DPDK_PERF)
 else
 dpdk-ring-test dpdk-ring-asan dpdk-bench:
 	@echo "$@: $(DPDK_SKIP)"
