@@ -67,9 +67,9 @@
  *   MRC_MAX_WIMM           pending immediates per QP (128)    MRC_MAX_SQ, MRC_MAX_RQ  work requests per QP (64)
  *   MRC_CTLQ_LEN           queued control packets per QP (16)
  *   MRC_POOL_BLOCKS        in-flight memory per endpoint, in blocks of 64 PSNs (default MRC_MAX_CONNS x
- *                          (MRC_MAX_INFLIGHT / 64 + 1): every QP can fill its window at once). A QP holds the blocks
- *                          of its unacknowledged PSNs only; lower it to provision by bandwidth-delay product (see
- *                          "IN-FLIGHT MEMORY" below; mrc_config.pool_blocks lowers it at run time)
+ *                          (MRC_MAX_INFLIGHT / 64 + 1): every QP can fill its window at once, and nothing is ever
+ *                          reclaimed). Lower it to provision by bandwidth-delay product (see "IN-FLIGHT MEMORY"
+ *                          below; mrc_config.pool_blocks lowers it at run time)
  *   MRC_MAX_EV_FMTS        EV Format profiles per endpoint (4) MRC_MAX_EV_PROFILES EV profiles per endpoint (4)
  *   MRC_MAX_EV_FIELDS      fields per EV Format / EV profile (16: the OCP SRv6+SRH examples use 10 and 12)
  *   MRC_EV_BYTES           bytes of an EV value (32: SRv6 DA + SRH; 4 is enough for UDP and STEV formats)
@@ -91,13 +91,22 @@
  *           the peer has not yet cumulatively acknowledged) lives in the endpoint's pool of MRC_POOL_BLOCKS blocks of 64
  *           PSNs, as a NIC keeps shared context memory: a QP's own structure is small, and in-flight state is
  *           provisioned by aggregate bandwidth-delay product rather than QPs x largest window (make size prints the
- *           bytes per block). A QP takes a block when its next new PSN enters one and returns it when the cumulative
- *           acknowledgement has passed the block's PSNs (or the QP leaves RTS). With the pool empty a QP sends no new
- *           PSN (retransmissions still go): it waits on the endpoint's pool list (pool_waits in mrc_conn_stats and
- *           mrc_endpoint_stats) and is handed a freed block, first come first served; a waiter with nothing in flight
- *           is woken by any other QP's acknowledgement, and one with packets in flight keeps its RTO. Provision the
- *           PSNs in flight at line rate over one RTT, in blocks, plus one block per QP sending at once. The pool is
- *           not written by mrc_endpoint_init: blocks are first touched when taken.
+ *           bytes per block). A QP takes a block when its next new PSN enters one. Once the cumulative
+ *           acknowledgement has passed the block's PSNs (or the QP has nothing in flight) the block is *retained*: it
+ *           stays in the QP's table, so a late SACK (one overtaken by a later one) still finds the records of PSNs up
+ *           to MRC_MAX_INFLIGHT behind snd_nxt for timing and path input, exactly as if the QP kept its own records,
+ *           and it joins the endpoint's FIFO of retained blocks. The QP reuses it when its PSNs leave that span (at
+ *           most MRC_MAX_INFLIGHT / 64 + 1 blocks per QP, so the default pool never runs short); it is freed when the
+ *           QP leaves RTS. A block is taken from the free list, else the oldest retained block of any QP is reclaimed
+ *           (pool_reclaims in mrc_endpoint_stats): late SACKs for its PSNs then give no timing or path input. Only
+ *           with no block free or retained does a QP send no new PSN (retransmissions still go): it waits on the
+ *           endpoint's pool list (pool_waits in mrc_conn_stats and mrc_endpoint_stats) and is handed the next block
+ *           freed or retained, first come first served; a waiter with nothing in flight is woken by any other QP's
+ *           acknowledgement, and one with packets in flight keeps its RTO. Provision the PSNs in flight at line rate
+ *           over one RTT, in blocks, plus one block per QP sending at once. mrc_endpoint_stats: pool_in_use counts
+ *           live blocks (holding PSNs not yet cumulatively acknowledged), pool_retained the retained ones, the rest
+ *           are free. Every pool operation is O(1). The pool is not written by mrc_endpoint_init: blocks are first
+ *           touched when taken.
  * ERRORS    negative int codes (mrc_err); values <= MRC_ERR_FATAL mean the connection is in ERR. Malformed or
  *           hostile packets are dropped and counted (mrc_endpoint_stats / mrc_conn_stats), never fatal to the
  *           endpoint and never a crash.
@@ -628,7 +637,11 @@ typedef struct mrc_endpoint_stats {
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
     uint64_t pool_waits;                     /* times a QP had to wait for in-flight memory (an empty pool) */
     uint64_t pool_handoffs;                  /* blocks handed from a QP that freed them to a waiting one */
-    uint32_t pool_blocks, pool_in_use, pool_peak; /* the pool: blocks usable, held now, most ever held at once */
+    uint64_t pool_reclaims;                  /* retained blocks taken from their QP for want of a free one */
+    uint32_t pool_blocks, pool_in_use, pool_peak; /* the pool: blocks usable, live now (holding PSNs not yet
+                                                   * cumulatively acknowledged), most ever live at once */
+    uint32_t pool_retained;                  /* blocks retained now (acknowledged PSNs kept for late SACKs); the
+                                              * free ones are pool_blocks - pool_in_use - pool_retained */
 } mrc_endpoint_stats;
 
 typedef struct mrc_conn_stats {
@@ -1124,8 +1137,10 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and
  * timer run. Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on
  * its congestion context's READY list behind bytes in flight, has a timer armed (a finite deadline), or waits for
- * in-flight memory on the endpoint's pool list - and rule 12: only while the pool is empty. Rules 13 and 14: every
- * PSN in flight has its pool block, and the record lists (transmit, retransmission) hold only those PSNs. */
+ * in-flight memory on the endpoint's pool list - and rule 12: only while no pool block is free or retained. Rules
+ * 13 and 14: every PSN in flight has its live pool block, and the record lists (transmit, retransmission) hold only
+ * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
+ * blocks. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1304,9 +1319,10 @@ typedef uint16_t mrc__txseq;
 typedef uint32_t mrc__txseq;
 #endif
 
-/* Requester record of one PSN in [win_base, snd_nxt), in the pool block of its 64 PSNs (mrc__pblk). It lives as long
- * as its block: until the cumulative acknowledgement has passed every PSN of the block. Its latest transmission time is
- * in the block's sent[], apart (no padding). */
+/* Requester record of one PSN sent, in the pool block of its 64 PSNs (mrc__pblk). It lives as long as its block: while
+ * the PSN is in [win_base, snd_nxt) (a live block) and after, while the block is retained - until snd_nxt is
+ * MRC_MAX_INFLIGHT PSNs past the whole block or the block is reclaimed. Its latest transmission time is in the
+ * block's sent[], apart (no padding). */
 typedef struct mrc__psnrec {
     mrc__recidx prev, next;   /* neighbours (PSN mod MRC_MAX_INFLIGHT) in the one list it is on: the transmit list with
                                * MRC__PR_INFLIGHT, the retransmission queue with MRC__PR_QUEUED (never both) */
@@ -1337,14 +1353,20 @@ typedef uint32_t mrc__blkidx;
 #define MRC__BTAB_LEN (2u * MRC_MAX_INFLIGHT / MRC__BLK_PSNS)
 /* One pool block: the requester state of 64 consecutive PSNs (PSN / 64 = the block's number) of the QP that holds it.
  * Records below lo were sent before the block was taken (by an earlier holder of that table entry) and are not
- * this block's: a block taken mid-range (the QP had nothing in flight and gave its block back) starts at lo. */
+ * this block's: a block taken mid-range (the QP's block was reclaimed while it had nothing in flight) starts at lo.
+ * A block is free, live (it holds PSNs not yet cumulatively acknowledged, or was handed over for the next one) or
+ * retained (acknowledged PSNs only, kept mapped for late SACKs, on the endpoint's FIFO of retained blocks). */
 typedef struct mrc__pblk {
     mrc_time sent[MRC__BLK_PSNS];     /* per PSN: time of its latest transmission */
     uint64_t acked;                   /* bit i: PSN 64 x block + i is acknowledged (the requester's knowledge) */
     mrc__psnrec rec[MRC__BLK_PSNS];
-    mrc__blkidx next_free;            /* free list (index plus one; 0: the end) */
-    uint8_t lo;                       /* first slot this block holds */
+    mrc__blkidx next, prev;           /* free list (next) or FIFO of retained blocks (both); index plus one, 0: none.
+                                       * prev is 0 unless retained: retained = prev or the FIFO's head (mrc__pool_ret) */
+    uint16_t owner;                   /* held: the QP's conn slot */
+    uint16_t loc;                     /* held: its entry in the QP's block table x 64 + lo, the first slot it holds */
 } mrc__pblk;
+#define MRC__PBLK_LO(b) ((b)->loc & (MRC__BLK_PSNS - 1u))
+#define MRC__PBLK_TAB(b) ((uint32_t)(b)->loc >> 6)
 
 typedef struct mrc__ctl {     /* a queued control packet (SACK, NACK, transport ACK/NAK) */
     uint32_t psn;             /* SACK, NACK: the PSN it names; AETH: the MSN (24 bits each) */
@@ -1374,6 +1396,7 @@ struct mrc_conn {
     uint16_t slot;
     uint8_t state, in_ctq, in_txq, in_evq, err_pending;
     uint8_t in_poolq;         /* on the endpoint's list of QPs waiting for a pool block */
+    uint8_t nxt_ret;          /* the block of snd_nxt may be retained (it was when nothing was left in flight) */
     int16_t err_status;
     uint32_t qpn;
     mrc_conn_attr attr;       /* current attributes */
@@ -1513,7 +1536,9 @@ struct mrc_endpoint {
     /* the in-flight pool: blocks [0, pool_hw) have been used; the free ones among them are on the free list, those
      * from pool_hw to pool_cap were never touched (mrc_endpoint_init does not write them) */
     uint32_t pool_cap, pool_hw, pool_nfree;  /* blocks usable (mrc_config.pool_blocks), ever used, free */
+    uint32_t pool_nret;                       /* blocks retained */
     mrc__blkidx pool_free;                    /* free list head (index plus one; 0: empty) */
+    mrc__blkidx ret_head, ret_tail;           /* FIFO of retained blocks, oldest first (index plus one; 0: empty) */
     uint16_t poolq[MRC_MAX_CONNS];            /* QPs waiting for a block (conn slots), first come first served */
     uint32_t poolq_head, poolq_len;
     mrc__pblk pool[MRC_POOL_BLOCKS];          /* last: mrc_endpoint_init clears everything before it only */
@@ -2874,45 +2899,78 @@ MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
 }
 
 /* ---- the in-flight pool (IN-FLIGHT MEMORY at the top) ----------------------------------------------------------
- * Blocks of 64 PSNs' requester state, on a free list; a QP's block table maps PSN / 64 to the block holding it. A QP
- * holds exactly the blocks of [win_base, snd_nxt) - plus, handed to it while it waited, the one its next PSN enters.
- * Taking and freeing are O(1); a freed block goes to the first QP waiting for one, if any. */
+ * Blocks of 64 PSNs' requester state; a QP's block table maps PSN / 64 to the block holding it. A QP holds the live
+ * blocks of [win_base, snd_nxt) - plus, handed to it while it waited, the one its next PSN enters - and retained
+ * blocks: acknowledged PSNs kept readable for late SACKs as long as the records would have lived in a QP of its own
+ * (MRC_MAX_INFLIGHT PSNs behind snd_nxt), on the endpoint's FIFO of retained blocks. A block is taken from the free
+ * list, else the oldest retained block is reclaimed from its QP (which then has no record of those PSNs). Every
+ * operation is O(1); a block set free (or retained) goes to the first QP waiting for one, if any: a QP waits only
+ * while no block is free or retained. */
 #define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))
 MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn) {
     mrc__blkidx b = c->btab[MRC__BTAB_IDX(psn)];
     return b ? &c->ep->pool[b - 1u] : (mrc__pblk *)0;
 }
-/* the block taken for c's PSN psn (which has none): lo is that PSN's slot */
+/* blocks live now: the peak is the most at once */
+MRC__PRIVATE MRC__INLINE void mrc__pool_peak(mrc_endpoint *ep) {
+    uint32_t live = ep->pool_cap - ep->pool_nfree - ep->pool_nret;
+    if (live > ep->st.pool_peak) ep->st.pool_peak = live;
+}
+/* block i (held) is retained: on the FIFO of retained blocks */
+MRC__PRIVATE MRC__INLINE bool mrc__pool_ret(const mrc_endpoint *ep, uint32_t i) {
+    return ep->pool[i].prev || ep->ret_head == i + 1u;
+}
+/* block i leaves the FIFO of retained blocks (from anywhere in it) */
+MRC__PRIVATE void mrc__pool_unretain(mrc_endpoint *ep, uint32_t i) {
+    mrc__pblk *b = &ep->pool[i];
+    MRC_ASSERT(mrc__pool_ret(ep, i) && ep->pool_nret > 0);
+    if (b->prev) ep->pool[b->prev - 1u].next = b->next;
+    else ep->ret_head = b->next;
+    if (b->next) ep->pool[b->next - 1u].prev = b->prev;
+    else ep->ret_tail = b->prev;
+    b->prev = b->next = 0;
+    ep->pool_nret--;
+}
+/* block i becomes c's block for PSN psn (which has none, or has i itself): lo is that PSN's slot */
 MRC__PRIVATE void mrc__pool_give(mrc_conn *c, uint32_t psn, uint32_t i) {
     mrc__pblk *b = &c->ep->pool[i];
     b->acked = 0;
-    b->lo = (uint8_t)(psn & (MRC__BLK_PSNS - 1u));
+    b->prev = 0;
+    b->owner = c->slot;
+    b->loc = (uint16_t)(MRC__BTAB_IDX(psn) << 6 | (psn & (MRC__BLK_PSNS - 1u)));
     c->btab[MRC__BTAB_IDX(psn)] = (mrc__blkidx)(i + 1u);
 }
-/* Take a block for psn; the caller has checked that one is free (mrc__req_new). */
+/* Take a block for psn; the caller has checked that one is free or retained (mrc__req_new). With none free, the
+ * oldest retained block is reclaimed from its QP's table. */
 MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
     mrc_endpoint *ep = c->ep;
-    uint32_t i, used;
-    MRC_ASSERT(ep->pool_nfree > 0 && !c->btab[MRC__BTAB_IDX(psn)]);
+    uint32_t i;
+    MRC_ASSERT(ep->pool_nfree + ep->pool_nret > 0 && !c->btab[MRC__BTAB_IDX(psn)]);
     if (ep->pool_free) {
         i = ep->pool_free - 1u;
-        ep->pool_free = ep->pool[i].next_free;
-    } else { /* a block never used before */
-        MRC_ASSERT(ep->pool_hw < ep->pool_cap);
+        ep->pool_free = ep->pool[i].next;
+        ep->pool_nfree--;
+    } else if (ep->pool_hw < ep->pool_cap) { /* a block never used before */
         i = ep->pool_hw++;
+        ep->pool_nfree--;
+    } else { /* reclaim: the owner treats those PSNs as having no record */
+        i = ep->ret_head - 1u;
+        ep->conns[ep->pool[i].owner]->btab[MRC__PBLK_TAB(&ep->pool[i])] = 0;
+        mrc__pool_unretain(ep, i);
+        ep->st.pool_reclaims++;
     }
-    ep->pool_nfree--;
-    used = ep->pool_cap - ep->pool_nfree;
-    if (used > ep->st.pool_peak) ep->st.pool_peak = used;
     mrc__pool_give(c, psn, i);
+    mrc__pool_peak(ep);
 }
-/* Return the block holding psn (if any). The first waiting QP that still needs a block gets it, and is scheduled. */
-MRC__PRIVATE void mrc__pool_put(mrc_conn *c, uint32_t psn) {
+/* Free the block of c's table entry t (if any). The first waiting QP that still needs a block gets it, and is
+ * scheduled. */
+MRC__PRIVATE void mrc__pool_free(mrc_conn *c, uint32_t t) {
     mrc_endpoint *ep = c->ep;
-    uint32_t t = MRC__BTAB_IDX(psn), i;
+    uint32_t i;
     if (!c->btab[t]) return;
     i = c->btab[t] - 1u;
     c->btab[t] = 0;
+    if (mrc__pool_ret(ep, i)) mrc__pool_unretain(ep, i);
     while (ep->poolq_len) { /* O(1) amortised: each entry is looked at once */
         mrc_conn *w = ep->conns[ep->poolq[ep->poolq_head % MRC_MAX_CONNS]];
         ep->poolq_head = (ep->poolq_head + 1u) % MRC_MAX_CONNS;
@@ -2924,18 +2982,39 @@ MRC__PRIVATE void mrc__pool_put(mrc_conn *c, uint32_t psn) {
         mrc__sched_tx(w);
         return;
     }
-    ep->pool[i].next_free = ep->pool_free;
+    ep->pool[i].next = ep->pool_free;
     ep->pool_free = (mrc__blkidx)(i + 1u);
     ep->pool_nfree++;
+}
+/* The block holding psn (if any) now holds acknowledged PSNs only: retained at the FIFO's tail - or handed over at
+ * once if a QP waits (one waits only while no block is free or retained). */
+MRC__PRIVATE void mrc__pool_retain(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t t = MRC__BTAB_IDX(psn), i;
+    mrc__pblk *b;
+    if (!c->btab[t]) return;
+    i = c->btab[t] - 1u;
+    b = &ep->pool[i];
+    if (mrc__pool_ret(ep, i)) return;
+    if (ep->poolq_len) {
+        mrc__pool_free(c, t);
+        return;
+    }
+    b->next = 0;
+    b->prev = ep->ret_tail;
+    if (ep->ret_tail) ep->pool[ep->ret_tail - 1u].next = (mrc__blkidx)(i + 1u);
+    else ep->ret_head = (mrc__blkidx)(i + 1u);
+    ep->ret_tail = (mrc__blkidx)(i + 1u);
+    ep->pool_nret++;
 }
 /* Every block of the QP (leaving RTS, reset, destroy): O(window / 64), never per packet. */
 MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c) {
     uint32_t t;
     for (t = 0; t < MRC__BTAB_LEN; t++)
-        if (c->btab[t]) mrc__pool_put(c, t << 6);
+        if (c->btab[t]) mrc__pool_free(c, t);
 }
-/* No block for the next new PSN and the pool is empty: wait for one (once on the list, counted once). The QP is never
- * forgotten: a block freed while it is listed is handed to it. */
+/* No block for the next new PSN and none free or retained: wait for one (once on the list, counted once). The QP is
+ * never forgotten: a block freed or retained while it is listed is handed to it. */
 MRC__PRIVATE void mrc__pool_wait(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     if (c->in_poolq) return;
@@ -3504,7 +3583,8 @@ MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
     if (c->sq_sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
     if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return MRC__NEW_NO;
-    if (!c->btab[MRC__BTAB_IDX(c->snd_nxt)] && !c->ep->pool_nfree) return MRC__NEW_POOL; /* no memory for it */
+    if (!c->btab[MRC__BTAB_IDX(c->snd_nxt)] && !(c->ep->pool_nfree | c->ep->pool_nret)) /* no memory for it */
+        return MRC__NEW_POOL;
     return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
@@ -3536,16 +3616,54 @@ MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     if (sh && (b = mrc__blk(c, (base + 64u) & MRC_PSN_MASK)) != (const mrc__pblk *)0) w |= b->acked << (64u - sh);
     return w;
 }
-/* The cumulative acknowledgement moved from old_base to win_base: give back the blocks it passed, and the block of
- * win_base too when nothing is left in flight (a QP with nothing outstanding holds no memory; a block handed to it
- * for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
+/* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
+ * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
+ * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
 MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
     uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
     while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
-        mrc__pool_put(c, p);
+        mrc__pool_retain(c, p);
         p = (p + MRC__BLK_PSNS) & MRC_PSN_MASK;
     }
-    if (c->win_base == c->snd_nxt && (c->win_base & (MRC__BLK_PSNS - 1u))) mrc__pool_put(c, c->win_base);
+    if (c->win_base == c->snd_nxt && (c->win_base & (MRC__BLK_PSNS - 1u))) {
+        mrc__pool_retain(c, c->win_base);
+        c->nxt_ret = 1;
+    }
+}
+/* The block of new PSN psn, before it is sent. Entering a new block (slot 0), the block of PSN psn - MRC_MAX_INFLIGHT
+ * - 1 leaves the span of MRC_MAX_INFLIGHT PSNs behind snd_nxt in which records are kept (where a QP with records of
+ * its own overwrote them): it is reused for psn if psn needs one, else freed - so a QP holds at most
+ * MRC_MAX_INFLIGHT / 64 + 1 blocks and a pool of that many per QP never reclaims. A retained block at psn's entry
+ * is its own block resumed after an idle spell (or, entered at slot 0, a lap: fresh); a missing one is taken
+ * (mrc__req_new saw one free or retained). O(1). The commit of mrc__req_emit_data calls it only for a PSN with no
+ * block, at slot 0, or with nxt_ret set (the only way a block can be retained mid-way): else the block is live. */
+MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t t = MRC__BTAB_IDX(psn), i;
+    c->nxt_ret = 0;
+    if (!(psn & (MRC__BLK_PSNS - 1u))) {
+        uint32_t te = MRC__BTAB_IDX((psn - MRC_MAX_INFLIGHT - 1u) & MRC_PSN_MASK);
+        if (te != t && c->btab[te]) {
+            i = c->btab[te] - 1u;
+            MRC_ASSERT(mrc__pool_ret(ep, i));
+            if (c->btab[t]) {
+                mrc__pool_free(c, te);
+            } else {
+                mrc__pool_unretain(ep, i);
+                c->btab[te] = 0;
+                mrc__pool_give(c, psn, i);
+                mrc__pool_peak(ep);
+                return;
+            }
+        }
+    }
+    if (!c->btab[t]) {
+        mrc__pool_take(c, psn);
+    } else if (mrc__pool_ret(ep, i = c->btab[t] - 1u)) {
+        mrc__pool_unretain(ep, i);
+        if (!(psn & (MRC__BLK_PSNS - 1u))) mrc__pool_give(c, psn, i);
+        mrc__pool_peak(ep);
+    }
 }
 
 /* ---- timers --------------------------------------------------------------------------------------------------- */
@@ -3811,8 +3929,11 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
 
     /* commit */
-    if (!rtx && !c->btab[MRC__BTAB_IDX(psn)]) mrc__pool_take(c, psn); /* a new block (mrc__req_new saw one free) */
     bk = mrc__blk(c, psn);
+    if (!rtx && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) { /* else: its live block, as before */
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
     r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
     if (!rtx) { /* a new PSN: fresh record */
         r->flags = 0;
@@ -3995,12 +4116,12 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    /* a record lives as long as its block: a PSN behind win_base keeps one while the cumulative acknowledgement has
-     * not passed its whole block (a block of the table holds the PSN's own range: it is in [snd_nxt - MRC_MAX_INFLIGHT,
-     * snd_nxt)); one whose block was given back is stale (no timing or path input) */
+    /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
+     * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
+     * block was reclaimed for want of memory: then it is stale (no timing or path input) */
     if (!stale && !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
         const mrc__pblk *bk = mrc__blk(c, ack_psn);
-        have_rec = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= bk->lo;
+        have_rec = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
     } else {
         have_rec = false;
     }
@@ -5222,15 +5343,36 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
         if (!c->in_ready || !x || !x->inflight) return 11;
     }
-    /* ... and one waiting for pool memory waits only while the pool is empty: a freed block goes to a waiter */
-    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && c->ep->pool_nfree) return 12;
+    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
+     * goes to a waiter */
+    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
     /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
      * one of those, on one list */
     if (c->state == MRC_QPS_RTS && c->ep) {
         uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
-        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u)
-            if (!mrc__blk(c, (c->win_base + k) & MRC_PSN_MASK)) return 13;
+        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
+            /* live: a retained block holds acknowledged PSNs only */
+            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
+            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
+        }
         if (c->rtxq.n + c->txl.n > w) return 14;
+    }
+    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
+     * of retained blocks (its neighbours point back at it). O(window / 64). */
+    if (c->ep) {
+        const mrc_endpoint *ep = c->ep;
+        uint32_t t;
+        for (t = 0; t < MRC__BTAB_LEN; t++) {
+            const mrc__pblk *b;
+            uint32_t i1 = c->btab[t];
+            if (!i1) continue;
+            if (i1 > ep->pool_hw) return 15;
+            b = &ep->pool[i1 - 1u];
+            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
+            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? ep->pool[b->prev - 1u].next : ep->ret_head) != i1 ||
+                                (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
+                return 15;
+        }
     }
     return 0;
 }
@@ -6960,7 +7102,8 @@ MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *
     }
     *out = ep->st;
     out->pool_blocks = ep->pool_cap;
-    out->pool_in_use = ep->pool_cap - ep->pool_nfree;
+    out->pool_in_use = ep->pool_cap - ep->pool_nfree - ep->pool_nret;
+    out->pool_retained = ep->pool_nret;
 }
 MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out) {
     if (!out) return;

@@ -416,17 +416,34 @@ FZ_NOCOV static inline void fz_invariants(const mrc_endpoint *ep) {
             FZ_CHECK(c->ooo <= c->rsp_win + 1u, "responder ooo %u beyond the window %u", c->ooo, c->rsp_win);
     }
     FZ_CHECK(ntx == ep->txq_len && nev == ep->evq_len, "in_txq/in_evq flags vs queue lengths");
-    { /* the in-flight pool: the blocks the QPs hold are the ones not free, and the wait list is its flags */
-        uint32_t held = 0, npq = 0, t;
+    { /* the in-flight pool: the blocks the QPs hold (live or retained) are the ones not free, the FIFO of retained
+       * blocks holds exactly the retained ones (free + live + retained = total), and the wait list is its flags */
+        uint32_t held = 0, nret = 0, nfifo = 0, npq = 0, npq_rts = 0, t, b, prev = 0;
         for (i = 0; i < MRC_MAX_CONNS; i++) {
             const mrc_conn *c = ep->conns[i];
             if (!c) continue;
             npq += c->in_poolq;
-            for (t = 0; t < MRC__BTAB_LEN; t++) held += c->btab[t] != 0;
+            npq_rts += c->in_poolq && c->state == MRC_QPS_RTS;
+            for (t = 0; t < MRC__BTAB_LEN; t++) {
+                if (!c->btab[t]) continue;
+                held++;
+                nret += mrc__pool_ret(ep, c->btab[t] - 1u);
+            }
         }
+        for (b = ep->ret_head; b && nfifo <= ep->pool_cap; b = ep->pool[b - 1u].next, nfifo++) {
+            FZ_CHECK(ep->pool[b - 1u].prev == prev, "retained FIFO links");
+            FZ_CHECK(ep->conns[ep->pool[b - 1u].owner] &&
+                         ep->conns[ep->pool[b - 1u].owner]->btab[MRC__PBLK_TAB(&ep->pool[b - 1u])] == b,
+                     "a retained block is not mapped by its owner");
+            prev = b;
+        }
+        FZ_CHECK(prev == ep->ret_tail, "retained FIFO tail");
         FZ_CHECK(ep->pool_nfree <= ep->pool_cap && held == ep->pool_cap - ep->pool_nfree,
                  "pool: %u blocks held by QPs, %u of %u free", held, ep->pool_nfree, ep->pool_cap);
+        FZ_CHECK(nret == ep->pool_nret && nfifo == ep->pool_nret, "pool: %u retained in tables, %u in the FIFO, %u counted",
+                 nret, nfifo, ep->pool_nret);
         FZ_CHECK(npq == ep->poolq_len, "in_poolq flags vs the pool wait list");
+        FZ_CHECK(!npq_rts || !(ep->pool_nfree | ep->pool_nret), "QPs wait for a block while one is free or retained");
     }
     fz_cc_invariants(ep);
 #else
