@@ -1537,7 +1537,7 @@ struct mrc_endpoint {
      * from pool_hw to pool_cap were never touched (mrc_endpoint_init does not write them) */
     uint32_t pool_cap, pool_hw, pool_nfree;  /* blocks usable (mrc_config.pool_blocks), ever used, free */
     uint32_t pool_nret;                       /* blocks retained */
-    mrc__blkidx pool_free;                    /* free list head (index plus one; 0: empty) */
+    mrc__blkidx free_head;                    /* free list head (index plus one; 0: empty) */
     mrc__blkidx ret_head, ret_tail;           /* FIFO of retained blocks, oldest first (index plus one; 0: empty) */
     uint16_t poolq[MRC_MAX_CONNS];            /* QPs waiting for a block (conn slots), first come first served */
     uint32_t poolq_head, poolq_len;
@@ -2946,9 +2946,9 @@ MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
     mrc_endpoint *ep = c->ep;
     uint32_t i;
     MRC_ASSERT(ep->pool_nfree + ep->pool_nret > 0 && !c->btab[MRC__BTAB_IDX(psn)]);
-    if (ep->pool_free) {
-        i = ep->pool_free - 1u;
-        ep->pool_free = ep->pool[i].next;
+    if (ep->free_head) {
+        i = ep->free_head - 1u;
+        ep->free_head = ep->pool[i].next;
         ep->pool_nfree--;
     } else if (ep->pool_hw < ep->pool_cap) { /* a block never used before */
         i = ep->pool_hw++;
@@ -2964,7 +2964,7 @@ MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
 }
 /* Free the block of c's table entry t (if any). The first waiting QP that still needs a block gets it, and is
  * scheduled. */
-MRC__PRIVATE void mrc__pool_free(mrc_conn *c, uint32_t t) {
+MRC__PRIVATE void mrc__pool_release(mrc_conn *c, uint32_t t) {
     mrc_endpoint *ep = c->ep;
     uint32_t i;
     if (!c->btab[t]) return;
@@ -2982,8 +2982,8 @@ MRC__PRIVATE void mrc__pool_free(mrc_conn *c, uint32_t t) {
         mrc__sched_tx(w);
         return;
     }
-    ep->pool[i].next = ep->pool_free;
-    ep->pool_free = (mrc__blkidx)(i + 1u);
+    ep->pool[i].next = ep->free_head;
+    ep->free_head = (mrc__blkidx)(i + 1u);
     ep->pool_nfree++;
 }
 /* The block holding psn (if any) now holds acknowledged PSNs only: retained at the FIFO's tail - or handed over at
@@ -2997,7 +2997,7 @@ MRC__PRIVATE void mrc__pool_retain(mrc_conn *c, uint32_t psn) {
     b = &ep->pool[i];
     if (mrc__pool_ret(ep, i)) return;
     if (ep->poolq_len) {
-        mrc__pool_free(c, t);
+        mrc__pool_release(c, t);
         return;
     }
     b->next = 0;
@@ -3011,7 +3011,7 @@ MRC__PRIVATE void mrc__pool_retain(mrc_conn *c, uint32_t psn) {
 MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c) {
     uint32_t t;
     for (t = 0; t < MRC__BTAB_LEN; t++)
-        if (c->btab[t]) mrc__pool_free(c, t);
+        mrc__pool_release(c, t); /* nothing when the entry has no block */
 }
 /* No block for the next new PSN and none free or retained: wait for one (once on the list, counted once). The QP is
  * never forgotten: a block freed or retained while it is listed is handed to it. */
@@ -3647,7 +3647,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
             i = c->btab[te] - 1u;
             MRC_ASSERT(mrc__pool_ret(ep, i));
             if (c->btab[t]) {
-                mrc__pool_free(c, te);
+                mrc__pool_release(c, te);
             } else {
                 mrc__pool_unretain(ep, i);
                 c->btab[te] = 0;
@@ -3855,7 +3855,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
     bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
     uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
-    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR;
+    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     mrc_bth b;
     mrc_meth m;
