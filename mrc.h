@@ -83,6 +83,11 @@
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
  *   MRC_CODEC_GENERIC      every header through the table-interpreting codec (tests, comparisons); by default the
  *                          data and SACK headers take fixed-offset fast paths built from the same tables
+ *   MRC_FAST_PATH          1 (default): common-case packets (an in-order data packet on a clean QP, the SACK it
+ *                          causes, the SACK that advances the cumulative acknowledgement) take dedicated code paths
+ *                          with the same results as the general code (docs/PROTOCOL.md P22; make fast-check proves it
+ *                          per call); 0 compiles them out (smaller code). mrc_config.fast_path_off turns them off at
+ *                          run time
  *
  * TIME      uint64_t ns, monotonic, caller's epoch. Deadlines out are absolute; MRC_TIME_NEVER = none.
  * MEMORY    no heap, no globals, no static mutable state; sizeof(mrc_endpoint) and sizeof(mrc_conn) are fixed by the
@@ -172,6 +177,9 @@
 #endif
 #ifndef MRC_CTLQ_LEN
 #define MRC_CTLQ_LEN 16
+#endif
+#ifndef MRC_FAST_PATH
+#define MRC_FAST_PATH 1
 #endif
 #ifndef MRC_POOL_BLOCKS
 #define MRC_POOL_BLOCKS (MRC_MAX_CONNS * (MRC_MAX_INFLIGHT / 64 + 1))
@@ -591,6 +599,9 @@ typedef struct mrc_config {
     /* memory */
     uint32_t pool_blocks;     /* in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of them;
                                  see IN-FLIGHT MEMORY at the top) */
+    /* speed */
+    bool fast_path_off;       /* P22: every packet takes the general code (default false: common-case packets take the
+                                 fast paths, with identical results; make fast-check compares the two per call) */
     /* hooks */
     mrc_place_fn place;
     void *place_ud;
