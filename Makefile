@@ -233,3 +233,14 @@ check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static f
 
 clean:
 	rm -rf $(B)
+
+# ---- fast paths: per-call differential check (sim/mrc_fastcheck.h; docs/PROTOCOL.md P22) ----------------------------
+FCFL := -DMRC_FASTCHECK -ftrivial-auto-var-init=zero
+$(B)/mrc_test_fc: $(TESTDEPS) sim/mrc_fastcheck.h | $(B)
+	$(CC) $(CFLAGS_T) $(FCFL) -o $@ mrc_test.c
+$(B)/sim/mrc_simrun_fc: $(SIM_DEPS) sim/mrc_fastcheck.h | $(B)/sim
+	$(CC) $(CSTD) $(WARN) -O2 -g $(SIM_CAPS) $(FCFL) -o $@ sim/mrc_simrun.c
+.PHONY: fast-check
+fast-check: $(B)/mrc_test_fc $(B)/sim/mrc_simrun_fc
+	./$(B)/mrc_test_fc $(TEST_ARGS)
+	./$(B)/sim/mrc_simrun_fc --suite quick --seed 1 --golden sim/golden --out $(B)/sim/quick-fc $(SIM_ARGS)

@@ -12,6 +12,9 @@
  */
 #define MRC_IMPLEMENTATION
 #include "mrc.h"
+#ifdef MRC_FASTCHECK /* make fast-check: every recv and poll_tx runs general code and fast path, compared */
+#include "sim/mrc_fastcheck.h"
+#endif
 #define MRC_WIRE_IMPLEMENTATION
 #include "sim/mrc_wire.h"
 
