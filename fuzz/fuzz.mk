@@ -10,6 +10,10 @@
 #   make cover         llvm-cov line/function coverage of mrc.h: the unit and scenario tests plus every corpus
 #                      (committed, regression, build/fuzz/corpus and the campaign's build/campaign/corpus)
 #   make fuzz-corpus   regenerate fuzz/corpus/<t> from recorded traffic (fuzz/gen_corpus.c)
+#   make fuzz-fast-check  the harnesses that drive mrc_endpoint_recv/poll_tx built with sim/mrc_fastcheck.h (every
+#                      call runs the general code and the fast paths and compares them byte for byte): the corpora
+#                      replayed, then, with libFuzzer, FC_FUZZ_SECONDS each from an empty corpus and from the committed
+#                      one (hostile input must take the fast paths exactly as it takes the general code). In make test.
 #   make fuzz-pending  replay fuzz/regress-pending/<t> (reported core bugs awaiting a fix) with -DFZ_STRICT, which
 #                      turns off the harnesses' run-time workarounds for those bugs; says which inputs still fail and
 #                      which now pass (move those to fuzz/regress/<t>). Not part of fuzz-smoke: failing is expected.
@@ -38,7 +42,7 @@ FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 FUZZ_CC     := $(shell command -v $(CLANG) >/dev/null 2>&1 && echo $(CLANG) || echo $(CC))
 FUZZ_ENV    := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: fuzz-smoke fuzz fuzz-afl cover fuzz-corpus fuzz-replay fuzz-pending
+.PHONY: fuzz-smoke fuzz fuzz-afl cover fuzz-corpus fuzz-replay fuzz-pending fuzz-fast-check
 
 $(FB):
 	@mkdir -p $(FB)
@@ -62,6 +66,39 @@ fuzz-pending: $(FUZZ_TARGETS:%=$(FB)/strict_%)
 	      echo "pending $$t $$(basename $$f): now PASSES (fixed? move it to fuzz/regress/$$t/)"; \
 	    else echo "pending $$t $$(basename $$f): still fails: $$(grep -m1 -E 'oracle violated|runtime error|ERROR: AddressSanitizer' $(FB)/pending.log)"; fi; \
 	  done; done; echo "fuzz-pending: $$n inputs"
+
+# ---- the fast paths against the general code under fuzzing (sim/mrc_fastcheck.h; docs/PROTOCOL.md P22) -------------
+FC_FUZZ_TARGETS ?= responder pair sack ev
+FC_FUZZ_SECONDS ?= 6
+# zeroed locals keep struct padding identical between the two runs of a call (clang 14 wants the extra flag)
+FC_ZERO := $(shell printf '' | $(FUZZ_CC) -x c -ftrivial-auto-var-init=zero -c - -o /dev/null 2>/dev/null \
+             && echo -ftrivial-auto-var-init=zero || echo -ftrivial-auto-var-init=zero \
+             -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang)
+FC_DEFS := -DMRC_FASTCHECK $(FC_ZERO)
+$(FB)/fcreplay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_DEPS) sim/mrc_fastcheck.h | $(FB)
+	$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(FUZZ_DEFS) $(FC_DEFS) -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c
+fuzz-fast-check: $(FC_FUZZ_TARGETS:%=$(FB)/fcreplay_%)
+	@set -e; for t in $(FC_FUZZ_TARGETS); do \
+	  dirs="fuzz/corpus/$$t"; [ -d fuzz/regress/$$t ] && dirs="$$dirs fuzz/regress/$$t"; \
+	  printf 'fast-check replay %-10s ' $$t; $(FUZZ_ENV) ./$(FB)/fcreplay_$$t $$dirs; \
+	done
+	@if printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+	    | $(CLANG) -x c -fsanitize=fuzzer - -o $(FB)/.probe_libfuzzer >/dev/null 2>&1; then \
+	  for t in $(FC_FUZZ_TARGETS); do \
+	    $(CLANG) $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_NOCOV) $(FUZZ_SAN) $(FUZZ_DEFS) $(FC_DEFS) \
+	      -o $(FB)/fcfuzz_$$t fuzz/fuzz_$$t.c || exit 1; \
+	    for from in empty corpus; do \
+	      rm -rf $(FB)/fc/$$t-$$from; mkdir -p $(FB)/fc/$$t-$$from $(FB)/artifacts; \
+	      seeds=""; [ $$from = corpus ] && seeds=fuzz/corpus/$$t; \
+	      printf 'fast-check libFuzzer %-10s from %-6s %ss: ' $$t $$from $(FC_FUZZ_SECONDS); \
+	      $(FUZZ_ENV) ./$(FB)/fcfuzz_$$t -max_total_time=$(FC_FUZZ_SECONDS) -dict=fuzz/mrc.dict -print_final_stats=1 \
+	        -artifact_prefix=$(FB)/artifacts/fc-$$t- $(FB)/fc/$$t-$$from $$seeds > $(FB)/fc/$$t-$$from.log 2>&1 \
+	        || { tail -40 $(FB)/fc/$$t-$$from.log; echo "fuzz-fast-check: $$t FAILED (log: $(FB)/fc/$$t-$$from.log)"; exit 1; }; \
+	      grep -E 'stat::number_of_executed_units' $(FB)/fc/$$t-$$from.log | awk '{printf "%s %s\n", $$1, $$2}'; \
+	    done; \
+	  done; \
+	else echo "fuzz-fast-check: skip libFuzzer runs ($(CLANG) -fsanitize=fuzzer unavailable; Debian: libclang-rt-14-dev)"; fi
+	@echo "fuzz-fast-check: ok ($(words $(FC_FUZZ_TARGETS)) harnesses)"
 
 $(FB)/gen_corpus: fuzz/gen_corpus.c $(FUZZ_DEPS) sim/mrc_wire.h | $(FB)
 	$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_DEFS) -o $@ fuzz/gen_corpus.c
