@@ -4068,6 +4068,142 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     return 0;
 }
 
+#if MRC_FAST_PATH
+/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
+ * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
+ * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
+ * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
+ * mrc__req_emit_data do then, in the same order, with the headers stored straight at their fixed offsets from the
+ * codec's tables (every value was checked against its field's width when it was configured, attached or posted).
+ * Every check comes before any state changes: 0 = not this case (the general code runs), else the bytes written. */
+MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos);
+MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                  mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, p = c->plane_rr;
+    uint32_t npkts, plen, pad, hl, nominal, opcode, a, mb;
+    mrc__wr *wr;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint8_t *q;
+    size_t need;
+    bool last, imm;
+    uint16_t slot;
+    uint8_t cls;
+    if (ep->cfg.fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
+        return 0;
+    wr = MRC__SQ(c, wr_idx);
+    if (k == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return 0;
+    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns) return 0;
+    bk = mrc__blk(c, psn);
+    if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
+    npkts = mrc__wr_npkts(c, wr);
+    last = k + 1u == npkts;
+    imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift;
+    pad = (4u - (plen & 3u)) & 3u;
+    hl = mrc__data_hdr_len(c, imm);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    if (!mrc__cc_can_send(c, nominal) || cap < need) return 0;
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (!(c->n_act[p] | c->n_skip[p])) return 0; /* mrc__ev_pick would look at another plane */
+
+    /* mrc__ev_pick(c, -1), which takes this plane's next EV */
+    c->plane_rr = (uint8_t)(p + 1u == ep->cfg.num_ports ? 0u : p + 1u);
+    if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+    slot = mrc__evr_at(c, p, c->act_pos[p]++);
+
+    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+             : k == 0    ? MRC_OP_WRITE_FIRST
+             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                         : MRC_OP_WRITE_MIDDLE;
+    if (ep->cfg.ack_req_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    } else {
+        a = last;
+    }
+    mb = mrc__m_bit(&ep->cfg.wire);
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
+                      (uint32_t)(imm && (wr->flags & MRC_WR_SOLICITED)) << (13u - mb + 16u) | /* se: byte 1 */
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, ep->cfg.tseth ? 1u : 0u) |
+                          MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+    if (ep->cfg.tseth) {
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
+    }
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << c->mtu_shift));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+
+    cls = ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, slot, ti);
+    ti->dscp_class = cls;
+    ti->dscp = ep->cfg.dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
+    if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+    r->ev_lost = 0;
+    bk->acked &= ~((uint64_t)1 << (psn & 63u));
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->flags = MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    mrc__plist_push(c, &c->txl, psn, r, false);
+    mrc__cc_on_send(c, nominal);
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal;
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
+    if (k == 0) {
+        wr->first_psn = psn;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+    }
+    if (last) {
+        c->sq_send++;
+        c->sq_sent = 0;
+    } else {
+        c->sq_sent = k + 1u;
+    }
+    c->snd_nxt = MRC__PSN_INC(psn);
+    mrc__req_timers(c);
+    return (int)need;
+}
+#endif
+
 /* ---- acknowledgements ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
     mrc__pblk *b = mrc__blk(c, psn);
@@ -7002,7 +7138,11 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
         ep->txq_len--;
         c->in_txq = 0;
-        n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
+#if MRC_FAST_PATH
+        n = mrc__req_tx_fast(c, buf, cap, flags, ti, now); /* 0: not its common case */
+        if (n == 0)
+#endif
+            n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
         if (n == 0) {
             int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
             if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
