@@ -4120,12 +4120,17 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     if (!mrc__cc_fits(x, nominal) || cap < need) return 0;
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
-    if (!(c->n_act[p] | c->n_skip[p])) return 0; /* mrc__ev_pick would look at another plane */
-
-    /* mrc__ev_pick(c, -1), which takes this plane's next EV */
-    c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
-    if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-    slot = mrc__evr_at(c, p, c->act_pos[p]++);
+    if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
+        unsigned i;
+        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+        }
+        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+        slot = (uint16_t)mrc__ev_pick(c, -1);
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's next EV */
+        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+        if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+        slot = mrc__evr_at(c, p, c->act_pos[p]++);
+    }
 
     opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
              : k == 0    ? MRC_OP_WRITE_FIRST
