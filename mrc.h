@@ -2629,7 +2629,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
-MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
+MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot);
@@ -4092,8 +4092,9 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
                                   mrc_time now) {
     mrc_endpoint *ep = c->ep;
     const mrc_config *cf = &ep->cfg;
-    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, p = c->plane_rr, sh = c->mtu_shift;
+    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
     uint32_t npkts, plen, pad, hl, nominal, opcode, a, nxt;
+    unsigned p = c->plane_rr;
     mrc__ccx *x = mrc__conn_ccx(c);
     mrc__wr *wr;
     mrc__pblk *bk;
@@ -4220,6 +4221,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
     mrc__sched_ctl(c);
+    if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
     if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
         mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
                           : mrc__cc_fits(x, nominal)                          ? MRC__NEW_OK
@@ -5467,7 +5469,7 @@ MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
 }
 
 /* The EV fields of a packet's txinfo. */
-MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
+MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     ti->port = c->evs[slot].port;
     ti->ev = pf ? pf->ev[slot].entropy : (uint32_t)c->evs[slot].sport;
