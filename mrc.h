@@ -5114,7 +5114,17 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     }
     c->n_act[p] = (uint16_t)j;
     c->n_skip[p] = (uint16_t)(n - j);
-    for (i = j; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
+        mrc__evslot *ring = &c->ring[c->seg[p]];
+        MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
+        for (i = j; i-- > 1;) {
+            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
+            mrc__evslot t = ring[i];
+            ring[i] = ring[b];
+            ring[b] = t;
+        }
+        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
+    }
     c->act_pos[p] = 0;
 }
 
