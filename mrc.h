@@ -4197,7 +4197,14 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     r->ev = (mrc__evslot)slot;
     r->flags = MRC__PR_INFLIGHT;
     r->txseq = (mrc__txseq)c->tx_count++;
-    mrc__plist_push(c, &c->txl, psn, r, false);
+    if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
+        bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+        r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
+        c->txl.tail = psn;
+        c->txl.n++;
+    } else {
+        mrc__plist_push(c, &c->txl, psn, r, false);
+    }
     c->cc_inflight += nominal; /* mrc__cc_on_send */
     if (x) x->inflight += nominal;
     c->st.tx_data++;
