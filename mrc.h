@@ -2629,7 +2629,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
-MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
+MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot);
@@ -2649,6 +2649,8 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 MRC__PRIVATE void mrc__cc_release(mrc_conn *c);
 MRC__PRIVATE void mrc__cc_block(mrc_conn *c);
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
+MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
@@ -2883,23 +2885,31 @@ enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2, MRC__NEW_POOL = 3 };
 MRC__PRIVATE int mrc__req_new(const mrc_conn *c);
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c);
 MRC__PRIVATE void mrc__pool_wait(mrc_conn *c);
-MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
+/* c (in RTS, not in the txq) can send now (MRC__NEW_OK): queued; MRC__NEW_CWND: READY on its context;
+ * MRC__NEW_POOL: waiting for a pool block; MRC__NEW_NO: nothing */
+MRC__PRIVATE MRC__INLINE void mrc__sched_txq(mrc_conn *c, int w) {
+    if (w == MRC__NEW_OK) {
+        c->in_txq = 1;
+        mrc__ring_push(c->ep->txq, &c->ep->txq_head, &c->ep->txq_len, c->slot);
+    } else if (w == MRC__NEW_CWND) {
+        mrc__cc_block(c); /* READY: woken when its context's window opens */
+    } else if (w == MRC__NEW_POOL) {
+        mrc__pool_wait(c); /* woken with a block when another QP frees one */
+    }
+}
+/* c's control packets, queued once */
+MRC__PRIVATE MRC__INLINE void mrc__sched_ctl(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
         c->in_ctq = 1;
         mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
     }
+}
+MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
+    mrc__sched_ctl(c);
     if (!c->in_txq && c->state == MRC_QPS_RTS) { /* work it can send now: each check made once */
         int w = c->probes_due ? MRC__NEW_OK : mrc__req_rtx(c);
-        if (w == MRC__NEW_NO) w = mrc__req_new(c);
-        if (w == MRC__NEW_OK) {
-            c->in_txq = 1;
-            mrc__ring_push(ep->txq, &ep->txq_head, &ep->txq_len, c->slot);
-        } else if (w == MRC__NEW_CWND) {
-            mrc__cc_block(c); /* READY: woken when its context's window opens */
-        } else if (w == MRC__NEW_POOL) {
-            mrc__pool_wait(c); /* woken with a block when another QP frees one */
-        }
+        mrc__sched_txq(c, w == MRC__NEW_NO ? mrc__req_new(c) : w);
     }
 }
 MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
@@ -4068,6 +4078,167 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     return 0;
 }
 
+#if MRC_FAST_PATH
+/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
+ * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
+ * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
+ * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
+ * mrc__req_emit_data do then, in the same order, with the headers stored straight at their fixed offsets from the
+ * codec's tables (every value was checked against its field's width when it was configured, attached or posted).
+ * Every check comes before any state changes: 0 = not this case (the general code runs), else the bytes written. */
+MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos);
+MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                  mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    const mrc_config *cf = &ep->cfg;
+    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
+    uint32_t npkts, plen, pad, hl, nominal, opcode, a, nxt;
+    unsigned p = c->plane_rr;
+    mrc__ccx *x = mrc__conn_ccx(c);
+    mrc__wr *wr;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint8_t *q;
+    size_t need;
+    bool last, imm, se;
+    uint16_t slot;
+    unsigned cls;
+    if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
+        return 0;
+    wr = MRC__SQ(c, wr_idx);
+    if (k == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return 0;
+    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns) return 0;
+    bk = mrc__blk(c, psn);
+    if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
+    npkts = mrc__wr_npkts(c, wr);
+    last = k + 1u == npkts;
+    imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    plen = last ? mrc__pkt_len(c, wr, k) : 1u << sh;
+    pad = (4u - (plen & 3u)) & 3u;
+    hl = mrc__data_hdr_len(c, imm);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    if (!mrc__cc_fits(x, nominal) || cap < need) return 0;
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
+        unsigned i;
+        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+        }
+        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+        slot = (uint16_t)mrc__ev_pick(c, -1);
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's next EV */
+        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+        if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+        slot = mrc__evr_at(c, p, c->act_pos[p]++);
+    }
+
+    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+             : k == 0    ? MRC_OP_WRITE_FIRST
+             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                         : MRC_OP_WRITE_MIDDLE;
+    a = last;
+    if (cf->ack_req_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= cf->ack_req_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    }
+    se = imm && (wr->flags & MRC_WR_SOLICITED);
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (uint32_t)se << (13u - mrc__m_bit(&cf->wire) + 16u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
+                          MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+    if (cf->tseth) {
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
+    }
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+
+    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = cf->dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
+    if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+    r->ev_lost = 0;
+    bk->acked &= ~((uint64_t)1 << (psn & 63u));
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->flags = MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
+        bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+        r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
+        c->txl.tail = psn;
+        c->txl.n++;
+    } else {
+        mrc__plist_push(c, &c->txl, psn, r, false);
+    }
+    c->cc_inflight += nominal; /* mrc__cc_on_send */
+    if (x) x->inflight += nominal;
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal;
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
+    if (k == 0) {
+        wr->first_psn = psn;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+    }
+    if (last) {
+        c->sq_send++;
+        c->sq_sent = 0;
+    } else {
+        c->sq_sent = k + 1u;
+    }
+    c->snd_nxt = nxt = MRC__PSN_INC(psn);
+    mrc__req_timers(c);
+    /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
+     * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
+     * nominal size, no WIMM limit) and in the same block unless it starts one */
+    mrc__sched_ctl(c);
+    if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
+    if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
+        mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                          : mrc__cc_fits(x, nominal)                          ? MRC__NEW_OK
+                                                                              : MRC__NEW_CWND);
+    else
+        mrc__sched_txq(c, mrc__req_new(c));
+    return (int)need;
+}
+#endif
+
 /* ---- acknowledgements ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
     mrc__pblk *b = mrc__blk(c, psn);
@@ -4950,7 +5121,17 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     }
     c->n_act[p] = (uint16_t)j;
     c->n_skip[p] = (uint16_t)(n - j);
-    for (i = j; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
+        mrc__evslot *ring = &c->ring[c->seg[p]];
+        MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
+        for (i = j; i-- > 1;) {
+            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
+            mrc__evslot t = ring[i];
+            ring[i] = ring[b];
+            ring[b] = t;
+        }
+        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
+    }
     c->act_pos[p] = 0;
 }
 
@@ -5305,7 +5486,7 @@ MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
 }
 
 /* The EV fields of a packet's txinfo. */
-MRC__PRIVATE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
+MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     ti->port = c->evs[slot].port;
     ti->ev = pf ? pf->ev[slot].entropy : (uint32_t)c->evs[slot].sport;
@@ -5923,9 +6104,12 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
     c->ccx = MRC__EV_NONE;
 }
 
-MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
-    const mrc__ccx *x = mrc__conn_ccx(c);
+/* a packet of that nominal size fits context x's window (always, with none) */
+MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal) {
     return !x || x->inflight == 0 || x->inflight + nominal <= x->cwnd;
+}
+MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
+    return mrc__cc_fits(mrc__conn_ccx(c), nominal);
 }
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
@@ -7002,6 +7186,14 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
         ep->txq_len--;
         c->in_txq = 0;
+#if MRC_FAST_PATH
+        n = mrc__req_tx_fast(c, buf, cap, flags, ti, now); /* 0: not its common case; else c is requeued too */
+        if (n > 0) {
+            ep->st.tx_pkts++;
+            ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+            return n;
+        }
+#endif
         n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
         if (n == 0) {
             int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
@@ -7060,6 +7252,10 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
 
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (!ep || !ev) return MRC_ERR_INVAL;
+    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test */
+        MRC_MEMSET(ev, 0, sizeof *ev);
+        return 0;
+    }
     if (ep->notify_len) {
         *ev = ep->notify[ep->notify_head];
         ep->notify_head = (ep->notify_head + 1u) % MRC_NOTIFYQ_LEN;
