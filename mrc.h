@@ -4243,6 +4243,123 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     return MRC_OK;
 }
 
+#if MRC_FAST_PATH
+/* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
+ * The common SACK on a clean QP - in RTS, naming (ack_psn_offset 0) a fresh, never retransmitted PSN that it also
+ * acknowledges cumulatively, no probe answer, no ECN/skip request (m 0), nothing new in its bitmap - is recognised
+ * straight from the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes
+ * exactly the updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same
+ * order (stats, trace, list and pool operations, timers). Anything else returns MRC__FAST_NO before any change and
+ * takes the general code. mrc_config.fast_path_off turns it off. */
+#define MRC__FAST_NO 1 /* not the common case: the general code takes the packet (no state was changed) */
+MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len, const mrc_rxinfo *ri,
+                                    mrc_time now) {
+    const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
+    const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    mrc_conn *c;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint32_t cack, nxt, old_base, psn, base, mpr;
+    int32_t lo, hi;
+    uint64_t bm;
+    mrc_time r_sent, acked_sent, rtt = 0;
+    int slot = -1;
+    /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
+    if (ep->cfg.fast_path_off || len < off || ep->cfg.wire.sack_msb_first) return MRC__FAST_NO;
+    if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
+        return MRC__FAST_NO;
+    if (MRC__FX(se, MRC__SETH_M) != MRC_M_NONE || MRC__FX(se, MRC__SETH_PR) || MRC__FX(se, MRC__SETH_ACK_OFF))
+        return MRC__FAST_NO;
+    /* the QP: in RTS; cack names the packet, is not bogus (<= snd_nxt - 1) and moves win_base (not stale) */
+    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0 : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
+    if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS) return MRC__FAST_NO;
+    cack = MRC__FX(se, MRC__SETH_CACK);
+    nxt = c->snd_nxt;
+    old_base = c->win_base;
+    if (cack != MRC__FX(p, MRC__BTH_PSN) || mrc_psn_diff(cack, MRC__PSN_DEC(nxt)) > 0 ||
+        mrc_psn_diff(cack, MRC__PSN_DEC(old_base)) <= 0 || mrc_psn_diff(nxt, cack) > (int32_t)MRC_MAX_INFLIGHT)
+        return MRC__FAST_NO;
+    /* the PSN it names (cack itself): a record, not acknowledged yet (fresh), never retransmitted */
+    bk = mrc__blk(c, cack);
+    if (!bk || (cack & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (cack & 63u)) & 1u))
+        return MRC__FAST_NO;
+    r = &bk->rec[cack & (MRC__BLK_PSNS - 1u)];
+    if (r->flags & MRC__PR_RTX) return MRC__FAST_NO;
+    /* its bitmap: no bit inside [cack + 1, snd_nxt) (those would be selective acknowledgements) */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+    lo = mrc_psn_diff(MRC__PSN_INC(cack), base);
+    hi = mrc_psn_diff(nxt, base);
+    if (bm && hi > 0 && lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        if (bm & inr) return MRC__FAST_NO;
+    }
+
+    /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
+    (void)ri;
+    c->st.rx_sack++;
+    for (psn = old_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
+    c->win_base = MRC__PSN_INC(cack);
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    r_sent = bk->sent[cack & (MRC__BLK_PSNS - 1u)];
+    acked_sent = r_sent;
+    if (ep->cfg.tseth) {
+        mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
+        if (t < acked_sent) acked_sent = t;
+    }
+    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) slot = (int)r->ev;
+    if (now > r_sent) {
+        rtt = now - r_sent;
+        mrc__req_rtt_sample(c, rtt);
+    }
+    if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
+    if (slot >= 0) mrc__ev_on_ack(c, slot, MRC_M_NONE);
+    c->retries = c->retry_spent = 0;
+    c->rto_heard = 0;
+    c->tlp_count = 0;
+    c->rto_start = now;
+    c->tlp_base = now;
+    mrc__req_detect_losses(c, MRC__LOSS_SACK);
+    if (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt) mrc__req_release(c, old_base);
+    { /* congestion control, as mrc__req_on_sack */
+        mrc__cc_sample cs;
+        uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
+        if (rd < 0x800000u && rd > avail) {
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
+        MRC_MEMSET(&cs, 0, sizeof cs);
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = 0;
+        cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
+        cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
+        mrc__cc_on_sack(c, &cs, now);
+    }
+    mpr = MRC__FX(se, MRC__SETH_MPR);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
+        uint32_t w = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (w != c->win_psns) {
+            c->win_psns = w;
+            c->st.cc_mpr_changes++;
+        }
+    }
+    mrc__req_complete(c);
+    mrc__req_timers(c);
+    /* and mrc_endpoint_recv's */
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+    return MRC_OK; /* the caller checks the invariants */
+}
+#endif
+
 MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_neth *n = &k->neth;
     uint32_t psn = n->nack_psn;
@@ -6940,6 +7057,12 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
+#if MRC_FAST_PATH
+    if (len && pkt[0] == MRC_OP_SACK && (rc = mrc__req_sack_fast(ep, pkt, len, ri, now)) != MRC__FAST_NO) {
+        MRC__CHECK_ALL(ep);
+        return rc;
+    }
+#endif
     rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
     if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
     if (rc < 0)
