@@ -4272,16 +4272,19 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     if (ep->cfg.fast_path_off || len < off || ep->cfg.wire.sack_msb_first) return MRC__FAST_NO;
     if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
         return MRC__FAST_NO;
-    if (MRC__FX(se, MRC__SETH_M) != MRC_M_NONE || MRC__FX(se, MRC__SETH_PR) || MRC__FX(se, MRC__SETH_ACK_OFF))
+    if (mrc__ld4(se) & (MRC__FW(0, 4, MRC__SETH_M, 3u) | MRC__FW(0, 4, MRC__SETH_PR, 1u) |
+                        MRC__FW(0, 4, MRC__SETH_ACK_OFF, 0xFFFFu))) /* m, pr and ack_psn_offset all 0 */
         return MRC__FAST_NO;
-    /* the QP: in RTS; cack names the packet, is not bogus (<= snd_nxt - 1) and moves win_base (not stale) */
+    /* the QP: in RTS; cack names the packet */
     c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0 : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
     if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS) return MRC__FAST_NO;
     cack = MRC__FX(se, MRC__SETH_CACK);
     nxt = c->snd_nxt;
     old_base = c->win_base;
-    if (cack != MRC__FX(p, MRC__BTH_PSN) || mrc_psn_diff(cack, MRC__PSN_DEC(nxt)) > 0 ||
-        mrc_psn_diff(cack, MRC__PSN_DEC(old_base)) <= 0 || mrc_psn_diff(nxt, cack) > (int32_t)MRC_MAX_INFLIGHT)
+    /* cack in [win_base, snd_nxt), a window of at most MRC_MAX_INFLIGHT PSNs: then cack is not bogus (<= snd_nxt -
+     * 1), not stale, moves win_base, and is at most MRC_MAX_INFLIGHT behind snd_nxt (it has a record) */
+    if (cack != MRC__FX(p, MRC__BTH_PSN) || ((cack - old_base) & MRC_PSN_MASK) >= ((nxt - old_base) & MRC_PSN_MASK) ||
+        ((nxt - old_base) & MRC_PSN_MASK) > MRC_MAX_INFLIGHT)
         return MRC__FAST_NO;
     /* the PSN it names (cack itself): a record, not acknowledged yet (fresh), never retransmitted */
     bk = mrc__blk(c, cack);
@@ -4308,26 +4311,39 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     (void)ri;
     c->st.rx_sack++;
     x = mrc__conn_ccx(c);
-    for (psn = old_base;; psn = MRC__PSN_INC(psn)) { /* the cumulative part: mrc__req_ack_one of each PSN */
-        mrc__pblk *b = psn == cack ? bk : mrc__blk(c, psn);
-        uint64_t bit = (uint64_t)1 << (psn & 63u);
-        mrc__psnrec *q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
-        if (!(b->acked & bit)) {
-            b->acked |= bit;
-            if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                uint32_t nominal = mrc__rec_nominal(c, psn, q);
-                MRC_ASSERT(c->cc_inflight >= nominal);
-                c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
-                if (x) {
-                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
-                    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+    { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
+        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+        const mrc__wr *wr = (const mrc__wr *)0;
+        uint32_t wlast = 0, k;
+        mrc__pblk *b = old_base == cack ? bk : mrc__blk(c, old_base);
+        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
+            uint64_t bit = (uint64_t)1 << (psn & 63u);
+            mrc__psnrec *q;
+            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
+            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+            if (!(b->acked & bit)) {
+                b->acked |= bit;
+                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
+                    uint32_t nominal;
+                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
+                        wr = &c->sq[q->wr];
+                        wlast = mrc__wr_npkts(c, wr) - 1u;
+                    }
+                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
+                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
+                    MRC_ASSERT(c->cc_inflight >= nominal);
+                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+                    if (x) {
+                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                    }
+                    mrc__plist_unlink(c, &c->txl, psn, q);
                 }
-                mrc__plist_unlink(c, &c->txl, psn, q);
+                mrc__rtxq_remove(c, psn, q);
+                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
             }
-            mrc__rtxq_remove(c, psn, q);
-            q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+            if (psn == cack) break;
         }
-        if (psn == cack) break;
     }
     c->win_base = MRC__PSN_INC(cack);
     if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
