@@ -4245,12 +4245,12 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
 
 #if MRC_FAST_PATH
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
- * The common SACK on a clean QP - in RTS, naming (ack_psn_offset 0) a fresh, never retransmitted PSN that it also
- * acknowledges cumulatively, no probe answer, no ECN/skip request (m 0), nothing new in its bitmap - is recognised
- * straight from the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes
- * exactly the updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same
- * order (stats, trace, list and pool operations, timers). Anything else returns MRC__FAST_NO before any change and
- * takes the general code. mrc_config.fast_path_off turns it off. */
+ * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
+ * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer, no ECN/skip request (m 0) -
+ * is recognised straight from the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it
+ * then makes exactly the updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case,
+ * in the same order (stats, trace, list and pool operations, timers). Anything else returns MRC__FAST_NO before any
+ * change and takes the general code. mrc_config.fast_path_off turns it off. */
 #define MRC__FAST_NO 1 /* not the common case: the general code takes the packet (no state was changed) */
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x);
@@ -4264,58 +4264,51 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, nxt, old_base, psn, base, mpr;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w;
     int32_t lo, hi;
     uint64_t bm;
+    bool progress;
     mrc_time r_sent, acked_sent, rtt = 0, slack, d;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
     if (ep->cfg.fast_path_off || len < off || ep->cfg.wire.sack_msb_first) return MRC__FAST_NO;
     if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
         return MRC__FAST_NO;
-    if (mrc__ld4(se) & (MRC__FW(0, 4, MRC__SETH_M, 3u) | MRC__FW(0, 4, MRC__SETH_PR, 1u) |
-                        MRC__FW(0, 4, MRC__SETH_ACK_OFF, 0xFFFFu))) /* m, pr and ack_psn_offset all 0 */
+    if (mrc__ld4(se) & (MRC__FW(0, 4, MRC__SETH_M, 3u) | MRC__FW(0, 4, MRC__SETH_PR, 1u)))
         return MRC__FAST_NO;
     /* the QP: in RTS; cack names the packet */
-    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0 : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
+    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
+                                                     : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
     if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS) return MRC__FAST_NO;
     cack = MRC__FX(se, MRC__SETH_CACK);
     nxt = c->snd_nxt;
     old_base = c->win_base;
-    /* cack in [win_base, snd_nxt), a window of at most MRC_MAX_INFLIGHT PSNs: then cack is not bogus (<= snd_nxt -
-     * 1), not stale, moves win_base, and is at most MRC_MAX_INFLIGHT behind snd_nxt (it has a record) */
-    if (cack != MRC__FX(p, MRC__BTH_PSN) || ((cack - old_base) & MRC_PSN_MASK) >= ((nxt - old_base) & MRC_PSN_MASK) ||
-        ((nxt - old_base) & MRC_PSN_MASK) > MRC_MAX_INFLIGHT)
+    old_una = c->snd_una;
+    /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
+     * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
+     * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
+    w = (nxt - old_base) & MRC_PSN_MASK;
+    ack_psn = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_ACK_OFF)));
+    if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
+        (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
         return MRC__FAST_NO;
-    /* the PSN it names (cack itself): a record, not acknowledged yet (fresh), never retransmitted */
-    bk = mrc__blk(c, cack);
-    if (!bk || (cack & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (cack & 63u)) & 1u))
+    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh), never retransmitted */
+    bk = mrc__blk(c, ack_psn);
+    if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
         return MRC__FAST_NO;
-    r = &bk->rec[cack & (MRC__BLK_PSNS - 1u)];
+    r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
     if (r->flags & MRC__PR_RTX) return MRC__FAST_NO;
-    /* its bitmap: no bit inside [cack + 1, snd_nxt) (those would be selective acknowledgements) */
-    bm = MRC__FX(se, MRC__SETH_BITMAP);
-    if (bm) {
-        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
-        lo = mrc_psn_diff(MRC__PSN_INC(cack), base);
-        hi = mrc_psn_diff(nxt, base);
-        if (hi > 0 && lo < 64) {
-            uint64_t inr = ~(uint64_t)0;
-            if (lo > 0) inr &= ~(uint64_t)0 << lo;
-            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-            if (bm & inr) return MRC__FAST_NO;
-        }
-    }
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
     c->st.rx_sack++;
     x = mrc__conn_ccx(c);
-    { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
+    progress = cack != MRC__PSN_DEC(old_base);
+    if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
         const mrc__wr *wr = (const mrc__wr *)0;
         uint32_t wlast = 0, k;
-        mrc__pblk *b = old_base == cack ? bk : mrc__blk(c, old_base);
+        mrc__pblk *b = mrc__blk(c, old_base);
         for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
             uint64_t bit = (uint64_t)1 << (psn & 63u);
             mrc__psnrec *q;
@@ -4344,12 +4337,32 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
             }
             if (psn == cack) break;
         }
+        c->win_base = MRC__PSN_INC(cack);
     }
-    c->win_base = MRC__PSN_INC(cack);
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        lo = mrc_psn_diff(c->win_base, base);
+        hi = mrc_psn_diff(nxt, base);
+        if (hi > 0 && lo < 64) {
+            uint64_t inr = ~(uint64_t)0;
+            if (lo > 0) inr &= ~(uint64_t)0 << lo;
+            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+            bm &= inr;
+            if (bm) bm &= ~mrc__req_acked64(c, base);
+            if (bm) progress = true;
+            while (bm) {
+                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+                bm &= bm - 1u;
+            }
+        }
+    }
     if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
     while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
     /* timing and path attribution: the named record (fresh, not retransmitted) */
-    r_sent = bk->sent[cack & (MRC__BLK_PSNS - 1u)];
+    r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
     acked_sent = r_sent;
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
@@ -4362,11 +4375,13 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY))
         c->port_ok[c->evs[r->ev].port - 1u] = ep->now; /* mrc__ev_on_ack with m 0 */
-    c->retries = c->retry_spent = 0;
-    c->rto_heard = 0;
-    c->tlp_count = 0;
-    c->rto_start = now;
-    c->tlp_base = now;
+    if (progress) {
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
+        c->tlp_count = 0;
+        c->rto_start = now;
+        c->tlp_base = now;
+    }
     if (c->ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
@@ -4375,8 +4390,10 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     }
     while (c->txl.n && MRC__REC_SENT(c, c->txl.head) + slack <= c->lat_acked_sent)
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    /* mrc__req_release moves a block only when win_base left old_base's block or caught up with snd_nxt */
-    if (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt) mrc__req_release(c, old_base);
+    /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
+     * snd_nxt */
+    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
+        mrc__req_release(c, old_base);
     { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
         mrc__cc_sample cs;
         uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
@@ -4402,9 +4419,9 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     }
     mpr = MRC__FX(se, MRC__SETH_MPR);
     if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
-        uint32_t w = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-        if (w != c->win_psns) {
-            c->win_psns = w;
+        uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (wp != c->win_psns) {
+            c->win_psns = wp;
             c->st.cc_mpr_changes++;
         }
     }
@@ -4413,9 +4430,9 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
         if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
             mrc__req_complete(c);
     }
-    /* mrc__req_timers after progress (retries and tlp_count 0, rto_start and tlp_base now), then
-     * mrc__timer_update: a heap of this QP alone only takes the new key */
-    if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
+    /* mrc__req_timers, then mrc__timer_update: after progress (retries and tlp_count 0, rto_start and tlp_base
+     * now) the RTO is the first interval; a heap of this QP alone only takes the new key */
+    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
         mrc__req_timers(c);
     } else {
         mrc_time rto, tlp;
@@ -4425,7 +4442,8 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
             rto = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, rto);
         tlp = MRC__MAX(MRC__MAX((mrc_time)ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u); /* mrc__tlp_interval */
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, tlp << MRC__MIN(c->tlp_count, 10u));
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER
+                                               : mrc__deadline_add(c->tlp_base, tlp << MRC__MIN(c->tlp_count, 10u));
         d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
         d = MRC__MIN(d, c->nopath_deadline);
         if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && ep->heap_len == 1u) c->deadline = d;
