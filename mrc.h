@@ -4246,11 +4246,11 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
 #if MRC_FAST_PATH
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
- * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer, no ECN/skip request (m 0) -
- * is recognised straight from the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it
- * then makes exactly the updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case,
- * in the same order (stats, trace, list and pool operations, timers). Anything else returns MRC__FAST_NO before any
- * change and takes the general code. mrc_config.fast_path_off turns it off. */
+ * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer - is recognised straight from
+ * the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes exactly the
+ * updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same order
+ * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else returns MRC__FAST_NO
+ * before any change and takes the general code. mrc_config.fast_path_off turns it off. */
 #define MRC__FAST_NO 1 /* not the common case: the general code takes the packet (no state was changed) */
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x);
@@ -4264,7 +4264,7 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
     int32_t lo, hi;
     uint64_t bm;
     bool progress;
@@ -4273,8 +4273,7 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     if (ep->cfg.fast_path_off || len < off || ep->cfg.wire.sack_msb_first) return MRC__FAST_NO;
     if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
         return MRC__FAST_NO;
-    if (mrc__ld4(se) & (MRC__FW(0, 4, MRC__SETH_M, 3u) | MRC__FW(0, 4, MRC__SETH_PR, 1u)))
-        return MRC__FAST_NO;
+    if (MRC__FX(se, MRC__SETH_PR)) return MRC__FAST_NO;
     /* the QP: in RTS; cack names the packet */
     c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
                                                      : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
@@ -4302,6 +4301,8 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
     c->st.rx_sack++;
+    m = MRC__FX(se, MRC__SETH_M);
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
     x = mrc__conn_ccx(c);
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
@@ -4373,8 +4374,10 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
         mrc__req_rtt_sample(c, rtt);
     }
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
-    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY))
-        c->port_ok[c->evs[r->ev].port - 1u] = ep->now; /* mrc__ev_on_ack with m 0 */
+    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        if (m == MRC_M_NONE) c->port_ok[c->evs[r->ev].port - 1u] = ep->now; /* mrc__ev_on_ack with m 0 */
+        else mrc__ev_on_ack(c, (int)r->ev, m);
+    }
     if (progress) {
         c->retries = c->retry_spent = 0;
         c->rto_heard = 0;
@@ -4406,7 +4409,7 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
         c->rcvd_credit += cs.newly >> 8;
         c->st.cc_rcvd_bytes += cs.newly;
         cs.rtt = rtt;
-        cs.ecn = 0;
+        cs.ecn = m == MRC_M_SKIP_ONCE;
         cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
         cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
