@@ -4375,8 +4375,8 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     }
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
-        if (m == MRC_M_NONE) c->port_ok[c->evs[r->ev].port - 1u] = ep->now; /* mrc__ev_on_ack with m 0 */
-        else mrc__ev_on_ack(c, (int)r->ev, m);
+        if (m == MRC_M_NONE) c->port_ok[c->evs[r->ev].port - 1u] = now; /* mrc__ev_on_ack with m 0 (now = ep->now) */
+        else mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
     }
     if (progress) {
         c->retries = c->retry_spent = 0;
@@ -4385,7 +4385,7 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
         c->rto_start = now;
         c->tlp_base = now;
     }
-    if (c->ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
+    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
         slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
