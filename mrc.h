@@ -4414,6 +4414,222 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     return MRC_OK;
 }
 
+#if MRC_FAST_PATH
+/* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
+ * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
+ * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer - is recognised straight from
+ * the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes exactly the
+ * updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same order
+ * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else returns MRC__FAST_NO
+ * before any change and takes the general code. mrc_config.fast_path_off turns it off. */
+#define MRC__FAST_NO 1 /* not the common case: the general code takes the packet (no state was changed) */
+MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
+MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x);
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s);
+MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
+MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len, const mrc_rxinfo *ri,
+                                    mrc_time now) {
+    const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
+    const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    mrc_conn *c;
+    mrc__ccx *x;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
+    int32_t lo, hi;
+    uint64_t bm;
+    bool progress;
+    mrc_time r_sent, acked_sent, rtt = 0, slack, d;
+    /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
+    if (ep->cfg.fast_path_off || len < off || ep->cfg.wire.sack_msb_first) return MRC__FAST_NO;
+    if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
+        return MRC__FAST_NO;
+    if (MRC__FX(se, MRC__SETH_PR)) return MRC__FAST_NO;
+    /* the QP: in RTS; cack names the packet */
+    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
+                                                     : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
+    if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS) return MRC__FAST_NO;
+    cack = MRC__FX(se, MRC__SETH_CACK);
+    nxt = c->snd_nxt;
+    old_base = c->win_base;
+    old_una = c->snd_una;
+    /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
+     * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
+     * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
+    w = (nxt - old_base) & MRC_PSN_MASK;
+    ack_psn = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_ACK_OFF)));
+    if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
+        (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
+        return MRC__FAST_NO;
+    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh), never retransmitted */
+    bk = mrc__blk(c, ack_psn);
+    if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
+        return MRC__FAST_NO;
+    r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+    if (r->flags & MRC__PR_RTX) return MRC__FAST_NO;
+
+    /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
+    (void)ri;
+    c->st.rx_sack++;
+    m = MRC__FX(se, MRC__SETH_M);
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
+    x = mrc__conn_ccx(c);
+    progress = cack != MRC__PSN_DEC(old_base);
+    if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
+        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+        const mrc__wr *wr = (const mrc__wr *)0;
+        uint32_t wlast = 0, k;
+        mrc__pblk *b = mrc__blk(c, old_base);
+        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
+            uint64_t bit = (uint64_t)1 << (psn & 63u);
+            mrc__psnrec *q;
+            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
+            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+            if (!(b->acked & bit)) {
+                b->acked |= bit;
+                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
+                    uint32_t nominal;
+                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
+                        wr = &c->sq[q->wr];
+                        wlast = mrc__wr_npkts(c, wr) - 1u;
+                    }
+                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
+                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
+                    MRC_ASSERT(c->cc_inflight >= nominal);
+                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+                    if (x) {
+                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                    }
+                    mrc__plist_unlink(c, &c->txl, psn, q);
+                }
+                mrc__rtxq_remove(c, psn, q);
+                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+            }
+            if (psn == cack) break;
+        }
+        c->win_base = MRC__PSN_INC(cack);
+    }
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        lo = mrc_psn_diff(c->win_base, base);
+        hi = mrc_psn_diff(nxt, base);
+        if (hi > 0 && lo < 64) {
+            uint64_t inr = ~(uint64_t)0;
+            if (lo > 0) inr &= ~(uint64_t)0 << lo;
+            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+            bm &= inr;
+            if (bm) bm &= ~mrc__req_acked64(c, base);
+            if (bm) progress = true;
+            while (bm) {
+                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+                bm &= bm - 1u;
+            }
+        }
+    }
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
+    /* timing and path attribution: the named record (fresh, not retransmitted) */
+    r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
+    acked_sent = r_sent;
+    if (ep->cfg.tseth) {
+        mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
+        if (t < acked_sent) acked_sent = t;
+    }
+    if (now > r_sent) {
+        rtt = now - r_sent;
+        mrc__req_rtt_sample(c, rtt);
+    }
+    if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
+    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        if (m == MRC_M_NONE) c->port_ok[c->evs[r->ev].port - 1u] = now; /* mrc__ev_on_ack with m 0 (now = ep->now) */
+        else mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+    }
+    if (progress) {
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
+        c->tlp_count = 0;
+        c->rto_start = now;
+        c->tlp_base = now;
+    }
+    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
+    }
+    while (c->txl.n && MRC__REC_SENT(c, c->txl.head) + slack <= c->lat_acked_sent)
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
+     * snd_nxt */
+    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
+        mrc__req_release(c, old_base);
+    { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
+        mrc__cc_sample cs;
+        uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
+        if (rd < 0x800000u && rd > avail) {
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = m == MRC_M_SKIP_ONCE;
+        cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
+        cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
+        if (x && x->algo == MRC_CC_ALGO_NSCC) {
+            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs); /* else it changes nothing */
+            mrc__nscc_ack(c, x, &cs, now);
+            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+        } else {
+            mrc__cc_on_sack(c, &cs, now);
+        }
+    }
+    mpr = MRC__FX(se, MRC__SETH_MPR);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
+        uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (wp != c->win_psns) {
+            c->win_psns = wp;
+            c->st.cc_mpr_changes++;
+        }
+    }
+    if (c->sq_done != c->sq_send) { /* mrc__req_complete: only when the oldest message is all acknowledged */
+        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
+            mrc__req_complete(c);
+    }
+    /* mrc__req_timers, then mrc__timer_update: after progress (retries and tlp_count 0, rto_start and tlp_base
+     * now) the RTO is the first interval; a heap of this QP alone only takes the new key */
+    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
+        mrc__req_timers(c);
+    } else {
+        mrc_time rto, tlp;
+        if (!c->retries && c->attr.timeout && c->attr.timeout <= 24u) /* mrc__rto_interval(c, 0), under its cap */
+            rto = (mrc_time)1024u << c->attr.timeout;
+        else
+            rto = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
+        c->rto_deadline = mrc__deadline_add(c->rto_start, rto);
+        tlp = MRC__MAX(MRC__MAX((mrc_time)ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u); /* mrc__tlp_interval */
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER
+                                               : mrc__deadline_add(c->tlp_base, tlp << MRC__MIN(c->tlp_count, 10u));
+        d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+        d = MRC__MIN(d, c->nopath_deadline);
+        if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && ep->heap_len == 1u) c->deadline = d;
+        else mrc__timer_update(c);
+    }
+    /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
+     * scheduling arms no timer) */
+    if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
+    return MRC_OK; /* the caller checks the invariants */
+}
+#endif
+
 MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_neth *n = &k->neth;
     uint32_t psn = n->nack_psn;
@@ -5893,7 +6109,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_md_slow(mrc__ccx *x, uint32_t avg, mrc
 MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
     x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
 }
-MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
+/* The per-SACK update, inline: mrc__cc_table's row calls it, and so does the SACK fast path (mrc__req_sack_fast) */
+MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly;
     x->achieved += newly;
@@ -5946,6 +6163,9 @@ MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
         x->received = 0;
         mrc__cc_clamp(x);
     }
+}
+MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
+    mrc__nscc_ack(c, x, s, now);
 }
 /* A trim NACK: a pessimistic, marked delay sample; quick adapt as for a loss; else the window loses the bytes. */
 MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
@@ -7124,6 +7344,12 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
+#if MRC_FAST_PATH
+    if (len && pkt[0] == MRC_OP_SACK && (rc = mrc__req_sack_fast(ep, pkt, len, ri, now)) != MRC__FAST_NO) {
+        MRC__CHECK_ALL(ep);
+        return rc;
+    }
+#endif
     rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
     if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
     if (rc < 0)
