@@ -6930,6 +6930,160 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
     return MRC_ERR_DROP;
 }
 
+#if MRC_FAST_PATH
+/* ---- P22 fast paths of the responder ---------------------------------------------------------------------------
+ * The common case of a receiving QP, recognised by a few compares, with exactly the state changes and outputs the
+ * general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers) makes in that case; anything else returns
+ * MRC__FAST_NO before it changed a byte and the caller takes the general code. make fast-check compares the two per
+ * call. The predicates lean on two responder invariants: ooo counts the bits set in rbits, and rlast only has bits
+ * that are set in rbits too - so ooo == 0 means both bitmaps are empty. */
+#define MRC__FAST_NO 1 /* not the fast path's case: nothing was changed (recv returns MRC_OK or an error otherwise) */
+
+/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
+ * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
+    return c->in_txq || c->state != MRC_QPS_RTS || (!c->probes_due && !c->rtxq.n && c->sq_send == c->sq_tail);
+}
+/* mrc__sched_tx, given mrc__req_idle's answer (made before, on state that has not changed since) */
+MRC__PRIVATE MRC__INLINE void mrc__sched_tx_fast(mrc_conn *c, bool req_idle) {
+    if (!req_idle) {
+        mrc__sched_tx(c);
+    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(c->ep->ctq, &c->ep->ctq_head, &c->ep->ctq_len, c->slot);
+    }
+}
+/* mrc__timer_update with its no-change test in line (the usual outcome on the receiving side) */
+MRC__PRIVATE MRC__INLINE void mrc__timer_update_fast(mrc_conn *c) {
+    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+    d = MRC__MIN(d, c->nopath_deadline);
+    if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) mrc__timer_update(c);
+}
+
+/* mrc_endpoint_recv's fast path (after the clock, the receive counters and the ICRC flag): a Write data packet
+ * without an immediate, not trimmed, not CE-marked, at the PSN after cack on a QP with nothing out of order, with
+ * every header there, the payload its opcode implies and an access check that passes. Reads the headers in place
+ * (the field loaders of the codec) instead of filling an mrc_pkt. */
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                                               mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    unsigned op = MRC__FX(pkt, MRC__BTH_OPCODE);
+    uint32_t tsb, pad, psn, dlen, mtu, implied, plen;
+    size_t off;
+    const uint8_t *q;
+    mrc_conn *c;
+    int mi;
+    uint64_t va, mro;
+    uint16_t ts = 0;
+    bool last, req_idle;
+    int rc = MRC_OK;
+    if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
+        len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
+        return MRC__FAST_NO;
+    if ((ri->ecn & 3u) == 3u || (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
+        ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
+        return MRC__FAST_NO;
+    c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
+    psn = MRC__FX(pkt, MRC__BTH_PSN);
+    if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || psn != MRC__PSN_INC(c->cack) || c->ooo ||
+        (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
+        return MRC__FAST_NO;
+    tsb = MRC__FX(pkt, MRC__BTH_TS);
+    q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
+    if (tsb) {
+        ts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
+        q += MRC_TSETH_LEN;
+    }
+    off = (size_t)(q - pkt) + MRC_RETH_LEN;
+    /* the payload length its opcode implies, and nothing else will do: no cut, no trim, no excess */
+    dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+    mtu = 1u << c->mtu_shift;
+    last = op != MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_MIDDLE;
+    if (op == MRC_OP_WRITE_ONLY) implied = dlen <= mtu ? dlen : 0u;
+    else if (op == MRC_OP_WRITE_LAST) implied = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
+    else implied = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
+    pad = MRC__FX(pkt, MRC__BTH_PAD);
+    plen = implied;
+    if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) return MRC__FAST_NO;
+    /* Q26: the message window */
+    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+        MRC__MIN(c->rsp_win, 0x8000u))
+        return MRC__FAST_NO;
+    mi = mrc__mr_find(ep, MRC__FX(q, MRC__RETH_RKEY));
+    va = MRC__FX(q, MRC__RETH_VA);
+    if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
+        va - ep->mrs[mi].iova > ep->mrs[mi].len)
+        return MRC__FAST_NO;
+    mro = va - ep->mrs[mi].iova;
+    if (plen > ep->mrs[mi].len - mro) return MRC__FAST_NO;
+    /* from here on it is the fast path's: the general code's steps in its order */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
+    req_idle = mrc__req_idle(c);
+    if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
+        if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
+            rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
+            goto out;
+        }
+    } else {
+        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+    }
+    /* the PSN's bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+    c->st.rx_data++;
+    if (now >= ep->epoch_end) {
+        ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_cur = 0;
+        ep->epoch++;
+        ep->epoch_end = mrc__deadline_add(now, cf->base_rtt_ns);
+    }
+    if (c->rx_epoch != ep->epoch) {
+        c->rx_epoch = ep->epoch;
+        ep->rx_cur++;
+    }
+    c->st.rx_bytes_placed += plen;
+    c->rcvd_bytes += (uint64_t)off + plen + pad + 4u + MRC_NOMINAL_HDR;
+    if (last) {
+        c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+        c->tack_msgs++;
+    }
+    c->cack = psn;
+    if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+    c->sack_pending++;
+    c->pend_psn = psn;
+    c->pend_ev = ri->ev;
+    c->pend_ts = ts;
+    c->pend_port = ri->port;
+    if (MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every) {
+        if (c->ctlq_head == c->ctlq_tail) { /* mrc__rsp_sack into an empty queue: nothing to coalesce with */
+            mrc__ctl e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.kind = MRC__CTL_SACK;
+            e.psn = e.lo = e.hi = psn;
+            e.ev = ri->ev;
+            e.port = ri->port;
+            e.ts = ts;
+            c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
+            mrc__sched_tx_fast(c, req_idle);
+            c->sack_pending = 0;
+            c->sack_deadline = MRC_TIME_NEVER;
+        } else {
+            mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, MRC_M_NONE, 0);
+        }
+    } else if (c->sack_deadline == MRC_TIME_NEVER) {
+        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+    }
+    if (cf->tack_every && c->tack_msgs >= cf->tack_every) {
+        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
+        c->tack_msgs = 0;
+        c->st.tx_tack++;
+    }
+out: /* what mrc_endpoint_recv does after any packet of a QP */
+    mrc__sched_tx_fast(c, req_idle);
+    mrc__timer_update_fast(c);
+    MRC__CHECK_ALL(ep);
+    return rc;
+}
+#endif
+
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now) {
     mrc_pkt k;
@@ -6940,6 +7094,9 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
+#if MRC_FAST_PATH
+    if (!ep->cfg.fast_path_off && (rc = mrc__rsp_fast_data(ep, pkt, len, ri, now)) != MRC__FAST_NO) return rc;
+#endif
     rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
     if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
     if (rc < 0)
