@@ -7082,6 +7082,65 @@ out: /* what mrc_endpoint_recv does after any packet of a QP */
     MRC__CHECK_ALL(ep);
     return rc;
 }
+
+/* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
+ * (no probe answer) while nothing is out of order (so mrc__rsp_penalty is the host's alone and the bitmap is 0),
+ * leaving on an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
+ * stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with these values, and
+ * does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
+    unsigned p = e->port - 1u, nev = (unsigned)c->n_act[p] + c->n_skip[p];
+    uint32_t cack = c->cack;
+    int32_t ack = mrc_psn_diff(e->psn, cack);
+    uint16_t rs;
+    uint8_t pen, mpr;
+    bool req_idle;
+    if (e->kind != MRC__CTL_SACK || e->pr || c->ooo || ep->cfg.rev_ev_echo || !nev ||
+        !mrc__seth_fast_ok(&ep->cfg.wire))
+        return 0;
+    req_idle = mrc__req_idle(c);
+    if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
+    rs = mrc__evr_at(c, p, c->rev_pos[p]++);
+    mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
+    pen = ep->rx_pressure;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
+    buf += MRC_BTH_LEN;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__SETH_M, e->m) |
+                      MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)(ack < -32768 || ack > 32767 ? 0 : ack)));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
+                          MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
+    mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
+                           MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)mrc__sack_slice(c, e->hi)));
+    mrc__st8(buf + 20, 0u);
+    buf += MRC_SETH_LEN;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__CCS_TS, e->ts));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
+                          MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
+    c->pen_last = pen;
+    if (pen) c->st.tx_pen++;
+    c->st.tx_sack++;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, rs, ti);
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = MRC_OP_SACK;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    c->ctlq_head++;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
+    mrc__sched_tx_fast(c, req_idle);
+    ep->st.tx_pkts++;
+    ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+}
 #endif
 
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
@@ -7124,11 +7183,10 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
 }
 
 
-MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                 mrc_time now) {
-    if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
-    if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
-    now = mrc__clock(ep, now);
+/* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
+ * nothing to send stays a few instructions, without this one's register saves) */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                           mrc_time now) {
     if (ep->epq_len) { /* endpoint operations first: they are few and urgent */
         int n = mrc__ep_emit(ep, buf, cap, ti, now);
         if (n > 0) {
@@ -7145,6 +7203,9 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->ctq_len--;
         c->in_ctq = 0;
         if (c->ctlq_head == c->ctlq_tail) continue; /* emptied since it was queued (the QP entered ERR) */
+#if MRC_FAST_PATH
+        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22: did it all */
+#endif
         n = mrc__rsp_emit_ctl(c, buf, cap, ti);
         if (n == 0) continue; /* no port up: queued again when a port comes up */
         mrc__sched_tx(c);     /* round-robin: to the tail if it has more */
@@ -7184,6 +7245,14 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         return n;
     }
     return 0;
+}
+MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                 mrc_time now) {
+    if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
+    if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
+    now = mrc__clock(ep, now);
+    if (!(ep->epq_len | ep->ctq_len | ep->txq_len)) return 0; /* nothing queued at all */
+    return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
