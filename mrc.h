@@ -6935,31 +6935,16 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
  * The common case of a receiving QP, recognised by a few compares, with exactly the state changes and outputs the
  * general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers) makes in that case; anything else returns
  * MRC__FAST_NO before it changed a byte and the caller takes the general code. make fast-check compares the two per
- * call. The predicates lean on two responder invariants: ooo counts the bits set in rbits, and rlast only has bits
- * that are set in rbits too - so ooo == 0 means both bitmaps are empty. */
+ * call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
+ * rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the minimum of its
+ * timers whenever a call starts. */
 #define MRC__FAST_NO 1 /* not the fast path's case: nothing was changed (recv returns MRC_OK or an error otherwise) */
 
 /* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
  * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. */
 MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
-    return c->in_txq || c->state != MRC_QPS_RTS || (!c->probes_due && !c->rtxq.n && c->sq_send == c->sq_tail);
+    return c->in_txq || c->state != MRC_QPS_RTS || (c->sq_send == c->sq_tail && !(c->probes_due | c->rtxq.n));
 }
-/* mrc__sched_tx, given mrc__req_idle's answer (made before, on state that has not changed since) */
-MRC__PRIVATE MRC__INLINE void mrc__sched_tx_fast(mrc_conn *c, bool req_idle) {
-    if (!req_idle) {
-        mrc__sched_tx(c);
-    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
-        c->in_ctq = 1;
-        mrc__ring_push(c->ep->ctq, &c->ep->ctq_head, &c->ep->ctq_len, c->slot);
-    }
-}
-/* mrc__timer_update with its no-change test in line (the usual outcome on the receiving side) */
-MRC__PRIVATE MRC__INLINE void mrc__timer_update_fast(mrc_conn *c) {
-    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    d = MRC__MIN(d, c->nopath_deadline);
-    if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) mrc__timer_update(c);
-}
-
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters and the ICRC flag): a Write data packet
  * without an immediate, not trimmed, not CE-marked, at the PSN after cack on a QP with nothing out of order, with
  * every header there, the payload its opcode implies and an access check that passes. Reads the headers in place
@@ -6974,6 +6959,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     mrc_conn *c;
     int mi;
     uint64_t va, mro;
+    mrc_time sack_dl0;
     uint16_t ts = 0;
     bool last, req_idle;
     int rc = MRC_OK;
@@ -7019,6 +7005,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     /* from here on it is the fast path's: the general code's steps in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
     req_idle = mrc__req_idle(c);
+    sack_dl0 = c->sack_deadline;
     if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
         if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
             rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
@@ -7053,7 +7040,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every) {
-        if (c->ctlq_head == c->ctlq_tail) { /* mrc__rsp_sack into an empty queue: nothing to coalesce with */
+        if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             mrc__ctl e;
             MRC_MEMSET(&e, 0, sizeof e);
             e.kind = MRC__CTL_SACK;
@@ -7062,7 +7049,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
             e.port = ri->port;
             e.ts = ts;
             c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
-            mrc__sched_tx_fast(c, req_idle);
+            if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
+                c->in_ctq = 1;
+                mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+            }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         } else {
@@ -7077,8 +7067,15 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
         c->st.tx_tack++;
     }
 out: /* what mrc_endpoint_recv does after any packet of a QP */
-    mrc__sched_tx_fast(c, req_idle);
-    mrc__timer_update_fast(c);
+    if (!req_idle) {
+        mrc__sched_tx(c);
+    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+    /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester half
+     * idle the only timer this can move is sack_deadline */
+    if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
     MRC__CHECK_ALL(ep);
     return rc;
 }
@@ -7136,7 +7133,12 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     c->ctlq_head++;
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
-    mrc__sched_tx_fast(c, req_idle);
+    if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
+        mrc__sched_tx(c);
+    } else if (c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
     ep->st.tx_pkts++;
     ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
