@@ -6961,7 +6961,8 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
-    bool last, req_idle;
+    uint32_t old_cack;
+    bool last, req_idle, inorder;
     int rc = MRC_OK;
     if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
         len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
@@ -6971,9 +6972,16 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
         return MRC__FAST_NO;
     c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
     psn = MRC__FX(pkt, MRC__BTH_PSN);
-    if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || psn != MRC__PSN_INC(c->cack) || c->ooo ||
+    if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) ||
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
         return MRC__FAST_NO;
+    /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
+    old_cack = c->cack;
+    inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
+    if (!inorder) {
+        int32_t d = mrc_psn_diff(psn, old_cack);
+        if (d <= 0 || (uint32_t)d > c->rsp_win || mrc__rsp_got(c, psn)) return MRC__FAST_NO;
+    }
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
     if (tsb) {
@@ -7014,7 +7022,11 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     } else {
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
     }
-    /* the PSN's bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+    if (!inorder) { /* record the arrival; cack moves below */
+        mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
+        if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
+        c->ooo++;
+    }
     c->st.rx_data++;
     if (now >= ep->epoch_end) {
         ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
@@ -7028,18 +7040,33 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     }
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)off + plen + pad + 4u + MRC_NOMINAL_HDR;
-    if (last) {
-        c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-        c->tack_msgs++;
+    if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+        if (last) {
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = psn;
+    } else {
+        while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
+            uint32_t nx = MRC__PSN_INC(c->cack);
+            mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
+            if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
+                mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
+                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+                c->tack_msgs++;
+            }
+            c->cack = nx;
+            c->ooo--;
+        }
     }
-    c->cack = psn;
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;
     c->pend_psn = psn;
     c->pend_ev = ri->ev;
     c->pend_ts = ts;
     c->pend_port = ri->port;
-    if (MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every) {
+    if (MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
+        (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             mrc__ctl e;
             MRC_MEMSET(&e, 0, sizeof e);
@@ -7081,8 +7108,7 @@ out: /* what mrc_endpoint_recv does after any packet of a QP */
 }
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
- * (no probe answer) while nothing is out of order (so mrc__rsp_penalty is the host's alone and the bitmap is 0),
- * leaving on an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
+ * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
  * stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with these values, and
  * does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
@@ -7090,18 +7116,23 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     unsigned p = e->port - 1u, nev = (unsigned)c->n_act[p] + c->n_skip[p];
     uint32_t cack = c->cack;
-    int32_t ack = mrc_psn_diff(e->psn, cack);
+    int32_t ack = mrc_psn_diff(e->psn, cack), soff = mrc__sack_slice(c, e->hi);
     uint16_t rs;
-    uint8_t pen, mpr;
+    uint8_t pen = ep->rx_pressure, mpr;
+    uint32_t ooo = c->ooo;
+    uint64_t bitmap = 0;
     bool req_idle;
-    if (e->kind != MRC__CTL_SACK || e->pr || c->ooo || ep->cfg.rev_ev_echo || !nev ||
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !nev ||
         !mrc__seth_fast_ok(&ep->cfg.wire))
         return 0;
     req_idle = mrc__req_idle(c);
     if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
     rs = mrc__evr_at(c, p, c->rev_pos[p]++);
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
-    pen = ep->rx_pressure;
+    if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
+        pen = mrc__rsp_penalty(c);
+        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
+    }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
                       MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
@@ -7114,10 +7145,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
                           MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
     mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
     mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
-                           MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)mrc__sack_slice(c, e->hi)));
-    mrc__st8(buf + 20, 0u);
+                           MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff));
+    mrc__st8(buf + 20, bitmap);
     buf += MRC_SETH_LEN;
-    mrc__st4(buf, MRC__FW(0, 4, MRC__CCS_TS, e->ts));
+    mrc__st4(buf, MRC__FW(0, 4, MRC__CCS_TS, e->ts) | MRC__FW(0, 4, MRC__CCS_OOO, MRC__MIN(ooo, 0x7FFFu)));
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
                           MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
     c->pen_last = pen;
