@@ -6946,9 +6946,9 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
     return c->in_txq || c->state != MRC_QPS_RTS || (c->sq_send == c->sq_tail && !(c->probes_due | c->rtxq.n));
 }
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters and the ICRC flag): a Write data packet
- * without an immediate, not trimmed, not CE-marked, at the PSN after cack on a QP with nothing out of order, with
- * every header there, the payload its opcode implies and an access check that passes. Reads the headers in place
- * (the field loaders of the codec) instead of filling an mrc_pkt. */
+ * without an immediate, not trimmed, new and inside the window, with every header there, the payload its opcode
+ * implies and an access check that passes. The common case of all - the PSN after cack while nothing is out of
+ * order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                                                mrc_time now) {
     const mrc_config *cf = &ep->cfg;
@@ -6962,12 +6962,12 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     mrc_time sack_dl0;
     uint16_t ts = 0;
     uint32_t old_cack;
-    bool last, req_idle, inorder;
+    bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
     int rc = MRC_OK;
     if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
         len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
         return MRC__FAST_NO;
-    if ((ri->ecn & 3u) == 3u || (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
+    if ((ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
         ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
         return MRC__FAST_NO;
     c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
@@ -7028,6 +7028,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
         c->ooo++;
     }
     c->st.rx_data++;
+    if (ce) c->st.rx_ce++;
     if (now >= ep->epoch_end) {
         ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
@@ -7065,7 +7066,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     c->pend_ev = ri->ev;
     c->pend_ts = ts;
     c->pend_port = ri->port;
-    if (MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
+    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
         (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             mrc__ctl e;
@@ -7075,6 +7076,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
             e.ev = ri->ev;
             e.port = ri->port;
             e.ts = ts;
+            e.m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
             c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
             if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
                 c->in_ctq = 1;
@@ -7083,7 +7085,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         } else {
-            mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, MRC_M_NONE, 0);
+            mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
         c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
