@@ -6957,7 +6957,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     size_t off;
     const uint8_t *q;
     mrc_conn *c;
-    int mi;
+    uint32_t rkey, mi;
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
@@ -7003,9 +7003,11 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
         MRC__MIN(c->rsp_win, 0x8000u))
         return MRC__FAST_NO;
-    mi = mrc__mr_find(ep, MRC__FX(q, MRC__RETH_RKEY));
+    rkey = MRC__FX(q, MRC__RETH_RKEY);
+    mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
     va = MRC__FX(q, MRC__RETH_VA);
-    if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
+    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey ||
+        !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
         va - ep->mrs[mi].iova > ep->mrs[mi].len)
         return MRC__FAST_NO;
     mro = va - ep->mrs[mi].iova;
@@ -7040,7 +7042,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
         ep->rx_cur++;
     }
     c->st.rx_bytes_placed += plen;
-    c->rcvd_bytes += (uint64_t)off + plen + pad + 4u + MRC_NOMINAL_HDR;
+    c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
     if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
         if (last) {
             c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
