@@ -6932,10 +6932,10 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
 
 #if MRC_FAST_PATH
 /* ---- P22 fast paths of the responder ---------------------------------------------------------------------------
- * The common case of a receiving QP, recognised by a few compares, with exactly the state changes and outputs the
- * general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers) makes in that case; anything else returns
- * MRC__FAST_NO before it changed a byte and the caller takes the general code. make fast-check compares the two per
- * call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
+ The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
+ * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
+ * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
+ * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
  * rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the minimum of its
  * timers whenever a call starts. */
 #define MRC__FAST_NO 1 /* not the fast path's case: nothing was changed (recv returns MRC_OK or an error otherwise) */
@@ -6953,17 +6953,15 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
                                                mrc_time now) {
     const mrc_config *cf = &ep->cfg;
     unsigned op = MRC__FX(pkt, MRC__BTH_OPCODE);
-    uint32_t tsb, pad, psn, dlen, mtu, implied, plen;
+    uint32_t tsb, pad, psn, old_cack, dlen, mtu, plen, rkey, mi;
     size_t off;
     const uint8_t *q;
     mrc_conn *c;
-    uint32_t rkey, mi;
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
-    uint32_t old_cack;
     bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
-    int rc = MRC_OK;
+    int rc;
     if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
         len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
         return MRC__FAST_NO;
@@ -6989,15 +6987,15 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
         q += MRC_TSETH_LEN;
     }
     off = (size_t)(q - pkt) + MRC_RETH_LEN;
-    /* the payload length its opcode implies, and nothing else will do: no cut, no trim, no excess */
+    /* the payload length its opcode implies (0: a length the general code drops or a zero-length write), its pad,
+     * and nothing else will do: no cut, no trim, no excess */
     dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
     mtu = 1u << c->mtu_shift;
     last = op != MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_MIDDLE;
-    if (op == MRC_OP_WRITE_ONLY) implied = dlen <= mtu ? dlen : 0u;
-    else if (op == MRC_OP_WRITE_LAST) implied = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
-    else implied = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
+    if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+    else if (op == MRC_OP_WRITE_LAST) plen = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
+    else plen = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
     pad = MRC__FX(pkt, MRC__BTH_PAD);
-    plen = implied;
     if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) return MRC__FAST_NO;
     /* Q26: the message window */
     if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
@@ -7014,16 +7012,19 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
     if (plen > ep->mrs[mi].len - mro) return MRC__FAST_NO;
     /* from here on it is the fast path's: the general code's steps in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
-    req_idle = mrc__req_idle(c);
-    sack_dl0 = c->sack_deadline;
     if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
         if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
             rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
-            goto out;
+            mrc__sched_tx(c); /* what mrc_endpoint_recv does after any packet of a QP */
+            mrc__timer_update(c);
+            MRC__CHECK_ALL(ep);
+            return rc;
         }
     } else {
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
     }
+    req_idle = mrc__req_idle(c);
+    sack_dl0 = c->sack_deadline;
     if (!inorder) { /* record the arrival; cack moves below */
         mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
         if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
@@ -7097,7 +7098,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t 
         c->tack_msgs = 0;
         c->st.tx_tack++;
     }
-out: /* what mrc_endpoint_recv does after any packet of a QP */
+    /* what mrc_endpoint_recv does after any packet of a QP */
     if (!req_idle) {
         mrc__sched_tx(c);
     } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
@@ -7108,7 +7109,7 @@ out: /* what mrc_endpoint_recv does after any packet of a QP */
      * idle the only timer this can move is sack_deadline */
     if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
     MRC__CHECK_ALL(ep);
-    return rc;
+    return MRC_OK;
 }
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
@@ -7118,7 +7119,7 @@ out: /* what mrc_endpoint_recv does after any packet of a QP */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
-    unsigned p = e->port - 1u, nev = (unsigned)c->n_act[p] + c->n_skip[p];
+    unsigned p = e->port - 1u, nev;
     uint32_t cack = c->cack;
     int32_t ack = mrc_psn_diff(e->psn, cack), soff = mrc__sack_slice(c, e->hi);
     uint16_t rs;
@@ -7126,9 +7127,9 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     uint32_t ooo = c->ooo;
     uint64_t bitmap = 0;
     bool req_idle;
-    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !nev ||
-        !mrc__seth_fast_ok(&ep->cfg.wire))
-        return 0;
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
+    nev = (unsigned)c->n_act[p] + c->n_skip[p]; /* mrc__ev_ctl's first plane, the arrival's */
+    if (!nev) return 0;
     req_idle = mrc__req_idle(c);
     if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
     rs = mrc__evr_at(c, p, c->rev_pos[p]++);
