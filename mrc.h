@@ -7334,6 +7334,257 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
     return MRC_ERR_DROP;
 }
 
+#if MRC_FAST_PATH
+/* ---- P22 fast paths of the responder ---------------------------------------------------------------------------
+ The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
+ * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
+ * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
+ * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
+ * rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the minimum of its
+ * timers whenever a call starts. */
+#define MRC__FAST_NO 1 /* not the fast path's case: nothing was changed (recv returns MRC_OK or an error otherwise) */
+
+/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
+ * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
+    return c->in_txq || c->state != MRC_QPS_RTS || (c->sq_send == c->sq_tail && !(c->probes_due | c->rtxq.n));
+}
+/* mrc_endpoint_recv's fast path (after the clock, the receive counters and the ICRC flag): a Write data packet
+ * without an immediate, not trimmed, new and inside the window, with every header there, the payload its opcode
+ * implies and an access check that passes. The common case of all - the PSN after cack while nothing is out of
+ * order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                                               mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    unsigned op = MRC__FX(pkt, MRC__BTH_OPCODE);
+    uint32_t tsb, pad, psn, old_cack, dlen, mtu, plen, rkey, mi;
+    size_t off;
+    const uint8_t *q;
+    mrc_conn *c;
+    uint64_t va, mro;
+    mrc_time sack_dl0;
+    uint16_t ts = 0;
+    bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
+    int rc;
+    if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
+        len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
+        return MRC__FAST_NO;
+    if ((ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
+        ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
+        return MRC__FAST_NO;
+    c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
+    psn = MRC__FX(pkt, MRC__BTH_PSN);
+    if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) ||
+        (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
+        return MRC__FAST_NO;
+    /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
+    old_cack = c->cack;
+    inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
+    if (!inorder) {
+        int32_t d = mrc_psn_diff(psn, old_cack);
+        if (d <= 0 || (uint32_t)d > c->rsp_win || mrc__rsp_got(c, psn)) return MRC__FAST_NO;
+    }
+    tsb = MRC__FX(pkt, MRC__BTH_TS);
+    q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
+    if (tsb) {
+        ts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
+        q += MRC_TSETH_LEN;
+    }
+    off = (size_t)(q - pkt) + MRC_RETH_LEN;
+    /* the payload length its opcode implies (0: a length the general code drops or a zero-length write), its pad,
+     * and nothing else will do: no cut, no trim, no excess */
+    dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+    mtu = 1u << c->mtu_shift;
+    last = op != MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_MIDDLE;
+    if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+    else if (op == MRC_OP_WRITE_LAST) plen = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
+    else plen = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
+    pad = MRC__FX(pkt, MRC__BTH_PAD);
+    if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) return MRC__FAST_NO;
+    /* Q26: the message window */
+    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+        MRC__MIN(c->rsp_win, 0x8000u))
+        return MRC__FAST_NO;
+    rkey = MRC__FX(q, MRC__RETH_RKEY);
+    mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
+    va = MRC__FX(q, MRC__RETH_VA);
+    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey ||
+        !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
+        va - ep->mrs[mi].iova > ep->mrs[mi].len)
+        return MRC__FAST_NO;
+    mro = va - ep->mrs[mi].iova;
+    if (plen > ep->mrs[mi].len - mro) return MRC__FAST_NO;
+    /* from here on it is the fast path's: the general code's steps in its order */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
+    if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
+        if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
+            rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
+            mrc__sched_tx(c); /* what mrc_endpoint_recv does after any packet of a QP */
+            mrc__timer_update(c);
+            MRC__CHECK_ALL(ep);
+            return rc;
+        }
+    } else {
+        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+    }
+    req_idle = mrc__req_idle(c);
+    sack_dl0 = c->sack_deadline;
+    if (!inorder) { /* record the arrival; cack moves below */
+        mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
+        if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
+        c->ooo++;
+    }
+    c->st.rx_data++;
+    if (ce) c->st.rx_ce++;
+    if (now >= ep->epoch_end) {
+        ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_cur = 0;
+        ep->epoch++;
+        ep->epoch_end = mrc__deadline_add(now, cf->base_rtt_ns);
+    }
+    if (c->rx_epoch != ep->epoch) {
+        c->rx_epoch = ep->epoch;
+        ep->rx_cur++;
+    }
+    c->st.rx_bytes_placed += plen;
+    c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
+    if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+        if (last) {
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = psn;
+    } else {
+        while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
+            uint32_t nx = MRC__PSN_INC(c->cack);
+            mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
+            if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
+                mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
+                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+                c->tack_msgs++;
+            }
+            c->cack = nx;
+            c->ooo--;
+        }
+    }
+    if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+    c->sack_pending++;
+    c->pend_psn = psn;
+    c->pend_ev = ri->ev;
+    c->pend_ts = ts;
+    c->pend_port = ri->port;
+    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
+        (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
+        if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
+            mrc__ctl e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.kind = MRC__CTL_SACK;
+            e.psn = e.lo = e.hi = psn;
+            e.ev = ri->ev;
+            e.port = ri->port;
+            e.ts = ts;
+            e.m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
+            c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
+            if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
+                c->in_ctq = 1;
+                mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+            }
+            c->sack_pending = 0;
+            c->sack_deadline = MRC_TIME_NEVER;
+        } else {
+            mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
+        }
+    } else if (c->sack_deadline == MRC_TIME_NEVER) {
+        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+    }
+    if (cf->tack_every && c->tack_msgs >= cf->tack_every) {
+        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
+        c->tack_msgs = 0;
+        c->st.tx_tack++;
+    }
+    /* what mrc_endpoint_recv does after any packet of a QP */
+    if (!req_idle) {
+        mrc__sched_tx(c);
+    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+    /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester half
+     * idle the only timer this can move is sack_deadline */
+    if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
+    MRC__CHECK_ALL(ep);
+    return MRC_OK;
+}
+
+/* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
+ * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
+ * stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with these values, and
+ * does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
+    unsigned p = e->port - 1u, nev;
+    uint32_t cack = c->cack;
+    int32_t ack = mrc_psn_diff(e->psn, cack), soff = mrc__sack_slice(c, e->hi);
+    uint16_t rs;
+    uint8_t pen = ep->rx_pressure, mpr;
+    uint32_t ooo = c->ooo;
+    uint64_t bitmap = 0;
+    bool req_idle;
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
+    nev = (unsigned)c->n_act[p] + c->n_skip[p]; /* mrc__ev_ctl's first plane, the arrival's */
+    if (!nev) return 0;
+    req_idle = mrc__req_idle(c);
+    if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
+    rs = mrc__evr_at(c, p, c->rev_pos[p]++);
+    mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
+    if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
+        pen = mrc__rsp_penalty(c);
+        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
+    }
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
+    buf += MRC_BTH_LEN;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__SETH_M, e->m) |
+                      MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)(ack < -32768 || ack > 32767 ? 0 : ack)));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
+                          MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
+    mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
+                           MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff));
+    mrc__st8(buf + 20, bitmap);
+    buf += MRC_SETH_LEN;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__CCS_TS, e->ts) | MRC__FW(0, 4, MRC__CCS_OOO, MRC__MIN(ooo, 0x7FFFu)));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
+                          MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
+    c->pen_last = pen;
+    if (pen) c->st.tx_pen++;
+    c->st.tx_sack++;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, rs, ti);
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = MRC_OP_SACK;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    c->ctlq_head++;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
+    if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
+        mrc__sched_tx(c);
+    } else if (c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+    ep->st.tx_pkts++;
+    ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+}
+#endif
+
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now) {
     mrc_pkt k;
@@ -7345,6 +7596,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
+    if (!ep->cfg.fast_path_off && (rc = mrc__rsp_fast_data(ep, pkt, len, ri, now)) != MRC__FAST_NO) return rc;
     if (len && pkt[0] == MRC_OP_SACK && (rc = mrc__req_sack_fast(ep, pkt, len, ri, now)) != MRC__FAST_NO) {
         MRC__CHECK_ALL(ep);
         return rc;
@@ -7377,11 +7629,10 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
 }
 
 
-MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                 mrc_time now) {
-    if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
-    if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
-    now = mrc__clock(ep, now);
+/* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
+ * nothing to send stays a few instructions, without this one's register saves) */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                           mrc_time now) {
     if (ep->epq_len) { /* endpoint operations first: they are few and urgent */
         int n = mrc__ep_emit(ep, buf, cap, ti, now);
         if (n > 0) {
@@ -7398,6 +7649,9 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         ep->ctq_len--;
         c->in_ctq = 0;
         if (c->ctlq_head == c->ctlq_tail) continue; /* emptied since it was queued (the QP entered ERR) */
+#if MRC_FAST_PATH
+        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22: did it all */
+#endif
         n = mrc__rsp_emit_ctl(c, buf, cap, ti);
         if (n == 0) continue; /* no port up: queued again when a port comes up */
         mrc__sched_tx(c);     /* round-robin: to the tail if it has more */
@@ -7445,6 +7699,14 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
         return n;
     }
     return 0;
+}
+MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                 mrc_time now) {
+    if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
+    if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
+    now = mrc__clock(ep, now);
+    if (!(ep->epq_len | ep->ctq_len | ep->txq_len)) return 0; /* nothing queued at all */
+    return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
