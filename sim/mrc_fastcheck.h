@@ -4,7 +4,8 @@
  * gives. Defining MRC_FASTCHECK and including this header right after mrc.h's implementation redirects
  * mrc_endpoint_recv and mrc_endpoint_poll_tx in the rest of the unit. Each call then runs twice from the same state:
  *
- *   1. snapshot the endpoint, every connection it holds and the transmit buffer; zero the caller's mrc_txinfo;
+ *   1. snapshot the endpoint, every connection it holds and the transmit buffer; fill the caller's mrc_txinfo with a
+ *      pattern (a member one run writes and the other leaves then differs);
  *   2. run with cfg.fast_path_off set (general code only) and keep the resulting bytes of all of them, the return
  *      value and the placements and trace calls it made (the caller's place and trace hooks are called here, once);
  *   3. restore the snapshot and run as configured (the fast paths where they apply): the place and trace hooks are
@@ -252,14 +253,15 @@ MRC_FC__MAYBE_UNUSED static int mrc_fc_poll_tx(mrc_endpoint *ep, uint8_t *buf, s
         }
     }
     memcpy(mrc_fc__s.buf, buf, cap);
-    memset(ti, 0, sizeof *ti); /* both runs start from the same mrc_txinfo (the caller's may be uninitialised) */
+    memset(ti, 0xA5, sizeof *ti); /* both runs start from the same mrc_txinfo, a pattern: a member one run writes and
+                                   * the other leaves differs (the caller's may be uninitialised) */
     mrc_fc__begin(ep, "mrc_endpoint_poll_tx");
     n_gen = mrc_endpoint_poll_tx(ep, buf, cap, flags, ti, now);
     mrc_fc__middle(ep);
     memcpy(mrc_fc__s.buf + cap, buf, cap);
     memcpy(buf, mrc_fc__s.buf, cap);
     ti_gen = *ti;
-    memset(ti, 0, sizeof *ti);
+    memset(ti, 0xA5, sizeof *ti);
     n = mrc_endpoint_poll_tx(ep, buf, cap, flags, ti, now);
     mrc_fc__end(ep, n_gen, n);
     mrc_fc__cmp(mrc_fc__s.buf + cap, buf, cap, "transmit buffer", 0, (const mrc_fc__member *)0, 0);
