@@ -46,6 +46,7 @@ static struct {
     int32_t cack;              /* relative; -1 before the first PSN */
     uint32_t ooo;
     uint64_t n_dup, n_oor, n_trim, n_data;
+    mrc_time probe_tat;        /* the PROBE_REQ bucket (docs/PROTOCOL.md P19), modelled */
     int nack_oor;
     int dyn_mpr;
     unsigned mpr_dest;
@@ -262,6 +263,18 @@ static void fz_rsp_counters(void) {
              (unsigned long long)g.n_oor, (unsigned long long)g.n_trim);
 }
 
+/* P19: PROBE_REQs are answered at most probe_rate_pps per connection with bursts of probe_burst (GCRA in virtual
+ * time; the same arithmetic as the core's bucket, from the configuration): does this one fit? */
+static int fz_probe_fits(void) {
+    mrc_time T = g.cfg.probe_rate_pps ? (mrc_time)1000000000u / g.cfg.probe_rate_pps : 0, tau;
+    if (!T) return 1;
+    if (T < 1) T = 1;
+    tau = T * (mrc_time)(g.cfg.probe_burst ? g.cfg.probe_burst - 1u : 0u);
+    if (g.probe_tat > g.now && g.probe_tat - g.now > tau) return 0;
+    g.probe_tat = (g.probe_tat > g.now ? g.probe_tat : g.now) + T;
+    return 1;
+}
+
 static void fz_run_responder(fz_in *in) {
     unsigned ops;
     fz_setup_common(in, (fz_u8(in) & 1u) ? MRC_QPS_RTS : MRC_QPS_RTR);
@@ -276,7 +289,17 @@ static void fz_run_responder(fz_in *in) {
             size_t n = fz_build_probe(g.pkt, &g.cfg.wire, mrc_conn_qpn(&g.c), 0xFFFF, fz_u24(in), 1, fz_u16(in));
             memset(&ri, 0, sizeof ri);
             ri.port = 1;
-            FZ_CHECK(mrc_endpoint_recv(&g.ep, g.pkt, n, &ri, g.now) == MRC_OK, "probe dropped");
+            mrc_endpoint_stats es0, es1;
+            int rc;
+            mrc_endpoint_stats_get(&g.ep, &es0);
+            rc = mrc_endpoint_recv(&g.ep, g.pkt, n, &ri, g.now);
+            mrc_endpoint_stats_get(&g.ep, &es1);
+            if (fz_probe_fits()) {
+                FZ_CHECK(rc == MRC_OK, "probe dropped (%d) within the rate limit", rc);
+            } else { /* over probe_rate_pps/probe_burst: dropped and counted, not answered */
+                FZ_CHECK(rc < 0 && es1.drop[MRC_DROP_RATE] == es0.drop[MRC_DROP_RATE] + 1u,
+                         "probe over the rate limit not dropped as MRC_DROP_RATE (rc %d)", rc);
+            }
             fz_rsp_drain(0, 0, 0, 0, 0);
             break;
         }
