@@ -3089,12 +3089,13 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
         mrc__heap_remove(ep, c);
-    } else if (c->heap_idx == MRC__NOHEAP) {
-        c->heap_idx = ep->heap_len;
-        ep->heap[ep->heap_len++] = c->slot;
-        mrc__heap_fix(ep, c->heap_idx);
     } else {
-        mrc__heap_fix(ep, c->heap_idx);
+        if (c->heap_idx == MRC__NOHEAP) {
+            c->heap_idx = ep->heap_len;
+            ep->heap[ep->heap_len++] = c->slot;
+        }
+        /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
+        if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
     }
 }
 
