@@ -3745,9 +3745,9 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
 }
 #if MRC_FAST_PATH
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
- * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and
- * mrc__tlp_interval computed in line). A QP alone in the heap, or one whose key did not change, only takes the key:
- * mrc__heap_fix moves nothing then and rewrites the position it has. */
+ * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
+ * part and mrc__tlp_interval in line). A QP in the heap whose key did not change is left as it is (as
+ * mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would move nothing). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base) {
     mrc_time rto, tlp, d;
@@ -4248,7 +4248,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* mrc__req_timers: in RTS, psn now in flight */
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* mrc__req_timers: psn is in flight */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
