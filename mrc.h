@@ -3089,12 +3089,13 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
         mrc__heap_remove(ep, c);
-    } else if (c->heap_idx == MRC__NOHEAP) {
-        c->heap_idx = ep->heap_len;
-        ep->heap[ep->heap_len++] = c->slot;
-        mrc__heap_fix(ep, c->heap_idx);
     } else {
-        mrc__heap_fix(ep, c->heap_idx);
+        if (c->heap_idx == MRC__NOHEAP) {
+            c->heap_idx = ep->heap_len;
+            ep->heap[ep->heap_len++] = c->slot;
+        }
+        /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
+        if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
     }
 }
 
@@ -3742,6 +3743,30 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
     }
     mrc__timer_update(c);
 }
+#if MRC_FAST_PATH
+/* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
+ * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
+ * part and mrc__tlp_interval in line). A QP in the heap whose key did not change is left as it is (as
+ * mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would move nothing). */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
+                                                  mrc_time rto_start, mrc_time tlp_base) {
+    mrc_time rto, tlp, d;
+    if (!retries && c->attr.timeout && c->attr.timeout <= 24u) /* mrc__rto_interval(c, 0), under its cap */
+        rto = (mrc_time)1024u << c->attr.timeout;
+    else
+        rto = mrc__rto_interval(c, MRC__MIN(retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
+    c->rto_deadline = mrc__deadline_add(rto_start, rto);
+    tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
+    c->tlp_deadline =
+        (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
+    d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+    d = MRC__MIN(d, c->nopath_deadline);
+    if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
+        c->deadline = d;
+    else
+        mrc__timer_update(c);
+}
+#endif
 
 /* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
  * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
@@ -4223,7 +4248,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers(c);
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* mrc__req_timers: psn is in flight */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
@@ -4439,7 +4464,7 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
     int32_t lo, hi;
     uint64_t bm;
     bool progress;
-    mrc_time r_sent, acked_sent, rtt = 0, slack, d;
+    mrc_time r_sent, acked_sent, rtt = 0, slack;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
     if (ep->cfg.fast_path_off || len < off || ep->cfg.wire.sack_msb_first) return MRC__FAST_NO;
     if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
@@ -4604,25 +4629,10 @@ MRC__PRIVATE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t l
         if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
             mrc__req_complete(c);
     }
-    /* mrc__req_timers, then mrc__timer_update: after progress (retries and tlp_count 0, rto_start and tlp_base
-     * now) the RTO is the first interval; a heap of this QP alone only takes the new key */
-    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
-        mrc__req_timers(c);
-    } else {
-        mrc_time rto, tlp;
-        if (!c->retries && c->attr.timeout && c->attr.timeout <= 24u) /* mrc__rto_interval(c, 0), under its cap */
-            rto = (mrc_time)1024u << c->attr.timeout;
-        else
-            rto = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
-        c->rto_deadline = mrc__deadline_add(c->rto_start, rto);
-        tlp = MRC__MAX(MRC__MAX((mrc_time)ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u); /* mrc__tlp_interval */
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER
-                                               : mrc__deadline_add(c->tlp_base, tlp << MRC__MIN(c->tlp_count, 10u));
-        d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-        d = MRC__MIN(d, c->nopath_deadline);
-        if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && ep->heap_len == 1u) c->deadline = d;
-        else mrc__timer_update(c);
-    }
+    /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
+     * left RTS or nothing is in flight */
+    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
+    else mrc__req_timers_arm(c, 0, 0, now, now);
     /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
      * scheduling arms no timer) */
     if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
