@@ -2875,7 +2875,8 @@ MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey) {
 }
 
 /* ---- endpoint queues ------------------------------------------------------------------------------------------ */
-MRC__PRIVATE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills) */
+MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     MRC_ASSERT(*len < MRC_MAX_CONNS);
     ring[(*head + *len) % MRC_MAX_CONNS] = slot;
     (*len)++;
@@ -7629,8 +7630,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now) {
     if (!ep || !pkt || !ri || ri->port < 1 || ri->port > ep->cfg.num_ports) return MRC_ERR_INVAL;
+    ep->st.rx_pkts++; /* the clock between the two counters: not one vector add of both (more instructions) */
     now = mrc__clock(ep, now);
-    ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
