@@ -4453,7 +4453,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc_time r_sent, acked_sent, rtt = 0, slack, d;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
     if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
-    if (len - off < MRC__FX(p, MRC__BTH_PAD) || ((uint64_t)(len - off - MRC__FX(p, MRC__BTH_PAD)) >> 16 >> 16))
+    if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
         return mrc__recv(ep, p, len, ri, now);
     if (MRC__FX(se, MRC__SETH_PR)) return mrc__recv(ep, p, len, ri, now);
     /* the QP: in RTS; cack names the packet */
@@ -7354,9 +7354,11 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
  * timers whenever a call starts. */
 
 /* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
- * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. */
+ * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
+ * without branches: on a QP that only receives (the common case here) every term is read anyway. */
 MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
-    return c->in_txq || c->state != MRC_QPS_RTS || (c->sq_send == c->sq_tail && !(c->probes_due | c->rtxq.n));
+    return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
+             ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
 }
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC flag and the opcode: a Write
  * without an immediate): a Write data packet not trimmed, new and inside the window, with every header there, the
