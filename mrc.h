@@ -7631,7 +7631,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
 }
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now) {
-    if (!ep || !pkt || !ri || ri->port < 1 || ri->port > ep->cfg.num_ports) return MRC_ERR_INVAL;
+    if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
     ep->st.rx_pkts++; /* the clock between the two counters: not one vector add of both (more instructions) */
     now = mrc__clock(ep, now);
     ep->st.rx_bytes += len;
