@@ -4879,6 +4879,20 @@ MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
     if (any) mrc__sched_ev(c);
 }
 
+/* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
+    if (now >= ep->epoch_end) {
+        ep->rx_prev = now - ep->epoch_end < ep->cfg.base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_cur = 0;
+        ep->epoch++;
+        ep->epoch_end = mrc__deadline_add(now, ep->cfg.base_rtt_ns);
+    }
+    if (c->rx_epoch != ep->epoch) {
+        c->rx_epoch = ep->epoch;
+        ep->rx_cur++;
+    }
+}
+
 MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
                                   mrc_time now) {
     mrc_endpoint *ep = c->ep;
@@ -4990,16 +5004,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->ooo++;
     c->st.rx_data++;
     if (ce) c->st.rx_ce++;
-    if (now >= ep->epoch_end) { /* activity epochs of one base RTT: how many QPs receive at once (dynamic MPR) */
-        ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
-        ep->rx_cur = 0;
-        ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, cf->base_rtt_ns);
-    }
-    if (c->rx_epoch != ep->epoch) {
-        c->rx_epoch = ep->epoch;
-        ep->rx_cur++;
-    }
+    mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
@@ -7458,16 +7463,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     c->st.rx_data++;
     if (ce) c->st.rx_ce++;
-    if (now >= ep->epoch_end) {
-        ep->rx_prev = now - ep->epoch_end < cf->base_rtt_ns ? ep->rx_cur : 0u;
-        ep->rx_cur = 0;
-        ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, cf->base_rtt_ns);
-    }
-    if (c->rx_epoch != ep->epoch) {
-        c->rx_epoch = ep->epoch;
-        ep->rx_cur++;
-    }
+    mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
     if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
