@@ -1151,7 +1151,8 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * in-flight memory on the endpoint's pool list - and rule 12: only while no pool block is free or retained. Rules
  * 13 and 14: every PSN in flight has its live pool block, and the record lists (transmit, retransmission) hold only
  * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
- * blocks. */
+ * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
+ * finite. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -5809,6 +5810,15 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
                                 (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
                 return 15;
         }
+    }
+    /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
+     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
+    if (c->ep) {
+        mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+        d = MRC__MIN(d, c->nopath_deadline);
+        if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
+            return 16;
     }
     return 0;
 }
