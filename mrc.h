@@ -2935,7 +2935,7 @@ MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
  * blocks: acknowledged PSNs kept readable for late SACKs as long as the records would have lived in a QP of its own
  * (MRC_MAX_INFLIGHT PSNs behind snd_nxt), on the endpoint's FIFO of retained blocks. A block is taken from the free
  * list, else the oldest retained block is reclaimed from its QP (which then has no record of those PSNs). Every
- * operation is O(1); a block set free (or retained) goes to the first QP waiting for one, if any: a QP waits only
+ * operation is O(1); a block released or retained goes to the first QP waiting for one, if any: a QP waits only
  * while no block is free or retained. */
 #define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))
 MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn) {
@@ -4880,6 +4880,22 @@ MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
     if (any) mrc__sched_ev(c);
 }
 
+/* The cumulative ack moves over every PSN received in order after it, clearing their bits and counting the
+ * messages they end. */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
+    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
+        uint32_t nx = MRC__PSN_INC(c->cack);
+        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
+        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
+            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = nx;
+        c->ooo--;
+    }
+}
+
 /* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (now >= ep->epoch_end) {
@@ -5008,17 +5024,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
-    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
-        uint32_t nx = MRC__PSN_INC(c->cack);
-        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
-        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
-            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
-            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-            c->tack_msgs++;
-        }
-        c->cack = nx;
-        c->ooo--;
-    }
+    mrc__rsp_advance_cack(c);
     mrc__rsp_deliver_imms(c);
     /* Q6: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;
@@ -7483,17 +7489,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         }
         c->cack = psn;
     } else {
-        while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
-            uint32_t nx = MRC__PSN_INC(c->cack);
-            mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
-            if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
-                mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
-                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-                c->tack_msgs++;
-            }
-            c->cack = nx;
-            c->ooo--;
-        }
+        mrc__rsp_advance_cack(c);
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;
