@@ -4312,6 +4312,15 @@ MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt) {
 
 MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode);
 
+/* The cumulative acknowledgement moved: the retry budget, the RTO and the tail-loss probe start again from now. */
+MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
+    c->retries = c->retry_spent = 0;
+    c->rto_heard = 0;
+    c->tlp_count = 0;
+    c->rto_start = now;
+    c->tlp_base = now;
+}
+
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
@@ -4409,13 +4418,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     }
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
-    if (progress) {
-        c->retries = c->retry_spent = 0;
-        c->rto_heard = 0;
-        c->tlp_count = 0;
-        c->rto_start = now;
-        c->tlp_base = now;
-    }
+    if (progress) mrc__req_progress(c, now);
     mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
     if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
@@ -4587,13 +4590,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (m == MRC_M_NONE) c->port_ok[c->evs[r->ev].port - 1u] = now; /* mrc__ev_on_ack with m 0 (now = ep->now) */
         else mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
     }
-    if (progress) {
-        c->retries = c->retry_spent = 0;
-        c->rto_heard = 0;
-        c->tlp_count = 0;
-        c->rto_start = now;
-        c->tlp_base = now;
-    }
+    if (progress) mrc__req_progress(c, now);
     if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
