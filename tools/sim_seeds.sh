@@ -1,33 +1,54 @@
 #!/bin/sh
 # tools/sim_seeds.sh - every simulator scenario on several seeds (make sim-seeds): one seed is not a measurement.
-# Per scenario: QP errors and failed flows summed over the seeds, the median and the worst fct_max_over_ideal and
-# which seed was worst. Exits 1 when any seed of any scenario ends a QP in error or leaves a flow unfinished.
+# Per scenario: QP errors and failed flows summed over the seeds, then for each metric the median and the worst
+# value over the seeds and which seed was worst (every metric here is lower-is-better). Exits 1 when any seed of any
+# scenario ends a QP in error or leaves a flow unfinished.
 #   tools/sim_seeds.sh RUNNER "SEEDS" [SCENARIO...]     (default: every full-suite scenario; about 25 min for 10 seeds)
+# Environment:
+#   SEEDS_METRICS  keys of the runner's JSON result line (default fct_max_over_ideal); e.g. "fct_max_over_ideal rtx_frac".
+#                  A key a scenario does not print is shown as "-".
+#   SEEDS_ARGS     extra runner flags for every run (e.g. "--size 16M --routing srv6"); shown in the scenario column.
 set -u
 R=${1:?usage: tools/sim_seeds.sh build/sim/mrc_simrun "1 2 3" [scenario...]}
 SEEDS=${2:?seeds}
 shift 2
+METRICS=${SEEDS_METRICS:-fct_max_over_ideal}
+XARGS=${SEEDS_ARGS:-}
 if [ $# -eq 0 ]; then
     set -- $("$R" --list | awk '{print $1}' | grep -v -e '^q_' -e '^matrix$')
 fi
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 bad=0
-printf '%-18s %6s %6s %9s %14s\n' scenario errors failed median worst
+printf '%-18s %6s %6s' scenario errors failed
+for m in $METRICS; do printf '  %-30s' "$m: median, worst (seed)"; done
+printf '\n'
 for sc in "$@"; do
     : > "$OUT/$sc"
     for s in $SEEDS; do
-        line=$("$R" --scenario "$sc" --seed "$s" --out "$OUT/run" 2>&1 | grep "^$sc ")
+        # shellcheck disable=SC2086
+        line=$("$R" --scenario "$sc" --seed "$s" --out "$OUT/run" --json $XARGS 2>&1 | grep "^{\"scenario\":\"$sc\"" |
+               tr -d '{}"' | tr ',:' ' =')
         if [ -z "$line" ]; then echo "$sc seed $s: no result line"; bad=1; continue; fi
         echo "$s $line" >> "$OUT/$sc"
     done
-    awk -v sc="$sc" '
-        { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-          err += v["conn_errors"]; fail += v["flows_failed"]; n++; x[n] = v["fct_max_over_ideal"] + 0; sd[n] = $1
-          if (n == 1 || x[n] > worst) { worst = x[n]; ws = $1 } }
-        END { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-              med = (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-              printf "%-18s %6d %6d %9.3f %8.3f (%s)\n", sc, err, fail, med, worst, ws
+    label=$sc
+    [ -n "$XARGS" ] && label="$sc $XARGS"
+    awk -v sc="$label" -v metrics="$METRICS" '
+        { delete v; for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+          err += v["conn_errors"]; fail += v["flows_failed"]; n++; sd[n] = $1
+          for (k = 1; k <= nm; k++) { has[k, n] = (mk[k] in v); x[k, n] = v[mk[k]] + 0 } }
+        BEGIN { nm = split(metrics, mk, " ") }
+        END { printf "%-18s %6d %6d", sc, err, fail
+              for (k = 1; k <= nm; k++) {
+                  c = 0; worst = 0; ws = "-"
+                  for (i = 1; i <= n; i++) if (has[k, i]) {
+                      y[++c] = x[k, i]; if (c == 1 || x[k, i] > worst) { worst = x[k, i]; ws = sd[i] } }
+                  if (!c) { printf "  %-30s", "-"; continue }
+                  for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (y[j] < y[i]) { t = y[i]; y[i] = y[j]; y[j] = t }
+                  med = (c % 2) ? y[(c + 1) / 2] : (y[c / 2] + y[c / 2 + 1]) / 2
+                  printf "  %-30s", sprintf("%.3f, %.3f (%s)", med, worst, ws) }
+              printf "\n"
               exit (err + fail) ? 1 : 0 }' "$OUT/$sc" || bad=1
 done
 [ $bad -eq 0 ] && echo "sim-seeds: every seed of every scenario without a QP error or an unfinished flow" \
