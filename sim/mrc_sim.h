@@ -103,6 +103,9 @@ typedef struct mrc_sim_config {
                                  (P x radix/2 EVs), one per (T1, T2) on the fat tree ((k/2)^2). Under SRv6 routing
                                  every EV of a QP is then a distinct path; under ECMP they are just consecutive
                                  source ports (evs_per_qp is ignored) */
+    bool ev_groups;           /* ev_paths on the fat tree: the profile's P26 hop groups say which EVs share a T1 (the
+                                 T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
+                                 retires them together (default true). The Clos has none: its EVs share no hop */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -523,6 +526,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->detect_ns = 10000;
     c->evs_per_qp = 128;
     c->ev_paths = false;
+    c->ev_groups = true;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -1830,6 +1834,14 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
                                           s->path_evs / 8u ? s->path_evs / 8u : 1u, 0) != MRC_OK) {
                 mrc_sim__seterr(err, cap, "path-aware EV profile refused by the core");
                 goto fail;
+            }
+            if (s->cfg.ev_groups && s->cfg.topo == MRC_SIM_FATTREE) { /* EV i climbs to T1 i mod k/2 */
+                uint16_t g[MRC_MAX_EVS];
+                for (j = 0; j < s->path_evs; j++) g[j] = (uint16_t)(1u + j % s->hpt);
+                if (mrc_ev_profile_groups(&h->ep, MRC_SIM__PATH_PROF, g, s->path_evs) != MRC_OK) {
+                    mrc_sim__seterr(err, cap, "hop groups refused by the core");
+                    goto fail;
+                }
             }
         }
         h->timer_at = MRC_TIME_NEVER;

@@ -2,7 +2,8 @@
  *
  *   mrc_simrun --list
  *   mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P] [--radix R]
- *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--evs N] [--no-trim] [--cwnd BYTES|unlimited]
+ *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N] [--no-trim]
+ *              [--cwnd BYTES|unlimited]
  *              [--matrix FILE] [--pcap FILE --pcap-hosts A,B,...] [--sample-us N] [--quiet]
  *   mrc_simrun --suite full  --out DIR                 every standard scenario, summary.md, plots (make sim)
  *   mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]   small scenarios vs golden files (make sim-quick)
@@ -32,14 +33,14 @@ typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap;
-    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set;
+    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set, no_ev_groups;
 } opts;
 
 static void usage(FILE *f) {
     fputs("usage: mrc_simrun --list\n"
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
-          "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--evs N] [--no-trim]\n"
-          "                  [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
+          "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N]\n"
+          "                  [--no-trim] [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--quiet]\n"
           "       mrc_simrun --suite full --out DIR\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -372,6 +373,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         c.routing = (uint8_t)(rt ? MRC_SIM_ROUTE_SRV6 : MRC_SIM_ROUTE_ECMP);
         c.ev_paths = rt == 2;
     }
+    if (o->no_ev_groups) c.ev_groups = false;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -1368,6 +1370,8 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "srv6")) o.routing = MRC_SIM_ROUTE_SRV6;
             else if (!strcmp(v, "srv6-paths")) o.routing = 2;
             else return bad_arg(a, v, "ecmp, srv6 or srv6-paths");
+        } else if (!strcmp(a, "--no-ev-groups")) {
+            o.no_ev_groups = 1;
         } else if (!strcmp(a, "--cwnd")) {
             NEEDV();
             o.cwnd_set = 1;
