@@ -574,6 +574,8 @@ typedef struct mrc_config {
                                  EVs of the arrival plane, in turn (false, default) */
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
+    bool ev_group_retire;     /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
+                                 the QP's other EVs of that group too (true, default); false: that EV alone */
     bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
                                  label (true, default), or the other way round (mrc_endpoint_ev_headers) */
     uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP device attribute ev_max_width): EV
@@ -672,6 +674,7 @@ typedef struct mrc_conn_stats {
     uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim) */
     uint64_t ev_demoted;      /* EVs that went ASSUMED_BAD */
     uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
+    uint64_t ev_group_retired;/* P26: EVs demoted with a hop-group member whose silent loss was confirmed */
     uint64_t ev_revived;      /* ASSUMED_BAD EVs revived by probes */
     uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
     uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
@@ -1120,6 +1123,12 @@ MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_
  * endpoint's num_ports, evs_per_plane is 0, the product exceeds MRC_MAX_EVS or the ports run past 65535. */
 MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned planes,
                                       unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now);
+/* P26 hop groups of an EV profile (OFFLINE or ONLINE): EV i shares a known hop (a T0 uplink, a T1 switch) with the
+ * profile's other EVs of group[i] (0 = none; n may be below ev_count: the rest get none). With
+ * mrc_config.ev_group_retire a confirmed silent loss on one retires every EV of its group in that QP (each then
+ * probed back on its own); QPs use the groups from their next such loss. MRC_ERR_INVAL (NULL, n above ev_count,
+ * profile 0), MRC_ERR_NOENT (no such profile in OFFLINE or ONLINE). O(n^2) once, at configuration. */
+MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n);
 
 /* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes the
  * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
@@ -1152,7 +1161,7 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * 13 and 14: every PSN in flight has its live pool block, and the record lists (transmit, retransmission) hold only
  * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
  * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
- * finite. */
+ * finite. Rule 17 (P26): its profile's hop-group rings stay inside its EV set, each link within one group. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1234,6 +1243,8 @@ typedef struct mrc__event {   /* one EV of an EV profile's array */
     uint8_t path[MRC_EV_BYTES]; /* expanded (SRv6 DA + SRH) */
     uint32_t entropy;         /* what travels in the UDP source port / flow label */
     uint16_t bad_refs;        /* QPs holding it ASSUMED_BAD */
+    uint16_t group;           /* P26: hop group (mrc_ev_profile_groups), 0 = none */
+    uint16_t grp_nx;          /* P26: 1 + the next EV of its group, round the ring (back to itself); 0 = no group */
     uint8_t port, denied;
 } mrc__event;
 
@@ -2641,7 +2652,7 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
 MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot);
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed);
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
@@ -2731,6 +2742,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->ev_probe_interval_ns = 0;
     cfg->rev_ev_echo = false;
     cfg->ev_confirm_loss = true;
+    cfg->ev_group_retire = true;
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
@@ -3853,13 +3865,13 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
     bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
-    if (r->flags & MRC__PR_EVLOST) mrc__ev_on_loss(c, (int)r->ev_lost); /* lost twice: no more doubt */
+    if (r->flags & MRC__PR_EVLOST) mrc__ev_on_loss(c, (int)r->ev_lost, true); /* lost twice: no more doubt */
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
     } else {
-        mrc__ev_on_loss(c, (int)r->ev);
+        mrc__ev_on_loss(c, (int)r->ev, false);
     }
 }
 
@@ -4405,7 +4417,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
                 if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r_sent) {
                     mrc__reo_widen(c, now);
                 } else if (r->flags & MRC__PR_EVLOST) {
-                    mrc__ev_on_loss(c, (int)r->ev_lost);
+                    mrc__ev_on_loss(c, (int)r->ev_lost, true);
                 }
                 r->flags &= (uint8_t)~MRC__PR_EVLOST;
             }
@@ -5533,8 +5545,22 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
     c->st.ev_trims++;
     mrc__ev_skip(c, (uint16_t)slot);
 }
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot) {
+/* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
+ * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
+ * back on its own (Q8). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a group that
+ * is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV alone: one
+ * RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
+    if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
+    for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot; j = pf->ev[j].grp_nx - 1u) {
+        uint64_t before = c->st.ev_demoted;
+        MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);
+        mrc__ev_demote(c, (uint16_t)j, false);
+        c->st.ev_group_retired += c->st.ev_demoted - before;
+    }
 }
 
 /* ---- probes of ASSUMED_BAD EVs (Q8) ---------------------------------------------------------------------------- */
@@ -5822,6 +5848,17 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
+    }
+    /* Rule 17 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
+     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. O(n). */
+    if (c->ep && c->ev_prof) {
+        const mrc__evprof *pf = mrc__conn_prof(c);
+        for (i = 0; i < c->ev_count; i++) {
+            unsigned nx = pf->ev[i].grp_nx;
+            if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
+                   : pf->ev[i].group != 0)
+                return 17;
+        }
     }
     return 0;
 }
@@ -7145,6 +7182,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
             MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+        for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26: and no hop groups */
     }
     pf->mode = (uint8_t)mode;
     pf->ev_count = count;
@@ -7354,6 +7392,27 @@ MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_
         return MRC_ERR_INVAL;
     return mrc__ev_profile_udp(ep, fmt_id, prof_id, (const uint8_t *)0, (const uint16_t *)0, planes * evs_per_plane,
                                planes, evs_per_plane, sport_base, min_active, now);
+}
+
+MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n) {
+    mrc__evprof *pf;
+    unsigned i, j;
+    if (!ep || !prof_id || (n && !group)) return MRC_ERR_INVAL;
+    pf = mrc__prof_find(ep, prof_id);
+    if (!pf || pf->state == MRC_PROFILE_INIT) return MRC_ERR_NOENT;
+    if (n > pf->ev_count) return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = (uint16_t)(i < n ? group[i] : 0u);
+    for (i = 0; i < pf->ev_count; i++) { /* the ring: the next index of the same group, wrapping round */
+        pf->ev[i].grp_nx = 0;
+        if (!pf->ev[i].group) continue;
+        for (j = i + 1u; j < pf->ev_count && pf->ev[j].group != pf->ev[i].group; j++) {
+        }
+        if (j == pf->ev_count)
+            for (j = 0; pf->ev[j].group != pf->ev[i].group; j++) {
+            }
+        pf->ev[i].grp_nx = (uint16_t)(j + 1u);
+    }
+    return MRC_OK;
 }
 
 /* ================================================================================================================

@@ -908,6 +908,54 @@ static void fz_op_build(fz_in *in) {
         if (g.ep.profs[i].used && g.ep.profs[i].id == pid) g.gen_check = (int)i + 1;
 }
 
+/* P26 hop groups on a profile (a few small group ids, so groups have several members), then the oracle: every
+ * EV of a group is on one ring that visits exactly its group's EVs in index order, round to the first */
+static void fz_op_groups(fz_in *in) {
+    uint64_t id = fz_pick_id(in);
+    uint16_t grp[MRC_MAX_EVS];
+    unsigned n = fz_u8(in), i, j, k;
+    const mrc__evprof *pf = (const mrc__evprof *)0;
+    int rc;
+    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
+        if (g.ep.profs[i].used && g.ep.profs[i].id == id && g.ep.profs[i].state != MRC_PROFILE_INIT)
+            pf = &g.ep.profs[i];
+    if (n > MRC_MAX_EVS) n = MRC_MAX_EVS;
+    for (i = 0; i < n; i++) grp[i] = (uint16_t)(fz_u8(in) % 5u);
+    rc = mrc_ev_profile_groups(&g.ep, id, grp, n);
+    if (!id) {
+        FZ_CHECK(rc == MRC_ERR_INVAL, "groups on profile 0: %d", rc);
+        return;
+    }
+    if (!pf) {
+        FZ_CHECK(rc == MRC_ERR_NOENT, "groups on no profile: %d", rc);
+        return;
+    }
+    FZ_CHECK(rc == (n > pf->ev_count ? MRC_ERR_INVAL : MRC_OK), "groups (%u of %u EVs): %d", n,
+             (unsigned)pf->ev_count, rc);
+    if (rc) return;
+    for (i = 0; i < pf->ev_count; i++) {
+        unsigned want = i < n ? grp[i] : 0u, members = 0, steps = 0, wraps = 0;
+        FZ_CHECK(pf->ev[i].group == want, "EV %u in group %u, given %u", i, pf->ev[i].group, want);
+        if (!want) {
+            FZ_CHECK(pf->ev[i].grp_nx == 0, "EV %u without a group on a ring", i);
+            continue;
+        }
+        for (j = 0; j < pf->ev_count; j++) members += pf->ev[j].group == want;
+        for (j = i;;) {
+            FZ_CHECK(pf->ev[j].grp_nx >= 1 && pf->ev[j].grp_nx <= pf->ev_count, "EV %u: ring link %u", j,
+                     pf->ev[j].grp_nx);
+            k = pf->ev[j].grp_nx - 1u;
+            FZ_CHECK(pf->ev[k].group == want, "ring of group %u reaches EV %u of group %u", want, k, pf->ev[k].group);
+            wraps += k <= j;
+            steps++;
+            j = k;
+            if (j == i || steps > pf->ev_count) break;
+        }
+        FZ_CHECK(j == i && steps == members && wraps == 1, "EV %u: ring of %u steps (%u wraps), group has %u", i,
+                 steps, wraps, members);
+    }
+}
+
 /* the encoder on arbitrary txinfo (including formats and path lengths the core never emits) */
 static void fz_op_encode(fz_in *in) {
     mrc_txinfo ti;
@@ -967,7 +1015,9 @@ static void fz_session(fz_in *in) {
             break;
         }
         default:
-            if (op & 0x10u) {
+            if ((op & 0x70u) == 0x70u) {
+                fz_op_groups(in);
+            } else if (op & 0x10u) {
                 fz_op_encode(in);
             } else {
                 g.now += (mrc_time)fz_u16(in) << (op >> 5);

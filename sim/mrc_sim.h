@@ -98,6 +98,14 @@ typedef struct mrc_sim_config {
     uint32_t detect_ns;       /* link-state change seen by the nodes at both ends after this (default 10000) */
     /* endpoints (mrc_config / mrc_conn_attr the simulator sets) */
     uint16_t evs_per_qp;      /* AUTO EVs per QP over all ports (default 128); evs_per_port = max(1, this / P) */
+    bool ev_paths;            /* path-aware EV profile instead of AUTO (default false): each endpoint's EXP profile
+                                 enumerates its fabric's up paths once: one EV per (plane, T1) on the Clos
+                                 (P x radix/2 EVs), one per (T1, T2) on the fat tree ((k/2)^2). Under SRv6 routing
+                                 every EV of a QP is then a distinct path; under ECMP they are just consecutive
+                                 source ports (evs_per_qp is ignored) */
+    bool ev_groups;           /* ev_paths on the fat tree: the profile's P26 hop groups say which EVs share a T1 (the
+                                 T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
+                                 retires them together (default true). The Clos has none: its EVs share no hop */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -198,6 +206,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *cfg);
 MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *err, size_t err_cap);
 MRC_SIM_API void mrc_sim_destroy(mrc_sim *s);
 MRC_SIM_API const mrc_sim_config *mrc_sim_config_get(const mrc_sim *s); /* defaults resolved */
+MRC_SIM_API uint32_t mrc_sim_path_evs(const mrc_sim *s); /* EVs per QP of the ev_paths profile; 0 without */
 
 MRC_SIM_API uint32_t mrc_sim_hosts(const mrc_sim *s);
 MRC_SIM_API uint32_t mrc_sim_ports(const mrc_sim *s);       /* ports (planes) per host */
@@ -268,6 +277,7 @@ MRC_SIM_API int mrc_sim_svg_plot(FILE *f, const char *title, const char *xlabel,
 
 #define MRC_SIM__PRIVATE static
 #define MRC_SIM__NIL 0xFFFFFFFFu
+#define MRC_SIM__PATH_PROF 1u /* ev_paths: ID of the EV Format and the EV profile every endpoint creates */
 #define MRC_SIM__ECT0 2u
 #define MRC_SIM__CE 3u
 #define MRC_SIM_ERR_PLACE (-200) /* flow status: the place hook saw bytes that differ from the source */
@@ -368,6 +378,7 @@ struct mrc_sim {
     mrc_time now, rtt;
     uint64_t qlim, plim, kmin, kmax;
     uint32_t cwnd;
+    uint32_t path_evs;        /* ev_paths: EVs of the path-aware profile (MRC_SIM__PATH_PROF), else 0 */
     mrc_sim__pkt *pkt;
     uint32_t pkt_cap, pkt_free;
     mrc_sim__flow *flow;
@@ -514,6 +525,8 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->nic_txq_pkts = 2;
     c->detect_ns = 10000;
     c->evs_per_qp = 128;
+    c->ev_paths = false;
+    c->ev_groups = true;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -765,6 +778,7 @@ MRC_SIM_API uint32_t mrc_sim_host_t0(const mrc_sim *s, uint32_t host, unsigned p
     return s->link[s->host[host].link[port - 1u]].to - s->H;
 }
 MRC_SIM_API const mrc_sim_config *mrc_sim_config_get(const mrc_sim *s) { return s ? &s->cfg : (const mrc_sim_config *)0; }
+MRC_SIM_API uint32_t mrc_sim_path_evs(const mrc_sim *s) { return s ? s->path_evs : 0u; }
 MRC_SIM_API mrc_time mrc_sim_now(const mrc_sim *s) { return s ? s->now : 0; }
 
 /* ---- routing -------------------------------------------------------------------------------------------------- */
@@ -1165,6 +1179,7 @@ MRC_SIM__PRIVATE int mrc_sim__conn_up(mrc_sim *s, mrc_conn *c, uint32_t dest_qpn
     int rc;
     memset(&a, 0, sizeof a);
     a.state = MRC_QPS_INIT;
+    a.ev_profile_id = s->path_evs ? MRC_SIM__PATH_PROF : 0u;
     rc = mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, now);
     if (rc) return rc;
     a.state = MRC_QPS_RTR;
@@ -1769,6 +1784,13 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
     s->cfg.queue_bytes = s->qlim;
     s->cfg.prio_queue_bytes = s->plim;
     s->cwnd = s->cfg.cwnd_bytes == MRC_SIM_NONE ? 0u : s->cfg.cwnd_bytes;
+    if (s->cfg.ev_paths) { /* one EV per up path of a plane, on every plane (mrc_sim_srv6_path decodes them) */
+        s->path_evs = s->P * (s->cfg.topo == MRC_SIM_FATTREE ? s->hpt * s->hpt : s->n1);
+        if (s->path_evs > MRC_MAX_EVS || 49152u + 2u * s->path_evs > 65536u) {
+            mrc_sim__seterr(err, cap, "ev_paths: more up paths than MRC_MAX_EVS EVs per QP");
+            goto fail;
+        }
+    }
     /* DSCP codepoint -> class, as a switch is configured */
     for (i = 0; i < 64; i++) s->cls_of[i] = MRC_DSCP_NO_TRIM;
     for (i = MRC_DSCP_CLASSES; i-- > 0;) s->cls_of[s->cfg.dscp[i] & 63u] = (uint8_t)i;
@@ -1797,6 +1819,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.line_rate_mbps = (uint32_t)((s->cfg.host_bps ? s->cfg.host_bps : s->cfg.link_bps) / 1000000u * s->P);
         mc.base_rtt_ns = (uint32_t)s->rtt;
         mc.evs_per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
+        if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
         mc.place = mrc_sim__place;
         mc.place_ud = h;
         mc.trace = mrc_sim__trace;
@@ -1804,6 +1827,22 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         if (mrc_endpoint_init(&h->ep, &mc, 0) != MRC_OK) {
             mrc_sim__seterr(err, cap, "mrc_endpoint_init failed (bad DSCP or EV settings)");
             goto fail;
+        }
+        if (s->path_evs) { /* ev_paths: EV i on plane i % P + 1, its source port names T1 (and T2) by itself */
+            uint32_t per = s->path_evs / s->P, base = (49152u + per - 1u) / per * per;
+            if (mrc_ev_profile_udp_planes(&h->ep, MRC_SIM__PATH_PROF, MRC_SIM__PATH_PROF, s->P, per, base,
+                                          s->path_evs / 8u ? s->path_evs / 8u : 1u, 0) != MRC_OK) {
+                mrc_sim__seterr(err, cap, "path-aware EV profile refused by the core");
+                goto fail;
+            }
+            if (s->cfg.ev_groups && s->cfg.topo == MRC_SIM_FATTREE) { /* EV i climbs to T1 i mod k/2 */
+                uint16_t g[MRC_MAX_EVS];
+                for (j = 0; j < s->path_evs; j++) g[j] = (uint16_t)(1u + j % s->hpt);
+                if (mrc_ev_profile_groups(&h->ep, MRC_SIM__PATH_PROF, g, s->path_evs) != MRC_OK) {
+                    mrc_sim__seterr(err, cap, "hop groups refused by the core");
+                    goto fail;
+                }
+            }
         }
         h->timer_at = MRC_TIME_NEVER;
         h->idle = 1;

@@ -2,7 +2,8 @@
  *
  *   mrc_simrun --list
  *   mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P] [--radix R]
- *              [--size BYTES] [--routing ecmp|srv6] [--evs N] [--no-trim] [--cwnd BYTES|unlimited]
+ *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N] [--no-trim]
+ *              [--cwnd BYTES|unlimited]
  *              [--matrix FILE] [--pcap FILE --pcap-hosts A,B,...] [--sample-us N] [--quiet]
  *   mrc_simrun --suite full  --out DIR [--seeds N]     every standard scenario, summary.md, plots (make sim); the
  *                                                      targets' scenarios also on seeds seed+1..seed+N-1 (median, worst)
@@ -33,14 +34,14 @@ typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
-    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set;
+    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set, no_ev_groups;
 } opts;
 
 static void usage(FILE *f) {
     fputs("usage: mrc_simrun --list\n"
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
-          "                  [--radix R] [--size BYTES] [--routing ecmp|srv6] [--evs N] [--no-trim]\n"
-          "                  [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
+          "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N]\n"
+          "                  [--no-trim] [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -114,7 +115,7 @@ typedef struct scenario {
     uint32_t k, planes, radix, hosts; /* topology */
     uint64_t size;
     uint32_t n;                       /* incast senders / participants */
-    int one_ev, no_trim, srv6;
+    int one_ev, no_trim, srv6;        /* srv6: 1 SRv6 (AUTO EVs), 2 SRv6 + path-aware EV profile */
     uint64_t fault_at_ns;
     double fault_arg;                 /* fraction of cables, loss ppm */
     uint64_t sample_ns;
@@ -136,14 +137,26 @@ static const scenario scenarios[] = {
      W_PERM, F_NONE, FT(16), 2000000, 0, 0, 0, 1, 0, 0, 5000, 0, 0, 0},
     {"perm_mp", "permutation, 8-plane 2-tier Clos (8 x 100G ports per host), 2 MB per host", W_PERM, F_NONE,
      MP(8, 64, 1024), 2000000, 0, 0, 0, 0, 0, 0, 2000, 0, 0, 0},
+    {"perm_mp_srv6", "perm_mp over static SRv6 uSID routes with the path-aware EV profile: each QP has one EV per "
+     "(plane, T1), 8 x 32 = 256, every T1 of every plane used once", W_PERM, F_NONE, MP(8, 64, 1024), 2000000, 0, 0, 0,
+     2, 0, 0, 2000, 0, 0, 0},
+    {"perm_mp_16m", "perm_mp with 16 MB per host (flows as long in base RTTs as perm_ft's)", W_PERM, F_NONE,
+     MP(8, 64, 1024), 16000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0},
+    {"perm_mp_16m_srv6", "perm_mp_srv6 with 16 MB per host", W_PERM, F_NONE, MP(8, 64, 1024), 16000000, 0, 0, 0, 2, 0,
+     0, 5000, 0, 0, 0},
     {"perm_mp_1ev", "baseline: same, one EV per port (one ECMP path per plane)", W_PERM, F_NONE, MP(8, 64, 1024),
      2000000, 0, 1, 0, 0, 0, 0, 2000, 0, 0, 0},
     {"blackhole_ft", "perm_ft with 1% of fabric cables black-holed (silent drop) at 50 us", W_PERM, F_BLACKHOLE,
      FT(16), 2000000, 0, 0, 0, 0, 50000, 0.01, 5000, 0, 0, 0},
     {"t1_blackhole_mp", "perm on 8 planes, 16 MB, one T1 switch of plane 1 silently stops forwarding at 50 us",
      W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0},
+    {"t1_blackhole_mp_srv6", "t1_blackhole_mp over SRv6 with the path-aware EV profile (8 x 16 EVs: one per plane "
+     "and T1, so exactly one EV of each QP crosses the dead T1)", W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0,
+     0, 0, 2, 50000, 0, 5000, 80000, 160000, 0},
     {"planedown_mp", "perm on 8 planes, 256 hosts x 16 MB; plane 1 (every host port 1) down at 50 us", W_PERM,
      F_PLANE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0},
+    {"blackhole_ft_srv6", "blackhole_ft over SRv6 with the path-aware EV profile (64 EVs: one per (T1, T2) up path)",
+     W_PERM, F_BLACKHOLE, FT(16), 2000000, 0, 0, 0, 2, 50000, 0.01, 5000, 0, 0, 0},
     {"loss_ft", "perm_ft with 1% random loss on every link", W_PERM, F_LOSS, FT(16), 2000000, 0, 0, 0, 0, 0, 10000,
      5000, 0, 0, 0},
     {"loss_ft_1ev", "baseline: loss_ft with one EV per QP", W_PERM, F_LOSS, FT(16), 2000000, 0, 1, 0, 0, 0, 10000,
@@ -357,7 +370,12 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (sc->one_ev) c.evs_per_qp = (uint16_t)(sc->topo == MRC_SIM_FATTREE ? 1u : c.planes);
     if (o->evs) c.evs_per_qp = (uint16_t)o->evs;
     c.trim = !(sc->no_trim || o->no_trim);
-    c.routing = (uint8_t)(o->routing >= 0 ? o->routing : sc->srv6 ? MRC_SIM_ROUTE_SRV6 : MRC_SIM_ROUTE_ECMP);
+    {   /* 0 ECMP, 1 SRv6 (AUTO EVs, the simulator's EV->path encoding), 2 SRv6 with the path-aware EV profile */
+        int rt = o->routing >= 0 ? o->routing : sc->srv6;
+        c.routing = (uint8_t)(rt ? MRC_SIM_ROUTE_SRV6 : MRC_SIM_ROUTE_ECMP);
+        c.ev_paths = rt == 2;
+    }
+    if (o->no_ev_groups) c.ev_groups = false;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -667,7 +685,8 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     madd(&r->m, "base_rtt_us", (double)mrc_sim_base_rtt(s) / 1e3);
     madd(&r->m, "queue_kb", (double)mrc_sim_config_get(s)->queue_bytes / 1e3);
     madd(&r->m, "cwnd_kb", (double)mrc_sim_config_get(s)->cwnd_bytes / 1e3);
-    madd(&r->m, "evs_per_qp", (double)mrc_sim_config_get(s)->evs_per_qp);
+    madd(&r->m, "evs_per_qp",
+         (double)(mrc_sim_config_get(s)->ev_paths ? mrc_sim_path_evs(s) : mrc_sim_config_get(s)->evs_per_qp));
     madd(&r->m, "ideal_us", ideal_ref);
     madd(&r->m, "fct_max_us", max_fct);
     madd(&r->m, "fct_p99_us", pct(fct, done, 0.99));
@@ -955,9 +974,15 @@ static const target targets[] = {
     {"permutation 1024 hosts x 2 MB, fat tree k=16: max FCT / ideal", "perm_ft", "fct_max_over_ideal", "<=", 1.10,
      "%.3f", "the tail is a few flows whose sprayed packets meet ECMP hot spots at T1/T2 in the first RTTs, before "
      "NSCC and the SKIP_ONCE avoidance react", "1.22 (NSCC + REPS)"},
-    {"same traffic, 8-plane 2-tier Clos, ECMP: max FCT / ideal", "perm_mp", "fct_max_over_ideal", "<=", 1.25, "%.3f",
+    {"same traffic, 8-plane 2-tier Clos, ECMP: max FCT / ideal", "perm_mp", "fct_max_over_ideal", "<=", 1.10, "%.3f",
      "flows of 2.7 base RTTs: per-plane ECMP collisions at the T1s (16 EVs per plane hashed over 32 uplinks) set the "
      "pace before any feedback can act", ""},
+    {"same, path-aware SRv6 (one EV per plane and T1): max FCT / ideal", "perm_mp_srv6", "fct_max_over_ideal", "<=",
+     1.25, "%.3f", "flows of 2.7 base RTTs: the first RTTs' collisions at the last hop", ""},
+    {"8-plane Clos, 16 MB per host (equal length in RTTs), ECMP: max FCT / ideal", "perm_mp_16m",
+     "fct_max_over_ideal", "<=", 1.10, "%.3f", "static ECMP collisions at the T1s: 0.5 EV per uplink per plane", ""},
+    {"8-plane Clos, 16 MB per host, path-aware SRv6: max FCT / ideal", "perm_mp_16m_srv6", "fct_max_over_ideal",
+     "<=", 1.10, "%.3f", "", ""},
     {"1% fabric cables black-holed: every flow completes (all seeds)", "blackhole_ft", "flows_failed", "==", 0.0,
      "%.0f", "", ""},
     {"1% fabric cables black-holed: no QP error (all seeds)", "blackhole_ft", "conn_errors", "==", 0.0, "%.0f", "",
@@ -965,6 +990,8 @@ static const target targets[] = {
     {"1% fabric cables black-holed, ECMP: bypass (RTTs)", "blackhole_ft", "bypass_rtts", "<=", 8.0, "%.1f",
      "the metric is first to last black-hole drop per flow: a dead cable carries many of a flow's 128 EVs and each "
      "ECMP-hashed EV fails on its own evidence the first time the rotation reaches it", ""},
+    {"1% fabric cables black-holed, path-aware SRv6: bypass (RTTs)", "blackhole_ft_srv6", "bypass_rtts", "<=", 3.0,
+     "%.1f", "each dead cable is a hop group; a group retires only on a confirmed loss of one of its EVs", ""},
     {"1% fabric cables black-holed, ECMP: max FCT / ideal", "blackhole_ft", "fct_max_over_ideal", "<=", 1.30, "%.3f",
      "as above: the flows with most EVs through dead cables lose one packet per such EV before it is demoted", ""},
     {"one plane down: goodput / (7/8 x no-failure goodput)", "planedown_mp", "goodput_vs_7_8", ">=", 0.95, "%.3f",
@@ -989,7 +1016,9 @@ static int check_op(double v, const char *op, double want) {
 }
 
 static const char *const full_suite[] = {"perm_ft", "perm_ft_1ev", "perm_ft_notrim", "perm_ft_srv6", "perm_mp",
-                                         "perm_mp_1ev", "blackhole_ft", "t1_blackhole_mp", "planedown_mp", "loss_ft",
+                                         "perm_mp_srv6", "perm_mp_16m", "perm_mp_16m_srv6", "perm_mp_1ev",
+                                         "blackhole_ft", "blackhole_ft_srv6", "t1_blackhole_mp",
+                                         "t1_blackhole_mp_srv6", "planedown_mp", "loss_ft",
                                          "loss_ft_1ev", "incast_ft", "incast_ft_notrim", "incast_ft_cwnd1", "victim_ft",
                                          "victim_ft_1ev", "alltoall_ft", "allreduce_mp", "faults_ft"};
 #define NFULL (sizeof full_suite / sizeof full_suite[0])
@@ -1430,7 +1459,10 @@ int main(int argc, char **argv) {
             NEEDV();
             if (!strcmp(v, "ecmp")) o.routing = MRC_SIM_ROUTE_ECMP;
             else if (!strcmp(v, "srv6")) o.routing = MRC_SIM_ROUTE_SRV6;
-            else return bad_arg(a, v, "ecmp or srv6");
+            else if (!strcmp(v, "srv6-paths")) o.routing = 2;
+            else return bad_arg(a, v, "ecmp, srv6 or srv6-paths");
+        } else if (!strcmp(a, "--no-ev-groups")) {
+            o.no_ev_groups = 1;
         } else if (!strcmp(a, "--cwnd")) {
             NEEDV();
             o.cwnd_set = 1;

@@ -23,9 +23,9 @@ SOAK_SECONDS ?= 600
 SIM_SEEDS ?= 1 2 3 4 5 6 7 8 9 10
 SOAK_ARGS ?=
 SIM_ARGS ?=
-# Core capacities for the simulator: 1024 QPs per endpoint (incast, all-to-all), 128 EVs, small send/receive
-# queues (one RDMA Write per flow), MPR up to 8 x 128 PSNs. sizeof(mrc_conn) is then about 25 KB.
-SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
+# Core capacities for the simulator: 1024 QPs per endpoint (incast, all-to-all), 256 EVs (the path-aware profile of
+# the 8-plane radix-64 Clos: 8 x 32 T1s), small send/receive queues (one RDMA Write per flow), MPR up to 8 x 128 PSNs.
+SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=256 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
             -DMRC_MAX_MPR_UNITS=8 -DMRC_ENABLE_TRACE
 SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h ports/common/mrc_frame.h $(CORE)
 
