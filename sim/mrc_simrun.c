@@ -2,7 +2,7 @@
  *
  *   mrc_simrun --list
  *   mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P] [--radix R]
- *              [--size BYTES] [--routing ecmp|srv6] [--evs N] [--no-trim] [--cwnd BYTES|unlimited]
+ *              [--size BYTES] [--routing ecmp|srv6] [--evs N] [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited]
  *              [--matrix FILE] [--pcap FILE --pcap-hosts A,B,...] [--sample-us N] [--quiet]
  *   mrc_simrun --suite full  --out DIR                 every standard scenario, summary.md, plots (make sim)
  *   mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]   small scenarios vs golden files (make sim-quick)
@@ -32,14 +32,14 @@ typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap;
-    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set;
+    int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set;
 } opts;
 
 static void usage(FILE *f) {
     fputs("usage: mrc_simrun --list\n"
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
           "                  [--radix R] [--size BYTES] [--routing ecmp|srv6] [--evs N] [--no-trim]\n"
-          "                  [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
+          "                  [--no-recycle] [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--quiet]\n"
           "       mrc_simrun --suite full --out DIR\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -355,6 +355,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (sc->one_ev) c.evs_per_qp = (uint16_t)(sc->topo == MRC_SIM_FATTREE ? 1u : c.planes);
     if (o->evs) c.evs_per_qp = (uint16_t)o->evs;
     c.trim = !(sc->no_trim || o->no_trim);
+    if (o->no_recycle) c.ev_recycle = false; /* the rotation alone (docs/PROTOCOL.md P23) */
     c.routing = (uint8_t)(o->routing >= 0 ? o->routing : sc->srv6 ? MRC_SIM_ROUTE_SRV6 : MRC_SIM_ROUTE_ECMP);
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
@@ -1303,6 +1304,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--json")) o.json = 1;
         else if (!strcmp(a, "--quiet")) o.quiet = 1;
         else if (!strcmp(a, "--no-trim")) o.no_trim = 1;
+        else if (!strcmp(a, "--no-recycle")) o.no_recycle = 1;
         else if (!strcmp(a, "--update-golden")) o.update_golden = 1;
         else if (!strcmp(a, "--strict")) o.strict = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
