@@ -572,6 +572,8 @@ typedef struct mrc_config {
                                       round (default 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
     bool rev_ev_echo;         /* Q19: control packets echo the arriving EV (true) instead of leaving on the QP's own
                                  EVs of the arrival plane, in turn (false, default) */
+    bool ev_recycle;          /* P23: an EV whose packet was acknowledged without CE carries one of the next packets of
+                                 its plane before the rotation moves on (true, default; false: the rotation only) */
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
     bool ev_group_retire;     /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
@@ -1161,7 +1163,8 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * 13 and 14: every PSN in flight has its live pool block, and the record lists (transmit, retransmission) hold only
  * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
  * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
- * finite. Rule 17 (P26): its profile's hop-group rings stay inside its EV set, each link within one group. */
+ * finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies in its segment, and only ACTIVE EVs have valid
+ * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1223,6 +1226,7 @@ typedef struct mrc__ev {
                                * slot of its backup stack or of the bad FIFO (MRC__EV_NONE: the last); else unused */
     uint8_t port;             /* 1-based egress port (a profile's EV: a copy of the profile's, read per packet) */
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
+    uint8_t rc;               /* P23: its clean returns waiting in its port's recycle ring (0 unless ACTIVE) */
 } mrc__ev;
 
 /* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
@@ -1486,6 +1490,10 @@ struct mrc_conn {
     uint8_t evp_answered;     /* a probe was answered since the last round */
     mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
     mrc__evslot ring[MRC_MAX_EVS];        /* the ports' rotations, segment by segment (see seg[]) */
+    /* P23: per port p, a FIFO of its EVs' clean returns, rc_ring[seg[p], seg[p] + slots on p) from rc_head[p], rc_n[p]
+     * entries (an entry of an EV whose rc is 0 is stale) */
+    mrc__evslot rc_ring[MRC_MAX_EVS];
+    uint16_t rc_head[MRC_MAX_PORTS], rc_n[MRC_MAX_PORTS];
     mrc__ev evs[MRC_MAX_EVS];
     /* --- responder --- */
     uint32_t cack;            /* every PSN <= cack has arrived */
@@ -2651,6 +2659,8 @@ MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
 MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
+MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
+MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed);
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
@@ -2743,6 +2753,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->rev_ev_echo = false;
     cfg->ev_confirm_loss = true;
     cfg->ev_group_retire = true;
+    cfg->ev_recycle = true;
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
@@ -4135,6 +4146,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
  * Every check comes before any state changes: 0 = not this case (the general code runs), else the bytes written. */
 MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
 MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos);
+MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
 MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                   mrc_time now) {
     mrc_endpoint *ep = c->ep;
@@ -4174,10 +4186,15 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
         if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
         slot = (uint16_t)mrc__ev_pick(c, -1);
-    } else { /* mrc__ev_pick(c, -1), which takes this plane's next EV */
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23) or its next EV */
+        int rs;
         c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
-        if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-        slot = mrc__evr_at(c, p, c->act_pos[p]++);
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
+            slot = (uint16_t)rs;
+        } else {
+            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+        }
     }
 
     opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
@@ -4599,8 +4616,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     }
     if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
-        if (m == MRC_M_NONE) c->port_ok[c->evs[r->ev].port - 1u] = now; /* mrc__ev_on_ack with m 0 (now = ep->now) */
-        else mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+        if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
+            c->port_ok[c->evs[r->ev].port - 1u] = now;
+            mrc__ev_rc_push(c, r->ev);
+        } else {
+            mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+        }
     }
     if (progress) mrc__req_progress(c, now);
     if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
@@ -5212,6 +5233,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     (void)now;
     if (c->state == MRC_QPS_ERR) return;
     mrc__set_state(c, MRC_QPS_ERR);
+    mrc__ev_rc_clear(c); /* P23: nothing is recycled across ERR */
     c->err_pending = 1;
     c->err_status = (int16_t)status;
     for (i = c->sq_done; i != c->sq_tail; i++) {
@@ -5340,6 +5362,7 @@ MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a,
 /* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
 MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
     unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].at, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
+    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23) */
     if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
         mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
         c->n_skip[p]--;
@@ -5395,17 +5418,69 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     c->act_pos[p] = 0;
 }
 
+/* ---- recycling of good EVs (docs/PROTOCOL.md P23) ---------------------------------------------------------------
+ * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
+ * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
+ * EV before its rotation moves on (REPS-like: good paths are reused, the rotation explores). A recycled EV that had
+ * not had its turn in the rotation's round has it now (it moves to the used part), so the rotation's next EVs are
+ * ones that have carried nothing this round: exploration does not pile more packets on an EV that recycling
+ * already reuses (measured: less concentration, fewer trims on a fully loaded 2-tier Clos). An EV's rc counts its
+ * entries that are still valid; leaving the rotation (skip, demotion) zeroes it, so entries queued before are
+ * stale and dropped when they reach the head - an EV is never recycled after a CE echo, a trim or a loss until a
+ * new clean return. A FIFO holds at most its port's slot count; a return that finds it full is not queued.
+ * Rebuilds and ERR empty every FIFO. Queueing O(1); taking amortised O(1) (each stale entry is dropped once). */
+MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) {
+    return (unsigned)(p + 1u < MRC_MAX_PORTS ? c->seg[p + 1u] : c->ev_count) - c->seg[p];
+}
+MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
+    if (!c->ep->cfg.ev_recycle || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap || e->rc == 0xFFu) return;
+    c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
+    c->rc_n[p]++;
+    e->rc++;
+}
+/* The oldest valid entry of port p's FIFO, taken (and its turn of the round, if still pending); -1 when none, or
+ * when it is 'avoid' (it stays queued: the rotation serves this packet). */
+MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid) {
+    unsigned cap = mrc__ev_seglen(c, p);
+    while (c->rc_n[p]) {
+        unsigned s = c->rc_ring[c->seg[p] + c->rc_head[p]];
+        if (c->evs[s].rc && (int)s == avoid) return -1;
+        c->rc_head[p] = (uint16_t)(c->rc_head[p] + 1u == cap ? 0u : c->rc_head[p] + 1u);
+        c->rc_n[p]--;
+        if (c->evs[s].rc) {
+            c->evs[s].rc--;
+            if (c->evs[s].at >= c->act_pos[p]) { /* this is its turn of the round: the rotation explores the rest */
+                mrc__evr_swap(c, p, c->evs[s].at, c->act_pos[p]);
+                c->act_pos[p]++;
+            }
+            return (int)s;
+        }
+    }
+    return -1;
+}
+/* Every FIFO empty (rebuild, ERR). O(ports + EVs). */
+MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_PORTS; i++) c->rc_head[i] = c->rc_n[i] = 0;
+    for (i = 0; i < c->ev_count; i++) c->evs[i].rc = 0;
+}
+
 /* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
- * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane the next EV of its rotation. Never 'avoid'
- * (the EV a retransmitted PSN last went on) unless it is the only one. -1 when no EV can carry data.
+ * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23),
+ * else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is the only
+ * one. -1 when no EV can carry data.
  * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     unsigned tries, np = c->ep->cfg.num_ports;
     for (tries = 0; tries < np; tries++) {
         unsigned p = c->plane_rr;
         uint16_t s;
+        int r;
         c->plane_rr = (uint8_t)(p + 1u == np ? 0u : p + 1u);
         if (!c->n_act[p] && !c->n_skip[p]) continue;
+        if (c->rc_n[p] && (r = mrc__ev_rc_pop(c, p, avoid)) >= 0) return r;
         if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
         s = mrc__evr_at(c, p, c->act_pos[p]);
         if ((int)s == avoid) {
@@ -5538,7 +5613,8 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
-    if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
+    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23) */
+    else if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
@@ -5667,6 +5743,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     unsigned i, p, planes = 0;
     c->n_bad = 0;
     mrc__ev_lists_empty(c);
+    mrc__ev_rc_clear(c);
     for (p = 0; p < MRC_MAX_PORTS; p++) {
         c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
         usable[p] = slots[p] = 0;
@@ -5849,7 +5926,25 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
-    /* Rule 17 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
+    /* Rule 17 (P23): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's valid entries
+     * (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
+    {
+        uint16_t occ[MRC_MAX_EVS];
+        for (i = 0; i < c->ev_count; i++) occ[i] = 0;
+        for (p = 0; p < MRC_MAX_PORTS; p++) {
+            unsigned cap = mrc__ev_seglen(c, p), k;
+            if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
+            for (k = 0; k < c->rc_n[p]; k++) {
+                unsigned pos = (unsigned)c->rc_head[p] + k, sl;
+                sl = c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)];
+                if (sl >= c->ev_count || c->evs[sl].port != p + 1u) return 17;
+                occ[sl]++;
+            }
+        }
+        for (i = 0; i < c->ev_count; i++)
+            if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
+    }
+    /* Rule 18 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
      * QP's slots, of the same (non-zero) group; an EV without a successor has no group. O(n). */
     if (c->ep && c->ev_prof) {
         const mrc__evprof *pf = mrc__conn_prof(c);
@@ -5857,7 +5952,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             unsigned nx = pf->ev[i].grp_nx;
             if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
                    : pf->ev[i].group != 0)
-                return 17;
+                return 18;
         }
     }
     return 0;

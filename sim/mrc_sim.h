@@ -114,6 +114,7 @@ typedef struct mrc_sim_config {
     uint16_t sack_every;      /* (default 1) */
     uint32_t reorder_slack_ns;/* mrc_config.reorder_slack_ns (default 0: the core's automatic slack) */
     bool trimmable;           /* first transmissions trimmable (default true) */
+    bool ev_recycle;          /* mrc_config.ev_recycle (default: the core's, docs/PROTOCOL.md P23) */
     uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints, shared by endpoints and switches (default: mrc_config_default) */
     /* outputs */
     uint64_t sample_ns;       /* time-series interval (default 0 = none) */
@@ -534,6 +535,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->retry_exp = 7;
     c->sack_every = mc.sack_every;
     c->trimmable = true;
+    c->ev_recycle = mc.ev_recycle;
     memcpy(c->dscp, mc.dscp, sizeof c->dscp);
     c->verify = MRC_SIM_VERIFY_SAMPLED;
     c->linger_ns = 200000;
@@ -1809,6 +1811,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.num_ports = (uint8_t)s->P;
         memcpy(mc.dscp, s->cfg.dscp, sizeof mc.dscp);
         mc.trimmable = s->cfg.trimmable;
+        mc.ev_recycle = s->cfg.ev_recycle;
         mc.sack_every = s->cfg.sack_every;
         mc.reorder_slack_ns = s->cfg.reorder_slack_ns;
         /* congestion control: the core's NSCC sized for this host and fabric, unless a fixed window (or none) is

@@ -3,7 +3,7 @@
  *   mrc_simrun --list
  *   mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P] [--radix R]
  *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N] [--no-trim]
- *              [--cwnd BYTES|unlimited]
+ *              [--no-recycle] [--cwnd BYTES|unlimited]
  *              [--matrix FILE] [--pcap FILE --pcap-hosts A,B,...] [--sample-us N] [--quiet]
  *   mrc_simrun --suite full  --out DIR [--seeds N]     every standard scenario, summary.md, plots (make sim); the
  *                                                      targets' scenarios also on seeds seed+1..seed+N-1 (median, worst)
@@ -34,14 +34,15 @@ typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
-    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set, no_ev_groups;
+    int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
 } opts;
 
 static void usage(FILE *f) {
     fputs("usage: mrc_simrun --list\n"
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
           "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N]\n"
-          "                  [--no-trim] [--cwnd BYTES|unlimited] [--matrix FILE] [--pcap FILE --pcap-hosts A,B]\n"
+          "                  [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited] [--matrix FILE]\n"
+          "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -376,6 +377,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         c.ev_paths = rt == 2;
     }
     if (o->no_ev_groups) c.ev_groups = false;
+    if (o->no_recycle) c.ev_recycle = false; /* the rotation alone (docs/PROTOCOL.md P23) */
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -1411,6 +1413,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--json")) o.json = 1;
         else if (!strcmp(a, "--quiet")) o.quiet = 1;
         else if (!strcmp(a, "--no-trim")) o.no_trim = 1;
+        else if (!strcmp(a, "--no-recycle")) o.no_recycle = 1;
         else if (!strcmp(a, "--update-golden")) o.update_golden = 1;
         else if (!strcmp(a, "--strict")) o.strict = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
