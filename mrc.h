@@ -578,6 +578,14 @@ typedef struct mrc_config {
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
     bool ev_group_retire;     /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
                                  the QP's other EVs of that group too (true, default); false: that EV alone */
+    bool ev_hashed_fast_demote; /* P25: a silent loss on an ECMP-hashed EV (UDP or STEV format: the fabric's hash
+                                 picks its path) demotes it at once, ev_confirm_loss notwithstanding (true); false
+                                 (default): as ev_confirm_loss says for every EV */
+    bool tlp_answer_reset;    /* P25: an answered tail-loss probe resets the TLP back-off (true); false (default):
+                                 only progress does */
+    bool rtx_proven_ev;       /* P25: the tail's retransmissions (nothing new left to send, or the RTO's) and the
+                                 tail-loss probe go on the EV of the latest SACK that named a packet, while it
+                                 carries data (true); false (default): on the next EV of the rotation */
     bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
                                  label (true, default), or the other way round (mrc_endpoint_ev_headers) */
     uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP device attribute ev_max_width): EV
@@ -1164,7 +1172,8 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
  * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
  * finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies in its segment, and only ACTIVE EVs have valid
- * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group. */
+ * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group. Rule 19: its proven EV
+ * (docs/PROTOCOL.md P25) is none or one of its EVs. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1476,6 +1485,7 @@ struct mrc_conn {
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
     mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
+    uint16_t ev_proven;       /* P25: the EV of the latest SACK that named a packet (MRC__EV_NONE: none yet) */
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
     /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
@@ -2657,6 +2667,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
+MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid);
 MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
@@ -2754,6 +2765,9 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->ev_confirm_loss = true;
     cfg->ev_group_retire = true;
     cfg->ev_recycle = true;
+    cfg->rtx_proven_ev = false;
+    cfg->tlp_answer_reset = false;
+    cfg->ev_hashed_fast_demote = false;
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
@@ -3872,9 +3886,14 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 /* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
  * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
  * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
- * demotes at once. */
+ * demotes at once. With ev_hashed_fast_demote (P25, off by default) an ECMP-hashed EV (any but an SRv6 profile's)
+ * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
+ * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
+ * and that demotes a good EV until probes revive it (the floor bounds how many). */
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
-    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
+    bool hashed = !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
+    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
+                 !(hashed && c->ep->cfg.ev_hashed_fast_demote);
     c->st.ev_losses++;
     if (r->flags & MRC__PR_EVLOST) mrc__ev_on_loss(c, (int)r->ev_lost, true); /* lost twice: no more doubt */
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
@@ -3944,7 +3963,9 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txl_reserve(c);
-    slot = mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
+    /* P25: a retransmission of the tail (nothing new left to send, or the RTO's) on the proven EV */
+    slot = rtx && (c->rtx_force || c->sq_send == c->sq_tail) ? mrc__ev_pick_proven(c, (int)MRC__REC(c, psn)->ev)
+                                                              : mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
     if (slot < 0) { /* no EV can carry data: never silent (7.11) */
         mrc__nopath_arm(c);
         return 0;
@@ -4047,7 +4068,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc__probe *pr = &c->probes[i];
     mrc_bth b;
     mrc_peth p;
-    int slot = i ? (int)pr->slot : mrc__ev_pick(c, -1);
+    int slot = i ? (int)pr->slot : mrc__ev_pick_proven(c, -1);
     if (slot < 0) {
         mrc__nopath_arm(c);
         return 0;
@@ -4418,6 +4439,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
             c->probes[0].kind = MRC__PROBE_FREE;
+            /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
+            if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
         }
@@ -4618,6 +4641,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
             c->port_ok[c->evs[r->ev].port - 1u] = now;
+            c->ev_proven = r->ev;
             mrc__ev_rc_push(c, r->ev);
         } else {
             mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
@@ -4756,6 +4780,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     }
     c->retries++;
     c->st.rto_fired++;
+    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
     /* The retry budget is for a dead path or peer (Q25). An expiry after which a trim NACK came back - the fabric
      * cut one of this QP's packets and the peer answered: congestion, not failure - backs off but spends none of
      * it; so a QP starved in a congested fabric is not failed for being slow. */
@@ -4788,6 +4813,8 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
     if (c->state == MRC_QPS_RTS && c->snd_una != c->snd_nxt) {
         c->tlp_base = now;
         if (c->tlp_count < 16) c->tlp_count++;
+        /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
+        if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
@@ -5495,6 +5522,18 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     return -1;
 }
 
+/* P25: the EV for a retransmission of the tail (avoid: the EV its PSN last went on) or the tail-loss probe (avoid
+ * -1). At the tail a retransmission or probe lost again costs a doubled TLP or the RTO, and a rotation EV may be on a
+ * dead cable nobody has found yet; so with rtx_proven_ev they go on the EV of the latest SACK that named a packet
+ * (it delivered one RTT ago) while that EV is ACTIVE and not `avoid', else on the rotation's next. O(1); the
+ * rotation is untouched. */
+MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid) {
+    uint16_t s = c->ev_proven;
+    if (c->ep->cfg.rtx_proven_ev && s < c->ev_count && (int)s != avoid && MRC__EVST(&c->evs[s]) == MRC__EVS_ACTIVE)
+        return (int)s;
+    return mrc__ev_pick(c, avoid);
+}
+
 /* ---- path health ---------------------------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__bad_push(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
@@ -5613,6 +5652,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
+    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25) */
     if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23) */
     else if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
@@ -5769,6 +5809,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     }
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
     for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
+    c->ev_proven = MRC__EV_NONE; /* proven again by the next SACK */
     for (i = 0; i < c->ev_count; i++) { /* place */
         mrc__ev *e = &c->evs[i];
         p = e->port - 1u;
@@ -5955,6 +5996,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
                 return 18;
         }
     }
+    /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
+    if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS

@@ -15,7 +15,9 @@
  * profile - AUTO, or a GEN profile of UDP, STEV or SRv6 format created through the control plane on both endpoints.
  * After the actions (at most FZ_STEPS) comes the calm phase: every link and port up, receives posted, packets
  * delivered in order as time advances from deadline to deadline, until every message has completed or a QP is in
- * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them).
+ * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them). The P25 knobs come
+ * from bits of c0 ^ c3 (every input bit was taken): bit 1 rtx_proven_ev and tlp_answer_reset, bit 4
+ * ev_hashed_fast_demote.
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
@@ -272,6 +274,8 @@ static void fz_setup(fz_in *in) {
         cf->rev_ev_echo = (g.ext >> 5) & 1u;
         cf->ev_confirm_loss = !((g.ext >> 6) & 1u);
         cf->stev_sport_high = !((g.ext >> 7) & 1u);
+        cf->rtx_proven_ev = cf->tlp_answer_reset = (((c0 ^ c3) >> 1) & 1u) != 0;
+        cf->ev_hashed_fast_demote = (((c0 ^ c3) >> 4) & 1u) != 0;
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }
