@@ -576,8 +576,10 @@ typedef struct mrc_config {
                                  its plane before the rotation moves on (true, default; false: the rotation only) */
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
-    bool ev_group_retire;     /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
-                                 the QP's other EVs of that group too (true, default); false: that EV alone */
+    uint8_t ev_group_retire;  /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
+                                 the QP's other EVs of that group too: 2 (default) only when another EV of the group
+                                 is ASSUMED_BAD already (two paths through the hop failed, not one link of one path);
+                                 1 at once; 0: that EV alone */
     bool ev_hashed_fast_demote; /* P25: a silent loss on an ECMP-hashed EV (UDP or STEV format: the fabric's hash
                                  picks its path) demotes it at once, ev_confirm_loss notwithstanding (true); false
                                  (default): as ev_confirm_loss says for every EV */
@@ -2763,7 +2765,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->ev_probe_interval_ns = 0;
     cfg->rev_ev_echo = false;
     cfg->ev_confirm_loss = true;
-    cfg->ev_group_retire = true;
+    cfg->ev_group_retire = 2;
     cfg->ev_recycle = true;
     cfg->rtx_proven_ev = false;
     cfg->tlp_answer_reset = false;
@@ -5671,6 +5673,12 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed) {
     unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
+    if (c->ep->cfg.ev_group_retire >= 2) { /* a second witness: another EV of the group bad already */
+        for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
+             j = pf->ev[j].grp_nx - 1u) {
+        }
+        if (j == (unsigned)slot) return;
+    }
     for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot; j = pf->ev[j].grp_nx - 1u) {
         uint64_t before = c->st.ev_demoted;
         MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);

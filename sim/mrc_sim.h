@@ -106,6 +106,7 @@ typedef struct mrc_sim_config {
     bool ev_groups;           /* ev_paths on the fat tree: the profile's P26 hop groups say which EVs share a T1 (the
                                  T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
                                  retires them together (default true). The Clos has none: its EVs share no hop */
+    uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -528,6 +529,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->evs_per_qp = 128;
     c->ev_paths = false;
     c->ev_groups = true;
+    c->ev_group_retire = mc.ev_group_retire;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -1822,6 +1824,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.line_rate_mbps = (uint32_t)((s->cfg.host_bps ? s->cfg.host_bps : s->cfg.link_bps) / 1000000u * s->P);
         mc.base_rtt_ns = (uint32_t)s->rtt;
         mc.evs_per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
+        mc.ev_group_retire = s->cfg.ev_group_retire;
         if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
         mc.place = mrc_sim__place;
         mc.place_ud = h;

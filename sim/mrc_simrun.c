@@ -2,8 +2,8 @@
  *
  *   mrc_simrun --list
  *   mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P] [--radix R]
- *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N] [--no-trim]
- *              [--no-recycle] [--cwnd BYTES|unlimited]
+ *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--group-retire 0|1|2]
+ *              [--evs N] [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited]
  *              [--matrix FILE] [--pcap FILE --pcap-hosts A,B,...] [--sample-us N] [--quiet]
  *   mrc_simrun --suite full  --out DIR [--seeds N]     every standard scenario, summary.md, plots (make sim); the
  *                                                      targets' scenarios also on seeds seed+1..seed+N-1 (median, worst)
@@ -35,13 +35,15 @@ typedef struct opts {
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
+    int group_retire;
 } opts;
 
 static void usage(FILE *f) {
     fputs("usage: mrc_simrun --list\n"
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
-          "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--evs N]\n"
-          "                  [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited] [--matrix FILE]\n"
+          "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups]\n"
+          "                  [--group-retire 0|1|2] [--evs N] [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited]\n"
+          "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
@@ -378,6 +380,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     }
     if (o->no_ev_groups) c.ev_groups = false;
     if (o->no_recycle) c.ev_recycle = false; /* the rotation alone (docs/PROTOCOL.md P23) */
+    if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -1401,6 +1404,7 @@ int main(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.routing = -1;
+    o.group_retire = -1;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : (const char *)0;
         uint64_t x;
@@ -1466,6 +1470,10 @@ int main(int argc, char **argv) {
             else return bad_arg(a, v, "ecmp, srv6 or srv6-paths");
         } else if (!strcmp(a, "--no-ev-groups")) {
             o.no_ev_groups = 1;
+        } else if (!strcmp(a, "--group-retire")) {
+            NEEDV();
+            if (parse_u64(v, 0, 2, &x, 0)) return bad_arg(a, v, "0, 1 or 2");
+            o.group_retire = (int)x;
         } else if (!strcmp(a, "--cwnd")) {
             NEEDV();
             o.cwnd_set = 1;

@@ -2,13 +2,13 @@
 #
 #   make sim             build the runner and run the standard scenario suite: sim/out/ (CSV, JSON lines, SVG plots)
 #                        and sim/out/summary.md (the targets table: median and worst over seeds SIM_SEED ..
-#                        SIM_SEED+SIM_NSEEDS-1, default 1-10; every scenario's files from SIM_SEED). About 25 minutes.
+#                        SIM_SEED+SIM_NSEEDS-1, default 1-10; every scenario's files from SIM_SEED). About 40 minutes.
 #   make sim-quick       small scenarios with fixed seeds checked against sim/golden/ (PASS/FAIL per scenario);
 #                        non-zero exit on any failure. Well under a minute.
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
 #   make sim-seeds       every full-suite scenario on seeds SIM_SEEDS (default 1..10): QP errors, median and worst
-#                        max FCT / ideal with the worst seed (tools/sim_seeds.sh; about 25 minutes on 2 cores)
+#                        max FCT / ideal with the worst seed (tools/sim_seeds.sh; about 50 minutes on 2 cores)
 #   make soak            the chaos soak (sim/mrc_soak.c): random seeds over sim/mrc_wire.h with heavy loss, dups,
 #                        corruption, trims, PSN wrap and planes flapping told and untold, for SOAK_SECONDS (600);
 #                        fails on any stall, corruption, out-of-order completion or unexplained QP error. Not in
