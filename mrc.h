@@ -555,7 +555,7 @@ typedef struct mrc_config {
     uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
     uint32_t base_rtt_ns;     /* NSCC: unloaded network RTT its defaults derive from (default 12000) */
     uint8_t cc_subpkt_shift;  /* P24: NSCC's window may fall to one nominal packet >> this (0..12), and below one
-                                 packet its context paces: one packet per base RTT x packet / window (default 4;
+                                 packet its context paces: one packet per base RTT x packet / window (default 5;
                                  0: the window stops at one packet in flight, as before P24) */
     /* responder flow control (Q9, Q12) */
     uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
@@ -1287,6 +1287,7 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     uint64_t received, achieved, fi_count, ign_bytes, ign_done, saved_cwnd;
     uint32_t avg_q4;          /* average queueing delay, ns x 16 */
     mrc_time last_adjust, last_dec, qa_end;
+    mrc_time last_sub;        /* P24: the last decrease below one packet */
     uint8_t qa_loss, fast;
 } mrc__ccx;
 
@@ -2729,7 +2730,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->fixed_cwnd_bytes = 0;
     cfg->line_rate_mbps = 0;
     cfg->base_rtt_ns = 12000;
-    cfg->cc_subpkt_shift = 4;
+    cfg->cc_subpkt_shift = 5;
     cfg->rcv_pen_ooo_pct = 50;
     cfg->dyn_mpr_budget = 0;
     cfg->evs_per_port = 16;
@@ -4475,7 +4476,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
                                          mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x);
-MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s);
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
 MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
@@ -4629,7 +4630,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
         cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
-            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs); /* else it changes nothing */
+            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
             mrc__nscc_ack(c, x, &cs, now);
             if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
         } else {
@@ -6113,7 +6114,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
     } else if (now > x->qa_end) {
         if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
             x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
-            x->cwnd = MRC__MAX(x->achieved, (uint64_t)x->p.floor);
+            x->cwnd = MRC__MAX(x->achieved, (uint64_t)x->p.min_cwnd); /* one packet: P24 is for congestion */
             x->ign_bytes = x->inflight;
             x->ign_done = 0;
             x->qa_loss = 0;
@@ -6218,13 +6219,30 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     mrc__nscc_ack(c, x, s, now);
 }
+/* A window decrease by d bytes (a trim, a drop-tail loss, the receiver penalty), clamped. P24: to one packet as it
+ * always could; below one packet at most once per base RTT and at most by half (a burst of trims is one congestion
+ * event: without this bound the trims of one window in flight took it to the floor, 64 base RTTs per packet, and
+ * the ramp back up - one SACK per pacing interval - left the link idle when the other flows finished). */
+MRC__PRIVATE void mrc__nscc_dec(mrc__ccx *x, uint64_t d, mrc_time now) {
+    uint64_t w = x->cwnd > d ? x->cwnd - d : 0u;
+    if (MRC__UNLIKELY(w < x->p.min_cwnd) && x->p.subpkt) {
+        uint64_t one = MRC__MIN(x->cwnd, (uint64_t)x->p.min_cwnd);
+        if (now - x->last_sub > x->p.base_rtt || !x->last_sub) {
+            w = MRC__MAX(w, one / 2u);
+            x->last_sub = now;
+        } else {
+            w = one;
+        }
+    }
+    x->cwnd = w;
+    mrc__cc_clamp(x);
+}
 /* A trim NACK: a pessimistic, marked delay sample; quick adapt as for a loss; else the window loses the bytes. */
 MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
     mrc__nscc_avg(x, x->p.base_rtt, true);
     x->qa_loss = 1;
     if (mrc__nscc_qa(c, x, true, false, x->p.base_rtt, now)) return;
-    x->cwnd = x->cwnd > bytes ? x->cwnd - bytes : 0u;
-    mrc__cc_clamp(x);
+    mrc__nscc_dec(x, bytes, now);
     c->st.cc_nack_dec++;
 }
 /* A packet judged lost without a trim (Q13). Where the fabric trims, a silent loss is a path fault, not a full
@@ -6232,20 +6250,18 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
  * must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
  * the window loses the packet's bytes as for a trim. */
 MRC__PRIVATE void mrc__nscc_on_loss(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
-    (void)c, (void)now;
+    (void)c;
     x->qa_loss = 1;
     if (x->p.trimming) return;
-    x->cwnd = x->cwnd > bytes ? x->cwnd - bytes : 0u;
-    mrc__cc_clamp(x);
+    mrc__nscc_dec(x, bytes, now);
 }
 /* Receiver penalty (Q12, UET form): the window loses newly x pen / 128; the first penalised window is saved and
  * restored when the responder says r_c. */
-MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s) {
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     if (s->pen) {
         uint64_t d = (s->newly * s->pen) >> 7;
         if (!x->saved_cwnd) x->saved_cwnd = x->cwnd;
-        x->cwnd = x->cwnd > d ? x->cwnd - d : 0u;
-        mrc__cc_clamp(x);
+        mrc__nscc_dec(x, d, now);
         c->st.cc_pen_dec++;
     }
     if (s->r_c && x->saved_cwnd) {
@@ -6261,7 +6277,7 @@ typedef struct mrc__cc_ops {
     void (*on_ack)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
     void (*on_trim)(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now);
     void (*on_loss)(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now);
-    void (*on_pen)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s);
+    void (*on_pen)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
 } mrc__cc_ops;
 static const mrc__cc_ops mrc__cc_table[3] = {
     {0, 0, 0, 0},                                                              /* NONE: no window */
@@ -6453,7 +6469,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
     const mrc__cc_ops *ops;
     if (!x) return;
     ops = &mrc__cc_table[x->algo];
-    if (ops->on_pen) ops->on_pen(c, x, s);
+    if (ops->on_pen) ops->on_pen(c, x, s, now);
     if (ops->on_ack) ops->on_ack(c, x, s, now);
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
