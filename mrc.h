@@ -1289,6 +1289,7 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     mrc_time last_adjust, last_dec, qa_end;
     mrc_time last_sub;        /* P24: the last decrease below one packet */
     uint8_t qa_loss, fast;
+    uint8_t qa_trim;          /* P24: the loss that armed quick adapt was a trim */
 } mrc__ccx;
 
 typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
@@ -6114,14 +6115,15 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
     } else if (now > x->qa_end) {
         if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
             x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
-            x->cwnd = MRC__MAX(x->achieved, (uint64_t)x->p.min_cwnd); /* one packet: P24 is for congestion */
+            /* P24: below one packet only after a trim (congestion); a silent loss may be a path fault */
+            x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
             x->ign_bytes = x->inflight;
             x->ign_done = 0;
-            x->qa_loss = 0;
+            x->qa_loss = x->qa_trim = 0;
             c->st.cc_qa++;
             done = true;
         }
-        x->qa_loss = 0; /* a loss arms only the window it happened in */
+        x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
         x->achieved = 0;
         x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
     }
@@ -6240,7 +6242,7 @@ MRC__PRIVATE void mrc__nscc_dec(mrc__ccx *x, uint64_t d, mrc_time now) {
 /* A trim NACK: a pessimistic, marked delay sample; quick adapt as for a loss; else the window loses the bytes. */
 MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
     mrc__nscc_avg(x, x->p.base_rtt, true);
-    x->qa_loss = 1;
+    x->qa_loss = x->qa_trim = 1;
     if (mrc__nscc_qa(c, x, true, false, x->p.base_rtt, now)) return;
     mrc__nscc_dec(x, bytes, now);
     c->st.cc_nack_dec++;
