@@ -6434,8 +6434,9 @@ MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
 }
 /* P24: a packet sent with the window below its size sets the pacing clock: the context's next packet waits
  * base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
- * One division, only below one packet per RTT (the fast path leaves these packets to the general code). */
-MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_set(mrc__ccx *x, uint32_t nominal, mrc_time now) {
+ * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
+ * path, tools/div_check.py); the fast path leaves these packets to the general code. */
+MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
     x->pace_next = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
 }
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
@@ -6443,7 +6444,7 @@ MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     c->cc_inflight += nominal;
     if (!x) return;
     x->inflight += nominal;
-    if (MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) mrc__cc_pace_set(x, nominal, c->ep->now);
+    if (MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) mrc__cc_pace_slow(x, nominal, c->ep->now);
 }
 /* A PSN left the flight: acknowledged, or judged lost (why: MRC__LOSS_*, 0 for an acknowledgement). */
 MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
