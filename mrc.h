@@ -554,6 +554,9 @@ typedef struct mrc_config {
     uint32_t fixed_cwnd_bytes;/* MRC_CC_ALGO_FIXED: the window in nominal bytes (default 0 = none) */
     uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
     uint32_t base_rtt_ns;     /* NSCC: unloaded network RTT its defaults derive from (default 12000) */
+    uint8_t cc_subpkt_shift;  /* P24: NSCC's window may fall to one nominal packet >> this (0..12), and below one
+                                 packet its context paces: one packet per base RTT x packet / window (default 4;
+                                 0: the window stops at one packet in flight, as before P24) */
     /* responder flow control (Q9, Q12) */
     uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
                                  0 = never), rising to 127 when it is full */
@@ -1281,10 +1284,12 @@ typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH reques
 
 typedef struct mrc__nscc_prm { /* NSCC parameters in integer form, per congestion context */
     uint64_t maxwnd, bdp;
-    uint32_t target, base_rtt, qa_threshold, adjust_period, adjust_bytes, min_cwnd;
+    uint32_t target, base_rtt, qa_threshold, adjust_period, adjust_bytes, min_cwnd; /* min_cwnd: one packet */
+    uint32_t floor;             /* the window's least value: min_cwnd, or below it with sub-packet pacing (P24) */
     uint32_t eta, fi;           /* bytes */
     uint32_t fi_scale_q16, gamma_q16, md_floor_q16, alpha_q16; /* alpha: bytes per ns of delay below target */
     uint8_t qa_gate, disable_qa, maxwnd_set, trimming;
+    uint8_t subpkt;             /* P24: a window below one packet paces the context (floor < min_cwnd) */
 } mrc__nscc_prm;
 
 typedef struct mrc__ccprof {  /* a CC profile */
@@ -1301,13 +1306,16 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     uint16_t refs, ready_head, ready_tail; /* QPs using it; FIFO of READY QPs (conn slots) */
     uint8_t used, algo;
     uint64_t cwnd, inflight;  /* nominal bytes */
+    mrc_time pace_next;       /* P24: with a window below one packet, no packet before this (0: none sent so) */
     mrc__nscc_prm p;
     /* NSCC state (docs/PROTOCOL.md 8.5) */
     int64_t inc;              /* accumulated increase, bytes^2 */
     uint64_t received, achieved, fi_count, ign_bytes, ign_done, saved_cwnd;
     uint32_t avg_q4;          /* average queueing delay, ns x 16 */
     mrc_time last_adjust, last_dec, qa_end;
+    mrc_time last_sub;        /* P24: the last decrease below one packet */
     uint8_t qa_loss, fast;
+    uint8_t qa_trim;          /* P24: the loss that armed quick adapt was a trim */
 } mrc__ccx;
 
 typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
@@ -1501,6 +1509,7 @@ struct mrc_conn {
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
     mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
+    mrc_time pace_deadline;   /* P24: READY on its context's pacing clock with nothing in flight: wakes it then */
     mrc__evslot ring[MRC_MAX_EVS];        /* the ports' rotations, segment by segment (see seg[]) */
     /* P23: per port p, a FIFO of its EVs' clean returns, rc_ring[seg[p], seg[p] + slots on p) from rc_head[p], rc_n[p]
      * entries (an entry of an EV whose rc is 0 is stale) */
@@ -2693,7 +2702,8 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c);
 MRC__PRIVATE void mrc__cc_block(mrc_conn *c);
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
-MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal);
+MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now);
+MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c);
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
@@ -2755,6 +2765,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->fixed_cwnd_bytes = 0;
     cfg->line_rate_mbps = 0;
     cfg->base_rtt_ns = 12000;
+    cfg->cc_subpkt_shift = 4;
     cfg->rcv_pen_ooo_pct = 50;
     cfg->dyn_mpr_budget = 0;
     cfg->evs_per_port = 16;
@@ -3133,7 +3144,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    d = MRC__MIN(d, c->nopath_deadline);
+    d = MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -3202,7 +3213,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -3809,7 +3820,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    d = MRC__MIN(d, c->nopath_deadline);
+    d = MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
     if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
         c->deadline = d;
     else
@@ -4201,7 +4212,8 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     hl = mrc__data_hdr_len(c, imm);
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    if (!mrc__cc_fits(x, nominal) || cap < need) return 0;
+    if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: it sets the pacing clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
         unsigned i;
@@ -4318,7 +4330,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
     if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
         mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
-                          : mrc__cc_fits(x, nominal)                          ? MRC__NEW_OK
+                          : mrc__cc_fits(x, nominal, now)                     ? MRC__NEW_OK
                                                                               : MRC__NEW_CWND);
     else
         mrc__sched_txq(c, mrc__req_new(c));
@@ -4519,7 +4531,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
                                          mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x);
-MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s);
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
 MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
@@ -4678,7 +4690,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
         cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
-            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs); /* else it changes nothing */
+            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
             mrc__nscc_ack(c, x, &cs, now);
             if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
         } else {
@@ -5292,7 +5304,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -5970,7 +5982,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
     if (c->ep) {
         mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-        d = MRC__MIN(d, c->nopath_deadline);
+        d = MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
         if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
@@ -6211,7 +6223,7 @@ MRC__PRIVATE bool mrc__streq(const char *a, const char *b) {
 }
 MRC__PRIVATE void mrc__cc_clamp(mrc__ccx *x) {
     if (x->cwnd > x->p.maxwnd) x->cwnd = x->p.maxwnd;
-    if (x->cwnd < x->p.min_cwnd) x->cwnd = x->p.min_cwnd;
+    if (x->cwnd < x->p.floor) x->cwnd = x->p.floor;
 }
 MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4; }
 
@@ -6243,7 +6255,7 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     if (!p->target) p->target = 1;
     p->maxwnd = cf->max_cwnd ? cf->max_cwnd : p->bdp / 2u * 3u;
     p->maxwnd_set = cf->max_cwnd != 0;
-    p->min_cwnd = min_cwnd;
+    p->min_cwnd = p->floor = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
     p->fi = (uint32_t)MRC__MIN(mrc__mul_sat(5u * (uint64_t)mss, a_q16) >> 16, (uint64_t)0xFFFFFFFFu);
@@ -6286,14 +6298,15 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
     } else if (now > x->qa_end) {
         if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
             x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
-            x->cwnd = MRC__MAX(x->achieved, (uint64_t)x->p.min_cwnd);
+            /* P24: below one packet only after a trim (congestion); a silent loss may be a path fault */
+            x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
             x->ign_bytes = x->inflight;
             x->ign_done = 0;
-            x->qa_loss = 0;
+            x->qa_loss = x->qa_trim = 0;
             c->st.cc_qa++;
             done = true;
         }
-        x->qa_loss = 0; /* a loss arms only the window it happened in */
+        x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
         x->achieved = 0;
         x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
     }
@@ -6333,7 +6346,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
 /* The per-SACK update, inline: mrc__cc_table's row calls it, and so does the SACK fast path (mrc__req_sack_fast) */
 MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
-    uint64_t newly = s->newly;
+    uint64_t newly = s->newly, w0 = x->cwnd;
     x->achieved += newly;
     x->received += newly;
     if (x->ign_done < x->ign_bytes) x->ign_done += newly;
@@ -6384,17 +6397,37 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
         x->received = 0;
         mrc__cc_clamp(x);
     }
+    /* P24: below one packet an acknowledgement covers more than the window, and the increases, scaled for a window
+     * acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per acknowledgement there */
+    if (MRC__UNLIKELY(w0 < x->p.min_cwnd) && x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
 }
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     mrc__nscc_ack(c, x, s, now);
 }
+/* A window decrease by d bytes (a trim, a drop-tail loss, the receiver penalty), clamped. P24: to one packet as it
+ * always could; below one packet at most once per base RTT and at most by half (a burst of trims is one congestion
+ * event: without this bound the trims of one window in flight took it to the floor, 64 base RTTs per packet, and
+ * the ramp back up - one SACK per pacing interval - left the link idle when the other flows finished). */
+MRC__PRIVATE void mrc__nscc_dec(mrc__ccx *x, uint64_t d, mrc_time now) {
+    uint64_t w = x->cwnd > d ? x->cwnd - d : 0u;
+    if (MRC__UNLIKELY(w < x->p.min_cwnd) && x->p.subpkt) {
+        uint64_t one = MRC__MIN(x->cwnd, (uint64_t)x->p.min_cwnd);
+        if (now - x->last_sub > x->p.base_rtt || !x->last_sub) {
+            w = MRC__MAX(w, one / 2u);
+            x->last_sub = now;
+        } else {
+            w = one;
+        }
+    }
+    x->cwnd = w;
+    mrc__cc_clamp(x);
+}
 /* A trim NACK: a pessimistic, marked delay sample; quick adapt as for a loss; else the window loses the bytes. */
 MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
     mrc__nscc_avg(x, x->p.base_rtt, true);
-    x->qa_loss = 1;
+    x->qa_loss = x->qa_trim = 1;
     if (mrc__nscc_qa(c, x, true, false, x->p.base_rtt, now)) return;
-    x->cwnd = x->cwnd > bytes ? x->cwnd - bytes : 0u;
-    mrc__cc_clamp(x);
+    mrc__nscc_dec(x, bytes, now);
     c->st.cc_nack_dec++;
 }
 /* A packet judged lost without a trim (Q13). Where the fabric trims, a silent loss is a path fault, not a full
@@ -6402,20 +6435,18 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
  * must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
  * the window loses the packet's bytes as for a trim. */
 MRC__PRIVATE void mrc__nscc_on_loss(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
-    (void)c, (void)now;
+    (void)c;
     x->qa_loss = 1;
     if (x->p.trimming) return;
-    x->cwnd = x->cwnd > bytes ? x->cwnd - bytes : 0u;
-    mrc__cc_clamp(x);
+    mrc__nscc_dec(x, bytes, now);
 }
 /* Receiver penalty (Q12, UET form): the window loses newly x pen / 128; the first penalised window is saved and
  * restored when the responder says r_c. */
-MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s) {
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     if (s->pen) {
         uint64_t d = (s->newly * s->pen) >> 7;
         if (!x->saved_cwnd) x->saved_cwnd = x->cwnd;
-        x->cwnd = x->cwnd > d ? x->cwnd - d : 0u;
-        mrc__cc_clamp(x);
+        mrc__nscc_dec(x, d, now);
         c->st.cc_pen_dec++;
     }
     if (s->r_c && x->saved_cwnd) {
@@ -6431,7 +6462,7 @@ typedef struct mrc__cc_ops {
     void (*on_ack)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
     void (*on_trim)(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now);
     void (*on_loss)(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now);
-    void (*on_pen)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s);
+    void (*on_pen)(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
 } mrc__cc_ops;
 static const mrc__cc_ops mrc__cc_table[3] = {
     {0, 0, 0, 0},                                                              /* NONE: no window */
@@ -6443,7 +6474,22 @@ static const mrc__cc_ops mrc__cc_table[3] = {
 /* The QP waits for its context's window; it is woken, oldest first, as acknowledgements open the window. */
 MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
-    if (!x || c->in_ready) return;
+    if (!x) return;
+    /* P24: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock holds it, and its
+     * own deadline (mrc__cc_pace_expire) wakes the READY list then */
+    if (MRC__UNLIKELY(!x->inflight) && x->pace_next > c->ep->now && c->pace_deadline != x->pace_next) {
+        c->pace_deadline = x->pace_next;
+        /* with nothing in flight its retransmission timers have nothing to time: they run from when it may send
+         * (an RTO here would bypass the window, P24's point, and back off the QP's tail) */
+        if (c->state == MRC_QPS_RTS && (c->rto_start < x->pace_next || c->tlp_base < x->pace_next)) {
+            c->rto_start = MRC__MAX(c->rto_start, x->pace_next);
+            c->tlp_base = MRC__MAX(c->tlp_base, x->pace_next);
+            mrc__req_timers(c);
+        } else {
+            mrc__timer_update(c);
+        }
+    }
+    if (c->in_ready) return;
     c->in_ready = 1;
     c->ready_next = MRC__EV_NONE;
     if (x->ready_tail == MRC__EV_NONE) x->ready_head = c->slot;
@@ -6452,7 +6498,9 @@ MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
 }
 /* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
  * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
- * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list. */
+ * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list -
+ * unless the context's pacing clock holds it (P24): then it goes back with its pacing deadline armed, which wakes
+ * the list again, and the others wait with it. */
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
     unsigned n = 0;
     while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
@@ -6461,7 +6509,16 @@ MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
         if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
         c->in_ready = 0;
         mrc__sched_tx(c);
+        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24: the pacing clock holds it (its deadline is
+                                                                 * armed) and the context with it */
     }
+}
+/* P24: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in flight; the first
+ * to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules the QP. */
+MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    c->pace_deadline = MRC_TIME_NEVER;
+    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
 /* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
  * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
@@ -6515,6 +6572,10 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
         if (x->algo == MRC_CC_ALGO_NSCC) {
             x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
             x->last_adjust = x->last_dec = ep->now;
+            if (ep->cfg.cc_subpkt_shift) { /* P24: the window may fall below one packet; the context then paces */
+                x->p.subpkt = 1;
+                x->p.floor = MRC__MAX(nominal >> MRC__MIN(ep->cfg.cc_subpkt_shift, 12u), 1u);
+            }
         } else if (x->algo == MRC_CC_ALGO_FIXED) {
             x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.fixed_cwnd_bytes;
             x->p.maxwnd = x->cwnd;
@@ -6545,17 +6606,28 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
     c->ccx = MRC__EV_NONE;
 }
 
-/* a packet of that nominal size fits context x's window (always, with none) */
-MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal) {
-    return !x || x->inflight == 0 || x->inflight + nominal <= x->cwnd;
+/* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
+ * always goes, unless the window is below one packet and the pacing clock says not yet (P24; pace_next stays 0
+ * without sub-packet windows) */
+MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
+    return !x || x->inflight + nominal <= x->cwnd || (x->inflight == 0 && now >= x->pace_next);
 }
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
-    return mrc__cc_fits(mrc__conn_ccx(c), nominal);
+    return mrc__cc_fits(mrc__conn_ccx(c), nominal, c->ep->now);
+}
+/* P24: a packet sent with the window below its size sets the pacing clock: the context's next packet waits
+ * base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
+ * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
+ * path, tools/div_check.py); the fast path leaves these packets to the general code. */
+MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
+    x->pace_next = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
 }
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
     c->cc_inflight += nominal;
-    if (x) x->inflight += nominal;
+    if (!x) return;
+    x->inflight += nominal;
+    if (MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) mrc__cc_pace_slow(x, nominal, c->ep->now);
 }
 /* A PSN left the flight: acknowledged, or judged lost (why: MRC__LOSS_*, 0 for an acknowledgement). */
 MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
@@ -6583,7 +6655,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
     const mrc__cc_ops *ops;
     if (!x) return;
     ops = &mrc__cc_table[x->algo];
-    if (ops->on_pen) ops->on_pen(c, x, s);
+    if (ops->on_pen) ops->on_pen(c, x, s, now);
     if (ops->on_ack) ops->on_ack(c, x, s, now);
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
@@ -7958,11 +8030,12 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
         if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
         if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
+        if (c->pace_deadline <= now) mrc__cc_pace_expire(c);
         mrc__timer_update(c);
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-            c->nopath_deadline = MRC_TIME_NEVER;
+            c->nopath_deadline = c->pace_deadline = MRC_TIME_NEVER;
             mrc__timer_update(c);
         }
         mrc__sched_tx(c);

@@ -355,8 +355,13 @@ FZ_NOCOV static inline void fz_cc_invariants(const mrc_endpoint *ep) {
         if (cx->algo == MRC_CC_ALGO_NSCC) {
             FZ_CHECK(cx->p.min_cwnd > 0 && cx->p.min_cwnd <= cx->p.maxwnd, "context %u: min_cwnd %u maxwnd %llu", x,
                      cx->p.min_cwnd, (unsigned long long)cx->p.maxwnd);
-            FZ_CHECK(cx->cwnd >= cx->p.min_cwnd && cx->cwnd <= cx->p.maxwnd, "context %u: cwnd %llu outside [%u, %llu]",
-                     x, (unsigned long long)cx->cwnd, cx->p.min_cwnd, (unsigned long long)cx->p.maxwnd);
+            /* P24: the floor is one packet, or below it with sub-packet windows (then the context may pace) */
+            FZ_CHECK(cx->p.floor > 0 && cx->p.floor <= cx->p.min_cwnd && (cx->p.subpkt || cx->p.floor == cx->p.min_cwnd) &&
+                         (cx->p.subpkt || !cx->pace_next),
+                     "context %u: floor %u, min_cwnd %u, subpkt %u, pace_next %llu", x, cx->p.floor, cx->p.min_cwnd,
+                     cx->p.subpkt, (unsigned long long)cx->pace_next);
+            FZ_CHECK(cx->cwnd >= cx->p.floor && cx->cwnd <= cx->p.maxwnd, "context %u: cwnd %llu outside [%u, %llu]",
+                     x, (unsigned long long)cx->cwnd, cx->p.floor, (unsigned long long)cx->p.maxwnd);
         } else if (cx->algo == MRC_CC_ALGO_NONE) {
             FZ_CHECK(cx->cwnd == UINT64_MAX && cx->ready_head == MRC__EV_NONE, "context %u without CC: cwnd %llu", x,
                      (unsigned long long)cx->cwnd);

@@ -17,7 +17,7 @@
  *   - the parameters a context derives (BDP, a, fi, eta, fi_scale, alpha, target, maxwnd, qa_threshold, adjust
  *     thresholds) equal the formulas of docs/PROTOCOL.md 8.4 computed exactly and saturated at their type, as the core
  *     intends: no silent wrap-around;
- *   - cwnd always in [min_cwnd, maxwnd] (NSCC), constant for the fixed window and none; a send, an
+ *   - cwnd always in [floor, maxwnd] (NSCC; floor = min_cwnd, or below it with sub-packet windows, P24), constant for the fixed window and none; a send, an
  *     acknowledgement, a READY block and a resource NACK never move it; a SACK without CE and penalty never lowers it
  *     unless quick adapt fired or maxwnd fell; a multiplicative decrease happens at most once per base RTT (and
  *     keeps at least md_floor of the window);
@@ -364,9 +364,11 @@ static void fz_op_send(fz_q *q, fz_in *in) {
     bool can = mrc__cc_can_send(&q->c, n);
     fz_snap s;
     if (!cx) return;
-    FZ_CHECK(can == (cx->inflight == 0 || cx->inflight + n <= cx->cwnd), "can_send(%u) = %d with inflight %llu cwnd "
-                                                                         "%llu",
-             n, can, (unsigned long long)cx->inflight, (unsigned long long)cx->cwnd);
+    /* the send rule (8.3), with P24's pacing clock when nothing is in flight */
+    FZ_CHECK(can == ((cx->inflight == 0 && q->c.ep->now >= cx->pace_next) || cx->inflight + n <= cx->cwnd),
+             "can_send(%u) = %d with inflight %llu cwnd %llu pace_next %llu now %llu", n, can,
+             (unsigned long long)cx->inflight, (unsigned long long)cx->cwnd, (unsigned long long)cx->pace_next,
+             (unsigned long long)q->c.ep->now);
     fz_take(&s);
     if (can && q->npkt < FZ_PKTS) {
         mrc__cc_on_send(&q->c, n);
@@ -477,7 +479,7 @@ static void fz_op_sack(fz_q *q, fz_in *in) {
         g.last_md[x] = g.now;
         if (!sm.pen && c1.cc_qa == c0.cc_qa && cx->p.maxwnd == before.p.maxwnd)
             FZ_CHECK(cx->cwnd >= MRC__MIN(cx->p.maxwnd, MRC__MAX((before.cwnd * before.p.md_floor_q16) >> 16,
-                                                                 (uint64_t)cx->p.min_cwnd)),
+                                                                 (uint64_t)cx->p.floor)),
                      "one decrease took cwnd %llu -> %llu, below the floor %u/65536", (unsigned long long)before.cwnd,
                      (unsigned long long)cx->cwnd, before.p.md_floor_q16);
     }
