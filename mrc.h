@@ -575,8 +575,10 @@ typedef struct mrc_config {
                                       round (default 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
     bool rev_ev_echo;         /* Q19: control packets echo the arriving EV (true) instead of leaving on the QP's own
                                  EVs of the arrival plane, in turn (false, default) */
-    bool ev_recycle;          /* P23: an EV whose packet was acknowledged without CE carries one of the next packets of
-                                 its plane before the rotation moves on (true, default; false: the rotation only) */
+    uint8_t ev_recycle;       /* P23: an EV whose packet was acknowledged without CE carries one of the next packets of
+                                 its plane before the rotation moves on: 1 (default) for AUTO EVs (random source
+                                 ports the fabric hashes), not for a profile's EVs (a controller's list of paths,
+                                 which the rotation spreads one packet each); 2 for every EV; 0: the rotation only */
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
     uint8_t ev_group_retire;  /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
@@ -2777,7 +2779,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->rev_ev_echo = false;
     cfg->ev_confirm_loss = true;
     cfg->ev_group_retire = 2;
-    cfg->ev_recycle = true;
+    cfg->ev_recycle = 1;
     cfg->rtx_proven_ev = false;
     cfg->tlp_answer_reset = false;
     cfg->ev_hashed_fast_demote = false;
@@ -5476,7 +5478,7 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (!c->ep->cfg.ev_recycle || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap || e->rc == 0xFFu) return;
+    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap || e->rc == 0xFFu) return;
     c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
     c->rc_n[p]++;
     e->rc++;

@@ -115,7 +115,7 @@ typedef struct mrc_sim_config {
     uint16_t sack_every;      /* (default 1) */
     uint32_t reorder_slack_ns;/* mrc_config.reorder_slack_ns (default 0: the core's automatic slack) */
     bool trimmable;           /* first transmissions trimmable (default true) */
-    bool ev_recycle;          /* mrc_config.ev_recycle (default: the core's, docs/PROTOCOL.md P23) */
+    uint8_t ev_recycle;       /* mrc_config.ev_recycle (default: the core's, docs/PROTOCOL.md P23) */
     uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints, shared by endpoints and switches (default: mrc_config_default) */
     /* outputs */
     uint64_t sample_ns;       /* time-series interval (default 0 = none) */

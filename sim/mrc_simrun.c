@@ -379,7 +379,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         c.ev_paths = rt == 2;
     }
     if (o->no_ev_groups) c.ev_groups = false;
-    if (o->no_recycle) c.ev_recycle = false; /* the rotation alone (docs/PROTOCOL.md P23) */
+    if (o->no_recycle) c.ev_recycle = 0; /* the rotation alone (docs/PROTOCOL.md P23) */
     if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tools/sim_seeds.sh - every simulator scenario on several seeds (make sim-seeds): one seed is not a measurement.
 # Per scenario: QP errors and failed flows summed over the seeds, then for each metric the median and the worst
-# value over the seeds and which seed was worst (every metric here is lower-is-better). Exits 1 when any seed of any
-# scenario ends a QP in error or leaves a flow unfinished.
+# value over the seeds and which seed was worst: the largest value, or the smallest for the higher-is-better
+# metrics (goodputs, the victim's share). Exits 1 when any seed of any scenario ends a QP in error or leaves a flow
+# unfinished.
 #   tools/sim_seeds.sh RUNNER "SEEDS" [SCENARIO...]     (default: every full-suite scenario; about 25 min for 10 seeds)
 # Environment:
 #   SEEDS_METRICS  keys of the runner's JSON result line (default fct_max_over_ideal); e.g. "fct_max_over_ideal rtx_frac".
@@ -34,16 +35,17 @@ for sc in "$@"; do
     done
     label=$sc
     [ -n "$XARGS" ] && label="$sc $XARGS"
-    awk -v sc="$label" -v metrics="$METRICS" '
+    awk -v sc="$label" -v metrics="$METRICS" -v higher="goodput_mean goodput_vs_7_8 goodput_vs_nofail victim_share" '
         { delete v; for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
           err += v["conn_errors"]; fail += v["flows_failed"]; n++; sd[n] = $1
           for (k = 1; k <= nm; k++) { has[k, n] = (mk[k] in v); x[k, n] = v[mk[k]] + 0 } }
-        BEGIN { nm = split(metrics, mk, " ") }
+        BEGIN { nm = split(metrics, mk, " "); nh = split(higher, hk, " "); for (k = 1; k <= nh; k++) hi[hk[k]] = 1 }
         END { printf "%-18s %6d %6d", sc, err, fail
               for (k = 1; k <= nm; k++) {
                   c = 0; worst = 0; ws = "-"
                   for (i = 1; i <= n; i++) if (has[k, i]) {
-                      y[++c] = x[k, i]; if (c == 1 || x[k, i] > worst) { worst = x[k, i]; ws = sd[i] } }
+                      y[++c] = x[k, i]
+                      if (c == 1 || (mk[k] in hi ? x[k, i] < worst : x[k, i] > worst)) { worst = x[k, i]; ws = sd[i] } }
                   if (!c) { printf "  %-30s", "-"; continue }
                   for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (y[j] < y[i]) { t = y[i]; y[i] = y[j]; y[j] = t }
                   med = (c % 2) ? y[(c + 1) / 2] : (y[c / 2] + y[c / 2 + 1]) / 2
