@@ -8,7 +8,8 @@
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
 #   make sim-seeds       every full-suite scenario on seeds SIM_SEEDS (default 1..10): QP errors, median and worst
-#                        max FCT / ideal with the worst seed (tools/sim_seeds.sh; about 50 minutes on 2 cores)
+#                        max FCT / ideal with the worst seed (tools/sim_seeds.sh; about 50 minutes on 2 cores);
+#                        SEEDS_METRICS="rtx_frac bypass_rtts ..." picks other keys of the runner's JSON line
 #   make soak            the chaos soak (sim/mrc_soak.c): random seeds over sim/mrc_wire.h with heavy loss, dups,
 #                        corruption, trims, PSN wrap and planes flapping told and untold, for SOAK_SECONDS (600);
 #                        fails on any stall, corruption, out-of-order completion or unexplained QP error. Not in
