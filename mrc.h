@@ -1179,8 +1179,8 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
  * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
  * finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies in its segment, and only ACTIVE EVs have valid
- * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group. Rule 19: its proven EV
- * (docs/PROTOCOL.md P25) is none or one of its EVs. */
+ * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group.
+ * Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -3142,11 +3142,15 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
         mrc__heap_fix(ep, i);
     }
 }
+/* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
+    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+    return MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
+}
 /* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
-    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    d = MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
+    mrc_time d = mrc__timers_min(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -3821,8 +3825,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
-    d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    d = MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
+    d = mrc__timers_min(c);
     if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
         c->deadline = d;
     else
@@ -5478,7 +5481,9 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap || e->rc == 0xFFu) return;
+    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
+        e->rc == 0xFFu)
+        return;
     c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
     c->rc_n[p]++;
     e->rc++;
@@ -5983,8 +5988,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
      * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
     if (c->ep) {
-        mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-        d = MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
+        mrc_time d = mrc__timers_min(c);
         if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
