@@ -563,6 +563,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 11: /* time: small steps around the base RTT, or jumps */
             g.now += (op & 0x80u) ? (mrc_time)fz_u16(&in) << (fz_u8(&in) % 24u) : (mrc_time)fz_u8(&in) * 250u;
             FZ_CHECK(mrc_endpoint_on_timeout(&g.ep, g.now) == MRC_OK, "on_timeout");
+            { /* a pacing deadline (P24) wakes its context's READY list: the model follows */
+                unsigned x;
+                for (x = 0; x < MRC_MAX_CCX; x++) (void)fz_ready_sync(x);
+            }
             break;
         case 12: fz_op_rejoin(q); break;
         case 13: fz_op_reconfig(&in); break;
