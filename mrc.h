@@ -581,6 +581,10 @@ typedef struct mrc_config {
                                  which the rotation spreads one packet each); 2 for every EV; 0: the rotation only */
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
+    uint8_t ev_confirm_late;  /* P27: that SACK decides even when it comes after another SACK acknowledged the PSN
+                                 (SACKs reorder on the way back), or is stale: 1 (default) for a profile's EVs (a
+                                 controller's list of paths), not AUTO EVs; 2 (or more) for every EV; 0: only a SACK
+                                 naming a PSN not acknowledged yet */
     uint8_t ev_group_retire;  /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
                                  the QP's other EVs of that group too: 2 (default) only when another EV of the group
                                  is ASSUMED_BAD already (two paths through the hop failed, not one link of one path);
@@ -2778,6 +2782,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->ev_probe_interval_ns = 0;
     cfg->rev_ev_echo = false;
     cfg->ev_confirm_loss = true;
+    cfg->ev_confirm_late = 1;
     cfg->ev_group_retire = 2;
     cfg->ev_recycle = 1;
     cfg->rtx_proven_ev = false;
@@ -4390,12 +4395,32 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
     c->tlp_base = now;
 }
 
+/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5, 7.4): an
+ * earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original was lost, and
+ * its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN is fresh
+ * (not acknowledged yet); with ev_confirm_late (P27) also when another SACK's bitmap or cumulative point
+ * acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the way out), as
+ * long as the verdict is pending and the record lives. Returns whether it decided. */
+MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (!(r->flags & MRC__PR_RTX)) return false;
+    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || c->ep->cfg.ev_confirm_late < (c->ev_prof ? 1u : 2u)))
+        return false;
+    if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+        mrc__reo_widen(c, now);
+    } else if (r->flags & MRC__PR_EVLOST) {
+        mrc__ev_on_loss(c, (int)r->ev_lost, true);
+    }
+    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    return true;
+}
+
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
     int32_t d, lo, hi;
     uint64_t bm;
-    bool progress = false, fresh = false, have_rec, stale;
+    bool progress = false, fresh = false, have_rec, stale, rec_live;
     int slot = -1;
     mrc_time acked_sent = 0, rtt = 0;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
@@ -4414,12 +4439,13 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
      * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
      * block was reclaimed for want of memory: then it is stale (no timing or path input) */
-    if (!stale && !s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
+    if (!s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
         const mrc__pblk *bk = mrc__blk(c, ack_psn);
-        have_rec = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
+        rec_live = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
     } else {
-        have_rec = false;
+        rec_live = false;
     }
+    have_rec = rec_live && !stale;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
@@ -4451,7 +4477,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
 
     /* timing and path attribution */
     if (stale) {
-        /* acknowledgements only */
+        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        if (rec_live && c->ep->cfg.tseth)
+            (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (s->pr) {
         int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
         if (pi == 0) { /* the tail-loss probe: the responder's state when it arrived */
@@ -4470,16 +4498,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-            /* a retransmitted PSN: if an earlier transmission arrived, that loss was reordering (Q5); if the
-             * retransmission did, the loss is confirmed and its EV is suspect */
-            if (fresh && (r->flags & MRC__PR_RTX)) {
-                if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= r_sent) {
-                    mrc__reo_widen(c, now);
-                } else if (r->flags & MRC__PR_EVLOST) {
-                    mrc__ev_on_loss(c, (int)r->ev_lost, true);
-                }
-                r->flags &= (uint8_t)~MRC__PR_EVLOST;
-            }
+            (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
         }
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */

@@ -276,6 +276,7 @@ static void fz_setup(fz_in *in) {
         cf->stev_sport_high = !((g.ext >> 7) & 1u);
         cf->rtx_proven_ev = cf->tlp_answer_reset = (((c0 ^ c3) >> 1) & 1u) != 0;
         cf->ev_hashed_fast_demote = (((c0 ^ c3) >> 4) & 1u) != 0;
+        cf->ev_confirm_late = (uint8_t)(((c0 ^ c3) >> 6) & 3u); /* P27: 0, 1 (profiles), 2-3 (every EV) */
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }
