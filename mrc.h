@@ -575,6 +575,9 @@ typedef struct mrc_config {
                                       round (default 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
     bool rev_ev_echo;         /* Q19: control packets echo the arriving EV (true) instead of leaving on the QP's own
                                  EVs of the arrival plane, in turn (false, default) */
+    bool rev_ev_mirror;       /* P28: on a QP with an EV profile, a control packet leaves on the QP's own EV with the
+                                 arrival's entropy and port - the arrival path's mirror - while that EV is not known
+                                 bad (true, default); else as Q19 says */
     uint8_t ev_recycle;       /* P23: an EV whose packet was acknowledged without CE carries one of the next packets of
                                  its plane before the rotation moves on: 1 (default) for AUTO EVs (random source
                                  ports the fabric hashes), not for a profile's EVs (a controller's list of paths,
@@ -1184,7 +1187,8 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
  * finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies in its segment, and only ACTIVE EVs have valid
  * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group.
- * Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs. */
+ * Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs. Rule 20 (P28): its profile's entropy
+ * index finds each of its EVs. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1279,6 +1283,7 @@ typedef struct mrc__evprof {  /* an EV profile */
     uint32_t ev_count, ev_min_active, event_mask;
     mrc_ev_field field[MRC_MAX_EV_FIELDS];
     mrc__event ev[MRC_MAX_EVS];
+    uint16_t hix[2u * MRC_MAX_EVS]; /* P28: entropy -> 1 + EV index, open addressing (0 = empty); mrc__prof_index */
 } mrc__evprof;
 
 typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH request or EETH response) */
@@ -2695,6 +2700,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
+MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 typedef struct mrc__cc_sample { /* what one SACK tells the context */
@@ -2781,6 +2787,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->ev_revive_probes = 3;
     cfg->ev_probe_interval_ns = 0;
     cfg->rev_ev_echo = false;
+    cfg->rev_ev_mirror = true;
     cfg->ev_confirm_loss = true;
     cfg->ev_confirm_late = 1;
     cfg->ev_group_retire = 2;
@@ -5207,7 +5214,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     int n = MRC_BTH_LEN;
     /* Q19: on the QP's own EVs of the arrival plane, in turn (or another plane's), else echoing the arrival EV on the
      * arrival port, or the lowest port that is up */
-    if (!ep->cfg.rev_ev_echo) rs = mrc__ev_ctl(c, port);
+    if (!ep->cfg.rev_ev_echo && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
     if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
@@ -5810,6 +5817,36 @@ MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
     return MRC__EV_NONE;
 }
 
+/* P28: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open addressing, linear
+ * probing, at most half full). -1 when there is none. O(1) expected. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) {
+    return (uint32_t)(ent * 2654435761u) % (2u * MRC_MAX_EVS);
+}
+MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
+    uint32_t h = mrc__ent_hash(ent), n;
+    for (n = 0; n < 2u * MRC_MAX_EVS && pf->hix[h]; n++, h = h + 1u == 2u * MRC_MAX_EVS ? 0u : h + 1u) {
+        unsigned i = pf->hix[h] - 1u;
+        if (pf->ev[i].entropy == ent && pf->ev[i].port == port) return (int)i;
+    }
+    return -1;
+}
+/* P28: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the arrival's entropy and
+ * port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A cross the same cables
+ * (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived on it shows that
+ * path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19's rotation (MRC__EV_NONE).
+ * O(1). */
+MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    int i;
+    unsigned st;
+    if (!pf || !c->ep->cfg.rev_ev_mirror || c->ep->cfg.rev_ev_echo) return MRC__EV_NONE;
+    i = mrc__prof_lookup(pf, ent, port);
+    if (i < 0 || (unsigned)i >= c->ev_count) return MRC__EV_NONE;
+    st = MRC__EVST(&c->evs[i]);
+    if (st != MRC__EVS_ACTIVE && st != MRC__EVS_SKIP && st != MRC__EVS_BACKUP) return MRC__EV_NONE;
+    return (uint16_t)i;
+}
+
 /* ---- building the set ------------------------------------------------------------------------------------------ */
 /* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
 MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
@@ -6043,6 +6080,15 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     }
     /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
     if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
+    /* Rule 20 (P28): the profile's entropy index finds every populated EV of the QP (an EV with that entropy and
+     * port), so a control packet can leave on the arrival's mirror. O(n). */
+    if (c->ep && c->ev_prof) {
+        const mrc__evprof *pf = mrc__conn_prof(c);
+        for (i = 0; i < c->ev_count; i++) {
+            int j = pf->ev[i].port ? mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) : 0;
+            if (j < 0 || (pf->ev[i].port && pf->ev[j].entropy != pf->ev[i].entropy)) return 20;
+        }
+    }
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS
@@ -7329,6 +7375,19 @@ MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int
     }
 }
 
+/* P28: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's entropy or port
+ * calls it. O(n), at the controller's pace. */
+MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
+    unsigned i;
+    MRC_MEMSET(pf->hix, 0, sizeof pf->hix);
+    for (i = 0; i < pf->ev_count; i++) {
+        uint32_t h = mrc__ent_hash(pf->ev[i].entropy);
+        if (!pf->ev[i].port) continue; /* unpopulated */
+        while (pf->hix[h]) h = h + 1u == 2u * MRC_MAX_EVS ? 0u : h + 1u;
+        pf->hix[h] = (uint16_t)(i + 1u);
+    }
+}
+
 MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_profile_attr *a, uint32_t mask,
                                   mrc_time now) {
     const uint32_t all = MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
@@ -7460,6 +7519,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
             (void)mrc__prof_expand(pf->field, pf->nfields, f, i, e->val, e->path, &e->entropy);
         }
     }
+    mrc__prof_index(pf);
     pf->state = (uint8_t)to;
     return MRC_OK;
 }
@@ -7567,6 +7627,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
                     mrc__prof_changed(ep, pf, m, 0);
                 }
             }
+            mrc__prof_index(pf);
         }
     }
     return MRC_OK;
@@ -7855,11 +7916,13 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     uint64_t bitmap = 0;
     bool req_idle;
     if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
-    nev = (unsigned)c->n_act[p] + c->n_skip[p]; /* mrc__ev_ctl's first plane, the arrival's */
-    if (!nev) return 0;
+    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28, else mrc__ev_ctl's first plane's turn */
+        nev = (unsigned)c->n_act[p] + c->n_skip[p];
+        if (!nev) return 0;
+        if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
+        rs = mrc__evr_at(c, p, c->rev_pos[p]++);
+    }
     req_idle = mrc__req_idle(c);
-    if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
-    rs = mrc__evr_at(c, p, c->rev_pos[p]++);
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
         pen = mrc__rsp_penalty(c);

@@ -277,6 +277,7 @@ static void fz_setup(fz_in *in) {
         cf->rtx_proven_ev = cf->tlp_answer_reset = (((c0 ^ c3) >> 1) & 1u) != 0;
         cf->ev_hashed_fast_demote = (((c0 ^ c3) >> 4) & 1u) != 0;
         cf->ev_confirm_late = (uint8_t)(((c0 ^ c3) >> 6) & 3u); /* P27: 0, 1 (profiles), 2-3 (every EV) */
+        cf->rev_ev_mirror = !((c0 ^ c3) & 1u); /* P28 (with an EV profile and rev_ev_echo off) */
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }
