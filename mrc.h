@@ -1276,6 +1276,7 @@ typedef struct mrc__event {   /* one EV of an EV profile's array */
     uint8_t port, denied;
 } mrc__event;
 
+#define MRC__EVH (2u * MRC_MAX_EVS) /* P28: entries of a profile's entropy index (at most half full) */
 typedef struct mrc__evprof {  /* an EV profile */
     uint64_t id, fmt_id;
     uint8_t used, state, mode, nfields, have, fmt_mode, path_len;
@@ -1283,7 +1284,7 @@ typedef struct mrc__evprof {  /* an EV profile */
     uint32_t ev_count, ev_min_active, event_mask;
     mrc_ev_field field[MRC_MAX_EV_FIELDS];
     mrc__event ev[MRC_MAX_EVS];
-    uint16_t hix[2u * MRC_MAX_EVS]; /* P28: entropy -> 1 + EV index, open addressing (0 = empty); mrc__prof_index */
+    uint16_t hix[MRC__EVH];   /* P28: entropy -> 1 + EV index, open addressing (0 = empty); mrc__prof_index */
 } mrc__evprof;
 
 typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH request or EETH response) */
@@ -5212,8 +5213,8 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     uint16_t rs = MRC__EV_NONE;
     mrc_bth b;
     int n = MRC_BTH_LEN;
-    /* Q19: on the QP's own EVs of the arrival plane, in turn (or another plane's), else echoing the arrival EV on the
-     * arrival port, or the lowest port that is up */
+    /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
+     * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
     if (!ep->cfg.rev_ev_echo && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
     if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
@@ -5819,12 +5820,11 @@ MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
 
 /* P28: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open addressing, linear
  * probing, at most half full). -1 when there is none. O(1) expected. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) {
-    return (uint32_t)(ent * 2654435761u) % (2u * MRC_MAX_EVS);
-}
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) { return (uint32_t)(ent * 2654435761u) % MRC__EVH; }
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
 MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
     uint32_t h = mrc__ent_hash(ent), n;
-    for (n = 0; n < 2u * MRC_MAX_EVS && pf->hix[h]; n++, h = h + 1u == 2u * MRC_MAX_EVS ? 0u : h + 1u) {
+    for (n = 0; n < MRC__EVH && pf->hix[h]; n++, h = mrc__ent_next(h)) {
         unsigned i = pf->hix[h] - 1u;
         if (pf->ev[i].entropy == ent && pf->ev[i].port == port) return (int)i;
     }
@@ -6068,7 +6068,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
     }
     /* Rule 18 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
-     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. O(n). */
+     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28): the profile's
+     * entropy index finds every populated EV of the QP, so a control packet can leave on the arrival's mirror. O(n). */
     if (c->ep && c->ev_prof) {
         const mrc__evprof *pf = mrc__conn_prof(c);
         for (i = 0; i < c->ev_count; i++) {
@@ -6076,19 +6077,11 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
                    : pf->ev[i].group != 0)
                 return 18;
+            if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
         }
     }
     /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
     if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
-    /* Rule 20 (P28): the profile's entropy index finds every populated EV of the QP (an EV with that entropy and
-     * port), so a control packet can leave on the arrival's mirror. O(n). */
-    if (c->ep && c->ev_prof) {
-        const mrc__evprof *pf = mrc__conn_prof(c);
-        for (i = 0; i < c->ev_count; i++) {
-            int j = pf->ev[i].port ? mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) : 0;
-            if (j < 0 || (pf->ev[i].port && pf->ev[j].entropy != pf->ev[i].entropy)) return 20;
-        }
-    }
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS
@@ -7383,7 +7376,7 @@ MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
     for (i = 0; i < pf->ev_count; i++) {
         uint32_t h = mrc__ent_hash(pf->ev[i].entropy);
         if (!pf->ev[i].port) continue; /* unpopulated */
-        while (pf->hix[h]) h = h + 1u == 2u * MRC_MAX_EVS ? 0u : h + 1u;
+        while (pf->hix[h]) h = mrc__ent_next(h);
         pf->hix[h] = (uint16_t)(i + 1u);
     }
 }
@@ -7901,7 +7894,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 }
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
- * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
+ * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the arrival's mirror (P28) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
  * stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with these values, and
  * does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
