@@ -584,6 +584,11 @@ typedef struct mrc_config {
                                  which the rotation spreads one packet each); 2 for every EV; 0: the rotation only */
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
+    uint8_t ev_suspect_hold;  /* P29: an EV whose silent loss awaits confirmation sits out of the rotation until the
+                                 verdict (at most 8 rounds of its plane): 1 (default) for a profile's EVs, 2 for every
+                                 EV, 0: it keeps its turns meanwhile */
+    uint16_t ev_suspect_min;  /* P29: ... only in a plane with at least this many EVs in its rotation (default 32: one
+                                 EV of fewer is too large a share of the plane's paths to take out on suspicion) */
     uint8_t ev_confirm_late;  /* P27: that SACK decides even when it comes after another SACK acknowledged the PSN
                                  (SACKs reorder on the way back), or is stale: 1 (default) for a profile's EVs (a
                                  controller's list of paths), not AUTO EVs; 2 (or more) for every EV; 0: only a SACK
@@ -699,6 +704,7 @@ typedef struct mrc_conn_stats {
     uint64_t ev_demoted;      /* EVs that went ASSUMED_BAD */
     uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
     uint64_t ev_group_retired;/* P26: EVs demoted with a hop-group member whose silent loss was confirmed */
+    uint64_t ev_suspect_held; /* P29: EVs taken out of the rotation while a silent loss on them awaits its verdict */
     uint64_t ev_revived;      /* ASSUMED_BAD EVs revived by probes */
     uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
     uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
@@ -1251,6 +1257,7 @@ typedef struct mrc__ev {
     uint8_t port;             /* 1-based egress port (a profile's EV: a copy of the profile's, read per packet) */
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
     uint8_t rc;               /* P23: its clean returns waiting in its port's recycle ring (0 unless ACTIVE) */
+    uint8_t hold;             /* P29, SKIP only: rounds of its port it still sits out awaiting a loss verdict */
 } mrc__ev;
 
 /* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
@@ -2697,6 +2704,8 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed);
+MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot);
+MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
@@ -2791,6 +2800,8 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->rev_ev_mirror = true;
     cfg->ev_confirm_loss = true;
     cfg->ev_confirm_late = 1;
+    cfg->ev_suspect_hold = 1;
+    cfg->ev_suspect_min = 32;
     cfg->ev_group_retire = 2;
     cfg->ev_recycle = 1;
     cfg->rtx_proven_ev = false;
@@ -3931,6 +3942,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
+        mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
     } else {
         mrc__ev_on_loss(c, (int)r->ev, false);
     }
@@ -4416,6 +4428,7 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
         mrc__reo_widen(c, now);
+        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
     } else if (r->flags & MRC__PR_EVLOST) {
         mrc__ev_on_loss(c, (int)r->ev_lost, true);
     }
@@ -5371,7 +5384,10 @@ MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
     return c->ev_prof ? c->ep->profs[c->ev_prof - 1u].ev[slot].entropy : (uint32_t)c->evs[slot].sport;
 }
-MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { e->st = (uint8_t)st; } /* clears flags too */
+MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 hold too */
+    e->st = (uint8_t)st;
+    e->hold = 0;
+}
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
 }
@@ -5464,6 +5480,10 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
     for (i = c->n_act[p]; i < n; i++) {
         mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
+        if (e->hold) { /* P29: awaiting a loss verdict */
+            e->hold--;
+            continue;
+        }
         if (e->st & MRC__EVF_SKIP2) {
             e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2);
             continue;
@@ -5472,7 +5492,10 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
         mrc__evr_swap(c, p, i, j++);
     }
     if (j == 0 && n) { /* everything sat out: everything rejoins */
-        for (i = 0; i < n; i++) mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE);
+        for (i = 0; i < n; i++) {
+            mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE);
+            c->evs[mrc__evr_at(c, p, i)].hold = 0;
+        }
         j = n;
     }
     c->n_act[p] = (uint16_t)j;
@@ -5630,7 +5653,34 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
     c->n_skip[p]++;
     e->st = (uint8_t)(MRC__EVS_SKIP | (used ? MRC__EVF_SKIP2 : 0u));
+    e->hold = 0;
     c->st.ev_skipped++;
+}
+
+/* P29: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its plane's rotation
+ * (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight back - or,
+ * if no verdict comes, for MRC__SUS_ROUNDS rounds of its plane. It keeps every other role of a good EV (the floor
+ * counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round), so a
+ * hold never starves a plane. O(1). */
+#define MRC__SUS_ROUNDS 8u
+MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
+        (unsigned)c->n_act[e->port - 1u] + c->n_skip[e->port - 1u] < c->ep->cfg.ev_suspect_min)
+        return;
+    if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
+        mrc__ev_skip(c, (uint16_t)slot);
+        c->st.ev_suspect_held++;
+    }
+    if (MRC__EVST(e) != MRC__EVS_SKIP) return;
+    e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2); /* the hold counts the rounds */
+    e->hold = (uint8_t)MRC__SUS_ROUNDS;
+}
+MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (MRC__EVST(e) != MRC__EVS_SKIP || !e->hold) return;
+    mrc__evr_del(c, (uint16_t)slot);
+    mrc__evr_add(c, (uint16_t)slot); /* ACTIVE, its turn pending in this round; the hold cleared */
 }
 
 /* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
@@ -5673,7 +5723,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     } else {
         return;
     }
-    e->st = 0;
+    mrc__ev_set(e, 0);
     mrc__bad_push(c, slot);
     mrc__ev_badref(c, slot, 1);
     c->st.ev_demoted++;
@@ -5943,7 +5993,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
         c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
                                                             : MRC__MAX(n / 8u, 1u));
     }
-    for (i = 0; i < n; i++) c->evs[i].st = 0;
+    for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
     c->ev_count = (uint16_t)n;
     c->peer_ports = mrc__all_ports(ep);
     mrc__ev_rebuild(c);
@@ -6000,6 +6050,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         unsigned st = MRC__EVST(&c->evs[i]);
         if (st == MRC__EVS_BAD) nb++;
         if (st > MRC__EVS_OFF) return 9;
+        /* Rule 21 (P29): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds) */
+        if (c->evs[i].hold > MRC__SUS_ROUNDS || (c->evs[i].hold && st != MRC__EVS_SKIP)) return 21;
     }
     if (nb != c->n_bad) return 10;
     /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
