@@ -700,7 +700,7 @@ typedef struct mrc_conn_stats {
     uint64_t imm_delivered;
     /* path signals and what the EV manager did with them */
     uint64_t ev_skip_req, ev_trims, ev_losses;
-    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim) */
+    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim, a P29 hold) */
     uint64_t ev_demoted;      /* EVs that went ASSUMED_BAD */
     uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
     uint64_t ev_group_retired;/* P26: EVs demoted with a hop-group member whose silent loss was confirmed */
@@ -5492,10 +5492,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
         mrc__evr_swap(c, p, i, j++);
     }
     if (j == 0 && n) { /* everything sat out: everything rejoins */
-        for (i = 0; i < n; i++) {
-            mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE);
-            c->evs[mrc__evr_at(c, p, i)].hold = 0;
-        }
+        for (i = 0; i < n; i++) mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE); /* holds end too */
         j = n;
     }
     c->n_act[p] = (uint16_t)j;
@@ -5665,8 +5662,9 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
 #define MRC__SUS_ROUNDS 8u
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
     if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
-        (unsigned)c->n_act[e->port - 1u] + c->n_skip[e->port - 1u] < c->ep->cfg.ev_suspect_min)
+        (unsigned)c->n_act[p] + c->n_skip[p] < c->ep->cfg.ev_suspect_min)
         return;
     if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
         mrc__ev_skip(c, (uint16_t)slot);
