@@ -625,8 +625,9 @@ typedef struct mrc_config {
     uint32_t psu_retry_ns;    /* an unanswered PORT_STATUS_UPDATE the core sent is sent again after this long,
                                  doubling each time (default 200000) */
     uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
-    bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back backs off but does not spend the
-                                 retry budget (true, default): congestion is not a dead path */
+    bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back does not spend the retry budget
+                                 (true, default): congestion is not a dead path */
+    bool trim_holds_rto;      /* Q25: ... nor back off: the next wait is the same (true, default) */
     /* memory */
     uint32_t pool_blocks;     /* in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of them;
                                  see IN-FLIGHT MEMORY at the top) */
@@ -1486,8 +1487,8 @@ struct mrc_conn {
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
-    uint32_t retries;         /* consecutive RTO expiries without progress (the back-off) */
-    uint32_t retry_spent;     /* ... of which spent the retry budget: no trim NACK came in between (Q25) */
+    uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25: not trim-answered) */
+    uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25: not trim-answered) */
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
     uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
@@ -2821,6 +2822,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
     cfg->trim_keeps_alive = true;
+    cfg->trim_holds_rto = true;
 }
 
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
@@ -4793,8 +4795,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
-    if ((reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) && c->ep->cfg.trim_keeps_alive)
-        c->rto_heard = 1;
+    if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
     mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
                                : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
                                                                     : MRC__LOSS_NACK);
@@ -4837,14 +4838,15 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
         mrc__req_timers(c);
         return;
     }
-    c->retries++;
+    /* The retry budget and the back-off are for a dead path or peer (Q25). An expiry after which a trim NACK came
+     * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
+     * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
+     * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
+    if (!c->rto_heard || !c->ep->cfg.trim_holds_rto) c->retries++;
+    if (!c->rto_heard || !c->ep->cfg.trim_keeps_alive) c->retry_spent++;
     c->st.rto_fired++;
     c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
-    /* The retry budget is for a dead path or peer (Q25). An expiry after which a trim NACK came back - the fabric
-     * cut one of this QP's packets and the peer answered: congestion, not failure - backs off but spends none of
-     * it; so a QP starved in a congested fabric is not failed for being slow. */
-    if (c->rto_heard) c->rto_heard = 0;
-    else c->retry_spent++;
+    c->rto_heard = 0;
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
     if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
         mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
