@@ -1184,18 +1184,19 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
 /* One EV of a QP: entropy, port and MRC_EVS_* state. MRC_OK, MRC_ERR_NOENT (index past the set), MRC_ERR_INVAL. */
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state);
 MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
-/* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first
- * broken rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and
- * timer run. Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on
- * its congestion context's READY list behind bytes in flight, has a timer armed (a finite deadline), or waits for
- * in-flight memory on the endpoint's pool list - and rule 12: only while no pool block is free or retained. Rules
- * 13 and 14: every PSN in flight has its live pool block, and the record lists (transmit, retransmission) hold only
- * those PSNs. Rule 15: each block in its table is its own, and a retained one is linked in the FIFO of retained
- * blocks. Rule 16: its timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
- * finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies in its segment, and only ACTIVE EVs have valid
- * entries. Rule 18 (P26): its profile's hop-group rings stay inside its EV set, each link within one group.
- * Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs. Rule 20 (P28): its profile's entropy
- * index finds each of its EVs. */
+/* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first broken
+ * rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and timer run.
+ * Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on its
+ * congestion context's READY list behind bytes in flight or behind a QP of that list with its pacing deadline armed,
+ * has a timer armed (a finite deadline), or waits for in-flight memory on the endpoint's pool list - and rule 12:
+ * only while no pool block is free or retained. Rules 13 and 14: every PSN in flight has its live pool block, and
+ * the record lists (transmit, retransmission) hold only those PSNs. Rule 15: each block in its table is its own, and
+ * a retained one is linked in the FIFO of retained blocks. Rule 16: its timer-heap key is the earliest of its
+ * timers, and it is in the heap exactly when that is finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies
+ * in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26): its profile's hop-group rings stay inside
+ * its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs.
+ * Rule 20 (P28): its profile's entropy index finds each of its EVs. Rule 21 (P29): only a skipped EV has a hold, of
+ * at most 8 rounds. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -6056,11 +6057,22 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     if (nb != c->n_bad) return 10;
     /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
      * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
-     * bytes in flight to be acknowledged, or one of its timers is armed. */
+     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
+     * (P24: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or one of its
+     * timers is armed. The walk is O(QPs on the list), here only. */
     if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
         !c->in_poolq) {
         const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
-        if (!c->in_ready || !x || !x->inflight) return 11;
+        if (!c->in_ready || !x) return 11;
+        if (!x->inflight) {
+            unsigned k = x->ready_head, n;
+            const mrc_conn *r = (const mrc_conn *)0;
+            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
+                r = c->ep->conns[k];
+                if (!r || r->pace_deadline != MRC_TIME_NEVER) break;
+            }
+            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
+        }
     }
     /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
      * goes to a waiter */
