@@ -987,6 +987,8 @@ static void fz_session(fz_in *in) {
     g.cfg.rev_ev_echo = (c1 >> 1) & 1u;
     g.cfg.rev_ev_mirror = !((c1 >> 2) & 1u); /* P28: control packets on the arrival's mirror (EV profiles) */
     g.cfg.ev_suspect_hold = (uint8_t)((c1 >> 3) & 3u); /* P29: suspect EVs sit out until the verdict */
+    /* ... and the plane-size minimum (default 32) small enough for this harness's planes: 3 none, 2 two EVs */
+    if (g.cfg.ev_suspect_hold >= 2) g.cfg.ev_suspect_min = g.cfg.ev_suspect_hold == 3 ? 0u : 2u;
     if (c0 & 0x80u) {
         g.cfg.ev_sport_min = fz_u16(in);
         g.cfg.ev_sport_max = (uint16_t)(g.cfg.ev_sport_min + fz_u8(in));

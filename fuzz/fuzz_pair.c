@@ -17,7 +17,8 @@
  * delivered in order as time advances from deadline to deadline, until every message has completed or a QP is in
  * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them). The P25 knobs come
  * from bits of c0 ^ c3 (every input bit was taken): bit 1 rtx_proven_ev and tlp_answer_reset, bit 4
- * ev_hashed_fast_demote; bits 2-3 P29's ev_suspect_hold; bit 5 (inverted) Q25's trim_holds_rto.
+ * ev_hashed_fast_demote; bits 2-3 P29's ev_suspect_hold (2 and 3 also lower ev_suspect_min to 2 and 0, else no
+ * plane of this harness is large enough for a hold); bit 5 (inverted) Q25's trim_holds_rto.
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
@@ -281,6 +282,8 @@ static void fz_setup(fz_in *in) {
         cf->ev_confirm_late = (uint8_t)(((c0 ^ c3) >> 6) & 3u); /* P27: 0, 1 (profiles), 2-3 (every EV) */
         cf->rev_ev_mirror = !((c0 ^ c3) & 1u); /* P28 (with an EV profile and rev_ev_echo off) */
         cf->ev_suspect_hold = (uint8_t)(((c0 ^ c3) >> 2) & 3u); /* P29: 0, 1 (profiles), 2-3 (every EV) */
+        if (cf->ev_suspect_hold >= 2) /* ... with a minimum this harness's planes reach */
+            cf->ev_suspect_min = cf->ev_suspect_hold == 3 ? 0u : 2u;
         cf->trim_holds_rto = !(((c0 ^ c3) >> 5) & 1u);           /* Q25: a trim-answered expiry does not back off */
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
