@@ -5890,7 +5890,7 @@ MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned p
     const mrc__evprof *pf = mrc__conn_prof(c);
     int i;
     unsigned st;
-    if (!pf || !c->ep->cfg.rev_ev_mirror || c->ep->cfg.rev_ev_echo) return MRC__EV_NONE;
+    if (!pf || !c->ep->cfg.rev_ev_mirror) return MRC__EV_NONE; /* (both callers already left rev_ev_echo out) */
     i = mrc__prof_lookup(pf, ent, port);
     if (i < 0 || (unsigned)i >= c->ev_count) return MRC__EV_NONE;
     st = MRC__EVST(&c->evs[i]);
@@ -7958,9 +7958,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 }
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
- * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the arrival's mirror (P28) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the LSB-first SETH. It
- * stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with these values, and
- * does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
+ * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
+ * arrival's mirror (P28) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the
+ * LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with
+ * these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
