@@ -557,6 +557,8 @@ typedef struct mrc_config {
     uint8_t cc_subpkt_shift;  /* P24: NSCC's window may fall to one nominal packet >> this (0..12), and below one
                                  packet its context paces: one packet per base RTT x packet / window (default 4;
                                  0: the window stops at one packet in flight, as before P24) */
+    uint8_t cc_lh_mark_rtts;  /* P30: for this many base RTTs after a TRIMMED_LASTHOP NACK, NSCC reads the context's
+                                 SACKs as ECN-marked (default 32; 0 = off) */
     /* responder flow control (Q9, Q12) */
     uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
                                  0 = never), rising to 127 when it is full */
@@ -837,8 +839,8 @@ enum {
 };
 
 /* Attribute mask bits and the transition that requires (R) or allows (O) each:
- *   RESET->INIT: R EV_PROFILE, CC_PROFILE; O PKEY, ACCESS
- *   INIT->INIT:  O PKEY, ACCESS
+ *   RESET->INIT: R EV_PROFILE, CC_PROFILE; O PKEY, ACCESS, HINT
+ *   INIT->INIT:  O PKEY, ACCESS, HINT
  *   INIT->RTR:   R DEST_QPN, RQ_PSN, PATH_MTU, MPR_DEST, MAX_WIMM_DEST; O CAPS, PEER, PKEY, ACCESS
  *   RTR->RTS:    R SQ_PSN, MPR, MAX_WIMM, RETRY, TIMEOUT; O ACCESS
  *   RTS->RTS:    O RETRY, TIMEOUT, ACCESS
@@ -860,6 +862,18 @@ enum {
 #define MRC_ATTR_MAX_WIMM        ((uint32_t)1 << 14)
 #define MRC_ATTR_RETRY           ((uint32_t)1 << 15)
 #define MRC_ATTR_TIMEOUT         ((uint32_t)1 << 16)
+#define MRC_ATTR_HINT            ((uint32_t)1 << 17)
+
+/* QP hints (MRC's MRC_QP_HINT, optional, set going to INIT): what the application knows of its traffic. 0 = not
+ * known. The core uses num_remote_recv_peers: where the fabric trims (mrc_config.trimmable), a QP whose congestion
+ * context it creates starts NSCC's window at maxwnd / num_remote_recv_peers, at least one packet, instead of maxwnd
+ * (docs/PROTOCOL.md P31). The other two are kept and reported by mrc_conn_query only. */
+typedef struct mrc_qp_hint {
+    uint32_t num_qps_per_peer;      /* QPs this application opens to the same peer */
+    uint32_t num_send_peers;        /* peers this endpoint sends to at the same time */
+    uint32_t num_remote_recv_peers; /* senders the peer receives from at the same time, this one included (the
+                                       incast degree) */
+} mrc_qp_hint;
 
 typedef struct mrc_conn_attr {
     uint8_t state;           /* enum mrc_conn_state */
@@ -880,6 +894,7 @@ typedef struct mrc_conn_attr {
     uint8_t retry_linear;    /* RETRY: linear retries, 0..7 */
     uint8_t retry_exp;       /* RETRY: exponential retries after them, 0..25 (25 = infinite) */
     uint8_t timeout;         /* ACK timeout 1.024 us * 2^t, t in 0..24 (0 = infinite, as IBTA) */
+    mrc_qp_hint hint;        /* default all 0 (nothing known) */
 } mrc_conn_attr;
 
 /* Attach a caller-owned conn to the endpoint in RESET. MRC_OK, MRC_ERR_INVAL, MRC_ERR_FULL (no free slot). */
@@ -899,7 +914,7 @@ MRC_API void *mrc_conn_user(const mrc_conn *c);
  * out-of-band exchange, then mrc_conn_connect walks RESET -> INIT -> RTR -> RTS with the masks below (each step
  * exactly mrc_conn_modify with MRC_ATTR_STATE | MRC_ATTR_<step>_MASK). It stops at the first failing step and
  * returns its error; mrc_endpoint_last_error says which rule failed, and the conn stays in the last state reached. */
-#define MRC_ATTR_INIT_MASK (MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_PKEY | MRC_ATTR_ACCESS)
+#define MRC_ATTR_INIT_MASK (MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT)
 #define MRC_ATTR_RTR_MASK                                                                                             \
     (MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST |             \
      MRC_ATTR_CAPS | MRC_ATTR_PEER)
@@ -1311,6 +1326,7 @@ typedef struct mrc__nscc_prm { /* NSCC parameters in integer form, per congestio
     uint32_t fi_scale_q16, gamma_q16, md_floor_q16, alpha_q16; /* alpha: bytes per ns of delay below target */
     uint8_t qa_gate, disable_qa, maxwnd_set, trimming;
     uint8_t subpkt;             /* P24: a window below one packet paces the context (floor < min_cwnd) */
+    uint8_t lh_mark_rtts;       /* P30: SACKs count as marked for this many base RTTs after a last-hop trim */
 } mrc__nscc_prm;
 
 typedef struct mrc__ccprof {  /* a CC profile */
@@ -1335,6 +1351,7 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     uint32_t avg_q4;          /* average queueing delay, ns x 16 */
     mrc_time last_adjust, last_dec, qa_end;
     mrc_time last_sub;        /* P24: the last decrease below one packet */
+    mrc_time lh_mark_end;     /* P30: SACKs before this count as ECN-marked (0: none) */
     uint8_t qa_loss, fast;
     uint8_t qa_trim;          /* P24: the loss that armed quick adapt was a trim */
 } mrc__ccx;
@@ -2790,6 +2807,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->line_rate_mbps = 0;
     cfg->base_rtt_ns = 12000;
     cfg->cc_subpkt_shift = 4;
+    cfg->cc_lh_mark_rtts = 32;
     cfg->rcv_pen_ooo_pct = 50;
     cfg->dyn_mpr_budget = 0;
     cfg->evs_per_port = 16;
@@ -3333,9 +3351,9 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
                              MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
     } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
-        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_INIT) {
-        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
         req = MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST;
         opt = MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
@@ -3423,6 +3441,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         c->attr.retry_exp = a->retry_exp;
     }
     if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
+    if (mask & MRC_ATTR_HINT) c->attr.hint = a->hint;
 
     if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         if (c->attr.ev_profile_id) {
@@ -6475,6 +6494,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
 MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly, w0 = x->cwnd;
+    bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30: marked, or soon after a last-hop trim */
     x->achieved += newly;
     x->received += newly;
     if (x->ign_done < x->ign_bytes) x->ign_done += newly;
@@ -6482,15 +6502,15 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
         c->st.cc_rtt_samples++;
         if (MRC__UNLIKELY(s->rtt < x->p.base_rtt)) mrc__nscc_base_rtt_slow(x, s->rtt);
         delay = (uint32_t)MRC__MIN(s->rtt - x->p.base_rtt, (mrc_time)0xFFFFFFFFu);
-        mrc__nscc_avg(x, delay, s->ecn);
+        mrc__nscc_avg(x, delay, s->ecn); /* the true echo: P30 leaves the average alone */
     } else {
         delay = mrc__avg_delay(x);
     }
-    if (mrc__nscc_qa(c, x, false, s->ecn, delay, now)) return;
-    if (!s->ecn && delay >= x->p.target) { /* fair increase */
+    if (mrc__nscc_qa(c, x, false, ecn, delay, now)) return;
+    if (!ecn && delay >= x->p.target) { /* fair increase */
         mrc__inc_add(&x->inc, x->p.fi, newly);
         x->fast = 0;
-    } else if (!s->ecn) { /* proportional increase, or fast increase while the delay stays under 1 us */
+    } else if (!ecn) { /* proportional increase, or fast increase while the delay stays under 1 us */
         if (delay < 1000u) {
             x->fi_count += newly;
         } else {
@@ -6557,6 +6577,12 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
     if (mrc__nscc_qa(c, x, true, false, x->p.base_rtt, now)) return;
     mrc__nscc_dec(x, bytes, now);
     c->st.cc_nack_dec++;
+}
+/* P30: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN rule reads as
+ * "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs count as ECN-marked in the
+ * quadrant and quick adapt (not in the average delay), so a delay over target decreases the window. O(1). */
+MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
+    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
 /* A packet judged lost without a trim (Q13). Where the fabric trims, a silent loss is a path fault, not a full
  * queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed cable
@@ -6699,11 +6725,14 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
         mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
         if (x->algo == MRC_CC_ALGO_NSCC) {
             x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
+            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31: or a known incast's fair share */
+                x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
             x->last_adjust = x->last_dec = ep->now;
             if (ep->cfg.cc_subpkt_shift) { /* P24: the window may fall below one packet; the context then paces */
                 x->p.subpkt = 1;
                 x->p.floor = MRC__MAX(nominal >> MRC__MIN(ep->cfg.cc_subpkt_shift, 12u), 1u);
             }
+            x->p.lh_mark_rtts = ep->cfg.cc_lh_mark_rtts;
         } else if (x->algo == MRC_CC_ALGO_FIXED) {
             x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.fixed_cwnd_bytes;
             x->p.maxwnd = x->cwnd;
@@ -6772,6 +6801,7 @@ MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_ti
     mrc__cc_on_ack(c, nominal);
     if (!x) return;
     ops = &mrc__cc_table[x->algo];
+    if (why == MRC__LOSS_TRIM_LH && x->algo == MRC_CC_ALGO_NSCC) mrc__nscc_lh_mark(x, now);
     if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14) */
         if (ops->on_trim) ops->on_trim(c, x, nominal, now);
     } else if (why != MRC__LOSS_NACK) {
@@ -8456,7 +8486,7 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
         "mrc_conn_modify", "mrc_ev_fmt_modify", "mrc_ev_profile_modify", "mrc_cc_profile_modify", "mrc_ev_op"};
     static const char *const conn_attr[] = {"STATE", "PKEY", "ACCESS", "EV_PROFILE", "CC_PROFILE", "DEST_QPN",
                                             "RQ_PSN", "PATH_MTU", "MPR_DEST", "MAX_WIMM_DEST", "CAPS", "PEER",
-                                            "SQ_PSN", "MPR", "MAX_WIMM", "RETRY", "TIMEOUT"};
+                                            "SQ_PSN", "MPR", "MAX_WIMM", "RETRY", "TIMEOUT", "HINT"};
     static const char *const fmt_attr[] = {"STATE", "MODE", "FIELDS"};
     static const char *const prof_attr[] = {"STATE", "MODE", "FMT_ID", "COUNT", "MIN_ACTIVE", "EVENT_MASK", "FIELDS"};
     static const char *const cc_attr[] = {"STATE", "ALGORITHM", "CONFIG"};
@@ -8475,7 +8505,7 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
     at = mrc__cat(buf, cap, at, ": ");
     at = mrc__cat(buf, cap, at, mrc_detail_name(d->code));
     switch (d->call) {
-    case MRC_CALL_CONN_MODIFY: names = conn_attr, nnames = 17, prefix = "MRC_ATTR_"; break;
+    case MRC_CALL_CONN_MODIFY: names = conn_attr, nnames = 18, prefix = "MRC_ATTR_"; break;
     case MRC_CALL_EV_FMT_MODIFY: names = fmt_attr, nnames = 3, prefix = "MRC_EV_FMT_ATTR_"; break;
     case MRC_CALL_EV_PROFILE_MODIFY: names = prof_attr, nnames = 7, prefix = "MRC_EV_PROF_ATTR_"; break;
     case MRC_CALL_CC_PROFILE_MODIFY: names = cc_attr, nnames = 3, prefix = "MRC_CC_PROF_ATTR_"; break;

@@ -2069,8 +2069,9 @@ static int t_qp_mask_bits(void) {
         unsigned from, to;
         uint32_t req, opt;
     } tr[] = {
-        {MRC_QPS_RESET, MRC_QPS_INIT, MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, MRC_ATTR_PKEY | MRC_ATTR_ACCESS},
-        {MRC_QPS_INIT, MRC_QPS_INIT, 0, MRC_ATTR_PKEY | MRC_ATTR_ACCESS},
+        {MRC_QPS_RESET, MRC_QPS_INIT, MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE,
+         MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT},
+        {MRC_QPS_INIT, MRC_QPS_INIT, 0, MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT},
         {MRC_QPS_INIT, MRC_QPS_RTR,
          MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST,
          MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS},
@@ -2086,8 +2087,8 @@ static int t_qp_mask_bits(void) {
     ut_fix *f = &ut_fx;
     unsigned t, b;
     for (t = 0; t < sizeof tr / sizeof tr[0]; t++) {
-        for (b = 0; b <= 18; b++) { /* b 0: the required set alone; b 1..16: each attribute; 17, 18: unknown bits */
-            uint32_t bit = b == 0 ? 0 : b == 18 ? 0x80000000u : (uint32_t)1 << b, mask = MRC_ATTR_STATE | tr[t].req;
+        for (b = 0; b <= 19; b++) { /* b 0: the required set alone; b 1..17: each attribute; 18, 19: unknown bits */
+            uint32_t bit = b == 0 ? 0 : b == 19 ? 0x80000000u : (uint32_t)1 << b, mask = MRC_ATTR_STATE | tr[t].req;
             int want, rc;
             mrc_conn_attr a;
             if (bit & tr[t].req) {

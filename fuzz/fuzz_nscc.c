@@ -3,14 +3,15 @@
  * MRC__PRIVATE statics are callable) on real endpoints and QPs set up through the public API.
  *
  * Input: [config][NSCC profile][QPs][ops...]. The endpoint's line rate, base RTT, trimming and algorithm, and a CC
- * profile whose every mrc_nscc_cfg field (floats from raw bits included) comes from the input; 1..4 QPs, each to
- * peer 0 or 1 on profile 0 or the fuzzed one, so some share a congestion context. Then up to FZ_MAX_OPS records, each
- * an event the requester feeds its context: a packet sent (or the QP blocked READY when the window is shut, as the
+ * profile whose every mrc_nscc_cfg field (floats from raw bits included) comes from the input; 1..4 QPs, each to peer 0
+ * or 1 on profile 0 or the fuzzed one, so some share a congestion context, with or without the QP hint
+ * num_remote_recv_peers (P31: a new context starts at maxwnd / n, at least one packet). Then up to FZ_MAX_OPS records,
+ * each an event the requester feeds its context: a packet sent (or the QP blocked READY when the window is shut, as the
  * scheduler does), a packet acknowledged, a packet judged lost (SACK hole, RTO, probe, resource NACK, trim, last-hop
- * trim), a SACK sample (rcvd_bytes delta, RTT or none, CE echo, receiver penalty, r_c: the values a peer can put on
- * the wire), time jumps, a QP leaving its context (ERR) and joining again, and profile reconfiguration. The sample
- * domain is what the public API can produce (newly < 2^31 in 256-byte units, penalty 0..127, packet sizes of the QP's
- * MTU), so every violation is reachable from outside. Oracles, after every call:
+ * trim), a SACK sample (rcvd_bytes delta, RTT or none, CE echo, receiver penalty, r_c: the values a peer can put on the
+ * wire), time jumps, a QP leaving its context (ERR) and joining again, and profile reconfiguration. The sample domain
+ * is what the public API can produce (newly < 2^31 in 256-byte units, penalty 0..127, packet sizes of the QP's MTU), so
+ * every violation is reachable from outside. Oracles, after every call:
  *   - no undefined behaviour (UBSan: signed overflow, shifts, float-to-integer conversions of the float config);
  *   - a profile configuration is rejected with MRC_ERR_INVAL exactly when documented (qa_gate > 16, max_md_jump_q16
  *     > 65536, no fixed window) and then changes nothing;
@@ -19,7 +20,8 @@
  *     intends: no silent wrap-around;
  *   - cwnd always in [floor, maxwnd] (NSCC; floor = min_cwnd, or below it with sub-packet windows, P24), constant for the fixed window and none; a send, an
  *     acknowledgement, a READY block and a resource NACK never move it; a SACK without CE and penalty never lowers it
- *     unless quick adapt fired or maxwnd fell; a multiplicative decrease happens at most once per base RTT (and
+ *     unless quick adapt fired, maxwnd fell or a last-hop trim's mark holds (P30: exactly cc_lh_mark_rtts base RTTs
+ *     from the last TRIM_LH, set by nothing else); a multiplicative decrease happens at most once per base RTT (and
  *     keeps at least md_floor of the window);
  *   - bytes in flight: every QP's count equals the model's (what it sent minus what left), the context's equals the
  *     sum over its QPs (never negative, never wrapped);
@@ -35,7 +37,7 @@
 
 typedef struct fz_q {
     mrc_conn c;
-    uint32_t mtu, peer;
+    uint32_t mtu, peer, hint; /* hint: num_remote_recv_peers (P31) */
     uint64_t prof;
     uint32_t pkt[FZ_PKTS];    /* nominal sizes of the packets in flight (the model) */
     unsigned npkt;
@@ -54,6 +56,7 @@ static struct {
     unsigned nready[MRC_MAX_CCX];
     uint16_t rq[MRC_MAX_CCX][FZ_NQ];
     mrc_time last_md[MRC_MAX_CCX];
+    mrc_time lh_end[MRC_MAX_CCX]; /* P30: the last-hop mark the model expects, per context */
 } g;
 
 /* ---- set-up ---------------------------------------------------------------------------------------------------- */
@@ -215,7 +218,8 @@ static int fz_join(fz_q *q) { /* RESET -> RTS; the QP joins (or opens) its peer'
     memset(&a, 0, sizeof a);
     a.state = MRC_QPS_INIT;
     a.cc_profile_id = q->prof;
-    rc = mrc_conn_modify(&q->c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, g.now);
+    a.hint.num_remote_recv_peers = q->hint;
+    rc = mrc_conn_modify(&q->c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_HINT, g.now);
     FZ_CHECK(rc == MRC_OK, "INIT %d", rc);
     fz_conn_rts(&q->c, 0x300u, q->mtu, q->peer, 0, g.now);
     FZ_CHECK(q->c.ccx != MRC__EV_NONE, "RTS without a context");
@@ -230,11 +234,15 @@ static int fz_join(fz_q *q) { /* RESET -> RTS; the QP joins (or opens) its peer'
 #endif
         if (x->refs == 1) { /* a new context */
             g.last_md[q->c.ccx] = g.now;
+            g.lh_end[q->c.ccx] = 0;
             g.nready[q->c.ccx] = 0;
             if (x->algo == MRC_CC_ALGO_NSCC) {
                 fz_check_params(x, q);
-                FZ_CHECK(x->cwnd == x->p.maxwnd, "a new NSCC context starts at cwnd %llu, maxwnd %llu (Q13)",
-                         (unsigned long long)x->cwnd, (unsigned long long)x->p.maxwnd);
+                /* Q13: at maxwnd; P31: with the hint n > 1 on a trimming fabric at maxwnd / n, at least one packet */
+                uint64_t want = q->hint > 1u && g.cfg.trimmable ? MRC__MAX(x->p.maxwnd / q->hint, (uint64_t)x->p.min_cwnd)
+                                                                : x->p.maxwnd;
+                FZ_CHECK(x->cwnd == want, "a new NSCC context starts at cwnd %llu, maxwnd %llu, hint %u (Q13, P31)",
+                         (unsigned long long)x->cwnd, (unsigned long long)x->p.maxwnd, q->hint);
             }
         }
     }
@@ -258,6 +266,8 @@ static void fz_setup(fz_in *in) {
     g.cfg.base_rtt_ns = (c0 & 0x40u) ? fz_cfg32(in) : 12000u;
     g.cfg.cc_algo = (c1 >> 5) == 6 ? MRC_CC_ALGO_FIXED : (c1 >> 5) == 7 ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_NSCC;
     g.cfg.fixed_cwnd_bytes = (c0 & 0x80u) ? fz_cfg32(in) : 16384u;
+    /* P30's mark: off, 1 or 32 base RTTs (c1 & 3 also picks a line rate) */
+    g.cfg.cc_lh_mark_rtts = (uint8_t)((c1 & 3u) == 0u ? 0u : (c1 & 3u) == 1u ? 1u : 32u);
     g.now = 1000000;
     rc = mrc_endpoint_init(&g.ep, &g.cfg, g.now);
     FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
@@ -268,6 +278,7 @@ static void fz_setup(fz_in *in) {
         fz_q *q = &g.q[i];
         q->mtu = 256u << (b & 3u) % 5u;
         q->peer = (b >> 3) & 1u;
+        q->hint = (b >> 4) & 3u ? 1u << (((b >> 4) & 3u) * 5u - 5u) : 0u; /* P31: none, 1, 32, 1024 */
         q->prof = g.have_prof && (b & 4u) ? FZ_PROF : 0u;
         rc = mrc_conn_init(&g.ep, &q->c, g.now);
         FZ_CHECK(rc == MRC_OK, "conn_init %d", rc);
@@ -434,6 +445,14 @@ static void fz_op_loss(fz_q *q, fz_in *in) {
                  (unsigned long long)s.cwnd[x], (unsigned long long)g.ep.ccx[x].cwnd);
     else if (c1.cc_qa == c0.cc_qa)
         fz_same_cwnd(&s, "a silent loss where the fabric trims (Q13)");
+    if (g.ep.ccx[x].algo == MRC_CC_ALGO_NSCC) { /* P30: a last-hop trim (only) marks the next lh_mark_rtts base RTTs */
+        const mrc__ccx *cx = &g.ep.ccx[x];
+        mrc_time want = why == MRC__LOSS_TRIM_LH && g.cfg.cc_lh_mark_rtts
+                            ? g.now + (mrc_time)cx->p.base_rtt * g.cfg.cc_lh_mark_rtts : g.lh_end[x];
+        FZ_CHECK(cx->lh_mark_end == want, "last-hop mark until %llu after loss %d, want %llu",
+                 (unsigned long long)cx->lh_mark_end, why, (unsigned long long)want);
+        g.lh_end[x] = want;
+    }
 }
 
 static void fz_op_sack(fz_q *q, fz_in *in) {
@@ -443,6 +462,7 @@ static void fz_op_sack(fz_q *q, fz_in *in) {
     mrc_conn_stats c0, c1;
     fz_snap s;
     mrc__ccx before;
+    bool marked;
     if (x == MRC__EV_NONE) return;
     memset(&sm, 0, sizeof sm);
     switch (b & 3u) { /* rcvd_bytes delta: packets' worth, 256-byte units, or anything below 2^23 units */
@@ -462,6 +482,7 @@ static void fz_op_sack(fz_q *q, fz_in *in) {
     sm.r_c = (b >> 6) & 1u;
     fz_take(&s);
     before = g.ep.ccx[x];
+    marked = sm.ecn || g.now < before.lh_mark_end; /* P30 */
     mrc_conn_stats_get(&q->c, &c0);
     mrc__cc_on_sack(&q->c, &sm, g.now);
     mrc_conn_stats_get(&q->c, &c1);
@@ -473,7 +494,7 @@ static void fz_op_sack(fz_q *q, fz_in *in) {
     FZ_CHECK(c1.cc_md <= c0.cc_md + 1u, "two decreases in one SACK");
     if (c1.cc_md != c0.cc_md) {
         const mrc__ccx *cx = &g.ep.ccx[x];
-        FZ_CHECK(sm.ecn, "a multiplicative decrease without CE");
+        FZ_CHECK(marked, "a multiplicative decrease without CE (or a last-hop trim's mark, P30)");
         FZ_CHECK(g.now - g.last_md[x] > cx->p.base_rtt, "two decreases %llu ns apart, base RTT %u",
                  (unsigned long long)(g.now - g.last_md[x]), cx->p.base_rtt);
         g.last_md[x] = g.now;
@@ -497,7 +518,7 @@ static void fz_op_sack(fz_q *q, fz_in *in) {
                  "maxwnd rose %llu -> %llu when the base RTT fell",
                  (unsigned long long)before.p.maxwnd, (unsigned long long)cx->p.maxwnd);
     }
-    if (!sm.ecn && !sm.pen && c1.cc_qa == c0.cc_qa && g.ep.ccx[x].p.maxwnd >= before.p.maxwnd)
+    if (!marked && !sm.pen && c1.cc_qa == c0.cc_qa && g.ep.ccx[x].p.maxwnd >= before.p.maxwnd)
         FZ_CHECK(g.ep.ccx[x].cwnd >= before.cwnd, "a SACK without CE or penalty lowered cwnd %llu -> %llu",
                  (unsigned long long)before.cwnd, (unsigned long long)g.ep.ccx[x].cwnd);
 }

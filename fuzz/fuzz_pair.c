@@ -18,7 +18,9 @@
  * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them). The P25 knobs come
  * from bits of c0 ^ c3 (every input bit was taken): bit 1 rtx_proven_ev and tlp_answer_reset, bit 4
  * ev_hashed_fast_demote; bits 2-3 P29's ev_suspect_hold (2 and 3 also lower ev_suspect_min to 2 and 0, else no
- * plane of this harness is large enough for a hold); bit 5 (inverted) Q25's trim_holds_rto.
+ * plane of this harness is large enough for a hold); bit 5 (inverted) Q25's trim_holds_rto. (c0 ^ ext) bit 0 turns
+ * P30's last-hop trim marks off (cc_lh_mark_rtts 0; else the default 32); c2 bits 6-7 the QP hint
+ * num_remote_recv_peers (P31: none, 2, 64, 2^32 - 1).
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
@@ -141,7 +143,11 @@ static void fz_connect(fz_in *in) {
             x.state = MRC_QPS_INIT;
             x.ev_profile_id = ((g.ext >> 2) & 3u) ? FZ_EVPROF : 0u;
             x.cc_profile_id = (g.ext & 3u) == FZ_CC_NSCC_SMALL ? FZ_CCPROF : 0u;
-            rc = mrc_conn_modify(&g.q[s][q].c, &x, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, g.now);
+            /* P31: c2 bits 6-7 pick the QP hint num_remote_recv_peers: none, 2, 64, 2^32 - 1 */
+            x.hint.num_remote_recv_peers =
+                (c2 >> 6) == 0 ? 0u : (c2 >> 6) == 1 ? 2u : (c2 >> 6) == 2 ? 64u : 0xFFFFFFFFu;
+            rc = mrc_conn_modify(&g.q[s][q].c, &x,
+                                 MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_HINT, g.now);
             FZ_CHECK(rc == MRC_OK, "INIT %d", rc);
         }
         for (s = 0; s < 2; s++) {
@@ -285,6 +291,7 @@ static void fz_setup(fz_in *in) {
         if (cf->ev_suspect_hold >= 2) /* ... with a minimum this harness's planes reach */
             cf->ev_suspect_min = cf->ev_suspect_hold == 3 ? 0u : 2u;
         cf->trim_holds_rto = !(((c0 ^ c3) >> 5) & 1u);           /* Q25: a trim-answered expiry does not back off */
+        cf->cc_lh_mark_rtts = (uint8_t)(((c0 ^ g.ext) & 1u) ? 0u : 32u); /* P30 (every bit is taken: a mix) */
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }

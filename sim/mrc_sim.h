@@ -91,7 +91,8 @@ typedef struct mrc_sim_config {
     uint8_t ecn_kmin_pct, ecn_kmax_pct; /* marking thresholds, % of queue_bytes (default 20, 80) */
     bool trim;                /* packet trimming (default true); false = drop-tail for every class */
     uint32_t trim_bytes;      /* MRC bytes a trimmed packet keeps (default 0 = its MRC headers) */
-    bool trim_lasthop_dscp;   /* trims on a switch-to-host port get DSCP TRIMMED_LASTHOP (default false) */
+    bool trim_lasthop_dscp;   /* trims on a switch-to-host port get DSCP TRIMMED_LASTHOP (default true: the
+                                 receiver then answers TRIMMED_LASTHOP, docs/PROTOCOL.md P30) */
     uint8_t routing;          /* MRC_SIM_ROUTE_ECMP (default) or MRC_SIM_ROUTE_SRV6 */
     /* NICs */
     uint32_t nic_txq_pkts;    /* a NIC port can take a packet while it holds fewer than this (default 2) */
@@ -107,6 +108,7 @@ typedef struct mrc_sim_config {
                                  T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
                                  retires them together (default true). The Clos has none: its EVs share no hop */
     uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
+    uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -131,6 +133,7 @@ typedef struct mrc_sim_flow_spec {
     uint64_t bytes;           /* 1..MRC_MAX_MSG_LEN, one RDMA Write */
     mrc_time start;           /* earliest start */
     uint32_t after;           /* flow id whose reception must complete first, or MRC_SIM_NONE */
+    uint32_t incast;          /* the sender QP's hint num_remote_recv_peers (0: no hint; docs/PROTOCOL.md P31) */
 } mrc_sim_flow_spec;
 
 enum mrc_sim_fault_kind {
@@ -523,6 +526,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->ecn_kmin_pct = 20;
     c->ecn_kmax_pct = 80;
     c->trim = true;
+    c->trim_lasthop_dscp = true;
     c->routing = MRC_SIM_ROUTE_ECMP;
     c->nic_txq_pkts = 2;
     c->detect_ns = 10000;
@@ -530,6 +534,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->ev_paths = false;
     c->ev_groups = true;
     c->ev_group_retire = mc.ev_group_retire;
+    c->cc_lh_mark_rtts = mc.cc_lh_mark_rtts;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -1177,14 +1182,15 @@ MRC_SIM__PRIVATE void mrc_sim__trace(void *ud, unsigned id, uint64_t a, uint64_t
 }
 
 MRC_SIM__PRIVATE int mrc_sim__conn_up(mrc_sim *s, mrc_conn *c, uint32_t dest_qpn, uint32_t my_psn, uint32_t peer_psn,
-                                      uint32_t peer) {
+                                      uint32_t peer, uint32_t incast) {
     mrc_conn_attr a;
     mrc_time now = s->now;
     int rc;
     memset(&a, 0, sizeof a);
     a.state = MRC_QPS_INIT;
     a.ev_profile_id = s->path_evs ? MRC_SIM__PATH_PROF : 0u;
-    rc = mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, now);
+    a.hint.num_remote_recv_peers = incast;
+    rc = mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_HINT, now);
     if (rc) return rc;
     a.state = MRC_QPS_RTR;
     a.dest_qpn = dest_qpn;
@@ -1238,8 +1244,8 @@ MRC_SIM__PRIVATE void mrc_sim__flow_start(mrc_sim *s, uint32_t fi) {
     }
     hs->slot_flow[mrc_conn_qpn(f->cs) - hs->ep.cfg.qpn_base] = fi;
     hr->slot_flow[mrc_conn_qpn(f->cr) - hr->ep.cfg.qpn_base] = fi;
-    if (mrc_sim__conn_up(s, f->cs, mrc_conn_qpn(f->cr), psn_s, psn_r, f->spec.dst + 1u) != MRC_OK ||
-        mrc_sim__conn_up(s, f->cr, mrc_conn_qpn(f->cs), psn_r, psn_s, f->spec.src + 1u) != MRC_OK) {
+    if (mrc_sim__conn_up(s, f->cs, mrc_conn_qpn(f->cr), psn_s, psn_r, f->spec.dst + 1u, f->spec.incast) != MRC_OK ||
+        mrc_sim__conn_up(s, f->cr, mrc_conn_qpn(f->cs), psn_r, psn_s, f->spec.src + 1u, 0u) != MRC_OK) {
         mrc_sim__flow_fail(s, fi, MRC_SIM_ERR_SETUP);
         return;
     }
@@ -1825,6 +1831,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.base_rtt_ns = (uint32_t)s->rtt;
         mc.evs_per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
         mc.ev_group_retire = s->cfg.ev_group_retire;
+        mc.cc_lh_mark_rtts = s->cfg.cc_lh_mark_rtts;
         if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
         mc.place = mrc_sim__place;
         mc.place_ud = h;

@@ -3,7 +3,8 @@
  *   mrc_simrun --list
  *   mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P] [--radix R]
  *              [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups] [--group-retire 0|1|2]
- *              [--evs N] [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited]
+ *              [--evs N] [--no-trim] [--no-recycle] [--no-lasthop-dscp] [--lh-mark RTTS] [--no-hints]
+ *              [--cwnd BYTES|unlimited]
  *              [--matrix FILE] [--pcap FILE --pcap-hosts A,B,...] [--sample-us N] [--quiet]
  *   mrc_simrun --suite full  --out DIR [--seeds N]     every standard scenario, summary.md, plots (make sim); the
  *                                                      targets' scenarios also on seeds seed+1..seed+N-1 (median, worst)
@@ -35,7 +36,7 @@ typedef struct opts {
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
-    int group_retire;
+    int group_retire, lh_mark, no_lh_dscp, no_hints;
 } opts;
 
 static void usage(FILE *f) {
@@ -43,6 +44,7 @@ static void usage(FILE *f) {
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
           "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups]\n"
           "                  [--group-retire 0|1|2] [--evs N] [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited]\n"
+          "                  [--no-lasthop-dscp] [--lh-mark RTTS] [--no-hints]\n"
           "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--quiet]\n"
@@ -334,7 +336,8 @@ typedef struct runcfg {
     int with_fault;
 } runcfg;
 
-static uint32_t add(mrc_sim *s, uint32_t src, uint32_t dst, uint64_t bytes, mrc_time start, uint32_t after) {
+static uint32_t add_hint(mrc_sim *s, uint32_t src, uint32_t dst, uint64_t bytes, mrc_time start, uint32_t after,
+                         uint32_t incast) {
     mrc_sim_flow_spec f;
     memset(&f, 0, sizeof f);
     f.src = src;
@@ -342,7 +345,11 @@ static uint32_t add(mrc_sim *s, uint32_t src, uint32_t dst, uint64_t bytes, mrc_
     f.bytes = bytes;
     f.start = start;
     f.after = after;
+    f.incast = incast;
     return mrc_sim_add_flow(s, &f);
+}
+static uint32_t add(mrc_sim *s, uint32_t src, uint32_t dst, uint64_t bytes, mrc_time start, uint32_t after) {
+    return add_hint(s, src, dst, bytes, start, after, 0u);
 }
 
 static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, mrc_sim **keep) {
@@ -381,6 +388,8 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (o->no_ev_groups) c.ev_groups = false;
     if (o->no_recycle) c.ev_recycle = 0; /* the rotation alone (docs/PROTOCOL.md P23) */
     if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
+    if (o->no_lh_dscp) c.trim_lasthop_dscp = false; /* every trim DSCP TRIMMED: P30 never fires */
+    if (o->lh_mark >= 0) c.cc_lh_mark_rtts = (uint8_t)o->lh_mark;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -429,7 +438,11 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         if (o->hosts) n = o->hosts;
         if (n > avail) n = avail;
         stride = avail / n;
-        for (i = 0; i < n; i++) nflows += add(s, 2u + i * stride, 0, size, 0, MRC_SIM_NONE) != MRC_SIM_NONE;
+        /* the application knows its incast: each sender's QP carries the hint num_remote_recv_peers = n (P31) -
+         * where the switches trim: on the drop-tail rows it made the lockout of docs/EVALUATION.md more frequent */
+        for (i = 0; i < n; i++)
+            nflows += add_hint(s, 2u + i * stride, 0, size, 0, MRC_SIM_NONE, o->no_hints || !c.trim ? 0u : n) !=
+                      MRC_SIM_NONE;
         if (sc->work == W_VICTIM) {
             victim = add(s, H - 1u, 1, size, 200000, MRC_SIM_NONE);
             nflows += victim != MRC_SIM_NONE;
@@ -1405,6 +1418,7 @@ int main(int argc, char **argv) {
     o.seed = 1;
     o.routing = -1;
     o.group_retire = -1;
+    o.lh_mark = -1;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : (const char *)0;
         uint64_t x;
@@ -1418,6 +1432,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--quiet")) o.quiet = 1;
         else if (!strcmp(a, "--no-trim")) o.no_trim = 1;
         else if (!strcmp(a, "--no-recycle")) o.no_recycle = 1;
+        else if (!strcmp(a, "--no-lasthop-dscp")) o.no_lh_dscp = 1;
+        else if (!strcmp(a, "--no-hints")) o.no_hints = 1;
         else if (!strcmp(a, "--update-golden")) o.update_golden = 1;
         else if (!strcmp(a, "--strict")) o.strict = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1474,6 +1490,10 @@ int main(int argc, char **argv) {
             NEEDV();
             if (parse_u64(v, 0, 2, &x, 0)) return bad_arg(a, v, "0, 1 or 2");
             o.group_retire = (int)x;
+        } else if (!strcmp(a, "--lh-mark")) {
+            NEEDV();
+            if (parse_u64(v, 0, 255, &x, 0)) return bad_arg(a, v, "base RTTs in 0..255");
+            o.lh_mark = (int)x;
         } else if (!strcmp(a, "--cwnd")) {
             NEEDV();
             o.cwnd_set = 1;
