@@ -558,7 +558,7 @@ typedef struct mrc_config {
                                  packet its context paces: one packet per base RTT x packet / window (default 4;
                                  0: the window stops at one packet in flight, as before P24) */
     uint8_t cc_lh_mark_rtts;  /* P30: for this many base RTTs after a TRIMMED_LASTHOP NACK, NSCC reads the context's
-                                 SACKs as ECN-marked (default 32; 0 = off) */
+                                 SACKs that carry an RTT sample as ECN-marked (default 32; 0 = off) */
     /* responder flow control (Q9, Q12) */
     uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
                                  0 = never), rising to 127 when it is full */
@@ -6579,8 +6579,9 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
     c->st.cc_nack_dec++;
 }
 /* P30: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN rule reads as
- * "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs count as ECN-marked in the
- * quadrant and quick adapt (not in the average delay), so a delay over target decreases the window. O(1). */
+ * "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs with an RTT sample count as
+ * ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
+ * decreases the window. O(1). */
 MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
     if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
@@ -8505,10 +8506,19 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
     at = mrc__cat(buf, cap, at, ": ");
     at = mrc__cat(buf, cap, at, mrc_detail_name(d->code));
     switch (d->call) {
-    case MRC_CALL_CONN_MODIFY: names = conn_attr, nnames = 18, prefix = "MRC_ATTR_"; break;
-    case MRC_CALL_EV_FMT_MODIFY: names = fmt_attr, nnames = 3, prefix = "MRC_EV_FMT_ATTR_"; break;
-    case MRC_CALL_EV_PROFILE_MODIFY: names = prof_attr, nnames = 7, prefix = "MRC_EV_PROF_ATTR_"; break;
-    case MRC_CALL_CC_PROFILE_MODIFY: names = cc_attr, nnames = 3, prefix = "MRC_CC_PROF_ATTR_"; break;
+    /* the name counts come from the tables, so a new attribute bit cannot be left out of the count */
+    case MRC_CALL_CONN_MODIFY:
+        names = conn_attr, nnames = (unsigned)(sizeof conn_attr / sizeof *conn_attr), prefix = "MRC_ATTR_";
+        break;
+    case MRC_CALL_EV_FMT_MODIFY:
+        names = fmt_attr, nnames = (unsigned)(sizeof fmt_attr / sizeof *fmt_attr), prefix = "MRC_EV_FMT_ATTR_";
+        break;
+    case MRC_CALL_EV_PROFILE_MODIFY:
+        names = prof_attr, nnames = (unsigned)(sizeof prof_attr / sizeof *prof_attr), prefix = "MRC_EV_PROF_ATTR_";
+        break;
+    case MRC_CALL_CC_PROFILE_MODIFY:
+        names = cc_attr, nnames = (unsigned)(sizeof cc_attr / sizeof *cc_attr), prefix = "MRC_CC_PROF_ATTR_";
+        break;
     default: break;
     }
     for (i = 0; i < 32; i++) {
