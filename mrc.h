@@ -6802,7 +6802,7 @@ MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_ti
     mrc__cc_on_ack(c, nominal);
     if (!x) return;
     ops = &mrc__cc_table[x->algo];
-    if (why == MRC__LOSS_TRIM_LH && x->algo == MRC_CC_ALGO_NSCC) mrc__nscc_lh_mark(x, now);
+    if (why == MRC__LOSS_TRIM_LH) mrc__nscc_lh_mark(x, now); /* lh_mark_rtts is 0 unless NSCC */
     if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14) */
         if (ops->on_trim) ops->on_trim(c, x, nominal, now);
     } else if (why != MRC__LOSS_NACK) {
@@ -8491,6 +8491,13 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
     static const char *const fmt_attr[] = {"STATE", "MODE", "FIELDS"};
     static const char *const prof_attr[] = {"STATE", "MODE", "FMT_ID", "COUNT", "MIN_ACTIVE", "EVENT_MASK", "FIELDS"};
     static const char *const cc_attr[] = {"STATE", "ALGORITHM", "CONFIG"};
+    /* the calls with attribute bits, MRC_CALL_CONN_MODIFY .. MRC_CALL_CC_PROFILE_MODIFY in order; the counts come
+     * from the tables, so a new attribute bit cannot be left out of its count */
+    static const struct { const char *const *names; unsigned n; const char *prefix; } attrs[4] = {
+        {conn_attr, (unsigned)(sizeof conn_attr / sizeof *conn_attr), "MRC_ATTR_"},
+        {fmt_attr, (unsigned)(sizeof fmt_attr / sizeof *fmt_attr), "MRC_EV_FMT_ATTR_"},
+        {prof_attr, (unsigned)(sizeof prof_attr / sizeof *prof_attr), "MRC_EV_PROF_ATTR_"},
+        {cc_attr, (unsigned)(sizeof cc_attr / sizeof *cc_attr), "MRC_CC_PROF_ATTR_"}};
     const char *const *names = (const char *const *)0;
     const char *prefix = "";
     unsigned nnames = 0, i, first = 1;
@@ -8505,21 +8512,10 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
     if (d->err == MRC_OK) return at;
     at = mrc__cat(buf, cap, at, ": ");
     at = mrc__cat(buf, cap, at, mrc_detail_name(d->code));
-    switch (d->call) {
-    /* the name counts come from the tables, so a new attribute bit cannot be left out of the count */
-    case MRC_CALL_CONN_MODIFY:
-        names = conn_attr, nnames = (unsigned)(sizeof conn_attr / sizeof *conn_attr), prefix = "MRC_ATTR_";
-        break;
-    case MRC_CALL_EV_FMT_MODIFY:
-        names = fmt_attr, nnames = (unsigned)(sizeof fmt_attr / sizeof *fmt_attr), prefix = "MRC_EV_FMT_ATTR_";
-        break;
-    case MRC_CALL_EV_PROFILE_MODIFY:
-        names = prof_attr, nnames = (unsigned)(sizeof prof_attr / sizeof *prof_attr), prefix = "MRC_EV_PROF_ATTR_";
-        break;
-    case MRC_CALL_CC_PROFILE_MODIFY:
-        names = cc_attr, nnames = (unsigned)(sizeof cc_attr / sizeof *cc_attr), prefix = "MRC_CC_PROF_ATTR_";
-        break;
-    default: break;
+    if (d->call >= MRC_CALL_CONN_MODIFY && d->call <= MRC_CALL_CC_PROFILE_MODIFY) {
+        names = attrs[d->call - MRC_CALL_CONN_MODIFY].names;
+        nnames = attrs[d->call - MRC_CALL_CONN_MODIFY].n;
+        prefix = attrs[d->call - MRC_CALL_CONN_MODIFY].prefix;
     }
     for (i = 0; i < 32; i++) {
         if (!((d->attr >> i) & 1u)) continue;
