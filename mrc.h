@@ -548,6 +548,10 @@ typedef struct mrc_config {
     uint32_t reorder_slack_min_ns; /* Q5: floor of the automatic slack (default 2000) */
     uint32_t rtt_init_ns;     /* RTT assumed before the first sample (default 20000) */
     uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
+    uint8_t reorder_timer;    /* P32: a record in flight that a later transmission's SACK overtook by less than the
+                                 slack is lost at its send time + that transmission's RTT + this many quarters of the
+                                 slack (RACK's reorder timer; default 6: 1.5 x slack; at most 64; 0: off, the
+                                 tail-loss probe and the RTO find such a hole) */
     uint16_t ack_req_every;   /* set BTH a every N data packets; 0 (default): on the last packet of a message */
     /* congestion control (docs/PROTOCOL.md section 8): the built-in CC profile 0 */
     uint8_t cc_algo;          /* MRC_CC_ALGO_NSCC (default), MRC_CC_ALGO_FIXED or MRC_CC_ALGO_NONE */
@@ -695,6 +699,7 @@ typedef struct mrc_conn_stats {
     uint64_t rx_sack, rx_nack, rx_tack, rx_nack_reason[32];
     uint64_t rtx_nack, rtx_sack_hole, rtx_rto, rtx_probe_loss; /* why a PSN was retransmitted */
     uint64_t rtx_spurious;    /* retransmissions shown unnecessary (an earlier transmission was SACKed) */
+    uint64_t rtx_reo_timer;   /* P32: of rtx_sack_hole, the holes the reorder timer declared */
     uint64_t rto_fired, tlp_fired;
     uint64_t msgs_done;
     /* responder */
@@ -1503,8 +1508,10 @@ struct mrc_conn {
     uint32_t tx_count;        /* data transmissions so far (mod 2^32; a record's txseq is its low bits) */
     mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
+    mrc_time lat_acked_rtt;   /* P32: how long that transmission took to be acknowledged */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
+    mrc_time reo_deadline;    /* P32: the reorder timer: the oldest record in flight is lost then */
     uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25: not trim-answered) */
     uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25: not trim-answered) */
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
@@ -2801,6 +2808,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->reorder_slack_min_ns = 2000;
     cfg->rtt_init_ns = 20000;
     cfg->tlp_min_ns = 10000;
+    cfg->reorder_timer = 6;
     cfg->ack_req_every = 0;
     cfg->cc_algo = MRC_CC_ALGO_NSCC;
     cfg->fixed_cwnd_bytes = 0;
@@ -3190,7 +3198,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    return MRC__MIN(d, MRC__MIN(c->nopath_deadline, c->pace_deadline));
+    return MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline));
 }
 /* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
@@ -3264,7 +3272,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -3840,9 +3848,25 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
         c->reo_last = now;
     }
 }
+/* P32, the reorder timer (RACK's, RFC 8985 6.2): the time rule above declares a record lost only when a SACK shows
+ * that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late left to
+ * arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later transmission is
+ * known to have arrived, the oldest record in flight is lost at its send time + the RTT that transmission took + the
+ * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed wherever the RTO and TLP are. */
+MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
+    mrc_time sent;
+    if (!c->ep->cfg.reorder_timer || !c->txl.n) return MRC_TIME_NEVER;
+    sent = MRC__REC_SENT(c, c->txl.head);
+    if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
+    return sent + c->lat_acked_rtt + ((mrc__slack(c) * MRC__MIN(c->ep->cfg.reorder_timer, 64u)) >> 2);
+}
+MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_deadline(mrc_conn *c) { /* as a deadline: in the future */
+    mrc_time d = mrc__reo_due(c);
+    return d == MRC_TIME_NEVER ? d : MRC__MAX(d, c->ep->now + 1u);
+}
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
     if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
-        c->rto_deadline = c->tlp_deadline = MRC_TIME_NEVER;
+        c->rto_deadline = c->tlp_deadline = c->reo_deadline = MRC_TIME_NEVER;
         c->retries = c->retry_spent = 0;
         c->rto_heard = 0;
         c->tlp_count = 0;
@@ -3852,6 +3876,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+        c->reo_deadline = mrc__reo_deadline(c);
     }
     mrc__timer_update(c);
 }
@@ -3871,6 +3896,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
+    c->reo_deadline = mrc__reo_deadline(c);
     d = mrc__timers_min(c);
     if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
         c->deadline = d;
@@ -4549,7 +4575,10 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             mrc__req_rtt_sample(c, rtt);
         }
     }
-    if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
     if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
     if (progress) mrc__req_progress(c, now);
     mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
@@ -4718,7 +4747,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         rtt = now - r_sent;
         mrc__req_rtt_sample(c, rtt);
     }
-    if (acked_sent > c->lat_acked_sent) c->lat_acked_sent = acked_sent;
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
             c->port_ok[c->evs[r->ev].port - 1u] = now;
@@ -4900,6 +4932,19 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
             c->st.tlp_fired++;
+        }
+    }
+    mrc__req_timers(c);
+}
+
+/* P32: the reorder timer expired: every record at the head of the transmit list whose deadline has passed is lost
+ * (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
+MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (c->state == MRC_QPS_RTS) {
+        while (c->txl.n && mrc__reo_due(c) <= now) {
+            c->st.rtx_reo_timer++;
+            mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK); /* unlinks it */
         }
     }
     mrc__req_timers(c);
@@ -5371,7 +5416,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -8205,6 +8250,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->sack_deadline <= now) mrc__rsp_on_sack_timer(c);
         if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
+        if (c->reo_deadline <= now) mrc__req_on_reo(c, now);
         if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
         if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
         if (c->pace_deadline <= now) mrc__cc_pace_expire(c);
@@ -8212,7 +8258,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-            c->nopath_deadline = c->pace_deadline = MRC_TIME_NEVER;
+            c->nopath_deadline = c->pace_deadline = c->reo_deadline = MRC_TIME_NEVER;
             mrc__timer_update(c);
         }
         mrc__sched_tx(c);

@@ -7625,6 +7625,71 @@ static int sc_loss_slack_body(sc_pair *p) {
 }
 SC_TEST(t_sc_loss_slack, sc_loss_slack_body)
 
+/* ---- P32: a hole among the last packets sent - no later transmission sent slack after it - is declared lost by the
+ * reorder timer at its send time + the RTT of the latest acknowledged transmission + 1.5 x slack, not by the
+ * tail-loss probe; with reorder_timer 0 the probe finds it. -------------------------------------------------------- */
+static int sc_reo_run(sc_pair *p, sc_slack *o, uint8_t q, mrc_time *t_rtx_after) {
+    const mrc_time slack = 5000, ser = 331; /* one 4 KiB packet at 100 Gb/s */
+    const uint32_t x = SC_SLACK_PKTS - 2u, last = SC_SLACK_PKTS - 1u;
+    mrc_conn_stats cs;
+    mrc_time t_exp = 0, rtt_last = 0;
+    uint32_t i;
+    sc_free(p);
+    sc_defaults(p, g_seed + 2310);
+    sc_set_ports(p, 1);
+    p->cfg[0].reorder_slack_ns = (uint32_t)slack;
+    p->cfg[0].reorder_timer = q;
+    p->cfg[0].tseth = false; /* the acknowledged send time is the requester's own record */
+    memset(o, 0, sizeof *o);
+    o->base = p->attr[0].sq_psn;
+    o->drop_psn = mrc_psn_add(o->base, (int32_t)x);
+    p->ud = o;
+    p->filter = sc_slack_filter;
+    p->tap = sc_slack_tap;
+    p->rx = sc_slack_rx;
+    SC_CHECK(p, sc_start(p) == 0);
+    SC_CHECK(p, sc_add(p, 0, 0, 0, SC_SLACK_PKTS * 4096u, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    /* the time rule cannot declare it: the only later packet left within the slack */
+    SC_CHECKF(p, o->dropped && o->rtx == 1 && cs.tx_rtx == 1 && cs.rto_fired == 0 && o->sent[last] < o->sent[x] + slack,
+              "reorder_timer %u: dropped %u, retransmitted %u (%llu), RTOs %llu", q, o->dropped, o->rtx,
+              (unsigned long long)cs.tx_rtx, (unsigned long long)cs.rto_fired);
+    for (i = 0; i < o->nsacks; i++)
+        if (o->sack_named[i] == mrc_psn_add(o->base, (int32_t)last)) {
+            rtt_last = o->sack_t[i] - o->sent[last];
+            break;
+        }
+    SC_CHECK(p, rtt_last != 0);
+    t_exp = o->sent[x] + rtt_last + ((slack * q) >> 2);
+    *t_rtx_after = o->t_rtx - o->sent[x];
+    if (q) {
+        SC_CHECKF(p, cs.rtx_reo_timer == 1 && cs.rtx_sack_hole == 1 && cs.tlp_fired == 0 && o->t_rtx >= t_exp &&
+                      o->t_rtx <= t_exp + ser,
+                  "reorder_timer %u: hole sent at %llu, retransmitted at %llu, expected at %llu (RTT %llu); timer %llu, "
+                  "TLPs %llu", q, (unsigned long long)o->sent[x], (unsigned long long)o->t_rtx,
+                  (unsigned long long)t_exp, (unsigned long long)rtt_last, (unsigned long long)cs.rtx_reo_timer,
+                  (unsigned long long)cs.tlp_fired);
+    } else {
+        SC_CHECKF(p, cs.rtx_reo_timer == 0 && cs.tlp_fired >= 1 && cs.rtx_probe_loss == 1 && o->t_rtx > t_exp,
+                  "reorder_timer 0: retransmitted at %llu, timer %llu, TLPs %llu, probe losses %llu",
+                  (unsigned long long)o->t_rtx, (unsigned long long)cs.rtx_reo_timer,
+                  (unsigned long long)cs.tlp_fired, (unsigned long long)cs.rtx_probe_loss);
+    }
+    return 0;
+}
+static int sc_reo_timer_body(sc_pair *p) {
+    static sc_slack o;
+    mrc_time t6 = 0, t2 = 0, t0 = 0;
+    if (sc_reo_run(p, &o, 6, &t6) || sc_reo_run(p, &o, 2, &t2) || sc_reo_run(p, &o, 0, &t0)) return 1;
+    note("second-to-last packet lost, slack 5 us: retransmitted %.3f us after it by the reorder timer (default, 1.5 x "
+         "slack), %.3f us (0.5 x slack), %.3f us by the tail-loss probe (timer off)", (double)t6 / 1e3,
+         (double)t2 / 1e3, (double)t0 / 1e3);
+    return 0;
+}
+SC_TEST(t_sc_reo_timer, sc_reo_timer_body)
+
 /* ---- Q19/P9: where replies go. Echo mode: they echo the arrival EV and leave on the arrival port, or the lowest
  * port up. Default: on the QP's own EV of the arrival plane, or of another plane when that one is down; the SETH
  * or NETH entropy always names the arrival EV. ------------------------------------------------------------------- */
@@ -8033,6 +8098,7 @@ static const test_entry tests[] = {
     {"sc_burst_ctlq", t_sc_burst_ctlq},
     {"sc_random_config", t_sc_random_config},
     {"sc_loss_slack", t_sc_loss_slack},
+    {"sc_reo_timer", t_sc_reo_timer},
     {"sc_reply_port", t_sc_reply_port},
     {"ev_blackhole_one_ev", t_sc_blackhole_ev},
     {"sc_rto_progress", t_sc_rto_progress},

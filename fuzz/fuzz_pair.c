@@ -20,7 +20,8 @@
  * ev_hashed_fast_demote; bits 2-3 P29's ev_suspect_hold (2 and 3 also lower ev_suspect_min to 2 and 0, else no
  * plane of this harness is large enough for a hold); bit 5 (inverted) Q25's trim_holds_rto. (c0 ^ ext) bit 0 turns
  * P30's last-hop trim marks off (cc_lh_mark_rtts 0; else the default 32); c2 bits 6-7 the QP hint
- * num_remote_recv_peers (P31: none, 2, 64, 2^32 - 1).
+ * num_remote_recv_peers (P31: none, 2, 64, 2^32 - 1); (c0 ^ ext) bits 1-2 P32's reorder_timer (6 the default, 0
+ * off, 1, 64).
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
@@ -292,6 +293,10 @@ static void fz_setup(fz_in *in) {
             cf->ev_suspect_min = cf->ev_suspect_hold == 3 ? 0u : 2u;
         cf->trim_holds_rto = !(((c0 ^ c3) >> 5) & 1u);           /* Q25: a trim-answered expiry does not back off */
         cf->cc_lh_mark_rtts = (uint8_t)(((c0 ^ g.ext) & 1u) ? 0u : 32u); /* P30 (every bit is taken: a mix) */
+        { /* P32's reorder timer: off, a quarter of the slack, the default 1.5 x, the largest (16 x) */
+            static const uint8_t reo[4] = {6u, 0u, 1u, 64u};
+            cf->reorder_timer = reo[((c0 ^ g.ext) >> 1) & 3u];
+        }
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }

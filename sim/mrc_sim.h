@@ -109,6 +109,7 @@ typedef struct mrc_sim_config {
                                  retires them together (default true). The Clos has none: its EVs share no hop */
     uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
     uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
+    uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -535,6 +536,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->ev_groups = true;
     c->ev_group_retire = mc.ev_group_retire;
     c->cc_lh_mark_rtts = mc.cc_lh_mark_rtts;
+    c->reorder_timer = mc.reorder_timer;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -1832,6 +1834,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.evs_per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
         mc.ev_group_retire = s->cfg.ev_group_retire;
         mc.cc_lh_mark_rtts = s->cfg.cc_lh_mark_rtts;
+        mc.reorder_timer = s->cfg.reorder_timer;
         if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
         mc.place = mrc_sim__place;
         mc.place_ud = h;
