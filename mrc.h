@@ -548,6 +548,8 @@ typedef struct mrc_config {
     uint32_t reorder_slack_min_ns; /* Q5: floor of the automatic slack (default 2000) */
     uint32_t rtt_init_ns;     /* RTT assumed before the first sample (default 20000) */
     uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
+    uint8_t tlp_copies;       /* P33: the tail-loss probe goes out on this many EVs, 1 or 2 (default 2: a second on
+                                 another EV right after the first; an answer to either counts) */
     uint8_t reorder_timer;    /* P32: a record in flight that a later transmission's SACK overtook by less than the
                                  slack is lost at its send time + that transmission's RTT + this many quarters of the
                                  slack (RACK's reorder timer; default 6: 1.5 x slack; at most 64; 0: off, the
@@ -1216,7 +1218,8 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26): its profile's hop-group rings stay inside
  * its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs.
  * Rule 20 (P28): its profile's entropy index finds each of its EVs. Rule 21 (P29): only a skipped EV has a hold, of
- * at most 8 rounds. */
+ * at most 8 rounds. Rule 22 (P33): the tail-loss probe's other copy is awaited only with the probe, on one of its
+ * EVs. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1533,6 +1536,9 @@ struct mrc_conn {
     uint32_t probes_due;      /* bit i: probes[i] waits for poll_tx */
     mrc__probe probes[MRC_MAX_PROBES];
     mrc_time probe_sent[MRC_MAX_PROBES]; /* when probes[i] went out */
+    mrc_time tlp2_sent;       /* P33: the other copy of the tail-loss probe: when it went out ... */
+    mrc__evslot tlp2_slot;    /* ... and on which EV */
+    uint8_t tlp2;             /* P33: MRC__TLP2_DUE: a copy is still to go; MRC__TLP2_OUT: tlp2_* name one awaiting */
     uint32_t pkts_since_areq;
     /* --- EV / path manager --- */
     uint8_t ev_prof;          /* 0: AUTO; else 1 + index of the EV profile in the endpoint */
@@ -2717,6 +2723,7 @@ MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]) {
 
 #define MRC__EV_NONE 0xFFFFu /* no EV slot */
 enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2 }; /* mrc__probe.kind */
+enum { MRC__TLP2_DUE = 1, MRC__TLP2_OUT = 2, MRC__TLP2_MATCH = MRC_MAX_PROBES }; /* c->tlp2; mrc__probe_match */
 
 /* forward declarations of what later sections provide */
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
@@ -2809,6 +2816,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->rtt_init_ns = 20000;
     cfg->tlp_min_ns = 10000;
     cfg->reorder_timer = 6;
+    cfg->tlp_copies = 2;
     cfg->ack_req_every = 0;
     cfg->cc_algo = MRC_CC_ALGO_NSCC;
     cfg->fixed_cwnd_bytes = 0;
@@ -3872,6 +3880,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
         c->tlp_count = 0;
         c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
         c->probes_due &= ~1u;
+        c->tlp2 = 0;
     } else {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
@@ -4159,7 +4168,9 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc__probe *pr = &c->probes[i];
     mrc_bth b;
     mrc_peth p;
-    int slot = i ? (int)pr->slot : mrc__ev_pick_proven(c, -1);
+    int slot = i                               ? (int)pr->slot
+               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
+                                           : mrc__ev_pick_proven(c, -1);
     if (slot < 0) {
         mrc__nopath_arm(c);
         return 0;
@@ -4187,6 +4198,12 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
     c->probes_due &= ~(1u << i);
+    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33: this copy is the other one; the next goes at once */
+        c->tlp2 = MRC__TLP2_OUT;
+        c->tlp2_sent = now;
+        c->tlp2_slot = (mrc__evslot)slot;
+        c->probes_due |= 1u;
+    }
     c->probe_sent[i] = now;
     pr->slot = (mrc__evslot)slot;
     if (i == 0) {
@@ -4551,10 +4568,16 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (s->pr) {
         int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
-        if (pi == 0) { /* the tail-loss probe: the responder's state when it arrived */
+        if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
+            if (pi == MRC__TLP2_MATCH) { /* P33: the other copy answered */
+                acked_sent = c->tlp2_sent;
+                slot = (int)c->tlp2_slot;
+            }
             c->probes[0].kind = MRC__PROBE_FREE;
+            c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
+            c->tlp2 = 0;
             /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
             if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
@@ -4928,9 +4951,13 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (c->tlp_count < 16) c->tlp_count++;
         /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
         if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
+        if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
+            c->ev_proven = MRC__EV_NONE;
+        c->tlp2 = 0;
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
+            if (c->ep->cfg.tlp_copies >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
             c->st.tlp_fired++;
         }
     }
@@ -5413,6 +5440,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
     MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
     c->probes_due = 0;
+    c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
@@ -5915,6 +5943,9 @@ MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t 
             mrc__ts(c->ep, c->probe_sent[i]) == ts)
             return (int)i;
     }
+    if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot < c->ev_count &&
+        mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts(c->ep, c->tlp2_sent) == ts)
+        return MRC__TLP2_MATCH; /* P33: the other copy of the tail-loss probe */
     return -1;
 }
 
@@ -6025,6 +6056,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         c->probes_due &= ~(1u << i);
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
+    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33: a stale copy */
     c->evp_deadline = MRC_TIME_NEVER;
     mrc__evp_arm(c);
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
@@ -6210,6 +6242,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     }
     /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
     if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
+    /* Rule 22 (P33): the other copy of the tail-loss probe is awaited only with the probe, on one of the QP's EVs */
+    if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS

@@ -4505,8 +4505,11 @@ static int t_req_tail_probe_timing(void) {
     f->now = d1;
     CHECK_EQ(mrc_endpoint_on_timeout(&f->ep, f->now), MRC_OK);
     n = ut_drain(f, ut_txs, 4);
-    CHECK_EQ(n, 1);
+    CHECK_EQ(n, 2); /* P33: the probe and its copy on another EV */
     CHECK_EQ(ut_txs[0].k.bth.opcode, MRC_OP_PROBE_REQ);
+    CHECK_EQ(ut_txs[1].k.bth.opcode, MRC_OP_PROBE_REQ);
+    CHECK(ut_txs[1].ti.ev != ut_txs[0].ti.ev || ut_txs[1].ti.port != ut_txs[0].ti.port);
+    CHECK_EQ(ut_txs[1].k.peth.probe_id, 2);
     CHECK_EQ(ut_txs[0].k.bth.psn, 0x41); /* the next unsent PSN, not consumed */
     CHECK_EQ(ut_txs[0].k.bth.dest_qp, UT_PEER_QPN);
     CHECK_EQ(ut_txs[0].k.peth.probe_id, 1);
@@ -6030,6 +6033,10 @@ static int sc_check_schedule(const sc_txlog *o, uint32_t from, unsigned timeout,
             }
         } else if (o->kind[i] == 2) {
             mrc_time gap = o->t[i] - prev;
+            if (i > from && o->kind[i - 1u] == 2 && gap < 1000u) { /* P33: the probe's copy, right after it; the */
+                prev = o->t[i];                                      /* next wait counts from it */
+                continue;
+            }
             if (np == 0) g = gap;
             if (gap != g << (np < 10 ? np : 10)) {
                 printf("    probe %u at %llu ns: gap %llu ns after the previous transmission, expected %llu\n", np,
@@ -6076,7 +6083,7 @@ static int sc_rto_timing_body(sc_pair *p) {
     cs = sc_cstats(p, 0, 0);
     /* every retransmission came from the RTO; the probes (lost too) retransmitted nothing */
     SC_CHECK(p, cs.rto_fired == 10 && cs.rtx_rto == 10 && cs.tx_rtx == 10 && cs.rtx_probe_loss == 0);
-    SC_CHECK(p, cs.tx_probes == np && cs.tlp_fired == np && np >= 4);
+    SC_CHECK(p, cs.tx_probes == 2u * np && cs.tlp_fired == np && np >= 4); /* each with its copy (P33) */
     SC_CHECK(p, g >= p->cfg[0].tlp_min_ns);
     SC_CHECK(p, mrc_conn_state(p->q[0][0].c) == MRC_QPS_RTS);
     note("RTO waits T=65.536us x(1,1,1,1,2,4,8,16,32,64) matched to the ns; %u probes, first after %llu ns", np,
@@ -7690,6 +7697,81 @@ static int sc_reo_timer_body(sc_pair *p) {
 }
 SC_TEST(t_sc_reo_timer, sc_reo_timer_body)
 
+/* ---- P33: the tail-loss probe goes out twice, on two EVs: the last packet is lost and so is the first probe (its
+ * path dies with the tail); the copy's answer reveals the hole one round trip later. With tlp_copies 1 the next
+ * probe waits twice as long. --------------------------------------------------------------------------------------- */
+typedef struct sc_tlpc {
+    uint32_t tail_psn, probes, drop_nth, dropped_probe, tail_dropped, rtx;
+    mrc_time t_tail, t_probe, t_rtx;
+} sc_tlpc;
+static int sc_tlpc_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti,
+                          mrc_time now) {
+    sc_tlpc *o = (sc_tlpc *)p->ud;
+    mrc_pkt k;
+    (void)ti;
+    if (from != 0 || !sc_decode(p, pkt, len, &k)) return 0;
+    if (sc_is_data(k.bth.opcode) && k.bth.psn == o->tail_psn) {
+        if (!k.bth.rtx && !o->tail_dropped) {
+            o->tail_dropped = 1;
+            o->t_tail = now;
+            return 1;
+        }
+        if (k.bth.rtx && !o->rtx++) o->t_rtx = now;
+    }
+    if (k.bth.opcode == MRC_OP_PROBE_REQ && ++o->probes == o->drop_nth) {
+        o->dropped_probe = 1;
+        o->t_probe = now;
+        return 1;
+    }
+    return 0;
+}
+static int sc_tlpc_run(sc_pair *p, sc_tlpc *o, uint8_t copies, uint32_t drop_nth) {
+    mrc_conn_stats cs;
+    sc_free(p);
+    sc_defaults(p, g_seed + 2320);
+    p->cfg[0].tlp_copies = copies;
+    memset(o, 0, sizeof *o);
+    o->drop_nth = drop_nth; /* the first copy, or the second: either answer counts */
+    o->tail_psn = mrc_psn_add(p->attr[0].sq_psn, 15); /* 16 packets of 4 KiB */
+    p->ud = o;
+    p->filter = sc_tlpc_filter;
+    SC_CHECK(p, sc_start(p) == 0);
+    SC_CHECK(p, sc_add(p, 0, 0, 0, 16u * 4096u, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    SC_CHECKF(p, o->tail_dropped && o->dropped_probe && o->rtx == 1 && cs.rto_fired == 0 && o->t_rtx > o->t_probe,
+              "tlp_copies %u, probe %u lost: tail dropped %u, probe dropped %u, retransmitted %u, RTOs %llu", copies,
+              drop_nth,
+              o->tail_dropped, o->dropped_probe, o->rtx, (unsigned long long)cs.rto_fired);
+    if (copies == 2) { /* one expiry; its copy answered within a round trip (the wire's is a few us) */
+        SC_CHECKF(p, cs.tlp_fired == 1 && cs.tx_probes == 2 && cs.rtx_probe_loss == 1 &&
+                      o->t_rtx - o->t_probe < 20u * SC_US,
+                  "copies, probe %u lost: %llu TLPs, %llu probes, retransmitted %.3f us after the lost probe",
+                  drop_nth, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.tx_probes,
+                  (double)(o->t_rtx - o->t_probe) / 1e3);
+    } else { /* the second expiry, twice the first's wait, found it */
+        SC_CHECKF(p, cs.tlp_fired == 2 && cs.tx_probes == 2 && o->t_rtx - o->t_probe >= 2u * p->cfg[0].tlp_min_ns,
+                  "one copy: %llu TLPs, %llu probes, retransmitted %.3f us after the first probe",
+                  (unsigned long long)cs.tlp_fired, (unsigned long long)cs.tx_probes,
+                  (double)(o->t_rtx - o->t_probe) / 1e3);
+    }
+    return 0;
+}
+static int sc_tlp_copies_body(sc_pair *p) {
+    static sc_tlpc o;
+    mrc_time d2, d1;
+    if (sc_tlpc_run(p, &o, 2, 2)) return 1;
+    if (sc_tlpc_run(p, &o, 2, 1)) return 1;
+    d2 = o.t_rtx - o.t_tail;
+    if (sc_tlpc_run(p, &o, 1, 1)) return 1;
+    d1 = o.t_rtx - o.t_tail;
+    note("last packet and the first tail-loss probe lost: retransmitted %.3f us after the tail with the copy, "
+         "%.3f us with one probe per expiry", (double)d2 / 1e3, (double)d1 / 1e3);
+    return 0;
+}
+SC_TEST(t_sc_tlp_copies, sc_tlp_copies_body)
+
 /* ---- Q19/P9: where replies go. Echo mode: they echo the arrival EV and leave on the arrival port, or the lowest
  * port up. Default: on the QP's own EV of the arrival plane, or of another plane when that one is down; the SETH
  * or NETH entropy always names the arrival EV. ------------------------------------------------------------------- */
@@ -8099,6 +8181,7 @@ static const test_entry tests[] = {
     {"sc_random_config", t_sc_random_config},
     {"sc_loss_slack", t_sc_loss_slack},
     {"sc_reo_timer", t_sc_reo_timer},
+    {"sc_tlp_copies", t_sc_tlp_copies},
     {"sc_reply_port", t_sc_reply_port},
     {"ev_blackhole_one_ev", t_sc_blackhole_ev},
     {"sc_rto_progress", t_sc_rto_progress},

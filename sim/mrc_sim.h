@@ -110,6 +110,7 @@ typedef struct mrc_sim_config {
     uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
     uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
     uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
+    uint8_t tlp_copies;       /* mrc_config.tlp_copies (default: the core's, 2; P33) */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -537,6 +538,7 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->ev_group_retire = mc.ev_group_retire;
     c->cc_lh_mark_rtts = mc.cc_lh_mark_rtts;
     c->reorder_timer = mc.reorder_timer;
+    c->tlp_copies = mc.tlp_copies;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -1835,6 +1837,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.ev_group_retire = s->cfg.ev_group_retire;
         mc.cc_lh_mark_rtts = s->cfg.cc_lh_mark_rtts;
         mc.reorder_timer = s->cfg.reorder_timer;
+        mc.tlp_copies = s->cfg.tlp_copies;
         if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
         mc.place = mrc_sim__place;
         mc.place_ud = h;

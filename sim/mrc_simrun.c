@@ -36,7 +36,7 @@ typedef struct opts {
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
-    int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer;
+    int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies;
 } opts;
 
 static void usage(FILE *f) {
@@ -47,7 +47,8 @@ static void usage(FILE *f) {
           "                  [--no-lasthop-dscp] [--lh-mark RTTS] [--no-hints]\n"
           "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
-          "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--quiet]\n"
+          "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--tlp-copies 1|2]\n"
+          "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
           f);
@@ -391,6 +392,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (o->no_lh_dscp) c.trim_lasthop_dscp = false; /* every trim DSCP TRIMMED: P30 never fires */
     if (o->lh_mark >= 0) c.cc_lh_mark_rtts = (uint8_t)o->lh_mark;
     if (o->reo_timer >= 0) c.reorder_timer = (uint8_t)o->reo_timer;
+    if (o->tlp_copies > 0) c.tlp_copies = (uint8_t)o->tlp_copies;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -1421,6 +1423,7 @@ int main(int argc, char **argv) {
     o.group_retire = -1;
     o.lh_mark = -1;
     o.reo_timer = -1;
+    o.tlp_copies = 0;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : (const char *)0;
         uint64_t x;
@@ -1500,6 +1503,10 @@ int main(int argc, char **argv) {
             NEEDV();
             if (parse_u64(v, 0, 64, &x, 0)) return bad_arg(a, v, "quarters of the reordering slack in 0..64");
             o.reo_timer = (int)x;
+        } else if (!strcmp(a, "--tlp-copies")) {
+            NEEDV();
+            if (parse_u64(v, 1, 2, &x, 0)) return bad_arg(a, v, "1 or 2");
+            o.tlp_copies = (int)x;
         } else if (!strcmp(a, "--cwnd")) {
             NEEDV();
             o.cwnd_set = 1;
