@@ -7594,26 +7594,32 @@ static void sc_slack_rx(sc_pair *p, int to, const uint8_t *pkt, size_t len, cons
     o->sack_t[o->nsacks] = now;
     o->sack_named[o->nsacks++] = mrc_psn_add(k.seth.cack_psn, k.seth.ack_psn_offset);
 }
-static int sc_loss_slack_body(sc_pair *p) {
-    static sc_slack o;
-    const mrc_time slack = 5000, ser = 331; /* one 4 KiB packet at 100 Gb/s */
-    mrc_time t_exp = 0;
-    uint32_t i, x = 10;
-    sc_defaults(p, g_seed + 2300);
+/* SC_SLACK_PKTS packets on one port with a fixed slack and no timestamp echo (the acknowledged send time is the
+ * requester's own record), packet x lost once; reorder_timer q (P32) unless q < 0 (the default) */
+static int sc_slack_run(sc_pair *p, sc_slack *o, uint64_t seed, mrc_time slack, uint32_t x, int q) {
+    sc_defaults(p, seed);
     sc_set_ports(p, 1);
     p->cfg[0].reorder_slack_ns = (uint32_t)slack;
-    p->cfg[0].tseth = false; /* no timestamp echo: the acknowledged send time is the requester's own record */
-    memset(&o, 0, sizeof o);
-    o.base = p->attr[0].sq_psn;
-    o.drop_psn = mrc_psn_add(o.base, (int32_t)x);
-    p->ud = &o;
+    if (q >= 0) p->cfg[0].reorder_timer = (uint8_t)q;
+    p->cfg[0].tseth = false;
+    memset(o, 0, sizeof *o);
+    o->base = p->attr[0].sq_psn;
+    o->drop_psn = mrc_psn_add(o->base, (int32_t)x);
+    p->ud = o;
     p->filter = sc_slack_filter;
     p->tap = sc_slack_tap;
     p->rx = sc_slack_rx;
     SC_CHECK(p, sc_start(p) == 0);
     SC_CHECK(p, sc_add(p, 0, 0, 0, SC_SLACK_PKTS * 4096u, MRC_WR_WRITE, 0) == 0);
     SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
-    if (sc_check_clean(p)) return 1;
+    return sc_check_clean(p);
+}
+static int sc_loss_slack_body(sc_pair *p) {
+    static sc_slack o;
+    const mrc_time slack = 5000, ser = 331; /* one 4 KiB packet at 100 Gb/s */
+    mrc_time t_exp = 0;
+    uint32_t i, x = 10;
+    if (sc_slack_run(p, &o, g_seed + 2300, slack, x, -1)) return 1;
     SC_CHECK(p, o.dropped && o.rtx == 1 && sc_cstats(p, 0, 0).rtx_sack_hole == 1 && sc_cstats(p, 0, 0).tx_rtx == 1);
     for (i = 0; i < o.nsacks; i++) { /* the first SACK naming a packet sent >= slack after the hole */
         uint32_t j = (uint32_t)mrc_psn_diff(o.sack_named[i], o.base);
@@ -7642,22 +7648,7 @@ static int sc_reo_run(sc_pair *p, sc_slack *o, uint8_t q, mrc_time *t_rtx_after)
     mrc_time t_exp = 0, rtt_last = 0;
     uint32_t i;
     sc_free(p);
-    sc_defaults(p, g_seed + 2310);
-    sc_set_ports(p, 1);
-    p->cfg[0].reorder_slack_ns = (uint32_t)slack;
-    p->cfg[0].reorder_timer = q;
-    p->cfg[0].tseth = false; /* the acknowledged send time is the requester's own record */
-    memset(o, 0, sizeof *o);
-    o->base = p->attr[0].sq_psn;
-    o->drop_psn = mrc_psn_add(o->base, (int32_t)x);
-    p->ud = o;
-    p->filter = sc_slack_filter;
-    p->tap = sc_slack_tap;
-    p->rx = sc_slack_rx;
-    SC_CHECK(p, sc_start(p) == 0);
-    SC_CHECK(p, sc_add(p, 0, 0, 0, SC_SLACK_PKTS * 4096u, MRC_WR_WRITE, 0) == 0);
-    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
-    if (sc_check_clean(p)) return 1;
+    if (sc_slack_run(p, o, g_seed + 2310, slack, x, q)) return 1;
     cs = sc_cstats(p, 0, 0);
     /* the time rule cannot declare it: the only later packet left within the slack */
     SC_CHECKF(p, o->dropped && o->rtx == 1 && cs.tx_rtx == 1 && cs.rto_fired == 0 && o->sent[last] < o->sent[x] + slack,
