@@ -3872,7 +3872,9 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_deadline(mrc_conn *c) { /* as a deadl
     mrc_time d = mrc__reo_due(c);
     return d == MRC_TIME_NEVER ? d : MRC__MAX(d, c->ep->now + 1u);
 }
-MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
+/* Re-arm the requester's timers. reo: recompute the reorder deadline too - not after a transmission, which only
+ * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does). */
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
     if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
         c->rto_deadline = c->tlp_deadline = c->reo_deadline = MRC_TIME_NEVER;
         c->retries = c->retry_spent = 0;
@@ -3885,17 +3887,18 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
-        c->reo_deadline = mrc__reo_deadline(c);
+        if (reo) c->reo_deadline = mrc__reo_deadline(c);
     }
     mrc__timer_update(c);
 }
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
 #if MRC_FAST_PATH
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
  * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
  * part and mrc__tlp_interval in line). A QP in the heap whose key did not change is left as it is (as
  * mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would move nothing). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
-                                                  mrc_time rto_start, mrc_time tlp_base) {
+                                                  mrc_time rto_start, mrc_time tlp_base, bool reo) {
     mrc_time rto, tlp, d;
     if (!retries && c->attr.timeout && c->attr.timeout <= 24u) /* mrc__rto_interval(c, 0), under its cap */
         rto = (mrc_time)1024u << c->attr.timeout;
@@ -3905,7 +3908,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
-    c->reo_deadline = mrc__reo_deadline(c);
+    if (reo) c->reo_deadline = mrc__reo_deadline(c);
     d = mrc__timers_min(c);
     if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
         c->deadline = d;
@@ -4226,7 +4229,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
          * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
         if (n == 0 && i == 0 && (c->probes_due & ~1u))
             n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
-        if (n > 0) mrc__req_timers(c);
+        if (n > 0) mrc__req_timers_x(c, false);
         return n;
     }
     if (c->rtxq.n) {
@@ -4241,7 +4244,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
                                cap, flags, ti, now);
         if (n > 0) {
             c->rtx_force = 0; /* the record left the queue in the commit */
-            mrc__req_timers(c);
+            mrc__req_timers_x(c, false);
         }
         return n;
     }
@@ -4259,7 +4262,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
             c->sq_sent = 0;
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
-        mrc__req_timers(c);
+        mrc__req_timers_x(c, false);
         return n;
     }
     return 0;
@@ -4417,7 +4420,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* mrc__req_timers: psn is in flight */
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now, false); /* psn is in flight */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
@@ -4790,8 +4793,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
         slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
     }
-    while (c->txl.n && MRC__REC_SENT(c, c->txl.head) + slack <= c->lat_acked_sent)
+    c->reo_deadline = MRC_TIME_NEVER;
+    while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
+                c->reo_deadline = MRC__MAX(
+                    hs + c->lat_acked_rtt + ((slack * MRC__MIN(ep->cfg.reorder_timer, 64u)) >> 2), ep->now + 1u);
+            break;
+        }
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    }
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
     if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
@@ -4835,7 +4847,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
     if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
-    else mrc__req_timers_arm(c, 0, 0, now, now);
+    else mrc__req_timers_arm(c, 0, 0, now, now, false); /* the reorder deadline is set above */
     /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
      * scheduling arms no timer) */
     if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
