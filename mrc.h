@@ -3860,7 +3860,8 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late left to
  * arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later transmission is
  * known to have arrived, the oldest record in flight is lost at its send time + the RTT that transmission took + the
- * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed wherever the RTO and TLP are. */
+ * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
+ * transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
     mrc_time sent;
     if (!c->ep->cfg.reorder_timer || !c->txl.n) return MRC_TIME_NEVER;
