@@ -293,7 +293,7 @@ static void fz_setup(fz_in *in) {
             cf->ev_suspect_min = cf->ev_suspect_hold == 3 ? 0u : 2u;
         cf->trim_holds_rto = !(((c0 ^ c3) >> 5) & 1u);           /* Q25: a trim-answered expiry does not back off */
         cf->cc_lh_mark_rtts = (uint8_t)(((c0 ^ g.ext) & 1u) ? 0u : 32u); /* P30 (every bit is taken: a mix) */
-        { /* P32's reorder timer: off, a quarter of the slack, the default 1.5 x, the largest (16 x) */
+        { /* P32's reorder timer: the default 1.5 x the slack, off, a quarter of it, the largest (16 x) */
             static const uint8_t reo[4] = {6u, 0u, 1u, 64u};
             cf->reorder_timer = reo[((c0 ^ g.ext) >> 1) & 3u];
         }
