@@ -3876,7 +3876,9 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_deadline(mrc_conn *c) { /* as a deadl
 /* Re-arm the requester's timers. reo: recompute the reorder deadline too - not after a transmission, which only
  * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does). */
 MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
-    if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
+    /* armed while any PSN is not cumulatively acknowledged: a peer whose cumulative point lags PSNs its bitmaps
+     * acknowledged pins the window (snd_una == snd_nxt, win_base behind), and that wait must not be silent (7.11) */
+    if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
         c->rto_deadline = c->tlp_deadline = c->reo_deadline = MRC_TIME_NEVER;
         c->retries = c->retry_spent = 0;
         c->rto_heard = 0;
@@ -4922,7 +4924,7 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
 
 MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     c->rto_deadline = MRC_TIME_NEVER;
-    if (c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) {
+    if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
         mrc__req_timers(c);
         return;
     }
@@ -4938,6 +4940,14 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
     if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
         mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
+        return;
+    }
+    if (c->snd_una == c->snd_nxt) { /* every PSN SACKed, the cumulative point behind: nothing to resend, ask */
+        c->probes[0].kind = MRC__PROBE_TLP;
+        c->probes_due |= 1u;
+        mrc__sched_tx(c);
+        c->rto_start = now;
+        mrc__req_timers(c);
         return;
     }
     /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
@@ -4959,7 +4969,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
 
 MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
     c->tlp_deadline = MRC_TIME_NEVER;
-    if (c->state == MRC_QPS_RTS && c->snd_una != c->snd_nxt) {
+    if (c->state == MRC_QPS_RTS && c->win_base != c->snd_nxt) {
         c->tlp_base = now;
         if (c->tlp_count < 16) c->tlp_count++;
         /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
