@@ -3862,12 +3862,15 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * known to have arrived, the oldest record in flight is lost at its send time + the RTT that transmission took + the
  * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
  * transmission (mrc__req_timers_x), which only appends to the list. */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+    return sent + c->lat_acked_rtt + ((slack * MRC__MIN(c->ep->cfg.reorder_timer, 64u)) >> 2);
+}
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
     mrc_time sent;
     if (!c->ep->cfg.reorder_timer || !c->txl.n) return MRC_TIME_NEVER;
     sent = MRC__REC_SENT(c, c->txl.head);
     if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
-    return sent + c->lat_acked_rtt + ((mrc__slack(c) * MRC__MIN(c->ep->cfg.reorder_timer, 64u)) >> 2);
+    return mrc__reo_at(c, sent, mrc__slack(c));
 }
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_deadline(mrc_conn *c) { /* as a deadline: in the future */
     mrc_time d = mrc__reo_due(c);
@@ -4801,8 +4804,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
             if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
-                c->reo_deadline = MRC__MAX(
-                    hs + c->lat_acked_rtt + ((slack * MRC__MIN(ep->cfg.reorder_timer, 64u)) >> 2), ep->now + 1u);
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
