@@ -108,6 +108,10 @@ typedef struct mrc_sim_config {
                                  T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
                                  retires them together (default true). The Clos has none: its EVs share no hop */
     uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
+    bool oracle_bypass;       /* a bound, not a mechanism (default false; needs ev_paths): each black-holed data packet
+                                 makes its sender mark that EV ASSUMED_BAD at once, as a controller told of the drop
+                                 would (mrc_ev_op MODIFY_STATE on the host's path-aware profile); nothing end to end
+                                 can detect a dead path sooner */
     uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
     uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
     uint8_t tlp_copies;       /* mrc_config.tlp_copies (default: the core's, 2; P33) */
@@ -186,6 +190,7 @@ typedef struct mrc_sim_flow_result {
 typedef struct mrc_sim_totals {
     uint64_t events, pkts_sent, pkts_delivered, data_delivered;
     uint64_t drop_queue, drop_prio, drop_blackhole, drop_down, drop_loss, drop_noroute, drop_srv6, drop_nic_down;
+    uint64_t oracle_marks;    /* oracle_bypass: EVs marked ASSUMED_BAD at a black-hole drop */
     uint64_t trims, ecn_marks;
     uint64_t q_max_fabric, q_max_lasthop, q_max_nic; /* largest data-queue occupancy seen, bytes */
     uint64_t place_bad, place_dup, bytes_placed;
@@ -882,6 +887,21 @@ MRC_SIM__PRIVATE void mrc_sim__drop(mrc_sim *s, uint32_t pi, uint64_t *counter, 
         mrc_sim_flow_result *r = &s->flow[p->flow].r;
         r->fabric_drops++;
         if (blackhole) {
+            if (s->cfg.oracle_bypass) { /* the EV is the UDP source port of the profile (mrc_ev_profile_udp_planes) */
+                mrc_ev_op_entry e;
+                uint32_t one = 1;
+                memset(&e, 0, sizeof e);
+                e.ev.val[0] = (uint8_t)(p->ev >> 8);
+                e.ev.val[1] = (uint8_t)(p->ev & 0xFFu);
+                e.ev.port = p->port;
+                e.state = MRC_EVS_ASSUMED_BAD;
+                mrc_sim__host *h = &s->host[p->src];
+                if (mrc_ev_op(&h->ep, MRC_SIM__PATH_PROF, MRC_EV_OP_MODIFY_STATE, &e, &one, s->now) == MRC_OK) {
+                    s->tot.oracle_marks++;
+                    h->timer_at = s->now; /* its deadlines moved (probes): serviced at once, as after a timer */
+                    (void)mrc_sim__push(s, s->now, MRC_SIM__EV_TIMER, p->src);
+                }
+            }
             if (!r->bh_drops) r->bh_first = s->now;
             r->bh_last = s->now;
             r->bh_drops++;
@@ -1762,6 +1782,10 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
     if (!s->cfg.host_bps) s->cfg.host_bps = s->cfg.link_bps;
     if (!s->cfg.link_bps || s->cfg.mtu < 256 || s->cfg.mtu > 4096 || (s->cfg.mtu & (s->cfg.mtu - 1u))) {
         mrc_sim__seterr(err, cap, "link rate must be > 0 and mtu a power of two in 256..4096");
+        goto fail;
+    }
+    if (s->cfg.oracle_bypass && !s->cfg.ev_paths) {
+        mrc_sim__seterr(err, cap, "oracle_bypass needs ev_paths (the path-aware EV profile)");
         goto fail;
     }
     if (s->cfg.mpr < 1 || s->cfg.mpr > MRC_MAX_MPR_UNITS || s->cfg.ecn_kmin_pct >= s->cfg.ecn_kmax_pct ||
