@@ -888,6 +888,7 @@ MRC_SIM__PRIVATE void mrc_sim__drop(mrc_sim *s, uint32_t pi, uint64_t *counter, 
         r->fabric_drops++;
         if (blackhole) {
             if (s->cfg.oracle_bypass) { /* the EV is the UDP source port of the profile (mrc_ev_profile_udp_planes) */
+                mrc_sim__host *h = &s->host[p->src];
                 mrc_ev_op_entry e;
                 uint32_t one = 1;
                 memset(&e, 0, sizeof e);
@@ -895,7 +896,6 @@ MRC_SIM__PRIVATE void mrc_sim__drop(mrc_sim *s, uint32_t pi, uint64_t *counter, 
                 e.ev.val[1] = (uint8_t)(p->ev & 0xFFu);
                 e.ev.port = p->port;
                 e.state = MRC_EVS_ASSUMED_BAD;
-                mrc_sim__host *h = &s->host[p->src];
                 if (mrc_ev_op(&h->ep, MRC_SIM__PATH_PROF, MRC_EV_OP_MODIFY_STATE, &e, &one, s->now) == MRC_OK) {
                     s->tot.oracle_marks++;
                     h->timer_at = s->now; /* its deadlines moved (probes): serviced at once, as after a timer */
