@@ -3901,10 +3901,12 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
 #if MRC_FAST_PATH
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
  * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
- * part and mrc__tlp_interval in line). A QP in the heap whose key did not change is left as it is (as
- * mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would move nothing). */
+ * part and mrc__tlp_interval in line). The reorder deadline is left as it is: after a transmission it stands
+ * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. A QP in the heap whose key did not change is
+ * left as it is (as mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would
+ * move nothing). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
-                                                  mrc_time rto_start, mrc_time tlp_base, bool reo) {
+                                                  mrc_time rto_start, mrc_time tlp_base) {
     mrc_time rto, tlp, d;
     if (!retries && c->attr.timeout && c->attr.timeout <= 24u) /* mrc__rto_interval(c, 0), under its cap */
         rto = (mrc_time)1024u << c->attr.timeout;
@@ -3914,7 +3916,6 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
-    if (reo) c->reo_deadline = mrc__reo_deadline(c);
     d = mrc__timers_min(c);
     if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
         c->deadline = d;
@@ -4426,7 +4427,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now, false); /* psn is in flight */
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* psn is in flight */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
@@ -4852,7 +4853,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
     if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
-    else mrc__req_timers_arm(c, 0, 0, now, now, false); /* the reorder deadline is set above */
+    else mrc__req_timers_arm(c, 0, 0, now, now); /* the reorder deadline is set above */
     /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
      * scheduling arms no timer) */
     if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
@@ -4947,23 +4948,18 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     if (c->snd_una == c->snd_nxt) { /* every PSN SACKed, the cumulative point behind: nothing to resend, ask */
         c->probes[0].kind = MRC__PROBE_TLP;
         c->probes_due |= 1u;
-        mrc__sched_tx(c);
-        c->rto_start = now;
-        mrc__req_timers(c);
-        return;
-    }
-    /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
-     * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its SACK
-     * then reveals the other holes to loss detection. */
-    mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
-    { /* move it to the head of the queue */
+    } else {
+        /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
+         * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its
+         * SACK then reveals the other holes to loss detection. */
         mrc__psnrec *r = MRC__REC(c, c->snd_una);
-        if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) {
+        mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
+        if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) { /* to the head of the queue */
             mrc__rtxq_remove(c, c->snd_una, r);
             mrc__rtxq_push(c, c->snd_una, r, true);
         }
+        c->rtx_force = 1;
     }
-    c->rtx_force = 1;
     mrc__sched_tx(c);
     c->rto_start = now;
     mrc__req_timers(c);
