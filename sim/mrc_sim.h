@@ -108,10 +108,16 @@ typedef struct mrc_sim_config {
                                  T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
                                  retires them together (default true). The Clos has none: its EVs share no hop */
     uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
-    bool oracle_bypass;       /* a bound, not a mechanism (default false; needs ev_paths): each black-holed data packet
-                                 makes its sender mark that EV ASSUMED_BAD at once, as a controller told of the drop
-                                 would (mrc_ev_op MODIFY_STATE on the host's path-aware profile); nothing end to end
-                                 can detect a dead path sooner */
+    bool ev_hashed;           /* ECMP-hashed EVs in an EXP profile instead of AUTO (default false; ECMP routing, not
+                                 with ev_paths): each endpoint's profile holds evs_per_qp random UDP source ports, EV
+                                 i on plane i % P + 1, and the EV policies are set as AUTO EVs get them (P23 recycling
+                                 on, P27 late verdicts, P28 mirrored answers and P29 holds off; backups as AUTO). It
+                                 gives the oracle below something to mark on an ECMP fabric: the control plane
+                                 addresses EVs through a profile, never a QP's AUTO EVs (docs/PROTOCOL.md 7.1) */
+    bool oracle_bypass;       /* a bound, not a mechanism (default false; needs ev_paths or ev_hashed): each
+                                 black-holed data packet makes its sender mark that EV ASSUMED_BAD at once, as a
+                                 controller told of the drop would (mrc_ev_op MODIFY_STATE on the host's profile);
+                                 nothing end to end can detect a dead path sooner */
     uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
     uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
     uint8_t tlp_copies;       /* mrc_config.tlp_copies (default: the core's, 2; P33) */
@@ -391,6 +397,7 @@ struct mrc_sim {
     uint64_t qlim, plim, kmin, kmax;
     uint32_t cwnd;
     uint32_t path_evs;        /* ev_paths: EVs of the path-aware profile (MRC_SIM__PATH_PROF), else 0 */
+    uint32_t hashed_evs;      /* ev_hashed: EVs of the hashed profile (also MRC_SIM__PATH_PROF), else 0 */
     mrc_sim__pkt *pkt;
     uint32_t pkt_cap, pkt_free;
     mrc_sim__flow *flow;
@@ -887,7 +894,7 @@ MRC_SIM__PRIVATE void mrc_sim__drop(mrc_sim *s, uint32_t pi, uint64_t *counter, 
         mrc_sim_flow_result *r = &s->flow[p->flow].r;
         r->fabric_drops++;
         if (blackhole) {
-            if (s->cfg.oracle_bypass) { /* the EV is the UDP source port of the profile (mrc_ev_profile_udp_planes) */
+            if (s->cfg.oracle_bypass) { /* the EV is the UDP source port of the host's profile */
                 mrc_sim__host *h = &s->host[p->src];
                 mrc_ev_op_entry e;
                 uint32_t one = 1;
@@ -1212,7 +1219,7 @@ MRC_SIM__PRIVATE int mrc_sim__conn_up(mrc_sim *s, mrc_conn *c, uint32_t dest_qpn
     int rc;
     memset(&a, 0, sizeof a);
     a.state = MRC_QPS_INIT;
-    a.ev_profile_id = s->path_evs ? MRC_SIM__PATH_PROF : 0u;
+    a.ev_profile_id = s->path_evs || s->hashed_evs ? MRC_SIM__PATH_PROF : 0u;
     a.hint.num_remote_recv_peers = incast;
     rc = mrc_conn_modify(c, &a, MRC_ATTR_STATE | MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE | MRC_ATTR_HINT, now);
     if (rc) return rc;
@@ -1784,8 +1791,12 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mrc_sim__seterr(err, cap, "link rate must be > 0 and mtu a power of two in 256..4096");
         goto fail;
     }
-    if (s->cfg.oracle_bypass && !s->cfg.ev_paths) {
-        mrc_sim__seterr(err, cap, "oracle_bypass needs ev_paths (the path-aware EV profile)");
+    if (s->cfg.oracle_bypass && !s->cfg.ev_paths && !s->cfg.ev_hashed) {
+        mrc_sim__seterr(err, cap, "oracle_bypass needs an EV profile to mark (ev_paths or ev_hashed)");
+        goto fail;
+    }
+    if (s->cfg.ev_hashed && (s->cfg.ev_paths || s->cfg.routing != MRC_SIM_ROUTE_ECMP)) {
+        mrc_sim__seterr(err, cap, "ev_hashed needs ECMP routing and no ev_paths");
         goto fail;
     }
     if (s->cfg.mpr < 1 || s->cfg.mpr > MRC_MAX_MPR_UNITS || s->cfg.ecn_kmin_pct >= s->cfg.ecn_kmax_pct ||
@@ -1829,6 +1840,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
             goto fail;
         }
     }
+    if (s->cfg.ev_hashed) s->hashed_evs = s->P * (s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
     /* DSCP codepoint -> class, as a switch is configured */
     for (i = 0; i < 64; i++) s->cls_of[i] = MRC_DSCP_NO_TRIM;
     for (i = MRC_DSCP_CLASSES; i-- > 0;) s->cls_of[s->cfg.dscp[i] & 63u] = (uint8_t)i;
@@ -1863,6 +1875,12 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.reorder_timer = s->cfg.reorder_timer;
         mc.tlp_copies = s->cfg.tlp_copies;
         if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
+        if (s->hashed_evs) { /* the policies AUTO EVs get (docs/PROTOCOL.md P23, P27-P29) */
+            if (mc.ev_recycle == 1) mc.ev_recycle = 2;
+            mc.ev_confirm_late = 0;
+            mc.ev_suspect_hold = 0;
+            mc.rev_ev_mirror = false;
+        }
         mc.place = mrc_sim__place;
         mc.place_ud = h;
         mc.trace = mrc_sim__trace;
@@ -1885,6 +1903,25 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
                     mrc_sim__seterr(err, cap, "hop groups refused by the core");
                     goto fail;
                 }
+            }
+        }
+        if (s->hashed_evs) { /* ev_hashed: distinct random source ports, as the core draws AUTO EVs */
+            uint8_t ports[MRC_MAX_EVS];
+            uint16_t sports[MRC_MAX_EVS];
+            uint64_t r = mrc_sim__mix(s->cfg.seed ^ (0x6861736800000000ull + i));
+            for (j = 0; j < s->hashed_evs; j++) {
+                uint32_t t;
+                do {
+                    r = mrc_sim__mix(r);
+                    sports[j] = (uint16_t)(49152u + (uint32_t)(r % 16384u));
+                    for (t = 0; t < j && sports[t] != sports[j]; t++) {}
+                } while (t < j);
+                ports[j] = (uint8_t)(1u + j % s->P);
+            }
+            if (mrc_ev_profile_udp(&h->ep, MRC_SIM__PATH_PROF, MRC_SIM__PATH_PROF, ports, sports, s->hashed_evs,
+                                   s->hashed_evs / 8u ? s->hashed_evs / 8u : 1u, 0) != MRC_OK) {
+                mrc_sim__seterr(err, cap, "hashed EV profile refused by the core");
+                goto fail;
             }
         }
         h->timer_at = MRC_TIME_NEVER;

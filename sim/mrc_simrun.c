@@ -36,7 +36,7 @@ typedef struct opts {
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
-    int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass;
+    int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed;
 } opts;
 
 static void usage(FILE *f) {
@@ -48,7 +48,7 @@ static void usage(FILE *f) {
           "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--tlp-copies 1|2]\n"
-          "                  [--oracle-bypass]\n"
+          "                  [--ev-hashed] [--oracle-bypass]\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -389,6 +389,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     }
     if (o->no_ev_groups) c.ev_groups = false;
     if (o->oracle_bypass) c.oracle_bypass = true;
+    if (o->ev_hashed) c.ev_hashed = true; /* ECMP-hashed EVs in a profile the oracle can mark */
     if (o->no_recycle) c.ev_recycle = 0; /* the rotation alone (docs/PROTOCOL.md P23) */
     if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
     if (o->no_lh_dscp) c.trim_lasthop_dscp = false; /* every trim DSCP TRIMMED: P30 never fires */
@@ -1496,6 +1497,8 @@ int main(int argc, char **argv) {
             o.no_ev_groups = 1;
         } else if (!strcmp(a, "--oracle-bypass")) {
             o.oracle_bypass = 1;
+        } else if (!strcmp(a, "--ev-hashed")) {
+            o.ev_hashed = 1;
         } else if (!strcmp(a, "--group-retire")) {
             NEEDV();
             if (parse_u64(v, 0, 2, &x, 0)) return bad_arg(a, v, "0, 1 or 2");
