@@ -118,6 +118,12 @@ typedef struct mrc_sim_config {
                                  black-holed data packet makes its sender mark that EV ASSUMED_BAD at once, as a
                                  controller told of the drop would (mrc_ev_op MODIFY_STATE on the host's profile);
                                  nothing end to end can detect a dead path sooner */
+    bool oracle_fault;        /* a stronger bound (default false; needs ev_paths or ev_hashed): when a cable is
+                                 black-holed, every host marks ASSUMED_BAD, at that instant and through the same
+                                 control API, each EV of its profile whose path to the destination of one of its
+                                 flows crosses the cable - no packet is sent into the hole after the fault, whatever
+                                 the EV policy. Marks follow data paths only (a profile's EV serves all of a host's
+                                 QPs, so marking for the SACK paths would take EVs from its data too) */
     uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
     uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
     uint8_t tlp_copies;       /* mrc_config.tlp_copies (default: the core's, 2; P33) */
@@ -196,7 +202,7 @@ typedef struct mrc_sim_flow_result {
 typedef struct mrc_sim_totals {
     uint64_t events, pkts_sent, pkts_delivered, data_delivered;
     uint64_t drop_queue, drop_prio, drop_blackhole, drop_down, drop_loss, drop_noroute, drop_srv6, drop_nic_down;
-    uint64_t oracle_marks;    /* oracle_bypass: EVs marked ASSUMED_BAD at a black-hole drop */
+    uint64_t oracle_marks;    /* oracle_bypass: EVs marked ASSUMED_BAD at a black-hole drop; oracle_fault: at the fault */
     uint64_t trims, ecn_marks;
     uint64_t q_max_fabric, q_max_lasthop, q_max_nic; /* largest data-queue occupancy seen, bytes */
     uint64_t place_bad, place_dup, bytes_placed;
@@ -1469,8 +1475,59 @@ MRC_SIM__PRIVATE void mrc_sim__cable_down(mrc_sim *s, uint32_t c, uint8_t down) 
         (void)mrc_sim__push(s, s->now + s->cfg.detect_ns, MRC_SIM__EV_DETECT, (li << 1) | down);
     }
 }
+/* oracle_fault: does the path a data packet of src on 'port' with EV 'ev' takes to dst cross a black hole? */
+MRC_SIM__PRIVATE int mrc_sim__path_bh(mrc_sim *s, uint32_t src, unsigned port, uint32_t dst, uint32_t ev) {
+    mrc_sim__pkt p;
+    uint32_t li, node, hops = 0;
+    memset(&p, 0, sizeof p);
+    p.src = src;
+    p.dst = dst;
+    p.ev = ev;
+    if (s->cfg.routing == MRC_SIM_ROUTE_SRV6 && mrc_sim_srv6_path(s, src, port, dst, ev, p.da) < 2) return 0;
+    li = s->host[src].link[port - 1u];
+    for (;;) {
+        if (s->link[li].bh) return 1;
+        node = s->link[li].to;
+        if (mrc_sim__is_host(s, node) || ++hops > 8u) return 0;
+        if (s->cfg.routing == MRC_SIM_ROUTE_SRV6) {
+            int miss;
+            li = mrc_sim__srv6_fwd(s, &s->sw[node - s->H], p.da, &miss);
+        } else {
+            li = mrc_sim__ecmp(s, &s->sw[node - s->H], &p);
+        }
+        if (li == MRC_SIM__NIL) return 0;
+    }
+}
+/* oracle_fault: each host marks the EVs of its profile that now lead one of its flows into a black hole. O(flows x
+ * EVs x hops) per fault, once. */
+MRC_SIM__PRIVATE void mrc_sim__oracle_fault(mrc_sim *s) {
+    mrc_ev_op_entry arr[MRC_MAX_EVS];
+    uint32_t fi, i;
+    for (fi = 0; fi < s->nflows; fi++) {
+        const mrc_sim__flow *f = &s->flow[fi];
+        mrc_sim__host *h = &s->host[f->spec.src];
+        uint32_t n = MRC_MAX_EVS, marked = 0;
+        if (f->done || mrc_ev_op(&h->ep, MRC_SIM__PATH_PROF, MRC_EV_OP_QUERY_ARRAY, arr, &n, s->now) != MRC_OK) continue;
+        for (i = 0; i < n; i++) {
+            uint32_t one = 1, ev = ((uint32_t)arr[i].ev.val[0] << 8) | arr[i].ev.val[1];
+            if (arr[i].state == MRC_EVS_ASSUMED_BAD || !arr[i].ev.port || arr[i].ev.port > s->P ||
+                !mrc_sim__path_bh(s, f->spec.src, arr[i].ev.port, f->spec.dst, ev))
+                continue;
+            arr[i].state = MRC_EVS_ASSUMED_BAD;
+            if (mrc_ev_op(&h->ep, MRC_SIM__PATH_PROF, MRC_EV_OP_MODIFY_STATE, &arr[i], &one, s->now) == MRC_OK) {
+                s->tot.oracle_marks++;
+                marked++;
+            }
+        }
+        if (marked) { /* its deadlines moved (probes): serviced at once, as after a timer */
+            h->timer_at = s->now;
+            (void)mrc_sim__push(s, s->now, MRC_SIM__EV_TIMER, f->spec.src);
+        }
+    }
+}
 MRC_SIM__PRIVATE void mrc_sim__cable_bh(mrc_sim *s, uint32_t c, uint8_t on) {
     s->link[2u * c].bh = s->link[2u * c + 1u].bh = on;
+    if (on && s->cfg.oracle_fault) mrc_sim__oracle_fault(s);
 }
 
 MRC_SIM__PRIVATE void mrc_sim__fault(mrc_sim *s, uint32_t fid, uint8_t on) {
@@ -1791,7 +1848,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mrc_sim__seterr(err, cap, "link rate must be > 0 and mtu a power of two in 256..4096");
         goto fail;
     }
-    if (s->cfg.oracle_bypass && !s->cfg.ev_paths && !s->cfg.ev_hashed) {
+    if ((s->cfg.oracle_bypass || s->cfg.oracle_fault) && !s->cfg.ev_paths && !s->cfg.ev_hashed) {
         mrc_sim__seterr(err, cap, "oracle_bypass needs an EV profile to mark (ev_paths or ev_hashed)");
         goto fail;
     }

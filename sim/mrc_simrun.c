@@ -36,7 +36,7 @@ typedef struct opts {
     uint64_t seed, size, cwnd, sample_ns, slack_ns;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
-    int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed;
+    int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed, oracle_fault;
 } opts;
 
 static void usage(FILE *f) {
@@ -48,7 +48,7 @@ static void usage(FILE *f) {
           "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--tlp-copies 1|2]\n"
-          "                  [--ev-hashed] [--oracle-bypass]\n"
+          "                  [--ev-hashed] [--oracle-bypass] [--oracle-fault]\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -389,6 +389,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     }
     if (o->no_ev_groups) c.ev_groups = false;
     if (o->oracle_bypass) c.oracle_bypass = true;
+    if (o->oracle_fault) c.oracle_fault = true;
     if (o->ev_hashed) c.ev_hashed = true; /* ECMP-hashed EVs in a profile the oracle can mark */
     if (o->no_recycle) c.ev_recycle = 0; /* the rotation alone (docs/PROTOCOL.md P23) */
     if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
@@ -736,7 +737,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     madd(&r->m, "drop_down", (double)(t.drop_down + t.drop_nic_down));
     madd(&r->m, "drop_loss", (double)t.drop_loss);
     madd(&r->m, "drop_noroute", (double)(t.drop_noroute + t.drop_srv6));
-    if (c.oracle_bypass) madd(&r->m, "oracle_marks", (double)t.oracle_marks);
+    if (c.oracle_bypass || c.oracle_fault) madd(&r->m, "oracle_marks", (double)t.oracle_marks);
     madd(&r->m, "bh_data_drops", sum_bh);
     madd(&r->m, "bypass_us", bypass);
     madd(&r->m, "bypass_rtts", bypass / ((double)mrc_sim_base_rtt(s) / 1e3));
@@ -1497,6 +1498,8 @@ int main(int argc, char **argv) {
             o.no_ev_groups = 1;
         } else if (!strcmp(a, "--oracle-bypass")) {
             o.oracle_bypass = 1;
+        } else if (!strcmp(a, "--oracle-fault")) {
+            o.oracle_fault = 1;
         } else if (!strcmp(a, "--ev-hashed")) {
             o.ev_hashed = 1;
         } else if (!strcmp(a, "--group-retire")) {
