@@ -33,7 +33,7 @@
 /* ---- options ------------------------------------------------------------------------------------------------ */
 typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
-    uint64_t seed, size, cwnd, sample_ns, slack_ns;
+    uint64_t seed, size, cwnd, sample_ns, slack_ns, host_mbps;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
     int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed, oracle_fault;
@@ -48,7 +48,7 @@ static void usage(FILE *f) {
           "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--tlp-copies 1|2]\n"
-          "                  [--ev-hashed] [--oracle-bypass] [--oracle-fault]\n"
+          "                  [--ev-hashed] [--oracle-bypass] [--oracle-fault] [--host-mbps N]\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -390,6 +390,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (o->no_ev_groups) c.ev_groups = false;
     if (o->oracle_bypass) c.oracle_bypass = true;
     if (o->oracle_fault) c.oracle_fault = true;
+    if (o->host_mbps) c.host_bps = o->host_mbps * 1000000u; /* hosts slower than the fabric (ideal_us follows) */
     if (o->ev_hashed) c.ev_hashed = true; /* ECMP-hashed EVs in a profile the oracle can mark */
     if (o->no_recycle) c.ev_recycle = 0; /* the rotation alone (docs/PROTOCOL.md P23) */
     if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
@@ -1484,6 +1485,9 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--size")) {
             NEEDV();
             if (parse_u64(v, 1, MRC_MAX_MSG_LEN, &o.size, 1)) return bad_arg(a, v, "bytes in 1..2Gi (k/M/G, Ki/Mi/Gi)");
+        } else if (!strcmp(a, "--host-mbps")) {
+            NEEDV();
+            if (parse_u64(v, 1000, 100000, &o.host_mbps, 0)) return bad_arg(a, v, "Mb/s in 1000..100000");
         } else if (!strcmp(a, "--evs")) {
             NEEDV();
             if (parse_u64(v, 1, MRC_MAX_EVS, &x, 0)) return bad_arg(a, v, "an integer in 1..MRC_MAX_EVS");
