@@ -593,14 +593,14 @@ typedef struct mrc_config {
     bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
                                  SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
     uint8_t ev_suspect_hold;  /* P29: an EV whose silent loss awaits confirmation sits out of the rotation until the
-                                 verdict (at most 8 rounds of its plane): 1 (default) for a profile's EVs, 2 for every
-                                 EV, 0: it keeps its turns meanwhile */
+                                 verdict (at most 8 rounds of its plane): 2 (default since P35) for every EV, 1 for a
+                                 profile's EVs only, 0: it keeps its turns meanwhile */
     uint16_t ev_suspect_min;  /* P29: ... only in a plane with at least this many EVs in its rotation (default 32: one
                                  EV of fewer is too large a share of the plane's paths to take out on suspicion) */
     uint8_t ev_confirm_late;  /* P27: that SACK decides even when it comes after another SACK acknowledged the PSN
-                                 (SACKs reorder on the way back), or is stale: 1 (default) for a profile's EVs (a
-                                 controller's list of paths), not AUTO EVs; 2 (or more) for every EV; 0: only a SACK
-                                 naming a PSN not acknowledged yet */
+                                 (SACKs reorder on the way back), or is stale: 2 (default since P35; or more) for every
+                                 EV, 1 for a profile's EVs only (a controller's list of paths), 0: only a SACK naming a
+                                 PSN not acknowledged yet */
     uint8_t ev_group_retire;  /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
                                  the QP's other EVs of that group too: 2 (default) only when another EV of the group
                                  is ASSUMED_BAD already (two paths through the hop failed, not one link of one path);
@@ -608,6 +608,12 @@ typedef struct mrc_config {
     bool ev_hashed_fast_demote; /* P25: a silent loss on an ECMP-hashed EV (UDP or STEV format: the fabric's hash
                                  picks its path) demotes it at once, ev_confirm_loss notwithstanding (true); false
                                  (default): as ev_confirm_loss says for every EV */
+    uint8_t ev_sweep;         /* P35: a confirmed silent loss on an ECMP-hashed EV (AUTO, or a UDP or STEV profile's)
+                                 shows a fault behind the hash, which may sit on the path of any EV: every EV of its
+                                 plane that has not delivered a packet sent since the loss sits out until the answer
+                                 to a probe, or a SACK of such a packet, shows its path works, instead of each dead
+                                 one being found by a lost data packet: 1 (default) for hashed EVs, 2 for every EV,
+                                 0 off */
     bool tlp_answer_reset;    /* P25: an answered tail-loss probe resets the TLP back-off (true); false (default):
                                  only progress does */
     bool rtx_proven_ev;       /* P25: the tail's retransmissions (nothing new left to send, or the RTO's) and the
@@ -715,6 +721,10 @@ typedef struct mrc_conn_stats {
     uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
     uint64_t ev_group_retired;/* P26: EVs demoted with a hop-group member whose silent loss was confirmed */
     uint64_t ev_suspect_held; /* P29: EVs taken out of the rotation while a silent loss on them awaits its verdict */
+    uint64_t ev_sweeps;       /* P35: sweeps started by a confirmed silent loss */
+    uint64_t ev_ver_held;     /* P35: EVs a sweep took out of the rotation until verified */
+    uint64_t ev_verified;     /* P35: ... and brought back by a probe answer or a SACK of a later packet */
+    uint64_t ev_ver_failed;   /* P35: ... whose verification probe went unanswered (then demoted as a silent loss) */
     uint64_t ev_revived;      /* ASSUMED_BAD EVs revived by probes */
     uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
     uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
@@ -1218,8 +1228,10 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26): its profile's hop-group rings stay inside
  * its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs.
  * Rule 20 (P28): its profile's entropy index finds each of its EVs. Rule 21 (P29): only a skipped EV has a hold, of
- * at most 8 rounds. Rule 22 (P33): the tail-loss probe's other copy is awaited only with the probe, on one of its
- * EVs. */
+ * at most 8 rounds, or P35's hold. Rule 22 (P33): the tail-loss probe's other copy is awaited only with the probe, on
+ * one of its EVs. Rule 23 (P35): its verification queue stays within its EV set; an EV is marked as probed only
+ * while held for verification with a verification probe naming it, and while a verification probe is out the
+ * verification deadline is armed. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1258,7 +1270,8 @@ enum {
     MRC_TRACE_STATE,          /* a = qpn, b = new state */
     MRC_TRACE_EV_STATE,       /* a = qpn << 16 | EV index, b = MRC_EVS_* state */
     MRC_TRACE_EV_PROBE,       /* a = qpn << 16 | EV index, b = 1 answered, 0 timed out */
-    MRC_TRACE_EPOP            /* a = opcode << 8 | op, b = req_id */
+    MRC_TRACE_EPOP,           /* a = opcode << 8 | op, b = req_id */
+    MRC_TRACE_EV_SWEEP        /* P35: a = qpn << 16 | port, b = EVs held by the sweep */
 };
 
 /* ================================================================================================================
@@ -1282,8 +1295,13 @@ typedef struct mrc__ev {
     uint8_t port;             /* 1-based egress port (a profile's EV: a copy of the profile's, read per packet) */
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
     uint8_t rc;               /* P23: its clean returns waiting in its port's recycle ring (0 unless ACTIVE) */
-    uint8_t hold;             /* P29, SKIP only: rounds of its port it still sits out awaiting a loss verdict */
+    uint8_t hold;             /* P29, SKIP only: rounds of its port it still sits out awaiting a loss verdict; P35:
+                               * MRC__HOLD_VER, held until verified */
+    uint16_t dlv;             /* P35: send time, in units of 256 ns (mod 2^16), of the latest packet on it a SACK named */
 } mrc__ev;
+#define MRC__HOLD_VER 0xFFu   /* P35: the hold of a skipped EV awaiting verification (not a count of rounds) */
+#define MRC__EVF_VPROBE 0x80u /* P35, a skipped EV held for verification: its verification probe is out */
+#define MRC__EVF_VRETRY 0x10u /* P35, ... its first verification probe went unanswered: this is the second */
 
 /* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
  * c->probes_due is set, else awaiting its SACK. Its send time is c->probe_sent[i]. */
@@ -1515,6 +1533,7 @@ struct mrc_conn {
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
     mrc_time reo_deadline;    /* P32: the reorder timer: the oldest record in flight is lost then */
+    mrc_time ver_deadline;    /* P35: the earliest a verification probe out goes unanswered */
     uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25: not trim-answered) */
     uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25: not trim-answered) */
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
@@ -1547,6 +1566,11 @@ struct mrc_conn {
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
     mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
     uint16_t ev_proven;       /* P25: the EV of the latest SACK that named a packet (MRC__EV_NONE: none yet) */
+    mrc_time sw_at, sw_ref;   /* P35: when the last sweep began, and the send time after which a SACK proves an EV */
+    uint8_t sw_backoff;       /* P35: the next sweep waits 2 smoothed RTTs << this (0..MRC__SW_BACKOFF) */
+    uint8_t sw_found;         /* P35: an EV failed its verification since the last sweep */
+    uint16_t ver_head, ver_n; /* P35: FIFO of EVs awaiting a verification probe in ver_ring (stale entries skipped) */
+    mrc__evslot ver_ring[MRC_MAX_EVS];
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
     /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
@@ -2722,7 +2746,7 @@ MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]) {
  * ============================================================================================================== */
 
 #define MRC__EV_NONE 0xFFFFu /* no EV slot */
-enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2 }; /* mrc__probe.kind */
+enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2, MRC__PROBE_VER = 3 }; /* mrc__probe.kind */
 enum { MRC__TLP2_DUE = 1, MRC__TLP2_OUT = 2, MRC__TLP2_MATCH = MRC_MAX_PROBES }; /* c->tlp2; mrc__probe_match */
 
 /* forward declarations of what later sections provide */
@@ -2736,7 +2760,13 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed);
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
+MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot);
+/* ECMP-hashed EVs: AUTO or a UDP or STEV profile's (the fabric's hash picks the path), not SRv6 (a named path) */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c) {
+    return !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
+}
+MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced);
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
@@ -2835,14 +2865,15 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->rev_ev_echo = false;
     cfg->rev_ev_mirror = true;
     cfg->ev_confirm_loss = true;
-    cfg->ev_confirm_late = 1;
-    cfg->ev_suspect_hold = 1;
+    cfg->ev_confirm_late = 2;
+    cfg->ev_suspect_hold = 2;
     cfg->ev_suspect_min = 32;
     cfg->ev_group_retire = 2;
     cfg->ev_recycle = 1;
     cfg->rtx_proven_ev = false;
     cfg->tlp_answer_reset = false;
     cfg->ev_hashed_fast_demote = false;
+    cfg->ev_sweep = 1;
     cfg->stev_sport_high = true;
     cfg->ev_sport_min = 49152;
     cfg->ev_sport_max = 65535;
@@ -3206,7 +3237,8 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
-    return MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline));
+    return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
+                    c->ver_deadline);
 }
 /* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
@@ -3280,7 +3312,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -3950,6 +3982,7 @@ MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
     return t;
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
+MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c);
 MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
     if (c->nopath_deadline != MRC_TIME_NEVER) return;
     c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
@@ -3999,19 +4032,20 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
  * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
  * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
  * and that demotes a good EV until probes revive it (the floor bounds how many). */
-MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why) {
-    bool hashed = !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
+MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
+    bool hashed = mrc__ev_hashed(c);
     bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
                  !(hashed && c->ep->cfg.ev_hashed_fast_demote);
     c->st.ev_losses++;
-    if (r->flags & MRC__PR_EVLOST) mrc__ev_on_loss(c, (int)r->ev_lost, true); /* lost twice: no more doubt */
+    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
+        mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
         mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
     } else {
-        mrc__ev_on_loss(c, (int)r->ev, false);
+        mrc__ev_on_loss(c, (int)r->ev, false, 0);
     }
 }
 
@@ -4023,7 +4057,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
     else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
-    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why);      /* silent loss: the path is suspect */
+    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect */
     switch (why) {
     case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
     case MRC__LOSS_RTO: c->st.rtx_rto++; break;
@@ -4216,6 +4250,10 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     }
     c->probe_sent[i] = now;
     pr->slot = (mrc__evslot)slot;
+    if (pr->kind == MRC__PROBE_VER) { /* P35: unanswered after mrc__ev_ver_to, its EV is taken as dead */
+        mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
+        if (t < c->ver_deadline) c->ver_deadline = t;
+    }
     if (i == 0) {
         pr->kind = MRC__PROBE_TLP;
         c->tlp_base = now;
@@ -4505,7 +4543,10 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
         mrc__reo_widen(c, now);
         if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
     } else if (r->flags & MRC__PR_EVLOST) {
-        mrc__ev_on_loss(c, (int)r->ev_lost, true);
+        /* P35: the original's send time was at least a minimum RTT before the retransmission's (its loss was seen
+         * by the SACK of a packet sent after it) */
+        mrc__ev_on_loss(c, (int)r->ev_lost, true,
+                        MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
     }
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     return true;
@@ -4611,6 +4652,11 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
+    if (slot >= 0) {
+        c->evs[slot].dlv = (uint16_t)(acked_sent >> 8); /* P35 */
+        if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && acked_sent >= c->sw_ref)
+            mrc__ev_verified(c, (unsigned)slot); /* P35: it delivered a packet sent after the loss */
     }
     if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
     if (progress) mrc__req_progress(c, now);
@@ -4785,6 +4831,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
     }
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        c->evs[r->ev].dlv = (uint16_t)(acked_sent >> 8); /* P35 */
+        if (MRC__UNLIKELY(c->evs[r->ev].hold == MRC__HOLD_VER) && acked_sent >= c->sw_ref)
+            mrc__ev_verified(c, r->ev);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
             c->port_ok[c->evs[r->ev].port - 1u] = now;
             c->ev_proven = r->ev;
@@ -5461,11 +5510,13 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
     MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
     c->probes_due = 0;
+    c->ver_n = 0; /* P35: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing) */
+    for (i = 0; i < c->ev_count; i++) c->evs[i].st = (uint8_t)(c->evs[i].st & ~MRC__EVF_VPROBE);
     c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
     c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -5596,8 +5647,8 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
     for (i = c->n_act[p]; i < n; i++) {
         mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
-        if (e->hold) { /* P29: awaiting a loss verdict */
-            e->hold--;
+        if (e->hold) { /* P29: awaiting a loss verdict; P35: awaiting verification (no count) */
+            if (e->hold != MRC__HOLD_VER) e->hold--;
             continue;
         }
         if (e->st & MRC__EVF_SKIP2) {
@@ -5606,6 +5657,14 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
         }
         mrc__ev_set(e, MRC__EVS_ACTIVE);
         mrc__evr_swap(c, p, i, j++);
+    }
+    if (j == 0 && n) { /* everything sat out: all but P35's held EVs rejoin, and they too if they are all */
+        for (i = c->n_act[p]; i < n; i++) {
+            mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
+            if (e->hold == MRC__HOLD_VER) continue;
+            mrc__ev_set(e, MRC__EVS_ACTIVE);
+            mrc__evr_swap(c, p, i, j++);
+        }
     }
     if (j == 0 && n) { /* everything sat out: everything rejoins */
         for (i = 0; i < n; i++) mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE); /* holds end too */
@@ -5745,11 +5804,13 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
 }
 /* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
-MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) {
+MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev_probe_interval_ns;
-    if (!t) t = MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
-    return t << c->evp_backoff;
+    return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
 }
+MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
+/* P35: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by default), without the back-off of Q8's */
+MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
         c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
@@ -5779,6 +5840,7 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
+    if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
     if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
         (unsigned)c->n_act[p] + c->n_skip[p] < c->ep->cfg.ev_suspect_min)
         return;
@@ -5792,9 +5854,167 @@ MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
 }
 MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
-    if (MRC__EVST(e) != MRC__EVS_SKIP || !e->hold) return;
+    if (MRC__EVST(e) != MRC__EVS_SKIP || !e->hold || e->hold == MRC__HOLD_VER) return;
     mrc__evr_del(c, (uint16_t)slot);
     mrc__evr_add(c, (uint16_t)slot); /* ACTIVE, its turn pending in this round; the hold cleared */
+}
+
+/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35) -------------------------------
+ * Under a hash the sender cannot tell which of its EVs cross the cable that just lost a packet: the rotation would
+ * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23, makes the
+ * rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the rotation that
+ * has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but the one that
+ * delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there is evidence
+ * that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the sweep), or
+ * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; one not
+ * answered within half a probe round demotes its EV as a silent loss (then Q8 probes it back). Once a QP has swept, a
+ * backup promoted to replace a demoted EV is verified the same way before it carries data. One sweep per 2 smoothed
+ * RTTs of a QP: a later loss within them only moves sw_ref on. Held EVs keep the liveness of skipped ones: if nothing
+ * else of the plane can carry data, the other skipped EVs rejoin, and if there are none, the held ones
+ * (mrc__ev_new_round). O(EVs of the plane) per sweep, O(1) per verification and per queued entry; per SACK, a 16-bit
+ * store and a byte compared. */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e) {
+    return MRC__EVST(e) == MRC__EVS_SKIP && e->hold == MRC__HOLD_VER;
+}
+/* Hold a skipped EV for verification and queue it for a probe. */
+MRC__PRIVATE void mrc__ev_ver_hold(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned pos = (unsigned)c->ver_head + c->ver_n;
+    e->st = (uint8_t)(e->st & ~(MRC__EVF_SKIP2 | MRC__EVF_VPROBE | MRC__EVF_VRETRY));
+    e->hold = (uint8_t)MRC__HOLD_VER;
+    c->st.ev_ver_held++;
+    if (c->ver_n >= c->ev_count) return; /* cannot happen: an EV is queued at most once per hold */
+    c->ver_ring[pos >= c->ev_count ? pos - c->ev_count : pos] = (mrc__evslot)slot;
+    c->ver_n++;
+}
+/* Free probe slot i takes the oldest EV awaiting verification, if any (stale entries dropped). */
+MRC__PRIVATE bool mrc__ev_ver_take(mrc_conn *c, unsigned i) {
+    while (c->ver_n && c->state == MRC_QPS_RTS) {
+        uint16_t sl = c->ver_ring[c->ver_head];
+        mrc__ev *e = &c->evs[sl];
+        c->ver_head = (uint16_t)(c->ver_head + 1u >= c->ev_count ? 0u : c->ver_head + 1u);
+        c->ver_n--;
+        if (!mrc__ev_is_ver(e) || (e->st & MRC__EVF_VPROBE)) continue; /* verified, moved or probed already */
+        e->st = (uint8_t)(e->st | MRC__EVF_VPROBE);
+        c->probes[i].slot = (mrc__evslot)sl;
+        c->probes[i].kind = MRC__PROBE_VER;
+        c->probes_due |= 1u << i;
+        return true;
+    }
+    return false;
+}
+/* Free EV probe slots take the EVs awaiting verification; the probe round decides the unanswered ones. */
+MRC__PRIVATE void mrc__ev_ver_fill(mrc_conn *c) {
+    unsigned i;
+    for (i = 1; i < MRC_MAX_PROBES && c->ver_n; i++)
+        if (c->probes[i].kind == MRC__PROBE_FREE) (void)mrc__ev_ver_take(c, i);
+}
+/* Evidence that its path works: back into the rotation, its turn pending in this round. */
+MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
+    if (!mrc__ev_is_ver(&c->evs[slot])) return;
+    mrc__evr_del(c, (uint16_t)slot);
+    mrc__evr_add(c, (uint16_t)slot);
+    c->st.ev_verified++;
+}
+/* Its probe went unanswered: a silent loss on it (ASSUMED_BAD, unless the floor withholds it: then it rejoins). */
+MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (!mrc__ev_is_ver(e)) return;
+    e->hold = 0;
+    e->st = (uint8_t)MRC__EVS_SKIP;
+    c->st.ev_ver_failed++;
+    c->sw_found = 1;
+    mrc__ev_demote(c, (uint16_t)slot, false);
+}
+/* ver_deadline: the verification probes out that have waited mrc__ev_ver_to fail (their EVs are demoted), freeing
+ * their slots for the next; the deadline moves to the next expiry. O(MRC_MAX_PROBES). */
+MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
+    mrc_time to = mrc__ev_ver_to(c);
+    unsigned i;
+    c->ver_deadline = MRC_TIME_NEVER;
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        mrc__probe *p = &c->probes[i];
+        mrc_time t;
+        if (p->kind != MRC__PROBE_VER || ((c->probes_due >> i) & 1u)) continue;
+        t = mrc__deadline_add(c->probe_sent[i], to);
+        if (t > now) {
+            if (t < c->ver_deadline) c->ver_deadline = t;
+            continue;
+        }
+        p->kind = MRC__PROBE_FREE;
+        if (!mrc__ev_is_ver(&c->evs[p->slot]) || !(c->evs[p->slot].st & MRC__EVF_VPROBE)) continue;
+        if (c->evs[p->slot].st & MRC__EVF_VRETRY) { /* two unanswered: a dead path */
+            mrc__ev_ver_failed(c, p->slot);
+        } else { /* one probe lost on a lossy path proves little: queued for a second (it stays held) */
+            unsigned pos = (unsigned)c->ver_head + c->ver_n;
+            c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & ~MRC__EVF_VPROBE) | MRC__EVF_VRETRY);
+            if (c->ver_n < c->ev_count) {
+                c->ver_ring[pos >= c->ev_count ? pos - c->ev_count : pos] = p->slot;
+                c->ver_n++;
+            }
+        }
+    }
+    mrc__ev_ver_fill(c);
+}
+/* An ACTIVE or SKIP EV of the rotation held for verification. */
+MRC__PRIVATE void mrc__ev_to_ver(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
+        unsigned p = e->port - 1u;
+        mrc__evr_del(c, slot);
+        mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
+        c->n_skip[p]++;
+        e->st = (uint8_t)MRC__EVS_SKIP;
+    }
+    if (MRC__EVST(e) == MRC__EVS_SKIP) mrc__ev_ver_hold(c, slot);
+}
+/* Kept by a sweep: held already, the EV that delivered last, or one whose latest delivered packet (its dlv stamp) is
+ * at most 'age' units of 256 ns old (modulo 2^16: a stamp a multiple of 16.8 ms old reads as new and keeps an EV that
+ * has not delivered for that long - the loss rule still finds it). */
+MRC__PRIVATE bool mrc__ev_sweep_keeps(const mrc_conn *c, uint16_t slot, uint32_t age) {
+    const mrc__ev *e = &c->evs[slot];
+    return mrc__ev_is_ver(e) || slot == c->ev_proven || (uint16_t)((uint16_t)(c->ep->now >> 8) - e->dlv) <= age;
+}
+MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_t age) {
+    unsigned i, n = 0;
+    for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) n += mrc__ev_sweep_keeps(c, mrc__evr_at(c, p, i), age);
+    return n;
+}
+#define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
+MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
+    mrc_endpoint *ep = c->ep;
+    unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
+    uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
+    uint64_t held0;
+    if (ep->cfg.ev_sweep < (mrc__ev_hashed(c) ? 1u : 2u) || c->state != MRC_QPS_RTS) return;
+    if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
+        return;
+    }
+    /* a sweep that found no dead path (losses everywhere, not a fault) makes the next wait twice as long */
+    if (c->sw_at) c->sw_backoff = c->sw_found ? 0u : (uint8_t)MRC__MIN(c->sw_backoff + 1u, MRC__SW_BACKOFF);
+    c->sw_found = 0;
+    c->sw_at = ep->now;
+    c->sw_ref = ref;
+    c->st.ev_sweeps++;
+    held0 = c->st.ev_ver_held;
+    if (mrc__ev_sweep_count(c, p, age) < floor) { /* the floor: the EVs that delivered last stay too (binary search) */
+        uint32_t lo = age, hi = 0xFFFFu;
+        while (lo + 1u < hi) {
+            uint32_t mid = lo + (hi - lo) / 2u;
+            if (mrc__ev_sweep_count(c, p, mid) >= floor) hi = mid;
+            else lo = mid;
+        }
+        age = hi;
+    }
+    /* downwards: taking position i out moves only EVs of positions above it (mrc__evr_del, mrc__ev_to_ver), all seen */
+    for (i = (unsigned)c->n_act[p] + c->n_skip[p]; i-- > 0;) {
+        uint16_t sl = mrc__evr_at(c, p, i);
+        if (!mrc__ev_sweep_keeps(c, sl, age)) mrc__ev_to_ver(c, sl);
+    }
+    MRC__TRACE(ep, MRC_TRACE_EV_SWEEP, ((uint64_t)c->qpn << 16) | (p + 1u), c->st.ev_ver_held - held0);
+    (void)held0;
+    mrc__ev_ver_fill(c);
 }
 
 /* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
@@ -5833,6 +6053,10 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
             c->bk_n[p]--;
             mrc__evr_add(c, b);
             c->st.ev_promoted++;
+            if (c->sw_at) { /* P35: a backup has carried nothing since the QP saw a fault: verified first */
+                mrc__ev_to_ver(c, b);
+                mrc__ev_ver_fill(c);
+            }
         }
     } else {
         return;
@@ -5878,10 +6102,11 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
  * back on its own (Q8). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a group that
  * is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV alone: one
  * RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed) {
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
+    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
     if (c->ep->cfg.ev_group_retire >= 2) { /* a second witness: another EV of the group bad already */
         for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
@@ -5898,6 +6123,11 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed) {
 }
 
 /* ---- probes of ASSUMED_BAD EVs (Q8) ---------------------------------------------------------------------------- */
+MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
+    unsigned i, n = 0;
+    for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
+    return n;
+}
 /* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     unsigned i;
@@ -5905,6 +6135,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     c->evp_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         mrc__probe *p = &c->probes[i];
+        if (p->kind == MRC__PROBE_VER) continue; /* P35's: ver_deadline decides */
         if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
             mrc__ev *e = &c->evs[p->slot];
             if (MRC__EVST(e) == MRC__EVS_PROBING) {
@@ -5916,7 +6147,11 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
             }
             p->kind = MRC__PROBE_FREE;
         }
-        if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS) {
+        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 first */
+        /* P35: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at most
+         * half the slots, so that verifications are not starved by probes of dead paths */
+        if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS &&
+            (!c->sw_at || mrc__probes_of(c, MRC__PROBE_EV) < MRC_MAX_PROBES / 2u)) {
             p->slot = (mrc__evslot)mrc__bad_pop(c);
             c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & MRC__EVF_OKC) | MRC__EVS_PROBING);
             p->kind = MRC__PROBE_EV;
@@ -5935,6 +6170,16 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     mrc__probe *p = &c->probes[i];
     mrc__ev *e = &c->evs[p->slot];
     unsigned okc;
+    if (p->kind == MRC__PROBE_VER) { /* P35: a verification probe */
+        p->kind = MRC__PROBE_FREE;
+        if (mrc__ev_is_ver(e) && (e->st & MRC__EVF_VPROBE)) {
+            c->evp_answered = 1;
+            if (m == MRC_M_ALWAYS_SKIP) mrc__ev_ver_failed(c, p->slot);
+            else mrc__ev_verified(c, p->slot);
+        }
+        mrc__ev_ver_fill(c);
+        return;
+    }
     p->kind = MRC__PROBE_FREE;
     if (MRC__EVST(e) != MRC__EVS_PROBING) return; /* moved by a rebuild or the controller meanwhile */
     MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 1u);
@@ -6072,8 +6317,10 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     }
     for (p = 0; p < MRC_MAX_PORTS; p++)
         for (i = c->n_act[p]; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
+    c->ver_n = c->ver_head = 0; /* P35: every held EV was placed again above */
+    c->ver_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) { /* EV probes in flight now answer nothing */
-        if (c->probes[i].kind == MRC__PROBE_EV) c->probes[i].kind = MRC__PROBE_FREE;
+        if (c->probes[i].kind == MRC__PROBE_EV || c->probes[i].kind == MRC__PROBE_VER) c->probes[i].kind = MRC__PROBE_FREE;
         c->probes_due &= ~(1u << i);
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
@@ -6169,7 +6416,9 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if (st == MRC__EVS_BAD) nb++;
         if (st > MRC__EVS_OFF) return 9;
         /* Rule 21 (P29): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds) */
-        if (c->evs[i].hold > MRC__SUS_ROUNDS || (c->evs[i].hold && st != MRC__EVS_SKIP)) return 21;
+        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
+            (c->evs[i].hold && st != MRC__EVS_SKIP))
+            return 21;
     }
     if (nb != c->n_bad) return 10;
     /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
@@ -6265,6 +6514,24 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
     /* Rule 22 (P33): the other copy of the tail-loss probe is awaited only with the probe, on one of the QP's EVs */
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
+    /* Rule 23 (P35): the verification queue and probes */
+    if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
+    for (i = 0; i < c->ver_n; i++) {
+        unsigned pos = (unsigned)c->ver_head + i;
+        if (c->ver_ring[pos >= c->ev_count ? pos - c->ev_count : pos] >= c->ev_count) return 23;
+    }
+    for (i = 0; i < c->ev_count; i++) {
+        unsigned k, named = 0;
+        if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
+        if (!mrc__ev_is_ver(&c->evs[i])) return 23;
+        for (k = 1; k < MRC_MAX_PROBES; k++) named += c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i;
+        if (!named) return 23; /* (an older probe of an earlier hold may name it too: either answer proves the path) */
+    }
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        if (c->probes[i].kind != MRC__PROBE_VER) continue;
+        if (c->probes[i].slot >= c->ev_count) return 23;
+        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
+    }
     return 0;
 }
 #ifdef MRC_CHECK_INVARIANTS
@@ -8307,13 +8574,14 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
         if (c->reo_deadline <= now) mrc__req_on_reo(c, now);
         if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
+        if (c->ver_deadline <= now) mrc__ev_ver_expire(c, now);
         if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
         if (c->pace_deadline <= now) mrc__cc_pace_expire(c);
         mrc__timer_update(c);
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-            c->nopath_deadline = c->pace_deadline = c->reo_deadline = MRC_TIME_NEVER;
+            c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
             mrc__timer_update(c);
         }
         mrc__sched_tx(c);

@@ -989,6 +989,7 @@ static void fz_session(fz_in *in) {
     g.cfg.ev_suspect_hold = (uint8_t)((c1 >> 3) & 3u); /* P29: suspect EVs sit out until the verdict */
     /* ... and the plane-size minimum (default 32) small enough for this harness's planes: 3 none, 2 two EVs */
     if (g.cfg.ev_suspect_hold >= 2) g.cfg.ev_suspect_min = g.cfg.ev_suspect_hold == 3 ? 0u : 2u;
+    g.cfg.ev_sweep = (uint8_t)(((c0 ^ c1) >> 5) % 3u); /* P35: off, hashed EVs (the default), every EV */
     if (c0 & 0x80u) {
         g.cfg.ev_sport_min = fz_u16(in);
         g.cfg.ev_sport_max = (uint16_t)(g.cfg.ev_sport_min + fz_u8(in));

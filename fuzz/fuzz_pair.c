@@ -21,7 +21,8 @@
  * plane of this harness is large enough for a hold); bit 5 (inverted) Q25's trim_holds_rto. (c0 ^ ext) bit 0 turns
  * P30's last-hop trim marks off (cc_lh_mark_rtts 0; else the default 32); c2 bits 6-7 the QP hint
  * num_remote_recv_peers (P31: none, 2, 64, 2^32 - 1); (c0 ^ ext) bits 1-2 P32's reorder_timer (6 the default, 0
- * off, 1, 64), bit 3 P33's tlp_copies 1 (else the default 2).
+ * off, 1, 64), bit 3 P33's tlp_copies 1 (else the default 2), bits 4-5 P35's ev_sweep (1 the default, 0 off, 2 every
+ * EV).
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
@@ -298,6 +299,10 @@ static void fz_setup(fz_in *in) {
             cf->reorder_timer = reo[((c0 ^ g.ext) >> 1) & 3u];
         }
         cf->tlp_copies = (uint8_t)(1u + !(((c0 ^ g.ext) >> 3) & 1u)); /* P33: 2 (the default) or 1 */
+        { /* P35's sweeps: hashed EVs (the default), off, every EV */
+            static const uint8_t sw[4] = {1u, 0u, 2u, 1u};
+            cf->ev_sweep = sw[((c0 ^ g.ext) >> 4) & 3u];
+        }
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
     }

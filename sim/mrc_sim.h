@@ -127,6 +127,9 @@ typedef struct mrc_sim_config {
     uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
     uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
     uint8_t tlp_copies;       /* mrc_config.tlp_copies (default: the core's, 2; P33) */
+    uint8_t ev_sweep;         /* mrc_config.ev_sweep (default: the core's; P35) */
+    uint8_t ev_suspect_hold;  /* mrc_config.ev_suspect_hold (default: the core's; P29) */
+    uint8_t ev_confirm_late;  /* mrc_config.ev_confirm_late (default: the core's; P27) */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
@@ -557,6 +560,9 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->cc_lh_mark_rtts = mc.cc_lh_mark_rtts;
     c->reorder_timer = mc.reorder_timer;
     c->tlp_copies = mc.tlp_copies;
+    c->ev_sweep = mc.ev_sweep;
+    c->ev_suspect_hold = mc.ev_suspect_hold;
+    c->ev_confirm_late = mc.ev_confirm_late;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
@@ -1931,11 +1937,17 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         mc.cc_lh_mark_rtts = s->cfg.cc_lh_mark_rtts;
         mc.reorder_timer = s->cfg.reorder_timer;
         mc.tlp_copies = s->cfg.tlp_copies;
+        mc.ev_sweep = s->cfg.ev_sweep;
+        mc.ev_suspect_hold = s->cfg.ev_suspect_hold;
+        mc.ev_confirm_late = s->cfg.ev_confirm_late;
         if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
-        if (s->hashed_evs) { /* the policies AUTO EVs get (docs/PROTOCOL.md P23, P27-P29) */
+        /* ... and its EVs stand for SRv6 paths, though carried as UDP source ports the simulator decodes: the core's
+         * default sweep scope (P35, hashed EVs) leaves real SRv6 formats out, and so does the simulator */
+        if (s->path_evs && mc.ev_sweep == 1) mc.ev_sweep = 0;
+        if (s->hashed_evs) { /* the policies AUTO EVs get (docs/PROTOCOL.md P23, P27-P29; P35 treats both alike) */
             if (mc.ev_recycle == 1) mc.ev_recycle = 2;
-            mc.ev_confirm_late = 0;
-            mc.ev_suspect_hold = 0;
+            if (mc.ev_confirm_late < 2) mc.ev_confirm_late = 0;
+            if (mc.ev_suspect_hold < 2) mc.ev_suspect_hold = 0;
             mc.rev_ev_mirror = false;
         }
         mc.place = mrc_sim__place;

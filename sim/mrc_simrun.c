@@ -37,6 +37,7 @@ typedef struct opts {
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
     int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
     int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed, oracle_fault;
+    int ev_sweep, suspect_hold, confirm_late;
 } opts;
 
 static void usage(FILE *f) {
@@ -49,6 +50,7 @@ static void usage(FILE *f) {
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--tlp-copies 1|2]\n"
           "                  [--ev-hashed] [--oracle-bypass] [--oracle-fault] [--host-mbps N]\n"
+          "                  [--ev-sweep 0|1|2] [--suspect-hold 0|1|2] [--confirm-late 0|1|2]\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -398,6 +400,9 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (o->lh_mark >= 0) c.cc_lh_mark_rtts = (uint8_t)o->lh_mark;
     if (o->reo_timer >= 0) c.reorder_timer = (uint8_t)o->reo_timer;
     if (o->tlp_copies > 0) c.tlp_copies = (uint8_t)o->tlp_copies;
+    if (o->ev_sweep >= 0) c.ev_sweep = (uint8_t)o->ev_sweep;
+    if (o->suspect_hold >= 0) c.ev_suspect_hold = (uint8_t)o->suspect_hold;
+    if (o->confirm_late >= 0) c.ev_confirm_late = (uint8_t)o->confirm_late;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.reorder_slack_ns = (uint32_t)o->slack_ns;
@@ -1429,6 +1434,7 @@ int main(int argc, char **argv) {
     o.group_retire = -1;
     o.lh_mark = -1;
     o.reo_timer = -1;
+    o.ev_sweep = o.suspect_hold = o.confirm_late = -1;
     o.tlp_copies = 0;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : (const char *)0;
@@ -1518,6 +1524,12 @@ int main(int argc, char **argv) {
             NEEDV();
             if (parse_u64(v, 0, 64, &x, 0)) return bad_arg(a, v, "quarters of the reordering slack in 0..64");
             o.reo_timer = (int)x;
+        } else if (!strcmp(a, "--ev-sweep") || !strcmp(a, "--suspect-hold") || !strcmp(a, "--confirm-late")) {
+            NEEDV();
+            if (parse_u64(v, 0, 2, &x, 0)) return bad_arg(a, v, "0, 1 or 2");
+            if (a[2] == 'e') o.ev_sweep = (int)x;
+            else if (a[2] == 's') o.suspect_hold = (int)x;
+            else o.confirm_late = (int)x;
         } else if (!strcmp(a, "--tlp-copies")) {
             NEEDV();
             if (parse_u64(v, 1, 2, &x, 0)) return bad_arg(a, v, "1 or 2");
