@@ -2762,6 +2762,12 @@ MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
 MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot);
+/* P35: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the packet
+ * went after the fault (sw_ref). O(1), per SACK. */
+MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent) {
+    c->evs[slot].dlv = (uint16_t)(sent >> 8);
+    if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && sent >= c->sw_ref) mrc__ev_verified(c, slot);
+}
 /* ECMP-hashed EVs: AUTO or a UDP or STEV profile's (the fabric's hash picks the path), not SRv6 (a named path) */
 MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c) {
     return !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
@@ -4654,11 +4660,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
     }
     if (slot >= 0) {
-        c->evs[slot].dlv = (uint16_t)(acked_sent >> 8); /* P35 */
-        if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && acked_sent >= c->sw_ref)
-            mrc__ev_verified(c, (unsigned)slot); /* P35: it delivered a packet sent after the loss */
+        mrc__ev_delivered(c, (unsigned)slot, acked_sent);
+        mrc__ev_on_ack(c, slot, s->m);
     }
-    if (slot >= 0) mrc__ev_on_ack(c, slot, s->m);
     if (progress) mrc__req_progress(c, now);
     mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
@@ -4831,9 +4835,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
     }
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
-        c->evs[r->ev].dlv = (uint16_t)(acked_sent >> 8); /* P35 */
-        if (MRC__UNLIKELY(c->evs[r->ev].hold == MRC__HOLD_VER) && acked_sent >= c->sw_ref)
-            mrc__ev_verified(c, r->ev);
+        mrc__ev_delivered(c, r->ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
             c->port_ok[c->evs[r->ev].port - 1u] = now;
             c->ev_proven = r->ev;
@@ -5866,8 +5868,9 @@ MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
  * has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but the one that
  * delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there is evidence
  * that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the sweep), or
- * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; one not
- * answered within half a probe round demotes its EV as a silent loss (then Q8 probes it back). Once a QP has swept, a
+ * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; a probe
+ * not answered within a quarter of a probe round is sent once more, and a second miss demotes its EV as a silent
+ * loss (then Q8 probes it back). Once a QP has swept, a
  * backup promoted to replace a demoted EV is verified the same way before it carries data. One sweep per 2 smoothed
  * RTTs of a QP: a later loss within them only moves sw_ref on. Held EVs keep the liveness of skipped ones: if nothing
  * else of the plane can carry data, the other skipped EVs rejoin, and if there are none, the held ones
@@ -5876,16 +5879,46 @@ MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_SKIP && e->hold == MRC__HOLD_VER;
 }
+/* Position i of the verification FIFO in ver_ring. */
+MRC__PRIVATE MRC__INLINE unsigned mrc__ev_ver_pos(const mrc_conn *c, unsigned i) {
+    unsigned pos = (unsigned)c->ver_head + i;
+    return pos >= c->ev_count ? pos - c->ev_count : pos;
+}
+/* Queue a held EV (not probed) for a verification probe. Entries go stale when their EV is verified or moved before
+ * a probe slot reaches them, and an EV held again meanwhile is queued again: when the FIFO is full of such entries
+ * it is compacted first - stale entries and repeats dropped (the VPROBE flag marks the EVs kept during the pass) -
+ * which leaves room, since what stays names distinct held EVs; the EV is not queued twice if it is among them. O(1),
+ * O(EVs) when full. */
+MRC__PRIVATE void mrc__ev_ver_queue(mrc_conn *c, uint16_t slot) {
+    if (c->ver_n >= c->ev_count) {
+        unsigned i, n = 0;
+        bool have = false;
+        for (i = 0; i < c->ver_n; i++) { /* in place: position n is never ahead of position i */
+            mrc__evslot sl = c->ver_ring[mrc__ev_ver_pos(c, i)];
+            mrc__ev *e = &c->evs[sl];
+            if (!mrc__ev_is_ver(e) || (e->st & MRC__EVF_VPROBE)) continue;
+            e->st = (uint8_t)(e->st | MRC__EVF_VPROBE);
+            have = have || sl == slot;
+            c->ver_ring[mrc__ev_ver_pos(c, n++)] = sl;
+        }
+        c->ver_n = (uint16_t)n;
+        for (i = 0; i < n; i++) {
+            mrc__ev *e = &c->evs[c->ver_ring[mrc__ev_ver_pos(c, i)]];
+            e->st = (uint8_t)(e->st & ~MRC__EVF_VPROBE);
+        }
+        if (have) return;
+        MRC_ASSERT(c->ver_n < c->ev_count);
+    }
+    c->ver_ring[mrc__ev_ver_pos(c, c->ver_n)] = (mrc__evslot)slot;
+    c->ver_n++;
+}
 /* Hold a skipped EV for verification and queue it for a probe. */
 MRC__PRIVATE void mrc__ev_ver_hold(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
-    unsigned pos = (unsigned)c->ver_head + c->ver_n;
     e->st = (uint8_t)(e->st & ~(MRC__EVF_SKIP2 | MRC__EVF_VPROBE | MRC__EVF_VRETRY));
     e->hold = (uint8_t)MRC__HOLD_VER;
     c->st.ev_ver_held++;
-    if (c->ver_n >= c->ev_count) return; /* cannot happen: an EV is queued at most once per hold */
-    c->ver_ring[pos >= c->ev_count ? pos - c->ev_count : pos] = (mrc__evslot)slot;
-    c->ver_n++;
+    mrc__ev_ver_queue(c, slot);
 }
 /* Free probe slot i takes the oldest EV awaiting verification, if any (stale entries dropped). */
 MRC__PRIVATE bool mrc__ev_ver_take(mrc_conn *c, unsigned i) {
@@ -5946,12 +5979,8 @@ MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
         if (c->evs[p->slot].st & MRC__EVF_VRETRY) { /* two unanswered: a dead path */
             mrc__ev_ver_failed(c, p->slot);
         } else { /* one probe lost on a lossy path proves little: queued for a second (it stays held) */
-            unsigned pos = (unsigned)c->ver_head + c->ver_n;
             c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & ~MRC__EVF_VPROBE) | MRC__EVF_VRETRY);
-            if (c->ver_n < c->ev_count) {
-                c->ver_ring[pos >= c->ev_count ? pos - c->ev_count : pos] = p->slot;
-                c->ver_n++;
-            }
+            mrc__ev_ver_queue(c, p->slot);
         }
     }
     mrc__ev_ver_fill(c);
@@ -6516,10 +6545,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
     /* Rule 23 (P35): the verification queue and probes */
     if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
-    for (i = 0; i < c->ver_n; i++) {
-        unsigned pos = (unsigned)c->ver_head + i;
-        if (c->ver_ring[pos >= c->ev_count ? pos - c->ev_count : pos] >= c->ev_count) return 23;
-    }
+    for (i = 0; i < c->ver_n; i++)
+        if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
     for (i = 0; i < c->ev_count; i++) {
         unsigned k, named = 0;
         if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
