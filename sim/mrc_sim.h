@@ -1855,7 +1855,9 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
         goto fail;
     }
     if ((s->cfg.oracle_bypass || s->cfg.oracle_fault) && !s->cfg.ev_paths && !s->cfg.ev_hashed) {
-        mrc_sim__seterr(err, cap, "oracle_bypass needs an EV profile to mark (ev_paths or ev_hashed)");
+        mrc_sim__seterr(err, cap,
+                        s->cfg.oracle_bypass ? "oracle_bypass needs an EV profile to mark (ev_paths or ev_hashed)"
+                                             : "oracle_fault needs an EV profile to mark (ev_paths or ev_hashed)");
         goto fail;
     }
     if (s->cfg.ev_hashed && (s->cfg.ev_paths || s->cfg.routing != MRC_SIM_ROUTE_ECMP)) {
