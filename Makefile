@@ -20,7 +20,8 @@
 #   make cxx           the test suite compiled and run as C++11
 #   make fast-check    the test suite and sim-quick with every mrc_endpoint_recv/poll_tx call run twice - general code
 #                      (mrc_config.fast_path_off), then the fast paths from the same snapshot - and every byte of state
-#                      and output compared (sim/mrc_fastcheck.h; fuzz-fast-check does the same under libFuzzer)
+#                      and output compared (tests/fixtures/mrc_fastcheck.h; fuzz-fast-check does the same under
+#                      libFuzzer)
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
 #                      compiler helpers, and on a 64-bit division on a per-packet path (tools/div_check.py, for
 #                      Cortex-M4 and RV32)
@@ -51,7 +52,7 @@ ASANFL   := $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-re
 CXXFL    := -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -O2 -g
 
 CORE     := mrc.h
-TESTDEPS := mrc_test.c $(wildcard tests/*.inc) $(CORE) sim/mrc_wire.h sim/mrc_sim.h
+TESTDEPS := mrc_test.c $(wildcard tests/*.inc) $(CORE) tests/fixtures/mrc_wire.h sim/mrc_sim.h
 
 ifdef SEED
 export MRC_TEST_SEED := $(SEED)
@@ -131,7 +132,7 @@ bench: $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
 	CC="$(CC)" B=$(B) bench/bench.sh
 
 # ---- demo --------------------------------------------------------------------------------------------------------
-$(B)/demo: examples/demo.c $(CORE) sim/mrc_wire.h | $(B)
+$(B)/demo: examples/demo.c $(CORE) tests/fixtures/mrc_wire.h | $(B)
 	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ examples/demo.c
 
 demo: demo-udp
@@ -238,14 +239,14 @@ check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static f
 clean:
 	rm -rf $(B)
 
-# ---- fast paths: per-call differential check (sim/mrc_fastcheck.h; docs/PROTOCOL.md P22) --------------------------
+# ---- fast paths: per-call differential check (tests/fixtures/mrc_fastcheck.h; docs/PROTOCOL.md P22) --------------
 # (after sim.mk, which defines SIM_DEPS; zeroed locals keep struct padding equal in both runs; clang 14 wants a flag)
 FCFL := -DMRC_FASTCHECK $(shell printf '' | $(CC) -x c -ftrivial-auto-var-init=zero -c - -o /dev/null 2>/dev/null \
           && echo -ftrivial-auto-var-init=zero || echo -ftrivial-auto-var-init=zero \
           -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang)
-$(B)/mrc_test_fc: $(TESTDEPS) sim/mrc_fastcheck.h | $(B)
+$(B)/mrc_test_fc: $(TESTDEPS) tests/fixtures/mrc_fastcheck.h | $(B)
 	$(CC) $(CFLAGS_T) $(FCFL) -o $@ mrc_test.c
-$(B)/sim/mrc_simrun_fc: $(SIM_DEPS) sim/mrc_fastcheck.h | $(B)/sim
+$(B)/sim/mrc_simrun_fc: $(SIM_DEPS) tests/fixtures/mrc_fastcheck.h | $(B)/sim
 	$(CC) $(CSTD) $(WARN) -O2 -g $(SIM_CAPS) $(FCFL) -o $@ sim/mrc_simrun.c
 fast-check: $(B)/mrc_test_fc $(B)/sim/mrc_simrun_fc
 	./$(B)/mrc_test_fc $(TEST_ARGS)

@@ -6,17 +6,17 @@
  *   ./mrc_test -l              list the tests
  *   MRC_TEST_SEED=n ./mrc_test override the base seed of every seeded test
  *
- * Every scenario runs two endpoints over sim/mrc_wire.h (seeded, deterministic). A failing check prints the test,
+ * Every scenario runs two endpoints over tests/fixtures/mrc_wire.h (seeded, deterministic). A failing check prints the test,
  * the seed and the line, plus the state the test chose to dump; rerun with MRC_TEST_SEED to reproduce.
  * The last line is always "N passed, N failed".
  */
 #define MRC_IMPLEMENTATION
 #include "mrc.h"
 #ifdef MRC_FASTCHECK /* make fast-check: every recv and poll_tx runs general code and fast path, compared */
-#include "sim/mrc_fastcheck.h"
+#include "tests/fixtures/mrc_fastcheck.h"
 #endif
 #define MRC_WIRE_IMPLEMENTATION
-#include "sim/mrc_wire.h"
+#include "tests/fixtures/mrc_wire.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -4776,7 +4776,7 @@ static int t_req_ports_down(void) {
 
 
 /* ================================================================================================================
- * scenarios: two endpoints over sim/mrc_wire.h in virtual time
+ * scenarios: two endpoints over tests/fixtures/mrc_wire.h in virtual time
  *
  * The pair harness (sc_*): endpoint A (side 0) and B (side 1), nq connections each (conn q of A <-> conn q of B),
  * brought to RTS with p->attr[side]. Each side owns a source buffer (seeded pattern) and a registered destination
@@ -8144,7 +8144,7 @@ static const test_entry tests[] = {
     {"req_sack_hole_loss", t_req_sack_hole_loss},
     {"req_sack_ev_attribution", t_req_sack_ev_attribution},
     {"req_ports_down", t_req_ports_down},
-    /* scenarios: two endpoints over the seeded virtual-time wire (sim/mrc_wire.h) */
+    /* scenarios: two endpoints over the seeded virtual-time wire (tests/fixtures/mrc_wire.h) */
     {"sc_bulk_bidir", t_sc_bulk_bidir},
     {"sc_wimm_order", t_sc_wimm_order},
     {"sc_wimm_limit", t_sc_wimm_limit},

@@ -1,4 +1,4 @@
-/* demo.c - two MRC endpoints in one process, joined by a lossy simulated 8-plane wire (sim/mrc_wire.h).
+/* demo.c - two MRC endpoints in one process, joined by a lossy simulated 8-plane wire (tests/fixtures/mrc_wire.h).
  *
  * Endpoint A writes a buffer into endpoint B's registered memory as a stream of RDMA Writes, every fourth one a
  * Write-with-Immediate. The wire loses, reorders, trims and duplicates packets; the core sprays them over the EVs of
@@ -12,7 +12,7 @@
 #define MRC_IMPLEMENTATION
 #include "../mrc.h"
 #define MRC_WIRE_IMPLEMENTATION
-#include "../sim/mrc_wire.h"
+#include "../tests/fixtures/mrc_wire.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,9 +10,9 @@
 #   make cover         llvm-cov line/function coverage of mrc.h: the unit and scenario tests plus every corpus
 #                      (committed, regression, build/fuzz/corpus and the campaign's build/campaign/corpus)
 #   make fuzz-corpus   regenerate fuzz/corpus/<t> from recorded traffic (fuzz/gen_corpus.c)
-#   make fuzz-fast-check  the harnesses that drive mrc_endpoint_recv/poll_tx built with sim/mrc_fastcheck.h (every
-#                      call runs the general code and the fast paths and compares them byte for byte): the corpora
-#                      replayed, then, with libFuzzer, FC_FUZZ_SECONDS each from an empty corpus and from the committed
+#   make fuzz-fast-check  the harnesses that drive mrc_endpoint_recv/poll_tx built with tests/fixtures/mrc_fastcheck.h
+#                      (every call runs the general code and the fast paths and compares them byte for byte): the
+#                      corpora replayed, then, with libFuzzer, FC_FUZZ_SECONDS each from an empty corpus and from the committed
 #                      one (hostile input must take the fast paths exactly as it takes the general code). In make test.
 #   make fuzz-pending  replay fuzz/regress-pending/<t> (reported core bugs awaiting a fix) with -DFZ_STRICT, which
 #                      turns off the harnesses' run-time workarounds for those bugs; says which inputs still fail and
@@ -67,7 +67,7 @@ fuzz-pending: $(FUZZ_TARGETS:%=$(FB)/strict_%)
 	    else echo "pending $$t $$(basename $$f): still fails: $$(grep -m1 -E 'oracle violated|runtime error|ERROR: AddressSanitizer' $(FB)/pending.log)"; fi; \
 	  done; done; echo "fuzz-pending: $$n inputs"
 
-# ---- the fast paths against the general code under fuzzing (sim/mrc_fastcheck.h; docs/PROTOCOL.md P22) -------------
+# ---- the fast paths against the general code under fuzzing (tests/fixtures/mrc_fastcheck.h; docs/PROTOCOL.md P22) --
 FC_FUZZ_TARGETS ?= responder pair sack ev
 FC_FUZZ_SECONDS ?= 6
 # zeroed locals keep struct padding identical between the two runs of a call (clang 14 wants the extra flag)
@@ -75,7 +75,7 @@ FC_ZERO := $(shell printf '' | $(FUZZ_CC) -x c -ftrivial-auto-var-init=zero -c -
              && echo -ftrivial-auto-var-init=zero || echo -ftrivial-auto-var-init=zero \
              -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang)
 FC_DEFS := -DMRC_FASTCHECK $(FC_ZERO)
-$(FB)/fcreplay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_DEPS) sim/mrc_fastcheck.h | $(FB)
+$(FB)/fcreplay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_DEPS) tests/fixtures/mrc_fastcheck.h | $(FB)
 	$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(FUZZ_DEFS) $(FC_DEFS) -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c
 fuzz-fast-check: $(FC_FUZZ_TARGETS:%=$(FB)/fcreplay_%)
 	@set -e; for t in $(FC_FUZZ_TARGETS); do \
@@ -100,7 +100,7 @@ fuzz-fast-check: $(FC_FUZZ_TARGETS:%=$(FB)/fcreplay_%)
 	else echo "fuzz-fast-check: skip libFuzzer runs ($(CLANG) -fsanitize=fuzzer unavailable; Debian: libclang-rt-14-dev)"; fi
 	@echo "fuzz-fast-check: ok ($(words $(FC_FUZZ_TARGETS)) harnesses)"
 
-$(FB)/gen_corpus: fuzz/gen_corpus.c $(FUZZ_DEPS) sim/mrc_wire.h | $(FB)
+$(FB)/gen_corpus: fuzz/gen_corpus.c $(FUZZ_DEPS) tests/fixtures/mrc_wire.h | $(FB)
 	$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_DEFS) -o $@ fuzz/gen_corpus.c
 
 fuzz-replay: $(FUZZ_TARGETS:%=$(FB)/replay_%)

@@ -46,7 +46,7 @@
 #endif
 #include "mrc.h" /* -I: the directory holding the core (fuzz.mk: FUZZ_CORE_DIR) */
 #if defined(MRC_FASTCHECK) && !defined(FUZZ_NO_IMPLEMENTATION)
-#include "../sim/mrc_fastcheck.h" /* make fuzz-fast-check: general code vs fast paths, per call */
+#include "../tests/fixtures/mrc_fastcheck.h" /* make fuzz-fast-check: general code vs fast paths, per call */
 #endif
 
 #include <stdio.h>

@@ -2,8 +2,8 @@
  *
  *   build/fuzz/gen_corpus OUTDIR          writes OUTDIR/{decode,responder,pair,sack,ev,nscc}/seed-*
  *
- * Two endpoints exchange Writes and Write-IMMs over sim/mrc_wire.h (the wire the scenario tests use), once on a
- * clean wire and once with loss, duplication, trimming, CE marks and reordering. Every emitted packet is tapped.
+ * Two endpoints exchange Writes and Write-IMMs over tests/fixtures/mrc_wire.h (the wire the scenario tests use), once
+ * on a clean wire and once with loss, duplication, trimming, CE marks and reordering. Every emitted packet is tapped.
  *   decode     one seed per packet class seen (opcode x rtx x pad), plus the endpoint-operation headers the core
  *              never sends, each as [mode byte][packet]
  *   responder  the configuration block of fuzz_responder.c set to match the wire run (QPN, PSN, MTU, region and
@@ -22,7 +22,7 @@
  * Deterministic: same binary, same bytes. Capacities come from fuzz_common.h (the harnesses' build). */
 #include "fuzz_common.h"
 #define MRC_WIRE_IMPLEMENTATION
-#include "../sim/mrc_wire.h"
+#include "../tests/fixtures/mrc_wire.h"
 
 #define GC_MAXPKT 4096
 #define GC_REGION 512u

@@ -17,7 +17,7 @@
 #define MRC_IMPLEMENTATION
 #include "../mrc.h"
 #ifdef MRC_FASTCHECK /* make fast-check: every recv and poll_tx runs general code and fast path, compared */
-#include "mrc_fastcheck.h"
+#include "../tests/fixtures/mrc_fastcheck.h"
 #endif
 #define MRC_SIM_IMPLEMENTATION
 #include "mrc_sim.h"

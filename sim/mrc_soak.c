@@ -1,5 +1,5 @@
-/* sim/mrc_soak.c - the chaos soak: thousands of seeded random runs of two endpoints over sim/mrc_wire.h, each with
- * heavy loss, duplication, corruption, trimming, ECN, jitter, PSNs about to wrap, and planes flapping both told
+/* sim/mrc_soak.c - the chaos soak: thousands of seeded random runs of two endpoints over tests/fixtures/mrc_wire.h,
+ * each with heavy loss, duplication, corruption, trimming, ECN, jitter, PSNs about to wrap, and planes flapping both told
  * (the local port goes down, mrc_endpoint_port_set, and the peer learns it by PORT_STATUS_UPDATE) and untold (the
  * wire silently drops a plane in one or both directions). Every run must end with every posted write complete, the
  * bytes at the destination equal to the source, completions in order, and no QP error, unless it is a retry budget
@@ -20,7 +20,7 @@
 #define MRC_IMPLEMENTATION
 #include "../mrc.h"
 #define MRC_WIRE_IMPLEMENTATION
-#include "mrc_wire.h"
+#include "../tests/fixtures/mrc_wire.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,8 +10,8 @@
 #   make sim-seeds       every full-suite scenario on seeds SIM_SEEDS (default 1..10): QP errors, median and worst
 #                        max FCT / ideal with the worst seed (tools/sim_seeds.sh; about 50 minutes on 2 cores);
 #                        SEEDS_METRICS="rtx_frac bypass_rtts ..." picks other keys of the runner's JSON line
-#   make soak            the chaos soak (sim/mrc_soak.c): random seeds over sim/mrc_wire.h with heavy loss, dups,
-#                        corruption, trims, PSN wrap and planes flapping told and untold, for SOAK_SECONDS (600);
+#   make soak            the chaos soak (sim/mrc_soak.c): random seeds over tests/fixtures/mrc_wire.h with heavy loss,
+#                        dups, corruption, trims, PSN wrap and planes flapping told and untold, for SOAK_SECONDS (600);
 #                        fails on any stall, corruption, out-of-order completion or unexplained QP error. Not in
 #                        make test. SOAK_ARGS="--seeds A-B" replays a range instead.
 #
@@ -41,7 +41,7 @@ $(B)/sim/mrc_simrun: $(SIM_DEPS) | $(B)/sim
 $(B)/sim/mrc_simrun_asan: $(SIM_DEPS) | $(B)/sim
 	$(CC) $(ASANFL) $(SIM_CAPS) -o $@ sim/mrc_simrun.c
 
-$(B)/sim/mrc_soak: sim/mrc_soak.c sim/mrc_wire.h $(CORE) | $(B)/sim
+$(B)/sim/mrc_soak: sim/mrc_soak.c tests/fixtures/mrc_wire.h $(CORE) | $(B)/sim
 	$(CC) $(CSTD) $(WARN) -O2 -g -o $@ sim/mrc_soak.c
 
 sim-seeds: $(B)/sim/mrc_simrun
