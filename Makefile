@@ -52,7 +52,12 @@ ASANFL   := $(CSTD) $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-re
 CXXFL    := -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -O2 -g
 
 CORE     := mrc.h
-TESTDEPS := mrc_test.c $(wildcard tests/*.inc) $(CORE) tests/fixtures/mrc_wire.h sim/mrc_sim.h
+
+# the fast-path checker's build (tests/fixtures/mrc_fastcheck.h; docs/PROTOCOL.md P22): zeroed locals keep struct
+# padding equal in both runs of a call (clang 14 wants the extra flag)
+FCFL := -DMRC_FASTCHECK $(shell printf '' | $(CC) -x c -ftrivial-auto-var-init=zero -c - -o /dev/null 2>/dev/null \
+          && echo -ftrivial-auto-var-init=zero || echo -ftrivial-auto-var-init=zero \
+          -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang)
 
 ifdef SEED
 export MRC_TEST_SEED := $(SEED)
@@ -64,15 +69,28 @@ all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 $(B):
 	@mkdir -p $(B)
 
-# ---- tests -------------------------------------------------------------------------------------------------------
-$(B)/mrc_test: $(TESTDEPS) | $(B)
-	$(CC) $(CFLAGS_T) -o $@ mrc_test.c
-
-$(B)/mrc_test_asan: $(TESTDEPS) | $(B)
-	$(CC) $(ASANFL) -o $@ mrc_test.c
-
-$(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
-	$(CXX) $(CXXFL) -o $@ mrc_test.c
+# ---- the test suite --------------------------------------------------------------------------------------------------
+# mrc_test.c (the runner, the registry of the modules, the implementation unit of mrc.h) and tests/*.c (one
+# translation unit per module, plus the helpers tests/util.c and tests/harness.c; tests/test.h says how they fit).
+# Each build of the suite compiles every unit into its own object directory, so make -j compiles them in parallel and
+# a changed module recompiles alone: $(call TEST_BUILD,objects dir,compiler and flags,binary,link command).
+TEST_SRCS  := mrc_test.c $(sort $(wildcard tests/*.c))
+TEST_UNITS := $(basename $(notdir $(TEST_SRCS)))
+TEST_HDRS  := tests/test.h tests/fixtures/mrc_wire.h tests/fixtures/mrc_fastcheck.h sim/mrc_sim.h $(CORE)
+define TEST_BUILD
+$(B)/$(1)/mrc_test.o: mrc_test.c $(TEST_HDRS)
+	@mkdir -p $$(@D)
+	$(2) -c -o $$@ mrc_test.c
+$(B)/$(1)/%.o: tests/%.c $(TEST_HDRS)
+	@mkdir -p $$(@D)
+	$(2) -c -o $$@ $$<
+$(B)/$(3): $(TEST_UNITS:%=$(B)/$(1)/%.o)
+	$(4) -o $$@ $$^
+endef
+$(eval $(call TEST_BUILD,test,$(CC) $(CFLAGS_T),mrc_test,$(CC) $(CFLAGS_T)))
+$(eval $(call TEST_BUILD,test-asan,$(CC) $(ASANFL),mrc_test_asan,$(CC) $(ASANFL)))
+$(eval $(call TEST_BUILD,test-cxx,$(CXX) $(CXXFL),mrc_test_cxx,$(CXX)))
+$(eval $(call TEST_BUILD,test-fc,$(CC) $(CFLAGS_T) $(FCFL),mrc_test_fc,$(CC) $(CFLAGS_T) $(FCFL)))
 
 test: $(B)/mrc_test sim-quick fuzz-smoke fast-check fuzz-fast-check udp-smoke hello docs-check static frame-test ports-test dissector-test
 	./$(B)/mrc_test $(TEST_ARGS)
@@ -240,12 +258,6 @@ clean:
 	rm -rf $(B)
 
 # ---- fast paths: per-call differential check (tests/fixtures/mrc_fastcheck.h; docs/PROTOCOL.md P22) --------------
-# (after sim.mk, which defines SIM_DEPS; zeroed locals keep struct padding equal in both runs; clang 14 wants a flag)
-FCFL := -DMRC_FASTCHECK $(shell printf '' | $(CC) -x c -ftrivial-auto-var-init=zero -c - -o /dev/null 2>/dev/null \
-          && echo -ftrivial-auto-var-init=zero || echo -ftrivial-auto-var-init=zero \
-          -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang)
-$(B)/mrc_test_fc: $(TESTDEPS) tests/fixtures/mrc_fastcheck.h | $(B)
-	$(CC) $(CFLAGS_T) $(FCFL) -o $@ mrc_test.c
 $(B)/sim/mrc_simrun_fc: $(SIM_DEPS) tests/fixtures/mrc_fastcheck.h | $(B)/sim
 	$(CC) $(CSTD) $(WARN) -O2 -g $(SIM_CAPS) $(FCFL) -o $@ sim/mrc_simrun.c
 fast-check: $(B)/mrc_test_fc $(B)/sim/mrc_simrun_fc

@@ -171,7 +171,7 @@ cover: | $(FB)
 	@command -v $(CLANG) >/dev/null && command -v $(LLVM_PROFDATA) >/dev/null && command -v $(LLVM_COV) >/dev/null || \
 	  { echo "make cover needs $(CLANG), $(LLVM_PROFDATA) and $(LLVM_COV) (Debian: apt-get install clang llvm)"; exit 1; }
 	@set -e; rm -rf $(FB)/cover; mkdir -p $(FB)/cover; \
-	$(CLANG) $(COVER_FL) -o $(FB)/cover/mrc_test mrc_test.c; \
+	$(CLANG) $(COVER_FL) -o $(FB)/cover/mrc_test $(TEST_SRCS); \
 	LLVM_PROFILE_FILE=$(FB)/cover/test.profraw ./$(FB)/cover/mrc_test > $(FB)/cover/test.log 2>&1 || \
 	  { tail -5 $(FB)/cover/test.log; exit 1; }; \
 	tail -1 $(FB)/cover/test.log; objs="$(FB)/cover/mrc_test"; \

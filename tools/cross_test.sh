@@ -29,10 +29,11 @@ command -v "$CC_X" >/dev/null && command -v "$QEMU" >/dev/null ||
 mkdir -p "$B"
 echo "$NAME: $WHAT: $($CC_X --version | head -1), $($QEMU --version | head -1)"
 p=0 f=0
-for t in mrc_test:mrc_test.c mrc_frame_test:ports/common/mrc_frame_test.c; do
+# the test suite is mrc_test.c and its modules tests/*.c (one translation unit each)
+for t in "mrc_test:mrc_test.c $(echo tests/*.c)" mrc_frame_test:ports/common/mrc_frame_test.c; do
     bin="$B/${t%%:*}_$NAME"
     # shellcheck disable=SC2086
-    if ! $CC_X -std=c99 $WARN -O2 -static -o "$bin" "${t#*:}"; then
+    if ! $CC_X -std=c99 $WARN -O2 -static -o "$bin" ${t#*:}; then
         echo "FAIL - $NAME: ${t#*:} does not build for $WHAT"
         f=$((f + 1))
         continue

@@ -1,9 +1,9 @@
-/* tests/test_api.inc - the embedding surface (issue 12): connection defaults and mrc_conn_connect, QP hints (P31:
- * a known incast starts NSCC's window at its fair share), the error detail
- * of every control call, and EV formats as large as the OCP examples (up to 224 bits, 12 fields) with the device's
- * ev_max_width. Included by mrc_test.c after tests/test_ev.inc (it uses that file's EV helpers); defines
- * MRC_TEST_API_ENTRIES for the runner table.
- * ============================================================================================================== */
+/* tests/api.c - the embedding surface (issue 12): connection defaults and mrc_conn_connect, QP hints (P31: a known
+ * incast starts NSCC's window at its fair share), the error detail of every control call, and EV formats as large as
+ * the OCP examples (up to 224 bits, 12 fields) with the device's ev_max_width. Uses the EV helpers of
+ * tests/harness.c.
+ */
+#include "test.h"
 
 /* the detail of ep's last control call, formatted, compared with what the test expects */
 static int api_detail_is(const mrc_endpoint *ep, int err, unsigned call, unsigned code, uint32_t attr, unsigned index,
@@ -593,10 +593,12 @@ static int t_api_ev_profile_udp_planes(void) {
     return 0;
 }
 
-#define MRC_TEST_API_ENTRIES                                                                                           \
-    {"api_conn_defaults", t_api_conn_defaults},                                                                       \
-    {"api_qp_hint", t_api_qp_hint},                                                                                   \
-    {"api_error_detail", t_api_error_detail},                                                                         \
-    {"api_ev_profile_udp", t_api_ev_profile_udp},                                                                     \
-    {"api_ev_profile_udp_planes", t_api_ev_profile_udp_planes},                                                       \
+const test_entry test_api[] = {
+    {"api_conn_defaults", t_api_conn_defaults},
+    {"api_qp_hint", t_api_qp_hint},
+    {"api_error_detail", t_api_error_detail},
+    {"api_ev_profile_udp", t_api_ev_profile_udp},
+    {"api_ev_profile_udp_planes", t_api_ev_profile_udp_planes},
     {"api_ocp_ev_formats", t_api_ocp_ev_formats},
+    {NULL, NULL},
+};

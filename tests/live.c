@@ -1,12 +1,16 @@
-/* tests/test_live.inc - liveness scenarios (issue 13, "Liveness and trust", the liveness half).
- * Included by mrc_test.c just before the runner table; defines MRC_TEST_LIVE_ENTRIES for it.
+/* tests/live.c - liveness scenarios (issue 13, "Liveness and trust", the liveness half).
  *
  * The invariant every scenario here checks after every step of the wire (live_stop): a QP in RTS with work - posted
  * writes not complete, or PSNs in flight - is never silent. It has a packet ready, waits on its congestion context's
  * READY list behind bytes in flight, or has a finite deadline (mrc_conn_check rule 11, docs/PROTOCOL.md 7.11). When
  * no path is left it keeps probing and, after a bound, reports MRC_EVT_CONN_ERROR with MRC_ERR_NOPATH.
  * Every scenario is seeded from g_seed and runs in virtual time; failures print the seed and the pair's state.
- * ============================================================================================================== */
+ * White-box (MRC_STATIC: its own copy of the core, tests/test.h) for one step of live_ready_pass, which demotes
+ * every EV of a QP with the core's own mrc__ev_demote.
+ */
+#define MRC_STATIC /* white-box: its own copy of the core */
+#define MRC_IMPLEMENTATION
+#include "test.h"
 
 /* ---- helpers -------------------------------------------------------------------------------------------------- */
 /* The first broken mrc_conn_check rule of any QP of the pair, with where; 0 when none. */
@@ -522,10 +526,12 @@ static int live_ready_body(sc_pair *p) {
 }
 SC_TEST(t_live_ready_pass, live_ready_body)
 
-#define MRC_TEST_LIVE_ENTRIES                              \
-    {"live_revive_after_psu", t_live_revive_after_psu},    \
-    {"live_nopath", t_live_nopath},                        \
-    {"live_flap_chaos", t_live_flap_chaos},                \
-    {"live_psu_lost", t_live_psu_lost},                    \
-    {"live_trim_storm", t_live_trim_storm},                \
+const test_entry test_live[] = {
+    {"live_revive_after_psu", t_live_revive_after_psu},
+    {"live_nopath", t_live_nopath},
+    {"live_flap_chaos", t_live_flap_chaos},
+    {"live_psu_lost", t_live_psu_lost},
+    {"live_trim_storm", t_live_trim_storm},
     {"live_ready_pass", t_live_ready_pass},
+    {NULL, NULL},
+};

@@ -1,6 +1,5 @@
-/* tests/test_hostile.inc - a hostile peer (issue 13, trust half): live transfers over the in-process wire while an
- * attacker forges packets with mrc.h's own encoders and feeds them straight into an endpoint.
- * Included by mrc_test.c just before the runner table; defines MRC_TEST_HOSTILE_ENTRIES for it.
+/* tests/hostile.c - a hostile peer (issue 13, trust half): live transfers over the in-process wire while an attacker
+ * forges packets with mrc.h's own encoders and feeds them straight into an endpoint (ho_inject, tests/harness.c).
  *
  * The attacker is the strongest one RoCE admits short of authentication: it sees every packet on the wire (the tap)
  * and so knows QPNs, PSNs, MSNs and the peer's handle, but not the rkey (except where a case says so). Injected
@@ -8,24 +7,8 @@
  * Each case asserts what docs/PROTOCOL.md promises (P10, P16, P18-P20, Security properties): the genuine transfer
  * completes bit-exact without a QP error, and the drop counter of the rule moved. On failure the seed and the pair's
  * state are printed (SC_CHECK*). Measured numbers are printed with -v (note()).
- * ============================================================================================================== */
-
-/* ---- the attacker's tools --------------------------------------------------------------------------------------- */
-/* Feed one forged packet to side 'to' now; returns mrc_endpoint_recv's code. */
-static int ho_inject(sc_pair *p, int to, const uint8_t *pkt, size_t n, uint8_t port, uint32_t ev, uint32_t peer) {
-    mrc_rxinfo ri;
-    int rc;
-    memset(&ri, 0, sizeof ri);
-    ri.port = port;
-    ri.dscp = p->cfg[to].dscp[MRC_DSCP_CONTROL];
-    ri.ev = ev;
-    ri.peer = peer;
-    rc = mrc_endpoint_recv(p->ep[to], pkt, n, &ri, sc_now(p));
-    p->inj_rx[to]++;
-    if (rc == MRC_ERR_DROP) p->inj_drop[to]++;
-    mrc_wire_kick(&p->w);
-    return rc;
-}
+ */
+#include "test.h"
 
 static size_t ho_bth(uint8_t *buf, const sc_pair *p, unsigned op, uint32_t qp, uint32_t psn, uint16_t pkey,
                      unsigned pad) {
@@ -534,10 +517,12 @@ static int ho_time_body(sc_pair *p) {
 }
 SC_TEST(t_ho_time_end, ho_time_body)
 
-#define MRC_TEST_HOSTILE_ENTRIES                       \
-    {"ho_zero_len_write", t_ho_zero_len_write},        \
-    {"ho_nack_unsent", t_ho_nack_unsent},              \
-    {"ho_stale_sack", t_ho_stale_sack},                \
-    {"ho_qp2", t_ho_qp2},                              \
-    {"ho_qpn_random", t_ho_qpn_random},                \
+const test_entry test_hostile[] = {
+    {"ho_zero_len_write", t_ho_zero_len_write},
+    {"ho_nack_unsent", t_ho_nack_unsent},
+    {"ho_stale_sack", t_ho_stale_sack},
+    {"ho_qp2", t_ho_qp2},
+    {"ho_qpn_random", t_ho_qpn_random},
     {"ho_time_end", t_ho_time_end},
+    {NULL, NULL},
+};
