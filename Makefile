@@ -1,14 +1,17 @@
 # open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
 #
-#   make test          the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
-#                      short libFuzzer runs), the fast paths checked against the general code per call (fast-check,
-#                      fuzz-fast-check), the UDP port's loopback smoke (udp-smoke), examples/hello.c built and
+#   make test          the quick gate (about 1.5 min on 2 cores from a fresh clone): builds what it needs in parallel
+#                      (JOBS, default nproc), then runs, in parallel with their output kept together: the simulator's
+#                      quick scenarios against sim/golden (sim-quick), the fuzz corpora and regression inputs replayed
+#                      under ASan + UBSan (fuzz-replay), the test suite with every mrc_endpoint_recv/poll_tx call
+#                      checked against the general code (fast-check-suite, in two halves), examples/hello.c built and
 #                      run (hello), the README and header snippets compiled and the README's numbers checked
-#                      (docs-check), the MRC_STATIC build (static), the frame codec's tests with the Scapy check
-#                      (frame-test), the ports' device-free tests (ports-test: DPDK over net_ring, ibverbs unit
-#                      tests; each skips with a line without its library), the Wireshark dissector checked by
-#                      tshark against the core's decoder (dissector-test; a SKIP line without tshark), then a strict
-#                      build of the test suite and its run (last line: "N passed, N failed")
+#                      (docs-check), the MRC_STATIC build (static); last, the strict build of the test suite runs
+#                      (last line: "N passed, N failed")
+#   make check         everything: the long suites CI runs - asan, cxx, freestanding, size, demo, demo-sim,
+#                      sim-quick-asan, fast-check-sim, fuzz-short (libFuzzer runs), fuzz-fast-check, udp-smoke,
+#                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32 -
+#                      then make test (its last line is the runner's)
 #   make hello         examples/hello.c: two endpoints, an in-memory lossy wire, one Write-with-Immediate
 #   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
 #                      mid-run (built-in impairment: no root, no hardware); about 5 s; leaves build/demo.pcap
@@ -18,10 +21,10 @@
 #   make demo-sim      two endpoints over a lossy simulated 8-plane wire, in one process
 #   make asan          the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make cxx           the test suite compiled and run as C++11
-#   make fast-check    the test suite and sim-quick with every mrc_endpoint_recv/poll_tx call run twice - general code
-#                      (mrc_config.fast_path_off), then the fast paths from the same snapshot - and every byte of state
-#                      and output compared (tests/fixtures/mrc_fastcheck.h; fuzz-fast-check does the same under
-#                      libFuzzer)
+#   make fast-check    the test suite (fast-check-suite) and sim-quick (fast-check-sim) with every
+#                      mrc_endpoint_recv/poll_tx call run twice - general code (mrc_config.fast_path_off), then the
+#                      fast paths from the same snapshot - and every byte of state and output compared
+#                      (tests/fixtures/mrc_fastcheck.h; fuzz-fast-check does the same under libFuzzer)
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
 #                      compiler helpers, and on a 64-bit division on a per-packet path (tools/div_check.py, for
 #                      Cortex-M4 and RV32)
@@ -31,9 +34,9 @@
 #                      against a 4 KiB memcpy; JSON in build/bench/bench.json (bench/README.md); never in make test
 #   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
 #   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
-#   make check         everything above (what CI runs)
 #
-# Variables: CC, CXX, CLANG, LLVM_NM, LLVM_SIZE, SEED (exported as MRC_TEST_SEED), TEST_ARGS (e.g. "-t sack").
+# Variables: CC, CXX, CLANG, LLVM_NM, LLVM_SIZE, SEED (exported as MRC_TEST_SEED), TEST_ARGS (e.g. "-t sack"),
+# JOBS (parallel jobs of make test's and make check's builds; default: nproc).
 
 CC        ?= cc
 CXX       ?= c++
@@ -63,7 +66,12 @@ ifdef SEED
 export MRC_TEST_SEED := $(SEED)
 endif
 
-.PHONY: all test asan cxx fast-check freestanding size demo demo-sim check clean bench hello docs-check static dissector-test
+# make test and make check build with JOBS parallel jobs, unless make already runs with -j
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SUBJ = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+
+.PHONY: all test test-parts asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
+        demo demo-sim check check-build clean bench hello docs-check static dissector-test
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
 $(B):
@@ -92,8 +100,13 @@ $(eval $(call TEST_BUILD,test-asan,$(CC) $(ASANFL),mrc_test_asan,$(CC) $(ASANFL)
 $(eval $(call TEST_BUILD,test-cxx,$(CXX) $(CXXFL),mrc_test_cxx,$(CXX)))
 $(eval $(call TEST_BUILD,test-fc,$(CC) $(CFLAGS_T) $(FCFL),mrc_test_fc,$(CC) $(CFLAGS_T) $(FCFL)))
 
-test: $(B)/mrc_test sim-quick fuzz-smoke fast-check fuzz-fast-check udp-smoke hello docs-check static frame-test ports-test dissector-test
+# make test: one parallel make builds and runs the parts (-Otarget: each part's output stays together), then the
+# strict suite runs last, so the last line is its "N passed, N failed"
+test:
+	@$(MAKE) --no-print-directory $(SUBJ) -Otarget test-parts
 	./$(B)/mrc_test $(TEST_ARGS)
+
+test-parts: fc-half-1 fc-half-2 $(B)/mrc_test sim-quick fuzz-replay hello docs-check static
 
 asan: $(B)/mrc_test_asan
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/mrc_test_asan $(TEST_ARGS)
@@ -252,14 +265,34 @@ test-be:
 test-32:
 	B=$(B) tools/cross_test.sh 32
 
-check: asan cxx freestanding size demo demo-sim sim-quick-asan udp-asan static frame-test-asan test-be test-32 test
+# make check: what CI runs. Its builds first, in parallel (JOBS); then the long suites one after another; then make
+# test, whose last line is the runner's.
+CHECK_BINS  := $(B)/mrc_test_asan $(B)/mrc_test_cxx $(B)/demo $(B)/mrc_perf $(B)/mrc_perf_asan $(B)/mrc_pcap \
+               $(B)/sim/mrc_simrun $(B)/sim/mrc_simrun_asan $(B)/sim/mrc_simrun_fc $(B)/mrc_frame_test \
+               $(B)/mrc_frame_test_asan $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
+CHECK_PARTS := asan cxx freestanding size demo demo-sim sim-quick-asan fast-check-sim fuzz-short fuzz-fast-check \
+               udp-smoke udp-asan frame-test frame-test-asan ports-test dissector-test test-be test-32
+check-build: $(CHECK_BINS)
+check:
+	@$(MAKE) --no-print-directory $(SUBJ) check-build
+	@$(MAKE) --no-print-directory $(CHECK_PARTS)
+	@$(MAKE) --no-print-directory test
 
 clean:
 	rm -rf $(B)
 
 # ---- fast paths: per-call differential check (tests/fixtures/mrc_fastcheck.h; docs/PROTOCOL.md P22) --------------
+# make test runs the suite under the checker in two halves at once (-t LIST and -x LIST: together, every test once;
+# about 35 s of CPU each); make fast-check-suite runs it whole (TEST_ARGS apply), make fast-check-sim runs sim-quick
+FC_HALF := -t live_ -t sc_random_config
 $(B)/sim/mrc_simrun_fc: $(SIM_DEPS) tests/fixtures/mrc_fastcheck.h | $(B)/sim
 	$(CC) $(CSTD) $(WARN) -O2 -g $(SIM_CAPS) $(FCFL) -o $@ sim/mrc_simrun.c
-fast-check: $(B)/mrc_test_fc $(B)/sim/mrc_simrun_fc
+fast-check: fast-check-suite fast-check-sim
+fast-check-suite: $(B)/mrc_test_fc
 	./$(B)/mrc_test_fc $(TEST_ARGS)
+fast-check-sim: $(B)/sim/mrc_simrun_fc
 	./$(B)/sim/mrc_simrun_fc --suite quick --seed 1 --golden sim/golden --out $(B)/sim/quick-fc $(SIM_ARGS)
+fc-half-1: $(B)/mrc_test_fc
+	./$(B)/mrc_test_fc $(FC_HALF)
+fc-half-2: $(B)/mrc_test_fc
+	./$(B)/mrc_test_fc $(subst -t ,-x ,$(FC_HALF))
