@@ -239,7 +239,7 @@ include fuzz/fuzz.mk
 #   make ports         every port adapter this machine can build: UDP always, DPDK and ibverbs when pkg-config finds
 #                      them (a SKIP line otherwise); mrc_perf gets --dpdk / --ibv with them
 #   make ports-test    the ports' own tests that need no root and no device: DPDK over net_ring (dpdk-ring-test),
-#                      ibverbs unit tests (ibv-test); part of make test
+#                      ibverbs unit tests (ibv-test); part of make check
 #   make dpdk-test     DPDK over net_af_packet on veths in two network namespaces, a plane black-holed (root)
 # DPDK and ibverbs ports (each defines DPDK_OK / IBV_OK from pkg-config; empty when the library is missing)
 -include ports/dpdk/dpdk.mk

@@ -2,7 +2,7 @@
 # which provides B (build), CC, CSTD (-std=c99) and WARN (the strict warning set with -Werror).
 #
 #   make build/mrc_dpdk_test   the single-process test over net_ring (needs DPDK: apt-get install dpdk-dev libdpdk-dev)
-#   make dpdk-ring-test        runs it (deterministic, ~10 s; part of make test when DPDK is installed; a SKIP line
+#   make dpdk-ring-test        runs it (deterministic, ~10 s; part of make check when DPDK is installed; a SKIP line
 #                              and exit 0 without DPDK, or when the EAL cannot start)
 #   make dpdk-ring-asan        the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make dpdk-test             root: mrc_perf --dpdk between two network namespaces over net_af_packet on 8 veth

@@ -3,7 +3,7 @@
 #
 #   make build/mrc_perf   the perftest-style tool (examples/mrc_perf.c + ports/udp/mrc_udp.c)
 #   make demo-udp         loopback, 8 planes, one plane black-holed mid-run: goodput before/after, verification (< 15 s)
-#   make udp-smoke        ~5 s of loopback runs with verification, and the error paths (meant for 'make test')
+#   make udp-smoke        ~5 s of loopback runs with verification, and the error paths (part of 'make check')
 #   make udp-asan         mrc_perf under AddressSanitizer + UndefinedBehaviorSanitizer on a loopback run
 #   make test-netns       2 netns, 8 veths, one plane silently dropped by nftables: MRC vs Linux MPTCP (root)
 #   make bench-udp        goodput vs a raw UDP blast on the same sockets, then the failover comparison
