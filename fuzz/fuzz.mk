@@ -1,6 +1,6 @@
 # fuzz/fuzz.mk - fuzzing and coverage targets, included by the top-level Makefile (include fuzz/fuzz.mk).
 #
-#   make fuzz-smoke    fuzz-replay, then fuzz-short. About 1 min.
+#   make fuzz-smoke    fuzz-replay, then fuzz-short (about 2 min).
 #   make fuzz-replay   build every harness with replay_main.c (ASan + UBSan at -O0, strict warnings: 2 s each) and
 #                      replay the committed corpora and regression inputs. Part of `make test`.
 #   make fuzz-short    when clang's libFuzzer runtime is present, build the libFuzzer binaries and run each for
@@ -170,6 +170,9 @@ fuzz-afl:
 	done
 
 # ---- coverage ----------------------------------------------------------------------------------------------------
+# The white-box test modules carry static copies of the core (tests/test.h); llvm-cov report counts those copies
+# apart, which lowers its line figure, so the recipe also counts the lines of the annotated source, where every copy
+# is merged (the same figure as with the single-unit suite before: 6049 of 6156 lines on the committed corpora).
 COVER_FL := $(CSTD) -O1 -g -fprofile-instr-generate -fcoverage-mapping
 
 cover: | $(FB)
@@ -191,6 +194,9 @@ cover: | $(FB)
 	$(LLVM_COV) report $$objs -instr-profile=$(FB)/cover/all.profdata $(FUZZ_CORE_DIR)/mrc.h 2>/dev/null; \
 	$(LLVM_COV) show $$objs -instr-profile=$(FB)/cover/all.profdata -show-line-counts-or-regions \
 	  $(FUZZ_CORE_DIR)/mrc.h > $(FB)/cover/mrc.h.txt 2>/dev/null; \
+	awk -F'|' 'NF >= 3 && $$1 ~ /^ *[0-9]+ *$$/ { c = $$2; gsub(/ /, "", c); if (c != "") { n++; if (c == "0") z++ } } \
+	  END { printf "cover: mrc.h lines run, every copy of the core merged: %d of %d (%.2f%%)\n", n - z, n, \
+	  100 * (n - z) / n }' $(FB)/cover/mrc.h.txt; \
 	echo "cover: annotated source in $(FB)/cover/mrc.h.txt (lines marked 0 were never run)"
 
 fuzz-corpus: $(FB)/gen_corpus
