@@ -4,7 +4,6 @@
 #define MRC_WIRE_IMPLEMENTATION
 #include "test.h"
 
-
 void sc_failf(sc_pair *p, const char *fmt, ...) {
     va_list ap;
     if (p->fail) return;

@@ -368,7 +368,6 @@ mrc_wire_stats sc_wstats(const sc_pair *p, int from);
 int sc_check_clean(sc_pair *p);
 int sc_decode(const sc_pair *p, const uint8_t *pkt, size_t len, mrc_pkt *k);
 
-
 #define SC_MAXLOG 8192
 typedef struct sc_txlog { /* A's transmissions: kind 0 new data, 1 retransmission, 2 tail-loss PROBE_REQ */
     uint32_t n;

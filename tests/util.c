@@ -456,7 +456,6 @@ void ut_src_init(void) {
     for (i = 0; i < sizeof ut_src; i++) ut_src[i] = (uint8_t)(i * 7u + (i >> 8) + 1u);
 }
 
-
 /* feed a SACK to the fixture's conn (as requester); returns recv's rc */
 int ut_feed_sack(ut_fix *f, uint32_t cack, int ack_off, uint64_t bitmap, uint32_t entropy, uint16_t ts) {
     uint8_t p[64];
