@@ -1,6 +1,10 @@
 # open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
 #
-#   make test          the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
+#   make amalgamate    write mrc.h from the layered sources in src/ (tools/amalgamate): edit src/, never mrc.h
+#   make src-check     mrc.h is what src/ gives (tools/amalgamate --check) and src/ is layered: no upward include or
+#                      call, no use of another layer's private functions, every source compiles alone
+#                      (tools/layer_check); part of make test
+#   make test          the sources' checks (src-check), the simulator's quick scenarios (sim-quick), the fuzz smoke (fuzz-smoke: corpora replayed,
 #                      short libFuzzer runs), the fast paths checked against the general code per call (fast-check,
 #                      fuzz-fast-check), the UDP port's loopback smoke (udp-smoke), examples/hello.c built and
 #                      run (hello), the README and header snippets compiled and the README's numbers checked
@@ -57,7 +61,8 @@ ifdef SEED
 export MRC_TEST_SEED := $(SEED)
 endif
 
-.PHONY: all test asan cxx fast-check freestanding size demo demo-sim check clean bench hello docs-check static dissector-test
+.PHONY: all test asan cxx fast-check freestanding size demo demo-sim check clean bench hello docs-check static dissector-test \
+        amalgamate src-check
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
 $(B):
@@ -73,7 +78,17 @@ $(B)/mrc_test_asan: $(TESTDEPS) | $(B)
 $(B)/mrc_test_cxx: $(TESTDEPS) | $(B)
 	$(CXX) $(CXXFL) -o $@ mrc_test.c
 
-test: $(B)/mrc_test sim-quick fuzz-smoke fast-check fuzz-fast-check udp-smoke hello docs-check static frame-test ports-test dissector-test
+# ---- the sources: src/ generates mrc.h; its layering (src/README.md) ---------------------------------------------
+amalgamate:
+	tools/amalgamate
+
+src-check:
+	tools/amalgamate --check
+	CC="$(CC)" tools/layer_check
+	@tools/amalgamate --self-test
+	@out=$$(CC="$(CC)" tools/layer_check --self-test) || { echo "$$out"; exit 1; }; echo "$$out" | tail -1
+
+test: src-check $(B)/mrc_test sim-quick fuzz-smoke fast-check fuzz-fast-check udp-smoke hello docs-check static frame-test ports-test dissector-test
 	./$(B)/mrc_test $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
