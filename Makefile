@@ -1,13 +1,17 @@
 # open MRC - build, test and check targets. GNU make, no configure step. Outputs go to build/.
 #
+#   make amalgamate    write mrc.h from the layered sources in src/ (tools/amalgamate): edit src/, never mrc.h
+#   make src-check     mrc.h is what src/ gives (tools/amalgamate --check) and src/ is layered: no upward include or
+#                      call, no use of another layer's private functions, every source compiles alone
+#                      (tools/layer_check); part of make test
 #   make test          the quick gate (about 1.5 min on 2 cores from a fresh clone): builds what it needs in parallel
-#                      (JOBS, default nproc), then runs, in parallel with their output kept together: the simulator's
-#                      quick scenarios against sim/golden (sim-quick), the fuzz corpora and regression inputs replayed
-#                      under ASan + UBSan (fuzz-replay), the test suite with every mrc_endpoint_recv/poll_tx call
-#                      checked against the general code (fast-check-suite, in two halves), examples/hello.c built and
-#                      run (hello), the README and header snippets compiled and the README's numbers checked
-#                      (docs-check), the MRC_STATIC build (static); last, the strict build of the test suite runs
-#                      (last line: "N passed, N failed")
+#                      (JOBS, default nproc), then runs, in parallel with their output kept together: the sources'
+#                      checks (src-check), the simulator's quick scenarios against sim/golden (sim-quick), the fuzz
+#                      corpora and regression inputs replayed under ASan + UBSan (fuzz-replay), the test suite with
+#                      every mrc_endpoint_recv/poll_tx call checked against the general code (fast-check-suite, in
+#                      two halves), examples/hello.c built and run (hello), the README and header snippets compiled
+#                      and the README's numbers checked (docs-check), the MRC_STATIC build (static); last, the strict
+#                      build of the test suite runs (last line: "N passed, N failed")
 #   make check         everything: the long suites CI runs - asan, cxx, freestanding, size, demo, demo-sim,
 #                      sim-quick-asan, fast-check-sim, fuzz-short (libFuzzer runs), fuzz-fast-check, udp-smoke,
 #                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32 -
@@ -71,7 +75,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBJ = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: all test test-parts asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
-        demo demo-sim check check-build clean bench hello docs-check static dissector-test
+        demo demo-sim check check-build clean bench hello docs-check static dissector-test amalgamate src-check
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
 $(B):
@@ -100,13 +104,23 @@ $(eval $(call TEST_BUILD,test-asan,$(CC) $(ASANFL),mrc_test_asan,$(CC) $(ASANFL)
 $(eval $(call TEST_BUILD,test-cxx,$(CXX) $(CXXFL),mrc_test_cxx,$(CXX)))
 $(eval $(call TEST_BUILD,test-fc,$(CC) $(CFLAGS_T) $(FCFL),mrc_test_fc,$(CC) $(CFLAGS_T) $(FCFL)))
 
+# ---- the sources: src/ generates mrc.h; its layering (src/README.md) ---------------------------------------------
+amalgamate:
+	tools/amalgamate
+
+src-check:
+	tools/amalgamate --check
+	CC="$(CC)" tools/layer_check
+	@tools/amalgamate --self-test
+	@out=$$(CC="$(CC)" tools/layer_check --self-test) || { echo "$$out"; exit 1; }; echo "$$out" | tail -1
+
 # make test: one parallel make builds and runs the parts (-Otarget: each part's output stays together), then the
 # strict suite runs last, so the last line is its "N passed, N failed"
 test:
 	@$(MAKE) --no-print-directory $(SUBJ) -Otarget test-parts
 	./$(B)/mrc_test $(TEST_ARGS)
 
-test-parts: fc-half-1 fc-half-2 $(B)/mrc_test sim-quick fuzz-replay hello docs-check static
+test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static
 
 asan: $(B)/mrc_test_asan
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/mrc_test_asan $(TEST_ARGS)

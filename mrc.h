@@ -4,6 +4,9 @@
  * RDMA Write and Write-with-Immediate, with every data packet self-describing (METH + RETH) so it is placed in any
  * order, sprayed over many paths (Entropy Values, EVs), selectively acknowledged (SACK/NACK) on a lossy fabric.
  *
+ * This file is generated: tools/amalgamate writes it from the layered sources in src/ (make amalgamate), and make
+ * test fails when it is stale. Edit src/, never this file; each source's text below begins with its name.
+ *
  * USAGE
  *   In exactly one C or C++ file:       #define MRC_IMPLEMENTATION
  *                                       #include "mrc.h"
@@ -124,6 +127,8 @@
  */
 #ifndef MRC_H
 #define MRC_H
+
+/* ====== src/config.h ============================================================================================ */
 
 #define MRC_VERSION_MAJOR 0
 #define MRC_VERSION_MINOR 1
@@ -274,6 +279,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ====== src/api.h =============================================================================================== */
 
 /* ---- time and errors ---------------------------------------------------------------------------------------- */
 typedef uint64_t mrc_time; /* nanoseconds */
@@ -1274,6 +1281,7 @@ enum {
     MRC_TRACE_EV_SWEEP        /* P35: a = qpn << 16 | port, b = EVs held by the sweep */
 };
 
+/* ====== src/types.h ============================================================================================= */
 /* ================================================================================================================
  * Internal state. The structs are public only so callers can allocate them; touch them through the API.
  * ============================================================================================================== */
@@ -1683,6 +1691,14 @@ struct mrc_endpoint {
 #ifndef MRC__IMPLEMENTED
 #define MRC__IMPLEMENTED
 
+/* ====== src/internal.h ========================================================================================== */
+/* ================================================================================================================
+ * INTERNAL - src/internal.h: what every layer of the implementation may use
+ * The libc replacements, MRC_ASSERT, inlining and branch hints, MRC__PRIVATE (static: the whole implementation is
+ * one translation unit) and the trace hook. Every source includes this first, then the headers of the layers below
+ * it that it uses (src/layers.h gives the order; tools/layer_check enforces it).
+ * ============================================================================================================== */
+
 #if defined(MRC_MEMCPY) || defined(MRC_MEMSET) || defined(MRC_MEMMOVE) || defined(MRC_MEMCMP)
 #if !defined(MRC_MEMCPY) || !defined(MRC_MEMSET) || !defined(MRC_MEMMOVE) || !defined(MRC_MEMCMP)
 #error "define all of MRC_MEMCPY, MRC_MEMSET, MRC_MEMMOVE and MRC_MEMCMP, or none of them"
@@ -1699,7 +1715,6 @@ struct mrc_endpoint {
 #define MRC_MEMMOVE memmove
 #define MRC_MEMCMP memcmp
 #endif
-
 #ifndef MRC_ASSERT
 #if __STDC_HOSTED__ && !defined(NDEBUG)
 #include <assert.h>
@@ -1708,8 +1723,11 @@ struct mrc_endpoint {
 #define MRC_ASSERT(x) ((void)0)
 #endif
 #endif
-
+#ifdef MRC__LAYER_CHECK /* tools/layer_check compiles each source alone: a header's declarations need no bodies */
+#define MRC__INLINE
+#else
 #define MRC__INLINE inline
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define MRC__LIKELY(x) __builtin_expect(!!(x), 1)
 #define MRC__UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -1722,9 +1740,11 @@ struct mrc_endpoint {
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
  * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */
+#ifdef MRC__LAYER_CHECK
+#define MRC__PRIVATE
+#else
 #define MRC__PRIVATE static
-#define MRC__STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
-
+#endif
 #ifdef MRC_ENABLE_TRACE
 #define MRC__TRACE(ep, id, a, b)                                                                                 \
     do {                                                                                                         \
@@ -1733,31 +1753,24 @@ struct mrc_endpoint {
 #else
 #define MRC__TRACE(ep, id, a, b) ((void)0)
 #endif
-/* MRC_CHECK_INVARIANTS: every QP's invariants (mrc_conn_check) asserted at the end of each call that changes them
- * (declared here: the SACK fast path, above mrc_conn_check, ends with it too) */
-#ifdef MRC_CHECK_INVARIANTS
-MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
-#define MRC__CHECK_ALL(ep) mrc__check_all(ep)
-#else
-#define MRC__CHECK_ALL(ep) ((void)0)
-#endif
-
+#define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MRC__STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
 MRC__STATIC_ASSERT(MRC__RSP_BITS >= 128 && MRC__RSP_BITS <= 32768, rsp_bits);
 MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
 
-#define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
-
+/* ====== src/codec.h ============================================================================================= */
 /* ================================================================================================================
- * CODEC
- * Owns: the byte layout of every MRC header, big-endian field access, PSN serial arithmetic, the packet
- * classifier and the RoCEv2 ICRC helper. Each header is ONE table of field descriptors below, read by both the
- * encoder and the decoder (and by the fast paths of the hot headers, "fixed-offset fast paths" below), so a layout
- * correction is a one-line edit. A descriptor is
+ * CODEC: what src/codec.c offers the layers above it
+ * The layout of every header as ONE table of field descriptors, read by the generic encoders and decoders (which
+ * interpret it at run time) and by the fixed-offset fast paths here and in the endpoint loop (which expand it at
+ * compile time), so a layout correction is a one-line edit. A descriptor is
  *     byte offset, span (bytes read as one big-endian word), shift (bits from the word's LSB), width (bits)
+ * The public codec (mrc_*_encode, mrc_*_decode, mrc_pkt_decode, mrc_psn_*, mrc_icrc) is declared in the API.
  * Facts marked [inferred] in docs/PROTOCOL.md are the ones to re-check against the spec PDF.
  * ============================================================================================================== */
 
+/* ---- header layouts (docs/PROTOCOL.md section 3.3) ------------------------------------------------------------ */
 /* BTH, 12 bytes (spec Table 6-3/7-10). m/se positions are a runtime choice (mrc_wire_opts.bth_m_bit, Q1). */
 #define MRC__BTH_OPCODE     0, 1, 0, 8
 #define MRC__BTH_PAD        1, 1, 4, 2
@@ -1836,6 +1849,76 @@ MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
 /* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b) */
 #define MRC__EETH_TS        28, 2, 0, 16
 
+/* ---- fixed-offset field access: constant-offset big-endian loads and stores of a field's span ------------------ */
+/* Big-endian loads and stores. On little-endian x86 and AArch64 with GCC or Clang, 2-, 4- and 8-byte ones are one
+ * unaligned access and a byte swap (compilers do not always merge the byte-wise form when many fields are written
+ * in a row); everywhere else, and with MRC_CODEC_BYTEWISE, the portable byte-wise C99. */
+#if !defined(MRC_CODEC_BYTEWISE) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) &&      \
+    defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                                \
+    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+#define MRC__BSWAP_IO 1
+#else
+#define MRC__BSWAP_IO 0
+#endif
+typedef uint32_t mrc__w1, mrc__w2, mrc__w3, mrc__w4; /* the word a field of span 1..4 is read in */
+typedef uint64_t mrc__w8;
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q);
+MRC__PRIVATE MRC__INLINE uint64_t mrc__ld8(const uint8_t *q);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o);
+MRC__PRIVATE MRC__INLINE void mrc__st1(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v);
+#define MRC__LD_AT1(p, o) mrc__ld1((p) + (o))
+#define MRC__LD_AT2(p, o) mrc__ld2((p) + (o))
+#define MRC__LD_AT3(p, o) mrc__ld3_at((p), (o))
+#define MRC__LD_AT4(p, o) mrc__ld4((p) + (o))
+#define MRC__LD_AT8(p, o) mrc__ld8((p) + (o))
+/* MRC__FX(p, F): field F of the header at p */
+#define MRC__ONES_(s, b) (~(mrc__w##s)0 >> (8u * sizeof(mrc__w##s) - (b)))
+#define MRC__FX_(p, o, s, sh, b) ((MRC__LD_AT##s(p, o) >> (sh)) & MRC__ONES_(s, b))
+#define MRC__FX(p, F) MRC__FX_(p, F)
+/* The encoders store every header byte exactly once: a field that owns its bytes with MRC__FPUT, and the fields
+ * sharing bytes [base, base + n) ORed together with MRC__FW into one store of n bytes (the build fails when the table
+ * puts such a field outside those bytes). */
+#define MRC__FPUT_(p, o, s, sh, b, v) mrc__st##s((p) + (o), (mrc__w##s)(v) << (sh))
+#define MRC__FPUT(p, F, v) MRC__FPUT_(p, F, v)
+#define MRC__FW_(base, n, o, s, sh, b, v)                                                                              \
+    ((mrc__w##n)(v) << ((sh) + 8u * ((base) + (n) - (o) - (s)) *                                                     \
+                                   sizeof(char[(o) >= (base) && (o) + (s) <= (base) + (n) ? 1 : -1])))
+#define MRC__FW(base, n, F, v) MRC__FW_(base, n, F, v)
+MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u);                 /* a 16-bit field as signed */
+MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1) */
+MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o); /* SETH takes the fast path */
+
+/* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */
+#define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
+#define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
+
+/* ---- packet classifier: only the headers the opcode has are read (whole: the fast decoder may read them all) --- */
+MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                      mrc_pkt *k);
+MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k,
+                                                  bool whole);
+#if defined(MRC_CODEC_GENERIC)
+#define MRC__PKT_DECODE(p, len, o, k, whole) mrc__pkt_decode_generic(p, len, o, k)
+#else
+#define MRC__PKT_DECODE(p, len, o, k, whole) mrc__pkt_decode_fast(p, len, o, k, whole)
+#endif
+
+/* ====== src/codec.c ============================================================================================= */
+/* ================================================================================================================
+ * CODEC - src/codec.c
+ * Owns: the byte layout of every MRC header (the tables in codec.h), big-endian field access, PSN serial arithmetic,
+ * the packet classifier and the RoCEv2 ICRC helper: pure functions of bytes, no endpoint or QP state.
+ * Calls: nothing but internal.h.
+ * ============================================================================================================== */
+
+/* ---- generic field access: the table interpreted at run time ------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE uint64_t mrc__mask64(unsigned bits) {
     return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
 }
@@ -1867,7 +1950,6 @@ MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, 
 #define MRC__GET32(p, F) ((uint32_t)MRC__GET_(p, F))
 #define MRC__PUT_(p, o, s, sh, b, v) mrc__fput((p), (o), (s), (sh), (b), (uint64_t)(v))
 #define MRC__PUT(p, F, v) MRC__PUT_(p, F, v)
-
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u) {
     return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
 }
@@ -1892,8 +1974,6 @@ MRC_API int32_t mrc_psn_diff(uint32_t a, uint32_t b) {
     return (int32_t)(((a - b) & MRC_PSN_MASK) ^ MRC_PSN_HALF) - (int32_t)MRC_PSN_HALF;
 }
 MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b) { return mrc_psn_diff(a, b) < 0; }
-#define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
-#define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
 
 /* ---- per-header encoders and decoders ----------------------------------------------------------------------- */
 #define MRC__DEC_PROLOGUE(HLEN)           \
@@ -1910,7 +1990,6 @@ MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b) { return mrc_psn_diff(a, b) < 0;
         return MRC_ERR_INVAL;                   \
     }                                           \
     return (int)(HLEN)
-
 MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
     MRC__DEC_PROLOGUE(MRC_BTH_LEN);
@@ -1947,7 +2026,6 @@ MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, con
     bad |= MRC__PUT(p, MRC__BTH_PSN, h->psn);
     MRC__ENC_EPILOGUE(MRC_BTH_LEN);
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__meth_decode_generic(const uint8_t *p, size_t len, mrc_meth *h) {
     MRC__DEC_PROLOGUE(MRC_METH_LEN);
     h->rqmsn = MRC__GET16(p, MRC__METH_RQMSN);
@@ -1960,7 +2038,6 @@ MRC__PRIVATE MRC__INLINE int mrc__meth_encode_generic(uint8_t *p, size_t cap, co
     bad |= MRC__PUT(p, MRC__METH_MSN, h->msn);
     MRC__ENC_EPILOGUE(MRC_METH_LEN);
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_generic(const uint8_t *p, size_t len, mrc_tseth *h) {
     MRC__DEC_PROLOGUE(MRC_TSETH_LEN);
     h->tx_timestamp = MRC__GET16(p, MRC__TSETH_TS);
@@ -1975,7 +2052,6 @@ MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_generic(uint8_t *p, size_t cap, c
     bad |= MRC__PUT(p, MRC__TSETH_FTYPE, h->ftype);
     MRC__ENC_EPILOGUE(MRC_TSETH_LEN);
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__reth_decode_generic(const uint8_t *p, size_t len, mrc_reth *h) {
     MRC__DEC_PROLOGUE(MRC_RETH_LEN);
     h->va = MRC__GET(p, MRC__RETH_VA);
@@ -1990,7 +2066,6 @@ MRC__PRIVATE MRC__INLINE int mrc__reth_encode_generic(uint8_t *p, size_t cap, co
     bad |= MRC__PUT(p, MRC__RETH_DMA_LEN, h->dma_len);
     MRC__ENC_EPILOGUE(MRC_RETH_LEN);
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_generic(const uint8_t *p, size_t len, uint32_t *imm) {
     uint32_t *h = imm;
     MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
@@ -2003,7 +2078,6 @@ MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_generic(uint8_t *p, size_t cap, u
     bad |= MRC__PUT(p, MRC__IMMDT_IMM, *h);
     MRC__ENC_EPILOGUE(MRC_IMMDT_LEN);
 }
-
 MRC_API int mrc_aeth_decode(const uint8_t *p, size_t len, mrc_aeth *h) {
     MRC__DEC_PROLOGUE(MRC_AETH_LEN);
     h->syndrome = MRC__GET8(p, MRC__AETH_SYNDROME);
@@ -2016,7 +2090,6 @@ MRC_API int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h) {
     bad |= MRC__PUT(p, MRC__AETH_MSN, h->msn);
     MRC__ENC_EPILOGUE(MRC_AETH_LEN);
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__seth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
                                                       mrc_seth *h) {
     uint64_t bm;
@@ -2057,7 +2130,6 @@ MRC__PRIVATE MRC__INLINE int mrc__seth_encode_generic(uint8_t *p, size_t cap, co
     bad |= MRC__PUT(p, MRC__SETH_BITMAP, (o && o->sack_msb_first) ? mrc__rev64(h->sack_bitmap) : h->sack_bitmap);
     MRC__ENC_EPILOGUE(MRC_SETH_LEN);
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_generic(const uint8_t *p, size_t len, mrc_cc_state *h) {
     MRC__DEC_PROLOGUE(MRC_CCSTATE_LEN);
     h->tx_timestamp = MRC__GET16(p, MRC__CCS_TS);
@@ -2076,7 +2148,6 @@ MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_generic(uint8_t *p, size_t cap
     bad |= MRC__PUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
     MRC__ENC_EPILOGUE(MRC_CCSTATE_LEN);
 }
-
 MRC_API int mrc_neth_decode(const uint8_t *p, size_t len, mrc_neth *h) {
     MRC__DEC_PROLOGUE(MRC_NETH_LEN);
     h->type = MRC__GET8(p, MRC__X_TYPE);
@@ -2107,7 +2178,6 @@ MRC_API int mrc_neth_encode(uint8_t *p, size_t cap, const mrc_neth *h) {
     bad |= MRC__PUT(p, MRC__NETH_TS, h->tx_timestamp);
     MRC__ENC_EPILOGUE(MRC_NETH_LEN);
 }
-
 MRC_API int mrc_peth_decode(const uint8_t *p, size_t len, mrc_peth *h) {
     MRC__DEC_PROLOGUE(MRC_PETH_LEN);
     h->type = MRC__GET8(p, MRC__X_TYPE);
@@ -2134,7 +2204,6 @@ MRC_API int mrc_peth_encode(uint8_t *p, size_t cap, const mrc_peth *h) {
     bad |= MRC__PUT(p, MRC__PETH_FTYPE, h->ftype);
     MRC__ENC_EPILOGUE(MRC_PETH_LEN);
 }
-
 MRC_API int mrc_erth_decode(const uint8_t *p, size_t len, mrc_erth *h) {
     MRC__DEC_PROLOGUE(MRC_ERTH_LEN);
     h->type = MRC__GET8(p, MRC__X_TYPE);
@@ -2159,7 +2228,6 @@ MRC_API int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h) {
     bad |= MRC__PUT(p, MRC__ERTH_FTYPE, h->ftype);
     MRC__ENC_EPILOGUE(MRC_ERTH_LEN);
 }
-
 MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
     unsigned sh = mrc__eeth_shift(o), other = sh == 2 ? 4u : 2u;
     MRC__DEC_PROLOGUE(MRC_EETH_LEN);
@@ -2193,18 +2261,6 @@ MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, cons
  * short packets go to the generic classifier (so a truncated packet leaves the same partial mrc_pkt and error).
  * The generic functions stay as mrc__*_generic: MRC_CODEC_GENERIC makes the public functions use them, and
  * tests/test_codec_fast.inc and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
-typedef uint32_t mrc__w1, mrc__w2, mrc__w3, mrc__w4; /* the word a field of span 1..4 is read in */
-typedef uint64_t mrc__w8;
-/* Big-endian loads and stores. On little-endian x86 and AArch64 with GCC or Clang, 2-, 4- and 8-byte ones are one
- * unaligned access and a byte swap (compilers do not always merge the byte-wise form when many fields are written
- * in a row); everywhere else, and with MRC_CODEC_BYTEWISE, the portable byte-wise C99. */
-#if !defined(MRC_CODEC_BYTEWISE) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) &&      \
-    defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                                \
-    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
-#define MRC__BSWAP_IO 1
-#else
-#define MRC__BSWAP_IO 0
-#endif
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
 #if MRC__BSWAP_IO
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) {
@@ -2267,25 +2323,8 @@ MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v) {
     q[1] = (uint8_t)(v >> 8);
     q[2] = (uint8_t)(v & 0xFFu);
 }
-#define MRC__ONES_(s, b) (~(mrc__w##s)0 >> (8u * sizeof(mrc__w##s) - (b)))
-#define MRC__LD_AT1(p, o) mrc__ld1((p) + (o))
-#define MRC__LD_AT2(p, o) mrc__ld2((p) + (o))
-#define MRC__LD_AT3(p, o) mrc__ld3_at((p), (o))
-#define MRC__LD_AT4(p, o) mrc__ld4((p) + (o))
-#define MRC__LD_AT8(p, o) mrc__ld8((p) + (o))
-#define MRC__FX_(p, o, s, sh, b) ((MRC__LD_AT##s(p, o) >> (sh)) & MRC__ONES_(s, b))
-#define MRC__FX(p, F) MRC__FX_(p, F)
 #define MRC__FBAD_(o, s, sh, b, v) (((mrc__w##s)(v) & ~MRC__ONES_(s, b)) != 0u)
 #define MRC__FBAD(F, v) MRC__FBAD_(F, v)
-/* The encoders store every header byte exactly once: a field that owns its bytes with MRC__FPUT, and the fields
- * sharing bytes [base, base + n) ORed together with MRC__FW into one store of n bytes (the build fails when the table
- * puts such a field outside those bytes). */
-#define MRC__FPUT_(p, o, s, sh, b, v) mrc__st##s((p) + (o), (mrc__w##s)(v) << (sh))
-#define MRC__FPUT(p, F, v) MRC__FPUT_(p, F, v)
-#define MRC__FW_(base, n, o, s, sh, b, v)                                                                              \
-    ((mrc__w##n)(v) << ((sh) + 8u * ((base) + (n) - (o) - (s)) *                                                     \
-                                   sizeof(char[(o) >= (base) && (o) + (s) <= (base) + (n) ? 1 : -1])))
-#define MRC__FW(base, n, F, v) MRC__FW_(base, n, F, v)
 #define MRC__FENC_PROLOGUE(HLEN)        \
     if (!p || !h) return MRC_ERR_INVAL; \
     if (cap < (size_t)(HLEN)) return MRC_ERR_NOBUF
@@ -2294,7 +2333,6 @@ MRC__PRIVATE MRC__INLINE int mrc__enc_bad(uint8_t *p, size_t n) {
     MRC_MEMSET(p, 0, n);
     return MRC_ERR_INVAL;
 }
-
 /* BTH: m and se sit at run-time bit positions of byte 1, as in the generic code */
 MRC__PRIVATE MRC__INLINE void mrc__bth_get(const uint8_t *p, unsigned mb, mrc_bth *h) {
     h->opcode = (uint8_t)MRC__FX(p, MRC__BTH_OPCODE);
@@ -2337,7 +2375,6 @@ MRC__PRIVATE MRC__INLINE int mrc__bth_encode_fast(uint8_t *p, size_t cap, const 
     MRC__FPUT(p, MRC__BTH_PSN, h->psn);
     return MRC_BTH_LEN;
 }
-
 MRC__PRIVATE MRC__INLINE void mrc__meth_get(const uint8_t *p, mrc_meth *h) {
     h->rqmsn = (uint16_t)MRC__FX(p, MRC__METH_RQMSN);
     h->msn = (uint16_t)MRC__FX(p, MRC__METH_MSN);
@@ -2354,7 +2391,6 @@ MRC__PRIVATE MRC__INLINE int mrc__meth_encode_fast(uint8_t *p, size_t cap, const
     MRC__FPUT(p, MRC__METH_MSN, h->msn);
     return MRC_METH_LEN;
 }
-
 MRC__PRIVATE MRC__INLINE void mrc__tseth_get(const uint8_t *p, mrc_tseth *h) {
     h->tx_timestamp = (uint16_t)MRC__FX(p, MRC__TSETH_TS);
     h->tsr = (uint8_t)MRC__FX(p, MRC__TSETH_TSR);
@@ -2375,7 +2411,6 @@ MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_fast(uint8_t *p, size_t cap, cons
     MRC__FPUT(p, MRC__TSETH_FTYPE, h->ftype);
     return MRC_TSETH_LEN;
 }
-
 MRC__PRIVATE MRC__INLINE void mrc__reth_get(const uint8_t *p, mrc_reth *h) {
     h->va = MRC__FX(p, MRC__RETH_VA);
     h->rkey = MRC__FX(p, MRC__RETH_RKEY);
@@ -2395,7 +2430,6 @@ MRC__PRIVATE MRC__INLINE int mrc__reth_encode_fast(uint8_t *p, size_t cap, const
     MRC__FPUT(p, MRC__RETH_DMA_LEN, h->dma_len);
     return MRC_RETH_LEN;
 }
-
 MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_fast(const uint8_t *p, size_t len, uint32_t *imm) {
     uint32_t *h = imm;
     MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
@@ -2409,7 +2443,6 @@ MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_fast(uint8_t *p, size_t cap, uint
     MRC__FPUT(p, MRC__IMMDT_IMM, *h);
     return MRC_IMMDT_LEN;
 }
-
 /* SETH: the fast code stores the bitmap as it is on the wire, which is the LSB-first order only */
 MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o) { return !(o && o->sack_msb_first); }
 MRC__PRIVATE MRC__INLINE void mrc__seth_get(const uint8_t *p, mrc_seth *h) {
@@ -2463,7 +2496,6 @@ MRC__PRIVATE MRC__INLINE int mrc__seth_encode_fast(uint8_t *p, size_t cap, const
     MRC__FPUT(p, MRC__SETH_BITMAP, h->sack_bitmap);
     return MRC_SETH_LEN;
 }
-
 MRC__PRIVATE MRC__INLINE void mrc__cc_state_get(const uint8_t *p, mrc_cc_state *h) {
     h->tx_timestamp = (uint16_t)MRC__FX(p, MRC__CCS_TS);
     h->ooo_count = (uint16_t)MRC__FX(p, MRC__CCS_OOO);
@@ -2488,7 +2520,6 @@ MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_fast(uint8_t *p, size_t cap, c
     MRC__FPUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
     return MRC_CCSTATE_LEN;
 }
-
 /* The public entry points of the headers above: the fast path, or the generic one under MRC_CODEC_GENERIC */
 #ifdef MRC_CODEC_GENERIC
 #define MRC__CODEC(f) mrc__##f##_generic
@@ -2544,7 +2575,6 @@ MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
     default: return 0;
     }
 }
-
 /* What follows the headers: hdr_len, then the pad and cut rules and payload_len (both classifiers end here) */
 MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off, uint32_t want) {
     k->hdr_len = (uint32_t)off;
@@ -2559,7 +2589,6 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off,
     k->payload_len = (uint32_t)(len - off - k->bth.pad);
     return MRC_OK;
 }
-
 MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
                                                       mrc_pkt *k) {
     size_t off;
@@ -2599,7 +2628,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t 
 #undef MRC__STEP
     return mrc__pkt_finish(k, len, off, want);
 }
-
 /* The classifier's fast path: the data opcodes (BTH METH [TSETH] RETH [ImmDt]) and SACK (BTH SETH CC_STATE, LSB-first
  * bitmap) when every header is there, at fixed offsets; everything else goes to the generic classifier. With
  * `whole`, the mrc_pkt is zeroed first, as the generic classifier does (mrc_pkt_decode's contract); without it
@@ -2665,12 +2693,6 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
     }
     return mrc__pkt_decode_generic(p, len, o, k);
 }
-
-#if defined(MRC_CODEC_GENERIC)
-#define MRC__PKT_DECODE(p, len, o, k, whole) mrc__pkt_decode_generic(p, len, o, k)
-#else
-#define MRC__PKT_DECODE(p, len, o, k, whole) mrc__pkt_decode_fast(p, len, o, k, whole)
-#endif
 MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
     return MRC__PKT_DECODE(p, len, o, k, true);
 }
@@ -2689,7 +2711,6 @@ MRC_API uint32_t mrc_crc32(uint32_t crc, const uint8_t *p, size_t n) {
     }
     return ~crc;
 }
-
 MRC_API uint32_t mrc_icrc(const uint8_t *l3, size_t len) {
     static const uint8_t lrh[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
     uint8_t h[60 + 8 + MRC_BTH_LEN];
@@ -2736,73 +2757,91 @@ MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]) {
     return (uint32_t)in[0] | ((uint32_t)in[1] << 8) | ((uint32_t)in[2] << 16) | ((uint32_t)in[3] << 24);
 }
 
+/* ---- NACK reasons (docs/PROTOCOL.md 3.4): which ones the requester retransmits ------------------------------ */
+MRC_API bool mrc_nack_is_retriable(unsigned reason) {
+    switch (reason) {
+    case MRC_NACK_TRIMMED: case MRC_NACK_TRIMMED_LASTHOP: case MRC_NACK_NO_BITMAP: case MRC_NACK_NO_PKT_BUFFER:
+    case MRC_NACK_NO_RESOURCE: case MRC_NACK_PSN_OOR_WINDOW:
+        return true;
+    default: return false;
+    }
+}
+
+/* ====== src/state.h ============================================================================================= */
 /* ================================================================================================================
- * ENDPOINT AND QP STATE
- * Owns: configuration defaults, the endpoint PRNG, ports, memory regions, the conn table (QPN -> conn in O(1)),
- * the endpoint queues (ctq then txq: conns with control packets, then conns with requester work, each
- * round-robin, so acknowledgements never wait behind data and backlogged QPs share data turns equally; evq: conns
- * with events to pull;
- * heap: conn timers keyed by their earliest deadline) and the QP state machine RESET -> INIT -> RTR -> RTS, ERR.
+ * ENDPOINT AND QP STATE: what src/state.c offers the layers above it
  * ============================================================================================================== */
 
-#define MRC__EV_NONE 0xFFFFu /* no EV slot */
+#define MRC__EV_NONE 0xFFFFu /* no EV slot (also: no conn slot, in the lists that link conns) */
 enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2, MRC__PROBE_VER = 3 }; /* mrc__probe.kind */
-enum { MRC__TLP2_DUE = 1, MRC__TLP2_OUT = 2, MRC__TLP2_MATCH = MRC_MAX_PROBES }; /* c->tlp2; mrc__probe_match */
 
-/* forward declarations of what later sections provide */
-MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
-MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
-MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
-MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);
-MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid);
-MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
-MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
-MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
-MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c);
-MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
-MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot);
-/* P35: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the packet
- * went after the fault (sw_ref). O(1), per SACK. */
-MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent) {
-    c->evs[slot].dlv = (uint16_t)(sent >> 8);
-    if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && sent >= c->sw_ref) mrc__ev_verified(c, slot);
-}
-/* ECMP-hashed EVs: AUTO or a UDP or STEV profile's (the fabric's hash picks the path), not SRv6 (a named path) */
-MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c) {
-    return !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
-}
-MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced);
-MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot);
-MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot);
-MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
-MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
-MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
-MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
-MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
-typedef struct mrc__cc_sample { /* what one SACK tells the context */
-    uint64_t newly;           /* bytes the responder newly received (rcvd_bytes delta) */
-    mrc_time rtt;             /* RTT of the named, never retransmitted packet; 0 = no sample */
-    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27), receiver penalty, restore */
-} mrc__cc_sample;
-MRC__PRIVATE void mrc__cc_init(mrc_conn *c);
-MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
-MRC__PRIVATE void mrc__cc_release(mrc_conn *c);
-MRC__PRIVATE void mrc__cc_block(mrc_conn *c);
-MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
-MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now);
-MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c);
-MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
-MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id);
-MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id);
-MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
-MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
-MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
+/* ---- error detail, configuration, PRNG, clock ----------------------------------------------------------------- */
+MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call); /* a control call starts: clear the detail */
+MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index); /* ... fails */
+MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
+MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
+MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
+MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
+MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
+
+/* ---- memory regions ------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
+
+/* ---- the in-flight pool (its waiters: src/sched.c) ------------------------------------------------------------ */
+#define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))
+MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE void mrc__pool_peak(mrc_endpoint *ep);
+MRC__PRIVATE MRC__INLINE bool mrc__pool_ret(const mrc_endpoint *ep, uint32_t i);
+MRC__PRIVATE void mrc__pool_unretain(mrc_endpoint *ep, uint32_t i);
+MRC__PRIVATE void mrc__pool_give(mrc_conn *c, uint32_t psn, uint32_t i);
+MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn);
+
+/* ---- conn table ----------------------------------------------------------------------------------------------- */
+MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot);
+MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
+
+/* ---- a QP's per-PSN records, work requests and bitmaps -------------------------------------------------------- */
+#define MRC__PR_INFLIGHT 1u /* mrc__psnrec.flags: counted in flight; on the transmit list (c->txl) */
+#define MRC__PR_LOST 2u     /* declared lost, waiting for retransmission */
+#define MRC__PR_QUEUED 4u   /* on the retransmission queue (c->rtxq) */
+#define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
+#define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
+#define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
+/* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
+#define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
+#define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
+/* a record in flight that has seen this many later transmissions without being acknowledged is lost */
+#define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
+MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front);
+MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r);
+MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i);
+MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i);
+MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i);
+MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start);
+MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t);               /* 16-bit timestamp */
+MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s);
+MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
+MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
+
+/* ---- drops ---------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode); /* MRC_ERR_DROP */
+
+/* ====== src/state.c ============================================================================================= */
+/* ================================================================================================================
+ * ENDPOINT AND QP STATE - src/state.c
+ * Owns: the configuration defaults, the error detail of control calls, the endpoint PRNG and clock, ports, memory
+ * regions (rkey -> region in O(1)), the conn table (QPN -> conn in O(1)), the in-flight pool (blocks of per-PSN
+ * requester state shared by the endpoint's QPs), the layout of a QP's work requests, per-PSN records and bitmaps with
+ * their accessors, and the drop counters. Data structures and their O(1) operations: no protocol decisions.
+ * Calls: nothing but internal.h.
+ * ============================================================================================================== */
 
 /* ---- error detail: control calls record why they failed (mrc_endpoint_last_error) -------------------------- */
 MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call) {
@@ -2821,7 +2860,7 @@ MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     *out = ep->detail;
     return MRC_OK;
 }
-
+/* ---- configuration, PRNG, clock, ports ---------------------------------------------------------------------- */
 MRC_API void mrc_config_default(mrc_config *cfg) {
     if (!cfg) return;
     MRC_MEMSET(cfg, 0, sizeof *cfg);
@@ -2896,7 +2935,6 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->trim_keeps_alive = true;
     cfg->trim_holds_rto = true;
 }
-
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
     uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
@@ -2909,7 +2947,6 @@ MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rn
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
     return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
 }
-
 /* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no
  * deadline wraps to the past near 2^64 ns). */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
@@ -2927,14 +2964,12 @@ MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc
     *T = pps ? MRC__MAX((mrc_time)1000000000u / pps, (mrc_time)1) : 0; /* once, at init */
     *tau = *T * (mrc_time)(burst ? burst - 1u : 0u);
 }
-
 /* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
     if (now < ep->now) return ep->now;
     ep->now = now;
     return now;
 }
-
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
@@ -2984,7 +3019,6 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     ep->epoch = 1;
     return MRC_OK;
 }
-
 MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port) {
     return ep && port >= 1 && port <= ep->cfg.num_ports && ((ep->ports_up >> (port - 1)) & 1u);
 }
@@ -3025,60 +3059,6 @@ MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey) {
     return MRC_OK;
 }
 
-/* ---- endpoint queues ------------------------------------------------------------------------------------------ */
-/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills) */
-MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
-    MRC_ASSERT(*len < MRC_MAX_CONNS);
-    ring[(*head + *len) % MRC_MAX_CONNS] = slot;
-    (*len)++;
-}
-MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
-    uint32_t i, j = 0, n = *len;
-    for (i = 0; i < n; i++) { /* O(conns), only on destroy/reset */
-        uint16_t s = ring[(*head + i) % MRC_MAX_CONNS];
-        if (s != slot) ring[(*head + j++) % MRC_MAX_CONNS] = s;
-    }
-    *len = j;
-}
-
-enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2, MRC__NEW_POOL = 3 }; /* mrc__req_new */
-MRC__PRIVATE int mrc__req_new(const mrc_conn *c);
-MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c);
-MRC__PRIVATE void mrc__pool_wait(mrc_conn *c);
-/* c (in RTS, not in the txq) can send now (MRC__NEW_OK): queued; MRC__NEW_CWND: READY on its context;
- * MRC__NEW_POOL: waiting for a pool block; MRC__NEW_NO: nothing */
-MRC__PRIVATE MRC__INLINE void mrc__sched_txq(mrc_conn *c, int w) {
-    if (w == MRC__NEW_OK) {
-        c->in_txq = 1;
-        mrc__ring_push(c->ep->txq, &c->ep->txq_head, &c->ep->txq_len, c->slot);
-    } else if (w == MRC__NEW_CWND) {
-        mrc__cc_block(c); /* READY: woken when its context's window opens */
-    } else if (w == MRC__NEW_POOL) {
-        mrc__pool_wait(c); /* woken with a block when another QP frees one */
-    }
-}
-/* c's control packets, queued once */
-MRC__PRIVATE MRC__INLINE void mrc__sched_ctl(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
-        c->in_ctq = 1;
-        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
-    }
-}
-MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
-    mrc__sched_ctl(c);
-    if (!c->in_txq && c->state == MRC_QPS_RTS) { /* work it can send now: each check made once */
-        int w = c->probes_due ? MRC__NEW_OK : mrc__req_rtx(c);
-        mrc__sched_txq(c, w == MRC__NEW_NO ? mrc__req_new(c) : w);
-    }
-}
-MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    if (c->in_evq) return;
-    c->in_evq = 1;
-    mrc__ring_push(ep->evq, &ep->evq_head, &ep->evq_len, c->slot);
-}
-
 /* ---- the in-flight pool (IN-FLIGHT MEMORY at the top) ----------------------------------------------------------
  * Blocks of 64 PSNs' requester state; a QP's block table maps PSN / 64 to the block holding it. A QP holds the live
  * blocks of [win_base, snd_nxt) - plus, handed to it while it waited, the one its next PSN enters - and retained
@@ -3087,7 +3067,6 @@ MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
  * list, else the oldest retained block is reclaimed from its QP (which then has no record of those PSNs). Every
  * operation is O(1); a block released or retained goes to the first QP waiting for one, if any: a QP waits only
  * while no block is free or retained. */
-#define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))
 MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn) {
     mrc__blkidx b = c->btab[MRC__BTAB_IDX(psn)];
     return b ? &c->ep->pool[b - 1u] : (mrc__pblk *)0;
@@ -3143,70 +3122,196 @@ MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
     mrc__pool_give(c, psn, i);
     mrc__pool_peak(ep);
 }
-/* Free the block of c's table entry t (if any). The first waiting QP that still needs a block gets it, and is
- * scheduled. */
-MRC__PRIVATE void mrc__pool_release(mrc_conn *c, uint32_t t) {
-    mrc_endpoint *ep = c->ep;
-    uint32_t i;
-    if (!c->btab[t]) return;
-    i = c->btab[t] - 1u;
-    c->btab[t] = 0;
-    if (mrc__pool_ret(ep, i)) mrc__pool_unretain(ep, i);
-    while (ep->poolq_len) { /* O(1) amortised: each entry is looked at once */
-        mrc_conn *w = ep->conns[ep->poolq[ep->poolq_head % MRC_MAX_CONNS]];
-        ep->poolq_head = (ep->poolq_head + 1u) % MRC_MAX_CONNS;
-        ep->poolq_len--;
-        w->in_poolq = 0;
-        if (w->state != MRC_QPS_RTS || w->btab[MRC__BTAB_IDX(w->snd_nxt)]) continue; /* needs none any more */
-        mrc__pool_give(w, w->snd_nxt, i);
-        ep->st.pool_handoffs++;
-        mrc__sched_tx(w);
-        return;
-    }
-    ep->pool[i].next = ep->free_head;
-    ep->free_head = (mrc__blkidx)(i + 1u);
-    ep->pool_nfree++;
+
+/* ---- conn table --------------------------------------------------------------------------------------------- */
+/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
+#define MRC__QPN_SLOT_BITS                                                                                          \
+    (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
+     : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \
+     : MRC_MAX_CONNS <= 256 ? 8 : MRC_MAX_CONNS <= 512 ? 9 : MRC_MAX_CONNS <= 1024 ? 10                           \
+     : MRC_MAX_CONNS <= 2048 ? 11 : MRC_MAX_CONNS <= 4096 ? 12 : MRC_MAX_CONNS <= 8192 ? 13                        \
+     : MRC_MAX_CONNS <= 16384 ? 14 : MRC_MAX_CONNS <= 32768 ? 15 : 16)
+MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
+    uint32_t q;
+    do { /* a slot's 2^(24 - bits) QPNs hold at most 4 forbidden ones: this ends after a few draws at worst */
+        q = (((uint32_t)(mrc__splitmix(&ep->qpn_rng) >> 40) << MRC__QPN_SLOT_BITS) | slot) & MRC_PSN_MASK;
+    } while (q <= MRC_EPOP_QPN || q == MRC_PSN_MASK || (ep->conns[slot] && ep->conns[slot]->qpn == q));
+    return q;
 }
-/* The block holding psn (if any) now holds acknowledged PSNs only: retained at the FIFO's tail - or handed over at
- * once if a QP waits (one waits only while no block is free or retained). */
-MRC__PRIVATE void mrc__pool_retain(mrc_conn *c, uint32_t psn) {
-    mrc_endpoint *ep = c->ep;
-    uint32_t t = MRC__BTAB_IDX(psn), i;
-    mrc__pblk *b;
-    if (!c->btab[t]) return;
-    i = c->btab[t] - 1u;
-    b = &ep->pool[i];
-    if (mrc__pool_ret(ep, i)) return;
-    if (ep->poolq_len) {
-        mrc__pool_release(c, t);
-        return;
-    }
-    b->next = 0;
-    b->prev = ep->ret_tail;
-    if (ep->ret_tail) ep->pool[ep->ret_tail - 1u].next = (mrc__blkidx)(i + 1u);
-    else ep->ret_head = (mrc__blkidx)(i + 1u);
-    ep->ret_tail = (mrc__blkidx)(i + 1u);
-    ep->pool_nret++;
-}
-/* Every block of the QP (leaving RTS, reset, destroy): O(window / 64), never per packet. */
-MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c) {
-    uint32_t t;
-    for (t = 0; t < MRC__BTAB_LEN; t++)
-        mrc__pool_release(c, t); /* nothing when the entry has no block */
-}
-/* No block for the next new PSN and none free or retained: wait for one (once on the list, counted once). The QP is
- * never forgotten: a block freed or retained while it is listed is handed to it. */
-MRC__PRIVATE void mrc__pool_wait(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    if (c->in_poolq) return;
-    c->in_poolq = 1;
-    mrc__ring_push(ep->poolq, &ep->poolq_head, &ep->poolq_len, c->slot);
-    c->st.pool_waits++;
-    ep->st.pool_waits++;
+MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
+    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
+    mrc_conn *c;
+    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    c = ep->conns[slot];
+    return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
 }
 
-/* timer heap: conn slots ordered by conn->deadline; heap_idx is the position, 0xFFFF when absent */
-#define MRC__NOHEAP 0xFFFFu
+/* ---- a QP's per-PSN records, work requests and bitmaps ------------------------------------------------------ */
+/* The PSN a record link names: a listed record is unacknowledged, in [win_base, snd_nxt), so it is the PSN of
+ * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that residue. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx) {
+    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK;
+    return (last - ((last - idx) & (MRC_MAX_INFLIGHT - 1u))) & MRC_PSN_MASK;
+}
+/* O(1) list operations on records (mrc__plist; r is psn's record). Only the links between listed records are kept:
+ * the head's prev and the tail's next are never read. */
+MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front) {
+    mrc__recidx me = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+    if (!l->n) {
+        l->head = l->tail = psn;
+    } else if (front) {
+        MRC__REC(c, l->head)->prev = me;
+        r->next = (mrc__recidx)(l->head & (MRC_MAX_INFLIGHT - 1u));
+        l->head = psn;
+    } else {
+        MRC__REC(c, l->tail)->next = me;
+        r->prev = (mrc__recidx)(l->tail & (MRC_MAX_INFLIGHT - 1u));
+        l->tail = psn;
+    }
+    l->n++;
+}
+MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r) {
+    MRC_ASSERT(l->n > 0);
+    if (l->n == 1) {
+        MRC_ASSERT(l->head == psn && l->tail == psn);
+    } else if (psn == l->head) {
+        l->head = mrc__link_psn(c, r->next);
+    } else if (psn == l->tail) {
+        l->tail = mrc__link_psn(c, r->prev);
+    } else {
+        MRC__REC(c, mrc__link_psn(c, r->prev))->next = r->next;
+        MRC__REC(c, mrc__link_psn(c, r->next))->prev = r->prev;
+    }
+    l->n--;
+}
+/* circular bitmaps of nbits (a power of two) */
+MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    return (w[i >> 6] >> (i & 63u)) & 1u;
+}
+MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    w[i >> 6] |= (uint64_t)1 << (i & 63u);
+}
+MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
+}
+/* the 64 bits starting at index start, bit 0 = start */
+MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start) {
+    uint32_t i = start & (nbits - 1u), wi = i >> 6, sh = i & 63u, nw = nbits >> 6;
+    uint64_t v = w[wi] >> sh;
+    if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
+    return v;
+}
+MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1u)) { v >>= 1; n++; }
+    return n;
+#endif
+}
+MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
+    return (uint16_t)((t >> ep->cfg.wire.ts_shift) & 0xFFFFu);
+}
+/* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
+ * 2^(16 + ts_shift) ns, 8.4 ms by default). */
+MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+    unsigned sh = ep->cfg.wire.ts_shift;
+    uint64_t nu = now >> sh, d = (nu - ts) & 0xFFFFu;
+    return nu >= d ? (nu - d) << sh : 0;
+}
+MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
+    return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
+           (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
+}
+/* MSN of the send-queue entry of free-running index i: the first message of a QP is MSN 1 (sq_tail is 0 in RTS) */
+MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i) { return (uint16_t)(i + 1u); }
+/* free-running index of the send-queue entry in slot s (an entry in [sq_head, sq_tail)) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s) {
+    return c->sq_head + ((s - c->sq_head) & (MRC_MAX_SQ - 1u));
+}
+/* whether the entry of free-running index i, in [sq_done, sq_tail), has sent a packet yet */
+MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i) {
+    return i - c->sq_done < c->sq_send - c->sq_done || (i == c->sq_send && c->sq_sent != 0);
+}
+/* packets in a message: its length in path-MTU packets, at least one (the path MTU is fixed from RTR on) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr) {
+    return wr->len ? ((wr->len - 1u) >> c->mtu_shift) + 1u : 1u;
+}
+/* payload bytes of packet k of a message */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    uint64_t off = (uint64_t)k << c->mtu_shift;
+    uint32_t mtu = 1u << c->mtu_shift;
+    if (wr->len <= off) return 0;
+    return (uint32_t)MRC__MIN((uint64_t)mtu, wr->len - off);
+}
+MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == mrc__wr_npkts(c, wr);
+}
+/* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40. Every packet but a
+ * message's last carries a full path MTU (a multiple of 4: no pad) and no immediate. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    uint32_t plen;
+    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    plen = mrc__pkt_len(c, wr, k);
+    return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
+}
+/* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
+MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    const mrc__wr *wr = &c->sq[r->wr];
+    return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
+}
+
+/* ---- drops: a packet discarded is counted by reason, never fatal to the endpoint ---------------------------- */
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
+    MRC_ASSERT(reason < MRC_DROP_REASONS);
+    ep->st.drop[reason]++;
+    ep->st.rx_drops++;
+    if (c) c->st.rx_drops++;
+    MRC__TRACE(ep, MRC_TRACE_DROP, reason, opcode);
+    (void)opcode;
+    return MRC_ERR_DROP;
+}
+
+/* ====== src/timers.h ============================================================================================ */
+/* ================================================================================================================
+ * TIMERS: what src/timers.c offers the layers above it
+ * ============================================================================================================== */
+
+/* ---- the heap of QPs by earliest deadline --------------------------------------------------------------------- */
+#define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
+MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
+MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
+
+/* ---- the requester's timers ----------------------------------------------------------------------------------- */
+MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
+MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32) */
+MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
+MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
+MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo); /* re-arm RTO, TLP (and the reorder deadline) */
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
+#if MRC_FAST_PATH
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
+                                                  mrc_time rto_start, mrc_time tlp_base);
+#endif
+
+/* ====== src/timers.c ============================================================================================ */
+/* ================================================================================================================
+ * TIMERS - src/timers.c
+ * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by their earliest one (mrc_endpoint_next_deadline
+ * reads its top in O(1); a QP whose earliest deadline moves is re-sifted in O(log QPs)), and the requester's
+ * retransmission timers: the RTO with linear then exponential back-off (Q25), the tail-loss probe and the reorder
+ * deadline (P32, the reorder tolerance). What a timer does when it fires belongs to its owner (requester, responder,
+ * paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
+ * Calls: state.
+ * ============================================================================================================== */
+
+/* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
 MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
@@ -3264,597 +3369,7 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     }
 }
 
-/* ---- conn table --------------------------------------------------------------------------------------------- */
-/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
-#define MRC__QPN_SLOT_BITS                                                                                          \
-    (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
-     : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \
-     : MRC_MAX_CONNS <= 256 ? 8 : MRC_MAX_CONNS <= 512 ? 9 : MRC_MAX_CONNS <= 1024 ? 10                           \
-     : MRC_MAX_CONNS <= 2048 ? 11 : MRC_MAX_CONNS <= 4096 ? 12 : MRC_MAX_CONNS <= 8192 ? 13                        \
-     : MRC_MAX_CONNS <= 16384 ? 14 : MRC_MAX_CONNS <= 32768 ? 15 : 16)
-MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
-    uint32_t q;
-    do { /* a slot's 2^(24 - bits) QPNs hold at most 4 forbidden ones: this ends after a few draws at worst */
-        q = (((uint32_t)(mrc__splitmix(&ep->qpn_rng) >> 40) << MRC__QPN_SLOT_BITS) | slot) & MRC_PSN_MASK;
-    } while (q <= MRC_EPOP_QPN || q == MRC_PSN_MASK || (ep->conns[slot] && ep->conns[slot]->qpn == q));
-    return q;
-}
-MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
-    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
-    mrc_conn *c;
-    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
-    c = ep->conns[slot];
-    return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
-}
-
-/* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
-MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    void *user = c->user;
-    uint16_t slot = c->slot;
-    uint32_t qpn = c->qpn;
-    if (ep) {
-        mrc__heap_remove(ep, c);
-        if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
-        if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
-        if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
-        if (c->in_poolq) mrc__ring_remove(ep->poolq, &ep->poolq_head, &ep->poolq_len, slot);
-        c->in_poolq = 0;
-        mrc__pool_put_all(c);
-        mrc__ev_release(c);
-        mrc__cc_release(c);
-        if (c->ccprof_ref) {
-            mrc__ccprof *pf = (mrc__ccprof *)mrc__ccprof_find(ep, c->attr.cc_profile_id);
-            if (pf && pf->refs) pf->refs--;
-        }
-    }
-    MRC_MEMSET(c, 0, sizeof *c);
-    c->ccx = MRC__EV_NONE;
-    c->ep = ep;
-    c->user = user;
-    c->slot = slot;
-    c->qpn = qpn;
-    c->heap_idx = MRC__NOHEAP;
-    mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
-    c->deadline = MRC_TIME_NEVER;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
-    c->state = MRC_QPS_RESET;
-    c->attr.state = MRC_QPS_RESET;
-    c->attr.pkey = 0xFFFF;
-    c->attr.access = MRC_ACCESS_REMOTE_WRITE;
-}
-
-MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
-    unsigned i;
-    if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
-    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    (void)mrc__clock(ep, now);
-    for (i = 0; i < MRC_MAX_CONNS; i++) {
-        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
-    }
-    for (i = 0; i < MRC_MAX_CONNS; i++) {
-        if (ep->conns[i]) continue;
-        c->ep = (mrc_endpoint *)0;
-        c->user = (void *)0;
-        mrc__conn_clear(c);
-        c->ep = ep;
-        c->slot = (uint16_t)i;
-        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
-        ep->conns[i] = c;
-        return MRC_OK;
-    }
-    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
-}
-
-MRC_API int mrc_conn_destroy(mrc_conn *c) {
-    mrc_endpoint *ep;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
-    ep = c->ep;
-    mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
-    if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
-    mrc__conn_clear(c);
-    ep->conns[c->slot] = (mrc_conn *)0;
-    c->ep = (mrc_endpoint *)0;
-    return MRC_OK;
-}
-
-MRC_API uint32_t mrc_conn_qpn(const mrc_conn *c) { return c ? c->qpn : 0; }
-MRC_API int mrc_conn_state(const mrc_conn *c) { return c ? (int)c->state : MRC_ERR_INVAL; }
-MRC_API void mrc_conn_set_user(mrc_conn *c, void *user) {
-    if (c) c->user = user;
-}
-MRC_API void *mrc_conn_user(const mrc_conn *c) { return c ? c->user : (void *)0; }
-MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a) {
-    if (!c || !a) return MRC_ERR_INVAL;
-    *a = c->attr;
-    a->state = c->state;
-    return MRC_OK;
-}
-
-MRC__PRIVATE void mrc__set_state(mrc_conn *c, uint8_t s) {
-    c->state = s;
-    c->attr.state = s;
-    MRC__TRACE(c->ep, MRC_TRACE_STATE, c->qpn, s);
-}
-
-/* Requester window in PSNs: MPR (units of 128) capped by the per-PSN record ring. */
-MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
-    uint32_t w = (uint32_t)mpr_units * 128u;
-    c->win_psns = MRC__MIN(w, (uint32_t)MRC_MAX_INFLIGHT);
-}
-
-MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
-    uint32_t req = 0, opt = 0;
-    unsigned cur, to, i;
-    mrc_endpoint *ep;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
-    ep = c->ep;
-    mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    now = mrc__clock(ep, now);
-    cur = c->state;
-    to = (mask & MRC_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
-    if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
-        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (mask & ~(uint32_t)MRC_ATTR_STATE)
-            return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
-    } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
-        req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
-        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
-    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_INIT) {
-        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
-    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
-        req = MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST;
-        opt = MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
-    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
-        req = MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT;
-        opt = MRC_ATTR_ACCESS;
-    } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
-        opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
-    } else {
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-    }
-    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
-        return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
-    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
-
-    /* validate every value before changing anything */
-    if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
-    if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
-    if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
-        const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
-        if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
-    }
-    if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
-        const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
-        if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
-    }
-    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
-        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
-    if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
-    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
-    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
-    if (mask & MRC_ATTR_PATH_MTU) {
-        for (i = 8; i <= 12; i++)
-            if (a->path_mtu == (1u << i)) break;
-        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
-    }
-    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
-    if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
-    if ((mask & MRC_ATTR_CAPS) &&
-        (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
-                               MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
-    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
-    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
-    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
-    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
-
-    if (to == MRC_QPS_ERR) {
-        if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
-        return MRC_OK;
-    }
-    if (to == MRC_QPS_RESET) {
-        mrc__conn_clear(c);
-        return MRC_OK;
-    }
-    if (mask & MRC_ATTR_PKEY) c->attr.pkey = a->pkey;
-    if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
-    if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
-    if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
-    if (mask & MRC_ATTR_DEST_QPN) c->attr.dest_qpn = a->dest_qpn;
-    if (mask & MRC_ATTR_RQ_PSN) c->attr.rq_psn = a->rq_psn;
-    if (mask & MRC_ATTR_PATH_MTU) c->attr.path_mtu = a->path_mtu;
-    if (mask & MRC_ATTR_MPR_DEST) c->attr.mpr_dest = a->mpr_dest;
-    if (mask & MRC_ATTR_MAX_WIMM_DEST) c->attr.max_wimm_dest = a->max_wimm_dest;
-    if (mask & MRC_ATTR_CAPS) c->attr.caps = a->caps;
-    if (mask & MRC_ATTR_PEER) c->attr.peer = a->peer;
-    if (mask & MRC_ATTR_SQ_PSN) c->attr.sq_psn = a->sq_psn;
-    if (mask & MRC_ATTR_MPR) c->attr.mpr = a->mpr;
-    if (mask & MRC_ATTR_MAX_WIMM) c->attr.max_wimm = a->max_wimm;
-    if (mask & MRC_ATTR_RETRY) {
-        c->attr.retry_linear = a->retry_linear;
-        c->attr.retry_exp = a->retry_exp;
-    }
-    if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
-    if (mask & MRC_ATTR_HINT) c->attr.hint = a->hint;
-
-    if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
-        if (c->attr.ev_profile_id) {
-            mrc__evprof *pf = mrc__prof_find(c->ep, c->attr.ev_profile_id);
-            c->ev_prof = (uint8_t)(pf - c->ep->profs + 1);
-            pf->refs++;
-        }
-        if (c->attr.cc_profile_id) {
-            ((mrc__ccprof *)mrc__ccprof_find(c->ep, c->attr.cc_profile_id))->refs++;
-            c->ccprof_ref = 1;
-        }
-        mrc__ev_setup(c);
-    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
-        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
-        c->cack = MRC__PSN_DEC(c->attr.rq_psn);
-        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.window_inclusive ? 0u : 1u);
-        for (i = 8; i <= 12; i++)
-            if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
-        c->msn_done = 0;
-        c->imm_next = 0;
-    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
-        c->win_base = c->snd_una = c->snd_nxt = c->attr.sq_psn;
-        mrc__set_req_window(c, c->attr.mpr);
-        /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
-        c->next_rqmsn = 0;
-        c->srtt = c->ep->cfg.rtt_init_ns;
-        c->rtt_min = MRC_TIME_NEVER;
-        c->reo_mult = 1;
-        c->reo_last = now;
-        mrc__cc_init(c);
-    }
-    if (to != cur) mrc__set_state(c, (uint8_t)to);
-    mrc__sched_tx(c);
-    if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
-        mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
-    else
-        mrc__timer_update(c);
-    return MRC_OK;
-}
-
-MRC_API void mrc_conn_attr_default(mrc_conn_attr *a) {
-    unsigned w = MRC__MIN(8u, (unsigned)MRC_MAX_MPR_UNITS);
-    if (!a) return;
-    MRC_MEMSET(a, 0, sizeof *a);
-    a->pkey = 0xFFFF;
-    a->access = MRC_ACCESS_REMOTE_WRITE;
-    a->path_mtu = 4096;
-    a->mpr_dest = (uint8_t)w;
-    a->mpr = (uint8_t)MRC__MIN(w, (unsigned)MRC_MAX_INFLIGHT / 128u);
-    if (!a->mpr) a->mpr = 1;
-    a->max_wimm_dest = (uint16_t)MRC_MAX_WIMM;
-    a->max_wimm = (uint16_t)MRC_MAX_WIMM;
-    a->retry_linear = 7;
-    a->retry_exp = 7;
-    a->timeout = 14;
-}
-
-MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) {
-    static const uint8_t to[3] = {MRC_QPS_INIT, MRC_QPS_RTR, MRC_QPS_RTS};
-    static const uint32_t mask[3] = {MRC_ATTR_INIT_MASK, MRC_ATTR_RTR_MASK, MRC_ATTR_RTS_MASK};
-    mrc_conn_attr s;
-    unsigned i;
-    int rc;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
-    if (!a) {
-        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    }
-    if (c->state == MRC_QPS_ERR) {
-        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-    }
-    s = *a;
-    for (i = 0; i < 3; i++) {
-        if (c->state >= to[i]) continue; /* a conn already past a step skips it */
-        s.state = to[i];
-        rc = mrc_conn_modify(c, &s, MRC_ATTR_STATE | mask[i], now);
-        if (rc) return rc;
-    }
-    return MRC_OK;
-}
-
-/* ================================================================================================================
- * REQUESTER
- * Owns: the send queue and segmentation (every packet carries METH + RETH, VA advanced per packet), PSN
- * assignment inside the MPR window and the CC window, the per-PSN records of [win_base, snd_nxt), SACK/NACK/AETH
- * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
- * exponential back-off, the tail-loss probe, and in-order send completions.
- *
- * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every record in flight is on the transmit
- * list in the order of its latest transmission (appended when sent, unlinked when acknowledged or judged lost); when
- * a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
- * T - reorder_slack is declared lost, popping from the head of the list. A trim NACK retransmits at once; the RTO
- * and the tail-loss probe are backstops.
- * ============================================================================================================== */
-#define MRC__PR_INFLIGHT 1u /* counted in flight; on the transmit list (c->txl) */
-#define MRC__PR_LOST 2u     /* declared lost, waiting for retransmission */
-#define MRC__PR_QUEUED 4u   /* on the retransmission queue (c->rtxq) */
-#define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
-#define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
-
-enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5,
-       MRC__LOSS_TRIM_LH = 6 };
-
-#define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
-/* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
-#define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
-#define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
-/* a record in flight that has seen this many later transmissions without being acknowledged is lost */
-#define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
-
-/* The PSN a record link names: a listed record is unacknowledged, in [win_base, snd_nxt), so it is the PSN of
- * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that residue. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx) {
-    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK;
-    return (last - ((last - idx) & (MRC_MAX_INFLIGHT - 1u))) & MRC_PSN_MASK;
-}
-/* O(1) list operations on records (mrc__plist; r is psn's record). Only the links between listed records are kept:
- * the head's prev and the tail's next are never read. */
-MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front) {
-    mrc__recidx me = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
-    if (!l->n) {
-        l->head = l->tail = psn;
-    } else if (front) {
-        MRC__REC(c, l->head)->prev = me;
-        r->next = (mrc__recidx)(l->head & (MRC_MAX_INFLIGHT - 1u));
-        l->head = psn;
-    } else {
-        MRC__REC(c, l->tail)->next = me;
-        r->prev = (mrc__recidx)(l->tail & (MRC_MAX_INFLIGHT - 1u));
-        l->tail = psn;
-    }
-    l->n++;
-}
-MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r) {
-    MRC_ASSERT(l->n > 0);
-    if (l->n == 1) {
-        MRC_ASSERT(l->head == psn && l->tail == psn);
-    } else if (psn == l->head) {
-        l->head = mrc__link_psn(c, r->next);
-    } else if (psn == l->tail) {
-        l->tail = mrc__link_psn(c, r->prev);
-    } else {
-        MRC__REC(c, mrc__link_psn(c, r->prev))->next = r->next;
-        MRC__REC(c, mrc__link_psn(c, r->next))->prev = r->prev;
-    }
-    l->n--;
-}
-
-/* circular bitmaps of nbits (a power of two) */
-MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
-    i &= nbits - 1u;
-    return (w[i >> 6] >> (i & 63u)) & 1u;
-}
-MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i) {
-    i &= nbits - 1u;
-    w[i >> 6] |= (uint64_t)1 << (i & 63u);
-}
-MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i) {
-    i &= nbits - 1u;
-    w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
-}
-/* the 64 bits starting at index start, bit 0 = start */
-MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start) {
-    uint32_t i = start & (nbits - 1u), wi = i >> 6, sh = i & 63u, nw = nbits >> 6;
-    uint64_t v = w[wi] >> sh;
-    if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
-    return v;
-}
-MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(v);
-#else
-    unsigned n = 0;
-    while (!(v & 1u)) { v >>= 1; n++; }
-    return n;
-#endif
-}
-
-MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
-    return (uint16_t)((t >> ep->cfg.wire.ts_shift) & 0xFFFFu);
-}
-/* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
- * 2^(16 + ts_shift) ns, 8.4 ms by default). */
-MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
-    unsigned sh = ep->cfg.wire.ts_shift;
-    uint64_t nu = now >> sh, d = (nu - ts) & 0xFFFFu;
-    return nu >= d ? (nu - d) << sh : 0;
-}
-
-/* Bytes newly received according to a SACK's 24-bit rcvd_bytes (256-byte units, wrapping every 4 GiB) against the
- * last one seen. A value behind the last (an older SACK overtaken by a newer one: a delta in the upper half of
- * the 24-bit space) moves nothing and is not remembered. */
-MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
-    uint32_t rd = (rcvd - *last) & 0xFFFFFFu;
-    if (rd >= 0x800000u) return 0;
-    *last = rcvd & 0xFFFFFFu;
-    return (uint64_t)rd << 8;
-}
-
-MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
-    return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
-           (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
-}
-/* MSN of the send-queue entry of free-running index i: the first message of a QP is MSN 1 (sq_tail is 0 in RTS) */
-MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i) { return (uint16_t)(i + 1u); }
-/* free-running index of the send-queue entry in slot s (an entry in [sq_head, sq_tail)) */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s) {
-    return c->sq_head + ((s - c->sq_head) & (MRC_MAX_SQ - 1u));
-}
-/* whether the entry of free-running index i, in [sq_done, sq_tail), has sent a packet yet */
-MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i) {
-    return i - c->sq_done < c->sq_send - c->sq_done || (i == c->sq_send && c->sq_sent != 0);
-}
-/* packets in a message: its length in path-MTU packets, at least one (the path MTU is fixed from RTR on) */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr) {
-    return wr->len ? ((wr->len - 1u) >> c->mtu_shift) + 1u : 1u;
-}
-/* payload bytes of packet k of a message */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
-    uint64_t off = (uint64_t)k << c->mtu_shift;
-    uint32_t mtu = 1u << c->mtu_shift;
-    if (wr->len <= off) return 0;
-    return (uint32_t)MRC__MIN((uint64_t)mtu, wr->len - off);
-}
-MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
-    return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == mrc__wr_npkts(c, wr);
-}
-/* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40. Every packet but a
- * message's last carries a full path MTU (a multiple of 4: no pad) and no immediate. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
-    uint32_t plen;
-    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
-    plen = mrc__pkt_len(c, wr, k);
-    return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
-}
-
-/* ---- posting -------------------------------------------------------------------------------------------------- */
-MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
-    mrc__wr *wr;
-    if (!c || !c->ep || !w) return MRC_ERR_INVAL;
-    (void)mrc__clock(c->ep, now);
-    if (w->opcode >= MRC_WR_SEND && w->opcode <= MRC_WR_ATOMIC_FADD) return MRC_ERR_NOTSUP;
-    if (w->opcode != MRC_WR_WRITE && w->opcode != MRC_WR_WRITE_IMM) return MRC_ERR_INVAL;
-    if (w->flags & ~(uint32_t)(MRC_WR_UNSIGNALED | MRC_WR_SOLICITED)) return MRC_ERR_INVAL;
-    if (w->len > MRC_MAX_MSG_LEN || (w->len && !w->buf)) return MRC_ERR_INVAL;
-    if (w->remote_va > UINT64_MAX - w->len) return MRC_ERR_INVAL;
-    if (c->state != MRC_QPS_RTS) return MRC_ERR_STATE;
-    if (c->sq_tail - c->sq_head >= MRC_MAX_SQ) return MRC_ERR_FULL;
-    wr = MRC__SQ(c, c->sq_tail);
-    MRC_MEMSET(wr, 0, sizeof *wr);
-    wr->wr_id = w->wr_id;
-    wr->buf = (const uint8_t *)w->buf;
-    wr->remote_va = w->remote_va;
-    wr->len = w->len;
-    wr->rkey = w->rkey;
-    wr->imm = w->imm;
-    wr->opcode = (uint8_t)w->opcode;
-    wr->flags = (uint8_t)w->flags;
-    /* rqmsn [inferred]: index of the receive WQE a Write-IMM consumes; plain writes carry the next one */
-    wr->rqmsn = (w->opcode == MRC_WR_WRITE_IMM) ? c->next_rqmsn++ : c->next_rqmsn;
-    c->sq_tail++;
-    mrc__sched_tx(c);
-    return MRC_OK;
-}
-
-/* ---- send window ---------------------------------------------------------------------------------------------- */
-/* May a new PSN go: MRC__NEW_OK; MRC__NEW_CWND when only the congestion window stops it (the QP is READY);
- * MRC__NEW_NO otherwise (nothing posted, MPR window or WIMM limit: this QP's own acknowledgements reopen them). */
-MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
-    const mrc__wr *wr;
-    if (c->sq_send == c->sq_tail) return MRC__NEW_NO;
-    wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
-    if (c->sq_sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
-    if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return MRC__NEW_NO;
-    if (!c->btab[MRC__BTAB_IDX(c->snd_nxt)] && !(c->ep->pool_nfree | c->ep->pool_nret)) /* no memory for it */
-        return MRC__NEW_POOL;
-    return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
-}
-MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
-/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.2: the scheduler gates every data packet),
- * or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when sent). */
-MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
-MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
-    uint32_t psn;
-    const mrc__psnrec *r;
-    if (!c->rtxq.n) return MRC__NEW_NO;
-    psn = c->rtxq.head;
-    r = MRC__REC(c, psn);
-    return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
-}
-
-/* a PSN surely has a record iff it lies in [win_base, snd_nxt) */
-MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
-    return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
-}
-/* acknowledged (a PSN in [win_base, snd_nxt)) */
-MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
-    return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
-}
-/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller) */
-MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
-    uint32_t sh = base & 63u;
-    const mrc__pblk *b = mrc__blk(c, base);
-    uint64_t w = b ? b->acked >> sh : 0;
-    if (sh && (b = mrc__blk(c, (base + 64u) & MRC_PSN_MASK)) != (const mrc__pblk *)0) w |= b->acked << (64u - sh);
-    return w;
-}
-/* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
- * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
- * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
-MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
-    uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
-    while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
-        mrc__pool_retain(c, p);
-        p = (p + MRC__BLK_PSNS) & MRC_PSN_MASK;
-    }
-    if (c->win_base == c->snd_nxt && (c->win_base & (MRC__BLK_PSNS - 1u))) {
-        mrc__pool_retain(c, c->win_base);
-        c->nxt_ret = 1;
-    }
-}
-/* The block of new PSN psn, before it is sent. Entering a new block (slot 0), the block of PSN psn - MRC_MAX_INFLIGHT
- * - 1 leaves the span of MRC_MAX_INFLIGHT PSNs behind snd_nxt in which records are kept (where a QP with records of
- * its own overwrote them): it is reused for psn if psn needs one, else freed - so a QP holds at most
- * MRC_MAX_INFLIGHT / 64 + 1 blocks and a pool of that many per QP never reclaims. A retained block at psn's entry
- * is its own block resumed after an idle spell (or, entered at slot 0, a lap: fresh); a missing one is taken
- * (mrc__req_new saw one free or retained). O(1). The commit of mrc__req_emit_data calls it only for a PSN with no
- * block, at slot 0, or with nxt_ret set (the only way a block can be retained mid-way): else the block is live. */
-MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
-    mrc_endpoint *ep = c->ep;
-    uint32_t t = MRC__BTAB_IDX(psn), i;
-    c->nxt_ret = 0;
-    if (!(psn & (MRC__BLK_PSNS - 1u))) {
-        uint32_t te = MRC__BTAB_IDX((psn - MRC_MAX_INFLIGHT - 1u) & MRC_PSN_MASK);
-        if (te != t && c->btab[te]) {
-            i = c->btab[te] - 1u;
-            MRC_ASSERT(mrc__pool_ret(ep, i));
-            if (c->btab[t]) {
-                mrc__pool_release(c, te);
-            } else {
-                mrc__pool_unretain(ep, i);
-                c->btab[te] = 0;
-                mrc__pool_give(c, psn, i);
-                mrc__pool_peak(ep);
-                return;
-            }
-        }
-    }
-    if (!c->btab[t]) {
-        mrc__pool_take(c, psn);
-    } else if (mrc__pool_ret(ep, i = c->btab[t] - 1u)) {
-        mrc__pool_unretain(ep, i);
-        if (!(psn & (MRC__BLK_PSNS - 1u))) mrc__pool_give(c, psn, i);
-        mrc__pool_peak(ep);
-    }
-}
-
-/* ---- timers --------------------------------------------------------------------------------------------------- */
+/* ---- the requester's timers: RTO, tail-loss probe, reorder deadline ----------------------------------------- */
 /* ACK timeout (docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
  * n <= retry_linear + 1 and doubles after each exponential retry, capped at 2^24 * 1.024 us. */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
@@ -3962,2801 +3477,302 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
 }
 #endif
 
-/* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
- * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
- * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
- * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
- * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
- * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
-#define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data */
-MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
-    unsigned p;
-    for (p = 0; p < MRC_MAX_PORTS; p++)
-        if (c->n_act[p] + c->n_skip[p]) return true;
-    return false;
-}
-MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c) {
-    return c->sq_done != c->sq_tail || c->snd_una != c->snd_nxt;
-}
-MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_exp == 25 || c->attr.timeout == 0; }
-MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
-    mrc_time t = 0;
-    uint32_t n;
-    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
-    if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
-    for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
-    return t;
-}
-MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
-MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c);
-MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
-    if (c->nopath_deadline != MRC_TIME_NEVER) return;
-    c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
-    /* probes are now the only way back: the back-off a long outage built up (up to 1024 rounds) would outlast the
-     * bound, so it is cut to MRC__EVP_NOPATH_BACKOFF while no EV carries data (7.5) */
-    if (c->evp_backoff > MRC__EVP_NOPATH_BACKOFF) {
-        c->evp_backoff = MRC__EVP_NOPATH_BACKOFF;
-        if (c->evp_deadline != MRC_TIME_NEVER)
-            c->evp_deadline = MRC__MIN(c->evp_deadline, c->ep->now + mrc__evp_interval(c));
-    }
-    mrc__timer_update(c);
-}
-MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
-    c->nopath_deadline = MRC_TIME_NEVER;
-    if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
-    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
-        c->nopath_deadline = now + mrc__nopath_bound(c);
-        return;
-    }
-    mrc__conn_error(c, MRC_ERR_NOPATH, 0, 0, now);
-}
+/* ====== src/sched.h ============================================================================================= */
+/* ================================================================================================================
+ * SCHEDULER: what src/sched.c offers the layers above it
+ * ============================================================================================================== */
 
-/* ---- loss bookkeeping ------------------------------------------------------------------------------------------ */
-/* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
- * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
- * retransmitted or acknowledged. */
-MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
-    r->flags |= MRC__PR_QUEUED;
-    mrc__plist_push(c, &c->rtxq, psn, r, front);
-}
-MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
-    if (!(r->flags & MRC__PR_QUEUED)) return;
-    r->flags &= (uint8_t)~MRC__PR_QUEUED;
-    mrc__plist_unlink(c, &c->rtxq, psn, r);
-}
+/* ---- the endpoint queues -------------------------------------------------------------------------------------- */
+MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
+MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 
-/* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
-MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
-    const mrc__wr *wr = &c->sq[r->wr];
-    return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
-}
+/* ---- the send gate -------------------------------------------------------------------------------------------- */
+enum { MRC__NEW_NO = 0, MRC__NEW_OK = 1, MRC__NEW_CWND = 2, MRC__NEW_POOL = 3 }; /* mrc__req_new, mrc__req_rtx */
+MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c); /* its congestion context, or none */
+MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now);
+MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE int mrc__req_new(const mrc_conn *c); /* may a new PSN go: MRC__NEW_* */
+MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c);
+MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c); /* may the head of the retransmission queue go: MRC__NEW_* */
 
-/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
- * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
- * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
- * demotes at once. With ev_hashed_fast_demote (P25, off by default) an ECMP-hashed EV (any but an SRv6 profile's)
- * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
- * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
- * and that demotes a good EV until probes revive it (the floor bounds how many). */
-MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
-    bool hashed = mrc__ev_hashed(c);
-    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
-                 !(hashed && c->ep->cfg.ev_hashed_fast_demote);
-    c->st.ev_losses++;
-    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
-        mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
-    r->flags &= (uint8_t)~MRC__PR_EVLOST;
-    if (defer) {
-        r->ev_lost = r->ev;
-        r->flags |= MRC__PR_EVLOST;
-        mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
-    } else {
-        mrc__ev_on_loss(c, (int)r->ev, false, 0);
-    }
-}
-
-MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
-    mrc__psnrec *r = MRC__REC(c, psn);
-    if (!(r->flags & MRC__PR_INFLIGHT)) return;
-    mrc__plist_unlink(c, &c->txl, psn, r);
-    r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
-    mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
-    if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
-    else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
-    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect */
-    switch (why) {
-    case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
-    case MRC__LOSS_RTO: c->st.rtx_rto++; break;
-    case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
-    default: c->st.rtx_nack++; break;
-    }
-    if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
-    MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
-}
-
-/* Room for one more transmission: the oldest record in flight that has seen MRC__TXL_SPAN later transmissions go
- * by (2 windows) is treated as lost. Called before the EV of the new transmission is chosen, since declaring a loss
- * can demote an EV. Only the head can qualify: the list is in transmission order. */
-MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-}
-/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. */
-MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
-    mrc_time slack = mrc__slack(c);
-    while (c->txl.n) {
-        uint32_t psn = c->txl.head;
-        if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
-        mrc__req_mark_lost(c, psn, why); /* unlinks it */
-    }
-}
-
-/* ---- transmit ----------------------------------------------------------------------------------------------- */
-/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before changing any
- * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
-MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
-                                    size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
-    mrc_endpoint *ep = c->ep;
-    mrc__wr *wr = MRC__SQ(c, wr_idx);
-    mrc__pblk *bk;
-    mrc__psnrec *r;
-    uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
-    bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
-    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
-    size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    mrc_bth b;
-    mrc_meth m;
-    mrc_reth re;
-    mrc_tseth ts;
-    int slot;
-    uint8_t cls;
-    if (cap < need) return MRC_ERR_NOBUF;
-    mrc__txl_reserve(c);
-    /* P25: a retransmission of the tail (nothing new left to send, or the RTO's) on the proven EV */
-    slot = rtx && (c->rtx_force || c->sq_send == c->sq_tail) ? mrc__ev_pick_proven(c, (int)MRC__REC(c, psn)->ev)
-                                                              : mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
-    if (slot < 0) { /* no EV can carry data: never silent (7.11) */
-        mrc__nopath_arm(c);
-        return 0;
-    }
-
-    MRC_MEMSET(&b, 0, sizeof b);
-    b.opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-               : k == 0 ? MRC_OP_WRITE_FIRST
-               : last   ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
-                        : MRC_OP_WRITE_MIDDLE;
-    b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
-    b.pad = (uint8_t)pad;
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
-    if (ep->cfg.ack_req_every) {
-        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
-            b.a = 1;
-            c->pkts_since_areq = 0;
-        }
-    } else {
-        b.a = (uint8_t)last;
-    }
-    b.rtx = (uint8_t)rtx;
-    b.ts = (uint8_t)ep->cfg.tseth;
-    b.psn = psn;
-    m.rqmsn = wr->rqmsn;
-    m.msn = mrc__wr_msn(wr_idx);
-    off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-    off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
-    if (ep->cfg.tseth) {
-        ts.tx_timestamp = mrc__ts(ep, now);
-        ts.tsr = 0;
-        ts.ftype = 1;
-        off += (uint32_t)mrc_tseth_encode(buf + off, cap - (size_t)off, &ts);
-    }
-    re.va = wr->remote_va + ((uint64_t)k << c->mtu_shift);
-    re.rkey = wr->rkey;
-    re.dma_len = wr->len;
-    off += (uint32_t)mrc_reth_encode(buf + off, cap - (size_t)off, &re);
-    if (imm) off += (uint32_t)mrc_immdt_encode(buf + off, cap - (size_t)off, wr->imm);
-    MRC_ASSERT(off == hl);
-
-    cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
-              : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = cls;
-    ti->dscp = ep->cfg.dscp[cls];
-    ti->pad = (uint8_t)pad;
-    ti->opcode = b.opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = hl;
-    ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
-    if (flags & MRC_TX_COPY) {
-        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
-        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
-        ti->payload = buf + hl;
-    }
-
-    /* commit */
-    bk = mrc__blk(c, psn);
-    if (!rtx && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) { /* else: its live block, as before */
-        mrc__pool_enter(c, psn);
-        bk = mrc__blk(c, psn);
-    }
-    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
-    if (!rtx) { /* a new PSN: fresh record */
-        r->flags = 0;
-        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
-        r->ev_lost = 0; /* none: flags clear */
-        bk->acked &= ~((uint64_t)1 << (psn & 63u));
-    } else {
-        mrc__rtxq_remove(c, psn, r); /* the queue's head */
-        r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
-        c->st.tx_rtx++;
-    }
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
-    r->ev = (mrc__evslot)slot;
-    r->flags |= MRC__PR_INFLIGHT;
-    r->txseq = (mrc__txseq)c->tx_count++;
-    mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
-    mrc__cc_on_send(c, nominal);
-    c->st.tx_data++;
-    c->st.tx_bytes += plen;
-    c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
-    c->tlp_base = now;
-    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
-    return (int)need;
-}
-
-/* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
- * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
-MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
-                                     mrc_time now) {
-    mrc_endpoint *ep = c->ep;
-    mrc__probe *pr = &c->probes[i];
-    mrc_bth b;
-    mrc_peth p;
-    int slot = i                               ? (int)pr->slot
-               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
-                                           : mrc__ev_pick_proven(c, -1);
-    if (slot < 0) {
-        mrc__nopath_arm(c);
-        return 0;
-    }
-    MRC_MEMSET(&b, 0, sizeof b);
-    MRC_MEMSET(&p, 0, sizeof p);
-    b.opcode = MRC_OP_PROBE_REQ;
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
-    b.psn = c->snd_nxt; /* Q21: a probe consumes no PSN; it carries the next one unchanged */
-    p.probe_id = ++c->probe_id;
-    p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-    p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-    p.tx_timestamp = mrc__ts(ep, now);
-    p.ftype = 1;
-    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-    (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = MRC_DSCP_CONTROL;
-    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-    ti->opcode = MRC_OP_PROBE_REQ;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
-    c->probes_due &= ~(1u << i);
-    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33: this copy is the other one; the next goes at once */
-        c->tlp2 = MRC__TLP2_OUT;
-        c->tlp2_sent = now;
-        c->tlp2_slot = (mrc__evslot)slot;
-        c->probes_due |= 1u;
-    }
-    c->probe_sent[i] = now;
-    pr->slot = (mrc__evslot)slot;
-    if (pr->kind == MRC__PROBE_VER) { /* P35: unanswered after mrc__ev_ver_to, its EV is taken as dead */
-        mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
-        if (t < c->ver_deadline) c->ver_deadline = t;
-    }
-    if (i == 0) {
-        pr->kind = MRC__PROBE_TLP;
-        c->tlp_base = now;
-        c->st.tx_probes++;
-    } else {
-        c->st.ev_probes++;
-    }
-    return MRC_BTH_LEN + MRC_PETH_LEN;
-}
-
-/* Retransmissions first (oldest loss first), then new data. */
-MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
-    int n;
-    if (c->probes_due) {
-        unsigned i = mrc__ctz64(c->probes_due);
-        n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
-        /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
-         * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
-        if (n == 0 && i == 0 && (c->probes_due & ~1u))
-            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
-        if (n > 0) mrc__req_timers_x(c, false);
-        return n;
-    }
-    if (c->rtxq.n) {
-        uint32_t psn = c->rtxq.head;
-        mrc__psnrec *r = MRC__REC(c, psn);
-        mrc__wr *wr;
-        MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
-        wr = &c->sq[r->wr];
-        if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
-            return 0; /* READY: the window opens on an ACK */
-        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, true, buf,
-                               cap, flags, ti, now);
-        if (n > 0) {
-            c->rtx_force = 0; /* the record left the queue in the commit */
-            mrc__req_timers_x(c, false);
-        }
-        return n;
-    }
-    if (mrc__req_can_send_new(c)) {
-        mrc__wr *wr = MRC__SQ(c, c->sq_send);
-        uint32_t k = c->sq_sent, psn = c->snd_nxt;
-        n = mrc__req_emit_data(c, psn, c->sq_send, k, false, buf, cap, flags, ti, now);
-        if (n <= 0) return n;
-        if (k == 0) {
-            wr->first_psn = psn;
-            if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
-        }
-        if (++c->sq_sent == mrc__wr_npkts(c, wr)) {
-            c->sq_send++;
-            c->sq_sent = 0;
-        }
-        c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
-        mrc__req_timers_x(c, false);
-        return n;
-    }
-    return 0;
-}
-
-#if MRC_FAST_PATH
-/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
- * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
- * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
- * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
- * mrc__req_emit_data do then, in the same order, with the headers stored straight at their fixed offsets from the
- * codec's tables (every value was checked against its field's width when it was configured, attached or posted).
- * Every check comes before any state changes: 0 = not this case (the general code runs), else the bytes written. */
-MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
-MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos);
-MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
-MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                  mrc_time now) {
-    mrc_endpoint *ep = c->ep;
-    const mrc_config *cf = &ep->cfg;
-    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
-    uint32_t npkts, plen, pad, hl, nominal, opcode, a, nxt;
-    unsigned p = c->plane_rr;
-    mrc__ccx *x = mrc__conn_ccx(c);
-    mrc__wr *wr;
-    mrc__pblk *bk;
-    mrc__psnrec *r;
-    uint8_t *q;
-    size_t need;
-    bool last, imm, se;
-    uint16_t slot;
-    unsigned cls;
-    if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
-        return 0;
-    wr = MRC__SQ(c, wr_idx);
-    if (k == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return 0;
-    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns) return 0;
-    bk = mrc__blk(c, psn);
-    if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
-    npkts = mrc__wr_npkts(c, wr);
-    last = k + 1u == npkts;
-    imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    plen = last ? mrc__pkt_len(c, wr, k) : 1u << sh;
-    pad = (4u - (plen & 3u)) & 3u;
-    hl = mrc__data_hdr_len(c, imm);
-    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
-    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
-    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: it sets the pacing clock */
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
-    if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
-        unsigned i;
-        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
-        }
-        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
-        slot = (uint16_t)mrc__ev_pick(c, -1);
-    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23) or its next EV */
-        int rs;
-        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
-        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
-            slot = (uint16_t)rs;
-        } else {
-            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-            slot = mrc__evr_at(c, p, c->act_pos[p]++);
-        }
-    }
-
-    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-             : k == 0    ? MRC_OP_WRITE_FIRST
-             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
-                         : MRC_OP_WRITE_MIDDLE;
-    a = last;
-    if (cf->ack_req_every) {
-        a = 0;
-        if (++c->pkts_since_areq >= cf->ack_req_every) {
-            a = 1;
-            c->pkts_since_areq = 0;
-        }
-    }
-    se = imm && (wr->flags & MRC_WR_SOLICITED);
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (uint32_t)se << (13u - mrc__m_bit(&cf->wire) + 16u) |
-                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
-                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
-    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
-    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
-                          MRC__FW(8, 4, MRC__BTH_PSN, psn));
-    mrc__st4(buf + MRC_BTH_LEN,
-             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
-    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
-    if (cf->tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
-                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
-        q += MRC_TSETH_LEN;
-    }
-    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
-    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
-    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
-    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
-
-    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, slot, ti);
-    ti->dscp_class = (uint8_t)cls;
-    ti->dscp = cf->dscp[cls];
-    ti->pad = (uint8_t)pad;
-    ti->opcode = (uint8_t)opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = hl;
-    ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
-    if (flags & MRC_TX_COPY) {
-        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
-        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
-        ti->payload = buf + hl;
-    }
-
-    /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
-    if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
-        mrc__pool_enter(c, psn);
-        bk = mrc__blk(c, psn);
-    }
-    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
-    r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
-    r->ev_lost = 0;
-    bk->acked &= ~((uint64_t)1 << (psn & 63u));
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
-    r->ev = (mrc__evslot)slot;
-    r->flags = MRC__PR_INFLIGHT;
-    r->txseq = (mrc__txseq)c->tx_count++;
-    if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
-        bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
-        r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
-        c->txl.tail = psn;
-        c->txl.n++;
-    } else {
-        mrc__plist_push(c, &c->txl, psn, r, false);
-    }
-    c->cc_inflight += nominal; /* mrc__cc_on_send */
-    if (x) x->inflight += nominal;
-    c->st.tx_data++;
-    c->st.tx_bytes += plen;
-    c->tx_nominal += nominal;
-    c->tlp_base = now;
-    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
-    if (k == 0) {
-        wr->first_psn = psn;
-        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
-    }
-    if (last) {
-        c->sq_send++;
-        c->sq_sent = 0;
-    } else {
-        c->sq_sent = k + 1u;
-    }
-    c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* psn is in flight */
-    /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
-     * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
-     * nominal size, no WIMM limit) and in the same block unless it starts one */
-    mrc__sched_ctl(c);
-    if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
-    if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
-        mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
-                          : mrc__cc_fits(x, nominal, now)                     ? MRC__NEW_OK
-                                                                              : MRC__NEW_CWND);
-    else
-        mrc__sched_txq(c, mrc__req_new(c));
-    return (int)need;
-}
-#endif
-
-/* ---- acknowledgements ------------------------------------------------------------------------------------------ */
-MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
-    mrc__pblk *b = mrc__blk(c, psn);
-    mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
-    uint64_t bit = (uint64_t)1 << (psn & 63u);
-    if (b->acked & bit) return;
-    b->acked |= bit;
-    if (r->flags & MRC__PR_INFLIGHT) {
-        mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
-        mrc__plist_unlink(c, &c->txl, psn, r);
-    }
-    mrc__rtxq_remove(c, psn, r); /* a lost PSN acknowledged after all (an earlier transmission arrived late) */
-    r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
-}
-
-/* Send completions in work-request order once every PSN of the message is acknowledged. */
-MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
-    bool any = false;
-    while (c->sq_done != c->sq_send) {
-        mrc__wr *wr = MRC__SQ(c, c->sq_done);
-        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
-        if (mrc_psn_diff(c->snd_una, last) <= 0) break;
-        wr->status = MRC_OK;
-        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out--;
-        c->sq_done++;
-        c->st.msgs_done++;
-        any = true;
-    }
-    if (any) mrc__sched_ev(c);
-}
-
-MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt) {
-    if (rtt < c->rtt_min) c->rtt_min = rtt;
-    c->srtt = c->srtt - (c->srtt >> 3) + (rtt >> 3);
-}
-
-MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode);
-
-/* The cumulative acknowledgement moved: the retry budget, the RTO and the tail-loss probe start again from now. */
-MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
-    c->retries = c->retry_spent = 0;
-    c->rto_heard = 0;
-    c->tlp_count = 0;
-    c->rto_start = now;
-    c->tlp_base = now;
-}
-
-/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5, 7.4): an
- * earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original was lost, and
- * its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN is fresh
- * (not acknowledged yet); with ev_confirm_late (P27) also when another SACK's bitmap or cumulative point
- * acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the way out), as
- * long as the verdict is pending and the record lives. Returns whether it decided. */
-MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
-    mrc__psnrec *r = MRC__REC(c, psn);
-    if (!(r->flags & MRC__PR_RTX)) return false;
-    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || c->ep->cfg.ev_confirm_late < (c->ev_prof ? 1u : 2u)))
-        return false;
-    if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
-        mrc__reo_widen(c, now);
-        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
-    } else if (r->flags & MRC__PR_EVLOST) {
-        /* P35: the original's send time was at least a minimum RTT before the retransmission's (its loss was seen
-         * by the SACK of a packet sent after it) */
-        mrc__ev_on_loss(c, (int)r->ev_lost, true,
-                        MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
-    }
-    r->flags &= (uint8_t)~MRC__PR_EVLOST;
-    return true;
-}
-
-MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
-    const mrc_seth *s = &k->seth;
-    uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
-    int32_t d, lo, hi;
-    uint64_t bm;
-    bool progress = false, fresh = false, have_rec, stale, rec_live;
-    int slot = -1;
-    mrc_time acked_sent = 0, rtt = 0;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
-    if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    c->st.rx_sack++;
-    /* P18: a SACK whose cack is behind the acknowledged point (an old one overtaken, or forged) only acknowledges:
-     * no timing, path, probe, CC or MPR input */
-    stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
-    if (stale) c->st.rx_sack_stale++;
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
-
-    /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
-    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
-    d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
-     * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
-     * block was reclaimed for want of memory: then it is stale (no timing or path input) */
-    if (!s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
-        const mrc__pblk *bk = mrc__blk(c, ack_psn);
-        rec_live = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
-    } else {
-        rec_live = false;
-    }
-    have_rec = rec_live && !stale;
-    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
-
-    /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
-    d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
-    if (d > 0) {
-        for (psn = c->win_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
-        c->win_base = MRC__PSN_INC(cack);
-        progress = true;
-    }
-    /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
-    bm = s->sack_bitmap;
-    base = mrc_psn_add(cack, s->sack_offset);
-    lo = mrc_psn_diff(c->win_base, base);
-    hi = mrc_psn_diff(c->snd_nxt, base);
-    if (bm && hi > 0 && lo < 64) {
-        uint64_t inr = ~(uint64_t)0;
-        if (lo > 0) inr &= ~(uint64_t)0 << lo;
-        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-        bm &= inr & ~mrc__req_acked64(c, base);
-        if (bm) progress = true;
-        while (bm) {
-            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
-            bm &= bm - 1u;
-        }
-    }
-    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
-    while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
-    if (c->snd_una != old_una) progress = true;
-
-    /* timing and path attribution */
-    if (stale) {
-        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
-        if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
-    } else if (s->pr) {
-        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
-        if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
-            acked_sent = c->probe_sent[0];
-            slot = (int)c->probes[0].slot;
-            if (pi == MRC__TLP2_MATCH) { /* P33: the other copy answered */
-                acked_sent = c->tlp2_sent;
-                slot = (int)c->tlp2_slot;
-            }
-            c->probes[0].kind = MRC__PROBE_FREE;
-            c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
-            c->tlp2 = 0;
-            /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
-            if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
-        } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
-            mrc__ev_probe_answer(c, (unsigned)pi, s->m);
-        }
-    } else if (have_rec) {
-        mrc__psnrec *r = MRC__REC(c, ack_psn);
-        mrc_time r_sent = MRC__REC_SENT(c, ack_psn);
-        acked_sent = r_sent;
-        if (c->ep->cfg.tseth) {
-            mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
-            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-            (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
-        }
-        if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
-        if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
-            rtt = now - r_sent;
-            mrc__req_rtt_sample(c, rtt);
-        }
-    }
-    if (acked_sent > c->lat_acked_sent) {
-        c->lat_acked_sent = acked_sent;
-        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
-    }
-    if (slot >= 0) {
-        mrc__ev_delivered(c, (unsigned)slot, acked_sent);
-        mrc__ev_on_ack(c, slot, s->m);
-    }
-    if (progress) mrc__req_progress(c, now);
-    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
-    if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
-    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
-        mrc__cc_sample cs;
-        uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
-        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18: sent and not yet credited */
-        if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
-            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            c->st.cc_rcvd_capped++;
-        }
-        MRC_MEMSET(&cs, 0, sizeof cs);
-        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
-        c->rcvd_credit += cs.newly >> 8;
-        c->st.cc_rcvd_bytes += cs.newly;
-        cs.rtt = rtt;
-        cs.ecn = s->m == MRC_M_SKIP_ONCE;
-        cs.pen = k->cc.rcv_cwnd_pen;
-        cs.r_c = k->cc.r_c;
-        mrc__cc_on_sack(c, &cs, now);
-    }
-    /* Q9: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
-    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
-        uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-        if (w != c->win_psns) {
-            c->win_psns = w;
-            c->st.cc_mpr_changes++;
-        }
-    }
-    mrc__req_complete(c);
-    mrc__req_timers(c);
-    return MRC_OK;
-}
-
-#if MRC_FAST_PATH
-/* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
- * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
- * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer - is recognised straight from
- * the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes exactly the
- * updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same order
- * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else is handed, before any change,
- * to the general code (mrc__recv, a tail call: mrc_endpoint_recv keeps no frame of its own). mrc_endpoint_recv
- * calls it for a SACK unless mrc_config.fast_path_off is set. */
-MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
-                                         mrc_time now);
-MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c);
+/* ---- waiting, scheduling, waking ------------------------------------------------------------------------------ */
+MRC__PRIVATE void mrc__cc_block(mrc_conn *c);          /* READY on its context */
+MRC__PRIVATE void mrc__pool_wait(mrc_conn *c);         /* waiting for a pool block */
+MRC__PRIVATE MRC__INLINE void mrc__sched_txq(mrc_conn *c, int w); /* after mrc__req_new/_rtx said w */
+MRC__PRIVATE MRC__INLINE void mrc__sched_ctl(mrc_conn *c); /* its control packets, queued once */
+MRC__PRIVATE void mrc__sched_tx(mrc_conn *c);          /* control packets and whatever it may send now */
+MRC__PRIVATE void mrc__sched_ev(mrc_conn *c);          /* it has events to pull */
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x);
-MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
-MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
-MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
-                                                 const mrc_rxinfo *ri, mrc_time now) {
-    const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
-    const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
-    mrc_conn *c;
-    mrc__ccx *x;
-    mrc__pblk *bk;
-    mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
-    int32_t lo, hi;
-    uint64_t bm;
-    bool progress;
-    mrc_time r_sent, acked_sent, rtt = 0, slack;
-    /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
-    if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
-    if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
-        return mrc__recv(ep, p, len, ri, now);
-    if (MRC__FX(se, MRC__SETH_PR)) return mrc__recv(ep, p, len, ri, now);
-    /* the QP: in RTS; cack names the packet */
-    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
-                                                     : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
-    if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS)
-        return mrc__recv(ep, p, len, ri, now);
-    cack = MRC__FX(se, MRC__SETH_CACK);
-    nxt = c->snd_nxt;
-    old_base = c->win_base;
-    old_una = c->snd_una;
-    /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
-     * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
-     * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
-    w = (nxt - old_base) & MRC_PSN_MASK;
-    ack_psn = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_ACK_OFF)));
-    if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
-        (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
-        return mrc__recv(ep, p, len, ri, now);
-    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh), never retransmitted */
-    bk = mrc__blk(c, ack_psn);
-    if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
-        return mrc__recv(ep, p, len, ri, now);
-    r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c);
+MRC__PRIVATE void mrc__cc_pass(mrc_conn *c);
+MRC__PRIVATE void mrc__pool_release(mrc_conn *c, uint32_t t);
+MRC__PRIVATE void mrc__pool_retain(mrc_conn *c, uint32_t psn);
+MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c);
 
-    /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
-    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
-    (void)ri;
-    c->st.rx_sack++;
-    m = MRC__FX(se, MRC__SETH_M);
-    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
-    x = mrc__conn_ccx(c);
-    progress = cack != MRC__PSN_DEC(old_base);
-    if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
-        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
-        const mrc__wr *wr = (const mrc__wr *)0;
-        uint32_t wlast = 0, k;
-        mrc__pblk *b = mrc__blk(c, old_base);
-        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
-            uint64_t bit = (uint64_t)1 << (psn & 63u);
-            mrc__psnrec *q;
-            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
-            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
-            if (!(b->acked & bit)) {
-                b->acked |= bit;
-                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                    uint32_t nominal;
-                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
-                        wr = &c->sq[q->wr];
-                        wlast = mrc__wr_npkts(c, wr) - 1u;
-                    }
-                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
-                    MRC_ASSERT(c->cc_inflight >= nominal);
-                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
-                    if (x) {
-                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
-                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
-                    }
-                    mrc__plist_unlink(c, &c->txl, psn, q);
-                }
-                mrc__rtxq_remove(c, psn, q);
-                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
-            }
-            if (psn == cack) break;
-        }
-        c->win_base = MRC__PSN_INC(cack);
-    }
-    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
-    bm = MRC__FX(se, MRC__SETH_BITMAP);
-    if (bm) {
-        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
-        lo = mrc_psn_diff(c->win_base, base);
-        hi = mrc_psn_diff(nxt, base);
-        if (hi > 0 && lo < 64) {
-            uint64_t inr = ~(uint64_t)0;
-            if (lo > 0) inr &= ~(uint64_t)0 << lo;
-            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-            bm &= inr;
-            if (bm) bm &= ~mrc__req_acked64(c, base);
-            if (bm) progress = true;
-            while (bm) {
-                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
-                bm &= bm - 1u;
-            }
-        }
-    }
-    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
-    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
-    if (c->snd_una != old_una) progress = true;
-    /* timing and path attribution: the named record (fresh, not retransmitted) */
-    r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
-    acked_sent = r_sent;
-    if (ep->cfg.tseth) {
-        mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
-        if (t < acked_sent) acked_sent = t;
-    }
-    if (now > r_sent) {
-        rtt = now - r_sent;
-        mrc__req_rtt_sample(c, rtt);
-    }
-    if (acked_sent > c->lat_acked_sent) {
-        c->lat_acked_sent = acked_sent;
-        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
-    }
-    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
-        mrc__ev_delivered(c, r->ev, acked_sent);
-        if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
-            c->port_ok[c->evs[r->ev].port - 1u] = now;
-            c->ev_proven = r->ev;
-            mrc__ev_rc_push(c, r->ev);
-        } else {
-            mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
-        }
-    }
-    if (progress) mrc__req_progress(c, now);
-    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
-        slack = mrc__slack(c);
-    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
-    }
-    c->reo_deadline = MRC_TIME_NEVER;
-    while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
-        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
-        if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
-            break;
-        }
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    }
-    /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
-     * snd_nxt */
-    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
-        mrc__req_release(c, old_base);
-    { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
-        mrc__cc_sample cs;
-        uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
-        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
-        if (rd < 0x800000u && rd > avail) {
-            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            c->st.cc_rcvd_capped++;
-        }
-        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
-        c->rcvd_credit += cs.newly >> 8;
-        c->st.cc_rcvd_bytes += cs.newly;
-        cs.rtt = rtt;
-        cs.ecn = m == MRC_M_SKIP_ONCE;
-        cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
-        cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
-        if (x && x->algo == MRC_CC_ALGO_NSCC) {
-            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
-            mrc__nscc_ack(c, x, &cs, now);
-            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
-        } else {
-            mrc__cc_on_sack(c, &cs, now);
-        }
-    }
-    mpr = MRC__FX(se, MRC__SETH_MPR);
-    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
-        uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-        if (wp != c->win_psns) {
-            c->win_psns = wp;
-            c->st.cc_mpr_changes++;
-        }
-    }
-    if (c->sq_done != c->sq_send) { /* mrc__req_complete: only when the oldest message is all acknowledged */
-        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
-        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
-            mrc__req_complete(c);
-    }
-    /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
-     * left RTS or nothing is in flight */
-    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
-    else mrc__req_timers_arm(c, 0, 0, now, now); /* the reorder deadline is set above */
-    /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
-     * scheduling arms no timer) */
-    if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
-    MRC__CHECK_ALL(ep);
-    return MRC_OK;
-}
-#endif
-
-MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
-    const mrc_neth *n = &k->neth;
-    uint32_t psn = n->nack_psn;
-    mrc__psnrec *r;
-    unsigned reason = n->nack_reason;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
-    if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
-    c->st.rx_nack++;
-    c->st.rx_nack_reason[reason & 31u]++;
-    if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
-        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    /* P18: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the fatal UNEXP_EVENT included */
-    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
-        return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
-    if (reason == MRC_NACK_UNEXP_EVENT) {
-        mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
-        return MRC_OK;
-    }
-    r = MRC__REC(c, psn);
-    if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
-        /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
-        mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
-        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
-            return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
-    }
-    if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
-    mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
-                               : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
-                                                                    : MRC__LOSS_NACK);
-    mrc__req_timers(c);
-    return MRC_OK;
-}
-
-MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
-    unsigned syn = k->aeth.syndrome, type = syn >> 5, code = syn & 0x1Fu;
-    uint16_t msn = (uint16_t)(k->aeth.msn & 0xFFFFu);
-    uint32_t i;
-    int status;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
-    if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
-        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
-        c->st.rx_tack++;
-        return MRC_OK;
-    }
-    if (type != 3) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    switch (code) {
-    case 1: status = MRC_ERR_REMOTE_INVAL; break;
-    case 2: status = MRC_ERR_REMOTE_ACCESS; break;
-    case 3: status = MRC_ERR_REMOTE_OP; break;
-    default: return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    }
-    /* a NAK is fatal, so it must name a message that has started and not completed (O(send queue), rare) */
-    for (i = c->sq_done; i != c->sq_tail; i++) {
-        if (!mrc__wr_started(c, i)) i = c->sq_tail - 1u; /* nothing after an unstarted message has started */
-        else if (mrc__wr_msn(i) == msn) break;
-    }
-    if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    mrc__conn_error(c, status, 1, msn, now);
-    return MRC_OK;
-}
-
-MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
-    c->rto_deadline = MRC_TIME_NEVER;
-    if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
-        mrc__req_timers(c);
-        return;
-    }
-    /* The retry budget and the back-off are for a dead path or peer (Q25). An expiry after which a trim NACK came
-     * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
-     * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
-     * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
-    if (!c->rto_heard || !c->ep->cfg.trim_holds_rto) c->retries++;
-    if (!c->rto_heard || !c->ep->cfg.trim_keeps_alive) c->retry_spent++;
-    c->st.rto_fired++;
-    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
-    c->rto_heard = 0;
-    MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
-    if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
-        mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
-        return;
-    }
-    if (c->snd_una == c->snd_nxt) { /* every PSN SACKed, the cumulative point behind: nothing to resend, ask */
-        c->probes[0].kind = MRC__PROBE_TLP;
-        c->probes_due |= 1u;
-    } else {
-        /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
-         * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its
-         * SACK then reveals the other holes to loss detection. */
-        mrc__psnrec *r = MRC__REC(c, c->snd_una);
-        mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
-        if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) { /* to the head of the queue */
-            mrc__rtxq_remove(c, c->snd_una, r);
-            mrc__rtxq_push(c, c->snd_una, r, true);
-        }
-        c->rtx_force = 1;
-    }
-    mrc__sched_tx(c);
-    c->rto_start = now;
-    mrc__req_timers(c);
-}
-
-MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
-    c->tlp_deadline = MRC_TIME_NEVER;
-    if (c->state == MRC_QPS_RTS && c->win_base != c->snd_nxt) {
-        c->tlp_base = now;
-        if (c->tlp_count < 16) c->tlp_count++;
-        /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
-        if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
-        if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
-            c->ev_proven = MRC__EV_NONE;
-        c->tlp2 = 0;
-        if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
-            c->probes[0].kind = MRC__PROBE_TLP;
-            c->probes_due |= 1u;
-            if (c->ep->cfg.tlp_copies >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
-            c->st.tlp_fired++;
-        }
-    }
-    mrc__req_timers(c);
-}
-
-/* P32: the reorder timer expired: every record at the head of the transmit list whose deadline has passed is lost
- * (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
-MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
-    c->reo_deadline = MRC_TIME_NEVER;
-    if (c->state == MRC_QPS_RTS) {
-        while (c->txl.n && mrc__reo_due(c) <= now) {
-            c->st.rtx_reo_timer++;
-            mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK); /* unlinks it */
-        }
-    }
-    mrc__req_timers(c);
-}
-
+/* ====== src/sched.c ============================================================================================= */
 /* ================================================================================================================
- * RESPONDER
- * Owns: the PSN bitmap over the MPR window past cack, duplicate and window checks, trim recognition, the access
- * checks that precede every placement (rkey, rights, bounds), direct placement in any arrival order, message
- * completion by cumulative PSN, Write-IMM completions in MSN order into pre-posted receives, the WIMM limit, and
- * the control packets it sends back: SACK (with CC_STATE), NACK, transport ACK/NAK (AETH). The queue of control
- * packets is per connection and coalesces plain SACKs.
- * ============================================================================================================== */
-enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 };
-
-/* The 64-PSN slice a SACK reports (Q4): cack + 1 .. cack + 64 while the highest PSN it stands for is that close, else
- * the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
-MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi) {
-    int32_t off = mrc_psn_diff(hi, c->cack);
-    return off <= 64 ? 1 : off - 63;
-}
-MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
-    uint32_t n = c->ctlq_tail - c->ctlq_head;
-    if (e->kind == MRC__CTL_SACK && !e->pr && e->m == MRC_M_NONE && n > 0) {
-        mrc__ctl *t = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
-        /* coalesce: the newer one names its packet, and the SACK reports the slice ending at the highest PSN named so
-         * far - unless the named PSNs no longer fit one 64-PSN slice: an arrival would never be reported and the
-         * requester would retransmit it. A full queue coalesces anyway (the newer state is worth more). */
-        if (t->kind == MRC__CTL_SACK && !t->pr && t->m == MRC_M_NONE) {
-            uint32_t lo = mrc_psn_diff(t->lo, e->psn) < 0 ? t->lo : e->psn;
-            uint32_t hi = mrc_psn_diff(t->hi, e->psn) > 0 ? t->hi : e->psn;
-            int32_t olo = mrc_psn_diff(lo, c->cack);
-            bool keep = olo <= 0 || olo >= mrc__sack_slice(c, hi); /* cack only rises before it leaves: stays true */
-            if (keep || n >= MRC_CTLQ_LEN) {
-                *t = *e;
-                if (keep) t->lo = lo, t->hi = hi;
-                return;
-            }
-        }
-    }
-    if (n >= MRC_CTLQ_LEN) {
-        c->ep->st.ctlq_overflow++;
-        return;
-    }
-    c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
-    mrc__sched_tx(c);
-}
-
-MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
-                                uint8_t pr) {
-    mrc__ctl e;
-    MRC_MEMSET(&e, 0, sizeof e);
-    e.kind = MRC__CTL_SACK;
-    e.psn = e.lo = e.hi = psn;
-    e.ev = ev;
-    e.port = port;
-    e.ts = ts;
-    e.m = m;
-    e.pr = pr;
-    mrc__ctl_push(c, &e);
-    c->sack_pending = 0;
-    c->sack_deadline = MRC_TIME_NEVER;
-}
-MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri, uint16_t ts) {
-    mrc__ctl e;
-    MRC_MEMSET(&e, 0, sizeof e);
-    e.kind = MRC__CTL_NACK;
-    e.psn = psn;
-    e.reason = (uint8_t)reason;
-    e.ev = ri->ev;
-    e.port = ri->port;
-    e.ts = ts;
-    mrc__ctl_push(c, &e);
-}
-MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri) {
-    mrc__ctl e;
-    MRC_MEMSET(&e, 0, sizeof e);
-    e.kind = MRC__CTL_AETH;
-    e.reason = syndrome;
-    e.psn = msn & MRC_PSN_MASK; /* an AETH names an MSN, no PSN */
-    e.ev = ri ? ri->ev : 0;
-    e.port = ri ? ri->port : 1;
-    mrc__ctl_push(c, &e);
-}
-/* A semantic error the responder detected: NAK the requester, then this connection enters ERR too (as rxe does
- * for class C errors). conn_error empties the control queue first, so the NAK is the last packet it sends. */
-MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, int status, const mrc_rxinfo *ri,
-                                 mrc_time now) {
-    mrc__conn_error(c, status, 0, 0, now);
-    mrc__rsp_aeth(c, syndrome, msn, ri);
-    c->st.tx_nak++;
-}
-
-MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
-    return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
-}
-
-/* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
- * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
-MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
-    bool any = false;
-    for (;;) {
-        mrc__imm *s = &c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)];
-        mrc__rqe *q;
-        if (!(s->psn & MRC__IMM_VALID) || mrc_psn_diff(s->psn & MRC_PSN_MASK, c->cack) > 0 || c->rq_done == c->rq_tail)
-            break;
-        q = &c->rq[c->rq_done & (MRC_MAX_RQ - 1u)];
-        q->imm = s->imm;
-        q->len = s->len;
-        c->rq_done++;
-        s->psn = 0;
-        c->imm_next++;
-        c->st.imm_delivered++;
-        any = true;
-    }
-    if (any) mrc__sched_ev(c);
-}
-
-/* The cumulative ack moves over every PSN received in order after it, clearing their bits and counting the
- * messages they end. */
-MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
-    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
-        uint32_t nx = MRC__PSN_INC(c->cack);
-        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
-        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
-            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
-            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-            c->tack_msgs++;
-        }
-        c->cack = nx;
-        c->ooo--;
-    }
-}
-
-/* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
-MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
-    if (now >= ep->epoch_end) {
-        ep->rx_prev = now - ep->epoch_end < ep->cfg.base_rtt_ns ? ep->rx_cur : 0u;
-        ep->rx_cur = 0;
-        ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, ep->cfg.base_rtt_ns);
-    }
-    if (c->rx_epoch != ep->epoch) {
-        c->rx_epoch = ep->epoch;
-        ep->rx_cur++;
-    }
-}
-
-MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
-                                  mrc_time now) {
-    mrc_endpoint *ep = c->ep;
-    const mrc_config *cf = &ep->cfg;
-    uint32_t psn = k->bth.psn, plen = k->payload_len, dlen = k->reth.dma_len, mtu = 1u << c->mtu_shift;
-    uint32_t implied, old_cack = c->cack;
-    unsigned op = k->bth.opcode;
-    bool last = op == MRC_OP_WRITE_LAST || op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY ||
-                op == MRC_OP_WRITE_ONLY_IMM;
-    bool imm = op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY_IMM;
-    bool ce = (ri->ecn & 3u) == 3u, trimmed;
-    uint16_t ts = (k->hdrs & MRC_HDR_TSETH) ? k->tseth.tx_timestamp : 0;
-    uint8_t m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
-    mrc__imm *slot = (mrc__imm *)0;
-    int mi = -1;
-    uint64_t off = 0;
-    int32_t d;
-
-    if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(ep, c, MRC_DROP_STATE, op);
-    d = mrc_psn_diff(psn, c->cack);
-    if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
-        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
-        c->st.rx_dup++;
-        mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
-        return mrc__drop(ep, c, MRC_DROP_DUP, op);
-    }
-    if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
-        c->st.rx_oor++;
-        if (cf->nack_oor) {
-            mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
-            c->st.tx_nack++;
-        }
-        return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
-    }
-    /* payload length implied by the opcode and the message length */
-    switch (op) {
-    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
-        if (dlen > mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = dlen;
-        break;
-    case MRC_OP_WRITE_FIRST:
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    case MRC_OP_WRITE_MIDDLE:
-        if (dlen <= 2u * mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    default: /* LAST, LAST_IMM */
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
-        break;
-    }
-    /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
-    if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    /* Q17: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the headers imply */
-    trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
-              ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || (k->flags & MRC_PKT_CUT) || plen < implied;
-    if (trimmed) {
-        c->st.rx_trimmed++;
-        mrc__rsp_nack(c, psn,
-                      ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ? MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED,
-                      ri, ts);
-        c->st.tx_nack++;
-        return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
-    }
-    if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    /* Q26: a message sequence outside the window is dropped */
-    if ((uint32_t)(uint16_t)(k->meth.msn - (uint16_t)(c->msn_done + 1u)) >= MRC__MIN(c->rsp_win, 0x8000u))
-        return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
-    if (imm) { /* Q23: more pending immediates than max_wimm_dest is an invalid request */
-        if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
-            mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
-            return mrc__drop(ep, c, MRC_DROP_WIMM, op);
-        }
-        slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
-        if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    }
-    /* access checks, all before a single byte is written (Q26). IBTA checks no rkey for a zero-length write; here
-     * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
-     * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
-    if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
-    if (dlen != 0 || plen != 0 || cf->zero_len_rkey) {
-        mi = mrc__mr_find(ep, k->reth.rkey);
-        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
-            k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
-            if (dlen == 0) return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
-            goto access_error;
-        }
-        off = k->reth.va - ep->mrs[mi].iova;
-        if (plen > ep->mrs[mi].len - off) goto access_error;
-    }
-    if (plen) {
-        if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
-            if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, off, payload, plen) != 0)
-                return mrc__drop(ep, c, MRC_DROP_PLACE, op);
-        } else {
-            MRC_MEMCPY(ep->mrs[mi].base + off, payload, (size_t)plen);
-        }
-    }
-    /* record the arrival and move cack over every contiguous arrival */
-    mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
-    if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
-    if (slot) {
-        slot->psn = MRC__IMM_VALID | psn;
-        slot->imm = k->imm;
-        slot->len = dlen;
-    }
-    c->ooo++;
-    c->st.rx_data++;
-    if (ce) c->st.rx_ce++;
-    mrc__rsp_epoch(ep, c, now);
-    c->st.rx_bytes_placed += plen;
-    c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
-    mrc__rsp_advance_cack(c);
-    mrc__rsp_deliver_imms(c);
-    /* Q6: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
-    c->sack_pending++;
-    c->pend_psn = psn;
-    c->pend_ev = ri->ev;
-    c->pend_ts = ts;
-    c->pend_port = ri->port;
-    if (k->bth.a || ce || k->bth.rtx || psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1 ||
-        c->sack_pending >= cf->sack_every) {
-        mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
-    } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
-    }
-    if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
-        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
-        c->tack_msgs = 0;
-        c->st.tx_tack++;
-    }
-    return MRC_OK;
-
-access_error:
-    mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
-    return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
-}
-
-/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4). */
-MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri) {
-    if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_STATE, k->bth.opcode);
-    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19: no reflector */
-        return mrc__drop(c->ep, c, MRC_DROP_RATE, k->bth.opcode);
-    mrc__rsp_sack(c, c->cack, ri->ev, ri->port, k->peth.tx_timestamp,
-                  (ri->ecn & 3u) == 3u ? MRC_M_SKIP_ONCE : MRC_M_NONE, 1);
-    return MRC_OK;
-}
-
-MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c) {
-    c->sack_deadline = MRC_TIME_NEVER;
-    if (c->sack_pending && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS))
-        mrc__rsp_sack(c, c->pend_psn, c->pend_ev, c->pend_port, c->pend_ts, MRC_M_NONE, 0);
-}
-
-MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
-    mrc__rqe *q;
-    if (!c || !c->ep) return MRC_ERR_INVAL;
-    (void)mrc__clock(c->ep, now);
-    if (c->state == MRC_QPS_RESET || c->state == MRC_QPS_ERR) return MRC_ERR_STATE;
-    if (c->rq_tail - c->rq_head >= MRC_MAX_RQ) return MRC_ERR_FULL;
-    q = &c->rq[c->rq_tail & (MRC_MAX_RQ - 1u)];
-    q->wr_id = wr_id;
-    q->imm = q->len = 0;
-    c->rq_tail++;
-    mrc__rsp_deliver_imms(c);
-    return MRC_OK;
-}
-
-/* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
- * PSNs past rcv_pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
-MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
-    const mrc_endpoint *ep = c->ep;
-    uint32_t pen = ep->rx_pressure, thr;
-    if (ep->cfg.rcv_pen_ooo_pct) {
-        thr = c->rsp_win / 100u * ep->cfg.rcv_pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rcv_pen_ooo_pct / 100u;
-        if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
-    }
-    return (uint8_t)pen;
-}
-/* Dynamic MPR (Q9): mpr_dest, or an equal share of dyn_mpr_budget among the QPs receiving in this or the last
- * base-RTT epoch, whichever is smaller, at least 1. The responder keeps accepting its full mpr_dest window, so a
- * shrink never strands PSNs already sent. */
-MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
-    const mrc_endpoint *ep = c->ep;
-    uint32_t n = MRC__MAX(MRC__MAX(ep->rx_cur, ep->rx_prev), 1u), share;
-    if (!ep->cfg.dyn_mpr_budget) return c->attr.mpr_dest;
-    share = MRC__MAX((uint32_t)ep->cfg.dyn_mpr_budget / n, 1u);
-    return (uint8_t)MRC__MIN(share, (uint32_t)c->attr.mpr_dest);
-}
-
-/* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
-MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
-    mrc_endpoint *ep = c->ep;
-    const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
-    uint8_t port = e->port;
-    uint16_t rs = MRC__EV_NONE;
-    mrc_bth b;
-    int n = MRC_BTH_LEN;
-    /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
-     * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
-    if (!ep->cfg.rev_ev_echo && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
-    if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
-        if (!ep->ports_up) return 0;
-        port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
-    }
-    MRC_MEMSET(&b, 0, sizeof b);
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
-    if (e->kind == MRC__CTL_SACK) {
-        mrc_seth s;
-        mrc_cc_state cs;
-        int32_t off = mrc_psn_diff(e->psn, c->cack);
-        MRC_MEMSET(&s, 0, sizeof s);
-        MRC_MEMSET(&cs, 0, sizeof cs);
-        b.opcode = MRC_OP_SACK;
-        b.psn = c->cack;
-        s.m = e->m;
-        s.pr = e->pr;
-        s.ack_psn_offset = (int16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off);
-        s.entropy = e->ev;
-        s.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-        s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-        s.cack_psn = c->cack;
-        s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
-        /* Q4: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from cack + 1 at the
-         * earliest; probes: cack + 1 */
-        s.sack_offset = (int16_t)(e->pr ? 1 : mrc__sack_slice(c, e->hi));
-        s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
-        cs.tx_timestamp = e->ts;
-        cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
-        cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
-        cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
-        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12) */
-        c->pen_last = cs.rcv_cwnd_pen;
-        if (cs.rcv_cwnd_pen) c->st.tx_pen++;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-        n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
-        n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
-        c->st.tx_sack++;
-    } else if (e->kind == MRC__CTL_NACK) {
-        mrc_neth nk;
-        MRC_MEMSET(&nk, 0, sizeof nk);
-        b.opcode = MRC_OP_NACK;
-        b.psn = e->psn;
-        nk.nack_reason = e->reason;
-        nk.entropy = e->ev;
-        nk.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-        nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-        nk.nack_psn = e->psn;
-        nk.tx_timestamp = e->ts;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-        n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
-    } else {
-        mrc_aeth a;
-        b.opcode = MRC_OP_ACK;
-        b.psn = c->cack;
-        a.syndrome = e->reason;
-        a.msn = e->psn; /* its MSN */
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-        n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
-    }
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    if (rs != MRC__EV_NONE) {
-        mrc__ev_txinfo(c, rs, ti);
-    } else {
-        ti->port = port;
-        ti->ev = e->ev;
-        ti->ev_fmt = (uint8_t)(e->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
-    }
-    ti->dscp_class = MRC_DSCP_CONTROL;
-    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-    ti->opcode = b.opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = (uint32_t)n;
-    c->ctlq_head++;
-    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | b.psn, ti->ev);
-    return n;
-}
-
-/* ---- entering ERR (QP state, defined here because it empties both the requester and the responder) ----------- */
-/* Q22: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that caused
- * a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
- * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
-MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
-    uint32_t i;
-    bool blame = status == MRC_ERR_RETRY_EXC || status == MRC_ERR_NOPATH || has_msn;
-    (void)now;
-    if (c->state == MRC_QPS_ERR) return;
-    mrc__set_state(c, MRC_QPS_ERR);
-    mrc__ev_rc_clear(c); /* P23: nothing is recycled across ERR */
-    c->err_pending = 1;
-    c->err_status = (int16_t)status;
-    for (i = c->sq_done; i != c->sq_tail; i++) {
-        mrc__wr *wr = MRC__SQ(c, i);
-        if (blame && (!has_msn || mrc__wr_msn(i) == msn)) {
-            wr->status = (int16_t)status;
-            blame = false;
-        } else {
-            wr->status = MRC_ERR_FLUSH;
-        }
-    }
-    c->sq_done = c->sq_send = c->sq_tail;
-    c->sq_sent = 0;
-    for (i = c->rq_done; i != c->rq_tail; i++) {
-        mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
-        q->imm = 0;
-        q->len = MRC__RQE_FLUSHED;
-    }
-    c->rq_done = c->rq_tail;
-    for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
-    c->rtxq.n = c->txl.n = 0;
-    mrc__pool_put_all(c); /* the records go (state is ERR first: a block freed is not handed back to this QP) */
-    c->ctlq_head = c->ctlq_tail;
-    MRC_MEMSET(c->probes, 0, sizeof c->probes);
-    MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
-    c->probes_due = 0;
-    c->ver_n = 0; /* P35: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing) */
-    for (i = 0; i < c->ev_count; i++) c->evs[i].st = (uint8_t)(c->evs[i].st & ~MRC__EVF_VPROBE);
-    c->tlp2 = 0;
-    mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
-    c->sack_pending = 0;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
-    mrc__timer_update(c);
-    mrc__sched_ev(c);
-}
-
-/* ================================================================================================================
- * EV / PATH MANAGER
- * Owns: each QP's EV set and the EV of every packet it sends, per-EV path health, the probes that bring bad EVs
- * back, the EVs control packets leave on (Q19), and the EV expansion algorithm (docs/PROTOCOL.md 7.1).
- *
- * A QP's EVs come from its profile: AUTO (ID 0) draws evs_per_port distinct random UDP source ports per port; an
- * EXP or GEN profile lends its array. Packets go to the planes (ports) in turn, so every usable plane carries an
- * equal share; within a plane they walk that plane's EVs. Every slot is in exactly one place (docs/PROTOCOL.md 7):
- *   ACTIVE   its port's rotation [0, n_act): carries data. The rotation takes the next one and reshuffles at the end
- *            of a round, so each active EV of a plane carries one packet per round of that plane.
- *   SKIP     [n_act, n_act + n_skip) of its port: misses its next turn (SKIP_ONCE echo, fabric trim), back next round.
- *   BACKUP   bk_head[port]: good, waiting to replace a demoted EV of the same port.
- *   BAD      the bad FIFO (ASSUMED_BAD: a loss without a trim, or ALWAYS_SKIP); PROBING while its probe is out.
- *   DENIED   the controller said never.  OFF: its port, or the peer's, is down.
- * Picking, skipping, demoting, promoting a backup and reviving are O(1); a round's reshuffle is O(n) per n packets.
- * Control-plane changes (ports, peer ports, controller operations) rebuild the lists in O(n).
- * ============================================================================================================== */
-enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__EVS_PROBING, MRC__EVS_DENIED,
-       MRC__EVS_OFF };
-#define MRC__EVF_SKIP2 0x08u  /* skipped after its turn in this round: it sits the next round out too */
-#define MRC__EVF_OKC 0x70u    /* consecutive probe answers of an ASSUMED_BAD EV */
-#define MRC__EVST(e) ((unsigned)((e)->st & 7u))
-
-MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
-    return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
-}
-/* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
-    return c->ev_prof ? c->ep->profs[c->ev_prof - 1u].ev[slot].entropy : (uint32_t)c->evs[slot].sport;
-}
-MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 hold too */
-    e->st = (uint8_t)st;
-    e->hold = 0;
-}
-MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
-    return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
-}
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
-    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
-}
-MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
-    return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
-}
-/* the ASSUMED_BAD count a profile keeps per EV (QUERY_EV_STATE) */
-MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta) {
-    mrc__evprof *pf = mrc__conn_prof(c);
-    if (!pf) return;
-    if (delta > 0) pf->ev[slot].bad_refs++;
-    else if (pf->ev[slot].bad_refs) pf->ev[slot].bad_refs--;
-}
-
-/* ---- controller events ---------------------------------------------------------------------------------------- */
-MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e) {
-    if (ep->notify_len >= MRC_NOTIFYQ_LEN) { /* never silently: the next event delivered carries the count */
-        ep->notify_lost++;
-        ep->st.notify_dropped++;
-        return;
-    }
-    e->drop_count = ep->notify_lost;
-    ep->notify_lost = 0;
-    ep->notify[(ep->notify_head + ep->notify_len) % MRC_NOTIFYQ_LEN] = *e;
-    ep->notify_len++;
-}
-MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
-    mrc_event ev;
-    MRC__TRACE(c->ep, MRC_TRACE_EV_STATE, ((uint64_t)c->qpn << 16) | slot, state);
-    if (!((pf ? pf->event_mask : c->ep->cfg.ev_event_mask) & state)) return;
-    MRC_MEMSET(&ev, 0, sizeof ev);
-    ev.type = MRC_EVT_EV_STATE;
-    ev.qpn = c->qpn;
-    ev.conn = c;
-    ev.profile_id = pf ? pf->id : 0;
-    ev.ev_index = slot;
-    ev.ev = mrc__ev_value(c, slot);
-    ev.port = c->evs[slot].port;
-    ev.state = state;
-    mrc__notify(c->ep, &ev);
-}
-
-/* ---- the rotation: planes round-robin, then each plane's own EV rotation ---------------------------------------- */
-MRC__PRIVATE MRC__INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot) {
-    MRC_ASSERT((unsigned)c->seg[p] + pos < c->ev_count);
-    c->ring[c->seg[p] + pos] = (mrc__evslot)slot;
-    c->evs[slot].at = (uint16_t)pos;
-}
-MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos) {
-    return c->ring[c->seg[p] + pos];
-}
-MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a, unsigned b) {
-    uint16_t t = mrc__evr_at(c, p, a);
-    mrc__evr_put(c, p, a, mrc__evr_at(c, p, b));
-    mrc__evr_put(c, p, b, t);
-}
-/* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
-MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
-    unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].at, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
-    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23) */
-    if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
-        mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
-        c->n_skip[p]--;
-        return;
-    }
-    if (i < c->act_pos[p]) { /* used this round: the last used one fills the hole, which moves to the boundary */
-        c->act_pos[p]--;
-        mrc__evr_put(c, p, i, mrc__evr_at(c, p, c->act_pos[p]));
-        i = c->act_pos[p];
-    }
-    if (i != c->n_act[p] - 1u) mrc__evr_put(c, p, i, mrc__evr_at(c, p, c->n_act[p] - 1u)); /* the last active one */
-    c->n_act[p]--;
-    if (c->n_skip[p]) mrc__evr_put(c, p, c->n_act[p], mrc__evr_at(c, p, end)); /* the last skipped moves down */
-}
-/* Make a slot ACTIVE, pending in its port's current round. */
-MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot) {
-    unsigned p = c->evs[slot].port - 1u;
-    if (c->n_skip[p]) mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], mrc__evr_at(c, p, c->n_act[p]));
-    mrc__evr_put(c, p, c->n_act[p], slot);
-    c->n_act[p]++;
-    mrc__ev_set(&c->evs[slot], MRC__EVS_ACTIVE);
-}
-/* End of a port's round: skipped EVs rejoin (those that had their turn in the round they were skipped in sit this
- * one out, unless nothing else could carry data), then a seeded reshuffle. */
-MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
-    unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
-    for (i = c->n_act[p]; i < n; i++) {
-        mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
-        if (e->hold) { /* P29: awaiting a loss verdict; P35: awaiting verification (no count) */
-            if (e->hold != MRC__HOLD_VER) e->hold--;
-            continue;
-        }
-        if (e->st & MRC__EVF_SKIP2) {
-            e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2);
-            continue;
-        }
-        mrc__ev_set(e, MRC__EVS_ACTIVE);
-        mrc__evr_swap(c, p, i, j++);
-    }
-    if (j == 0 && n) { /* everything sat out: all but P35's held EVs rejoin, and they too if they are all */
-        for (i = c->n_act[p]; i < n; i++) {
-            mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
-            if (e->hold == MRC__HOLD_VER) continue;
-            mrc__ev_set(e, MRC__EVS_ACTIVE);
-            mrc__evr_swap(c, p, i, j++);
-        }
-    }
-    if (j == 0 && n) { /* everything sat out: everything rejoins */
-        for (i = 0; i < n; i++) mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE); /* holds end too */
-        j = n;
-    }
-    c->n_act[p] = (uint16_t)j;
-    c->n_skip[p] = (uint16_t)(n - j);
-    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
-        mrc__evslot *ring = &c->ring[c->seg[p]];
-        MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
-        for (i = j; i-- > 1;) {
-            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
-            mrc__evslot t = ring[i];
-            ring[i] = ring[b];
-            ring[b] = t;
-        }
-        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
-    }
-    c->act_pos[p] = 0;
-}
-
-/* ---- recycling of good EVs (docs/PROTOCOL.md P23) ---------------------------------------------------------------
- * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
- * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
- * EV before its rotation moves on (REPS-like: good paths are reused, the rotation explores). A recycled EV that had
- * not had its turn in the rotation's round has it now (it moves to the used part), so the rotation's next EVs are
- * ones that have carried nothing this round: exploration does not pile more packets on an EV that recycling
- * already reuses (measured: less concentration, fewer trims on a fully loaded 2-tier Clos). An EV's rc counts its
- * entries that are still valid; leaving the rotation (skip, demotion) zeroes it, so entries queued before are
- * stale and dropped when they reach the head - an EV is never recycled after a CE echo, a trim or a loss until a
- * new clean return. A FIFO holds at most its port's slot count; a return that finds it full is not queued.
- * Rebuilds and ERR empty every FIFO. Queueing O(1); taking amortised O(1) (each stale entry is dropped once). */
-MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) {
-    return (unsigned)(p + 1u < MRC_MAX_PORTS ? c->seg[p + 1u] : c->ev_count) - c->seg[p];
-}
-MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
-    mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
-        e->rc == 0xFFu)
-        return;
-    c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
-    c->rc_n[p]++;
-    e->rc++;
-}
-/* The oldest valid entry of port p's FIFO, taken (and its turn of the round, if still pending); -1 when none, or
- * when it is 'avoid' (it stays queued: the rotation serves this packet). */
-MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid) {
-    unsigned cap = mrc__ev_seglen(c, p);
-    while (c->rc_n[p]) {
-        unsigned s = c->rc_ring[c->seg[p] + c->rc_head[p]];
-        if (c->evs[s].rc && (int)s == avoid) return -1;
-        c->rc_head[p] = (uint16_t)(c->rc_head[p] + 1u == cap ? 0u : c->rc_head[p] + 1u);
-        c->rc_n[p]--;
-        if (c->evs[s].rc) {
-            c->evs[s].rc--;
-            if (c->evs[s].at >= c->act_pos[p]) { /* this is its turn of the round: the rotation explores the rest */
-                mrc__evr_swap(c, p, c->evs[s].at, c->act_pos[p]);
-                c->act_pos[p]++;
-            }
-            return (int)s;
-        }
-    }
-    return -1;
-}
-/* Every FIFO empty (rebuild, ERR). O(ports + EVs). */
-MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_PORTS; i++) c->rc_head[i] = c->rc_n[i] = 0;
-    for (i = 0; i < c->ev_count; i++) c->evs[i].rc = 0;
-}
-
-/* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
- * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23),
- * else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is the only
- * one. -1 when no EV can carry data.
- * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
-MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
-    unsigned tries, np = c->ep->cfg.num_ports;
-    for (tries = 0; tries < np; tries++) {
-        unsigned p = c->plane_rr;
-        uint16_t s;
-        int r;
-        c->plane_rr = (uint8_t)(p + 1u == np ? 0u : p + 1u);
-        if (!c->n_act[p] && !c->n_skip[p]) continue;
-        if (c->rc_n[p] && (r = mrc__ev_rc_pop(c, p, avoid)) >= 0) return r;
-        if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-        s = mrc__evr_at(c, p, c->act_pos[p]);
-        if ((int)s == avoid) {
-            if (c->n_act[p] < 2) continue; /* another plane, then */
-            mrc__evr_swap(c, p, c->act_pos[p], c->act_pos[p] + 1u < c->n_act[p] ? c->act_pos[p] + 1u : 0u);
-            s = mrc__evr_at(c, p, c->act_pos[p]);
-        }
-        c->act_pos[p]++;
-        return (int)s;
-    }
-    if (avoid >= 0 && avoid < (int)c->ev_count && MRC__EVST(&c->evs[avoid]) <= MRC__EVS_SKIP) return avoid;
-    return -1;
-}
-
-/* P25: the EV for a retransmission of the tail (avoid: the EV its PSN last went on) or the tail-loss probe (avoid
- * -1). At the tail a retransmission or probe lost again costs a doubled TLP or the RTO, and a rotation EV may be on a
- * dead cable nobody has found yet; so with rtx_proven_ev they go on the EV of the latest SACK that named a packet
- * (it delivered one RTT ago) while that EV is ACTIVE and not `avoid', else on the rotation's next. O(1); the
- * rotation is untouched. */
-MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid) {
-    uint16_t s = c->ev_proven;
-    if (c->ep->cfg.rtx_proven_ev && s < c->ev_count && (int)s != avoid && MRC__EVST(&c->evs[s]) == MRC__EVS_ACTIVE)
-        return (int)s;
-    return mrc__ev_pick(c, avoid);
-}
-
-/* ---- path health ---------------------------------------------------------------------------------------------- */
-MRC__PRIVATE void mrc__bad_push(mrc_conn *c, uint16_t slot) {
-    mrc__ev *e = &c->evs[slot];
-    e->st = (uint8_t)((e->st & MRC__EVF_OKC) | MRC__EVS_BAD);
-    e->at = MRC__EV_NONE;
-    if (c->bad_tail == MRC__EV_NONE) c->bad_head = slot;
-    else c->evs[c->bad_tail].at = slot;
-    c->bad_tail = slot;
-    c->n_bad++;
-}
-MRC__PRIVATE uint16_t mrc__bad_pop(mrc_conn *c) {
-    uint16_t s = c->bad_head;
-    c->bad_head = c->evs[s].at;
-    if (c->bad_head == MRC__EV_NONE) c->bad_tail = MRC__EV_NONE;
-    c->n_bad--;
-    return s;
-}
-MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
-    mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u;
-    mrc__ev_set(e, MRC__EVS_BACKUP);
-    e->at = c->bk_head[p];
-    c->bk_head[p] = slot;
-    c->bk_n[p]++;
-}
-/* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
- * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
-MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
-    mrc_time t = c->ep->cfg.ev_probe_interval_ns;
-    return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
-}
-MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
-/* P35: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by default), without the back-off of Q8's */
-MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
-MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
-    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
-        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
-}
-
-/* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
-MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
-    mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u;
-    bool used;
-    if (MRC__EVST(e) != MRC__EVS_ACTIVE) return;
-    used = e->at < c->act_pos[p];
-    mrc__evr_del(c, slot);
-    mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
-    c->n_skip[p]++;
-    e->st = (uint8_t)(MRC__EVS_SKIP | (used ? MRC__EVF_SKIP2 : 0u));
-    e->hold = 0;
-    c->st.ev_skipped++;
-}
-
-/* P29: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its plane's rotation
- * (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight back - or,
- * if no verdict comes, for MRC__SUS_ROUNDS rounds of its plane. It keeps every other role of a good EV (the floor
- * counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round), so a
- * hold never starves a plane. O(1). */
-#define MRC__SUS_ROUNDS 8u
-MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
-    mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u;
-    if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
-    if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
-        (unsigned)c->n_act[p] + c->n_skip[p] < c->ep->cfg.ev_suspect_min)
-        return;
-    if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
-        mrc__ev_skip(c, (uint16_t)slot);
-        c->st.ev_suspect_held++;
-    }
-    if (MRC__EVST(e) != MRC__EVS_SKIP) return;
-    e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2); /* the hold counts the rounds */
-    e->hold = (uint8_t)MRC__SUS_ROUNDS;
-}
-MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
-    mrc__ev *e = &c->evs[slot];
-    if (MRC__EVST(e) != MRC__EVS_SKIP || !e->hold || e->hold == MRC__HOLD_VER) return;
-    mrc__evr_del(c, (uint16_t)slot);
-    mrc__evr_add(c, (uint16_t)slot); /* ACTIVE, its turn pending in this round; the hold cleared */
-}
-
-/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35) -------------------------------
- * Under a hash the sender cannot tell which of its EVs cross the cable that just lost a packet: the rotation would
- * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23, makes the
- * rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the rotation that
- * has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but the one that
- * delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there is evidence
- * that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the sweep), or
- * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; a probe
- * not answered within a quarter of a probe round is sent once more, and a second miss demotes its EV as a silent
- * loss (then Q8 probes it back). Once a QP has swept, a
- * backup promoted to replace a demoted EV is verified the same way before it carries data. One sweep per 2 smoothed
- * RTTs of a QP: a later loss within them only moves sw_ref on. Held EVs keep the liveness of skipped ones: if nothing
- * else of the plane can carry data, the other skipped EVs rejoin, and if there are none, the held ones
- * (mrc__ev_new_round). O(EVs of the plane) per sweep, O(1) per verification and per queued entry; per SACK, a 16-bit
- * store and a byte compared. */
-MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e) {
-    return MRC__EVST(e) == MRC__EVS_SKIP && e->hold == MRC__HOLD_VER;
-}
-/* Position i of the verification FIFO in ver_ring. */
-MRC__PRIVATE MRC__INLINE unsigned mrc__ev_ver_pos(const mrc_conn *c, unsigned i) {
-    unsigned pos = (unsigned)c->ver_head + i;
-    return pos >= c->ev_count ? pos - c->ev_count : pos;
-}
-/* Queue a held EV (not probed) for a verification probe. Entries go stale when their EV is verified or moved before
- * a probe slot reaches them, and an EV held again meanwhile is queued again: when the FIFO is full of such entries
- * it is compacted first - stale entries and repeats dropped (the VPROBE flag marks the EVs kept during the pass) -
- * which leaves room, since what stays names distinct held EVs; the EV is not queued twice if it is among them. O(1),
- * O(EVs) when full. */
-MRC__PRIVATE void mrc__ev_ver_queue(mrc_conn *c, uint16_t slot) {
-    if (c->ver_n >= c->ev_count) {
-        unsigned i, n = 0;
-        bool have = false;
-        for (i = 0; i < c->ver_n; i++) { /* in place: position n is never ahead of position i */
-            mrc__evslot sl = c->ver_ring[mrc__ev_ver_pos(c, i)];
-            mrc__ev *e = &c->evs[sl];
-            if (!mrc__ev_is_ver(e) || (e->st & MRC__EVF_VPROBE)) continue;
-            e->st = (uint8_t)(e->st | MRC__EVF_VPROBE);
-            have = have || sl == slot;
-            c->ver_ring[mrc__ev_ver_pos(c, n++)] = sl;
-        }
-        c->ver_n = (uint16_t)n;
-        for (i = 0; i < n; i++) {
-            mrc__ev *e = &c->evs[c->ver_ring[mrc__ev_ver_pos(c, i)]];
-            e->st = (uint8_t)(e->st & ~MRC__EVF_VPROBE);
-        }
-        if (have) return;
-        MRC_ASSERT(c->ver_n < c->ev_count);
-    }
-    c->ver_ring[mrc__ev_ver_pos(c, c->ver_n)] = (mrc__evslot)slot;
-    c->ver_n++;
-}
-/* Hold a skipped EV for verification and queue it for a probe. */
-MRC__PRIVATE void mrc__ev_ver_hold(mrc_conn *c, uint16_t slot) {
-    mrc__ev *e = &c->evs[slot];
-    e->st = (uint8_t)(e->st & ~(MRC__EVF_SKIP2 | MRC__EVF_VPROBE | MRC__EVF_VRETRY));
-    e->hold = (uint8_t)MRC__HOLD_VER;
-    c->st.ev_ver_held++;
-    mrc__ev_ver_queue(c, slot);
-}
-/* Free probe slot i takes the oldest EV awaiting verification, if any (stale entries dropped). */
-MRC__PRIVATE bool mrc__ev_ver_take(mrc_conn *c, unsigned i) {
-    while (c->ver_n && c->state == MRC_QPS_RTS) {
-        uint16_t sl = c->ver_ring[c->ver_head];
-        mrc__ev *e = &c->evs[sl];
-        c->ver_head = (uint16_t)(c->ver_head + 1u >= c->ev_count ? 0u : c->ver_head + 1u);
-        c->ver_n--;
-        if (!mrc__ev_is_ver(e) || (e->st & MRC__EVF_VPROBE)) continue; /* verified, moved or probed already */
-        e->st = (uint8_t)(e->st | MRC__EVF_VPROBE);
-        c->probes[i].slot = (mrc__evslot)sl;
-        c->probes[i].kind = MRC__PROBE_VER;
-        c->probes_due |= 1u << i;
-        return true;
-    }
-    return false;
-}
-/* Free EV probe slots take the EVs awaiting verification; the probe round decides the unanswered ones. */
-MRC__PRIVATE void mrc__ev_ver_fill(mrc_conn *c) {
-    unsigned i;
-    for (i = 1; i < MRC_MAX_PROBES && c->ver_n; i++)
-        if (c->probes[i].kind == MRC__PROBE_FREE) (void)mrc__ev_ver_take(c, i);
-}
-/* Evidence that its path works: back into the rotation, its turn pending in this round. */
-MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
-    if (!mrc__ev_is_ver(&c->evs[slot])) return;
-    mrc__evr_del(c, (uint16_t)slot);
-    mrc__evr_add(c, (uint16_t)slot);
-    c->st.ev_verified++;
-}
-/* Its probe went unanswered: a silent loss on it (ASSUMED_BAD, unless the floor withholds it: then it rejoins). */
-MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
-    mrc__ev *e = &c->evs[slot];
-    if (!mrc__ev_is_ver(e)) return;
-    e->hold = 0;
-    e->st = (uint8_t)MRC__EVS_SKIP;
-    c->st.ev_ver_failed++;
-    c->sw_found = 1;
-    mrc__ev_demote(c, (uint16_t)slot, false);
-}
-/* ver_deadline: the verification probes out that have waited mrc__ev_ver_to fail (their EVs are demoted), freeing
- * their slots for the next; the deadline moves to the next expiry. O(MRC_MAX_PROBES). */
-MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
-    mrc_time to = mrc__ev_ver_to(c);
-    unsigned i;
-    c->ver_deadline = MRC_TIME_NEVER;
-    for (i = 1; i < MRC_MAX_PROBES; i++) {
-        mrc__probe *p = &c->probes[i];
-        mrc_time t;
-        if (p->kind != MRC__PROBE_VER || ((c->probes_due >> i) & 1u)) continue;
-        t = mrc__deadline_add(c->probe_sent[i], to);
-        if (t > now) {
-            if (t < c->ver_deadline) c->ver_deadline = t;
-            continue;
-        }
-        p->kind = MRC__PROBE_FREE;
-        if (!mrc__ev_is_ver(&c->evs[p->slot]) || !(c->evs[p->slot].st & MRC__EVF_VPROBE)) continue;
-        if (c->evs[p->slot].st & MRC__EVF_VRETRY) { /* two unanswered: a dead path */
-            mrc__ev_ver_failed(c, p->slot);
-        } else { /* one probe lost on a lossy path proves little: queued for a second (it stays held) */
-            c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & ~MRC__EVF_VPROBE) | MRC__EVF_VRETRY);
-            mrc__ev_ver_queue(c, p->slot);
-        }
-    }
-    mrc__ev_ver_fill(c);
-}
-/* An ACTIVE or SKIP EV of the rotation held for verification. */
-MRC__PRIVATE void mrc__ev_to_ver(mrc_conn *c, uint16_t slot) {
-    mrc__ev *e = &c->evs[slot];
-    if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
-        unsigned p = e->port - 1u;
-        mrc__evr_del(c, slot);
-        mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
-        c->n_skip[p]++;
-        e->st = (uint8_t)MRC__EVS_SKIP;
-    }
-    if (MRC__EVST(e) == MRC__EVS_SKIP) mrc__ev_ver_hold(c, slot);
-}
-/* Kept by a sweep: held already, the EV that delivered last, or one whose latest delivered packet (its dlv stamp) is
- * at most 'age' units of 256 ns old (modulo 2^16: a stamp a multiple of 16.8 ms old reads as new and keeps an EV that
- * has not delivered for that long - the loss rule still finds it). */
-MRC__PRIVATE bool mrc__ev_sweep_keeps(const mrc_conn *c, uint16_t slot, uint32_t age) {
-    const mrc__ev *e = &c->evs[slot];
-    return mrc__ev_is_ver(e) || slot == c->ev_proven || (uint16_t)((uint16_t)(c->ep->now >> 8) - e->dlv) <= age;
-}
-MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_t age) {
-    unsigned i, n = 0;
-    for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) n += mrc__ev_sweep_keeps(c, mrc__evr_at(c, p, i), age);
-    return n;
-}
-#define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
-MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
-    mrc_endpoint *ep = c->ep;
-    unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
-    uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
-    uint64_t held0;
-    if (ep->cfg.ev_sweep < (mrc__ev_hashed(c) ? 1u : 2u) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
-        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
-        return;
-    }
-    /* a sweep that found no dead path (losses everywhere, not a fault) makes the next wait twice as long */
-    if (c->sw_at) c->sw_backoff = c->sw_found ? 0u : (uint8_t)MRC__MIN(c->sw_backoff + 1u, MRC__SW_BACKOFF);
-    c->sw_found = 0;
-    c->sw_at = ep->now;
-    c->sw_ref = ref;
-    c->st.ev_sweeps++;
-    held0 = c->st.ev_ver_held;
-    if (mrc__ev_sweep_count(c, p, age) < floor) { /* the floor: the EVs that delivered last stay too (binary search) */
-        uint32_t lo = age, hi = 0xFFFFu;
-        while (lo + 1u < hi) {
-            uint32_t mid = lo + (hi - lo) / 2u;
-            if (mrc__ev_sweep_count(c, p, mid) >= floor) hi = mid;
-            else lo = mid;
-        }
-        age = hi;
-    }
-    /* downwards: taking position i out moves only EVs of positions above it (mrc__evr_del, mrc__ev_to_ver), all seen */
-    for (i = (unsigned)c->n_act[p] + c->n_skip[p]; i-- > 0;) {
-        uint16_t sl = mrc__evr_at(c, p, i);
-        if (!mrc__ev_sweep_keeps(c, sl, age)) mrc__ev_to_ver(c, sl);
-    }
-    MRC__TRACE(ep, MRC_TRACE_EV_SWEEP, ((uint64_t)c->qpn << 16) | (p + 1u), c->st.ev_ver_held - held0);
-    (void)held0;
-    mrc__ev_ver_fill(c);
-}
-
-/* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
- * Withheld when it would leave the port fewer than ev_floor EVs carrying data (ev_min_active spread over the
- * ports), unless forced (the controller), so that loss everywhere cannot starve a plane or the QP - but not for a
- * plane gone silent: another plane that still carries data has had a packet named by a SACK more than 2 srtt after
- * this plane's last. Such a plane loses its floor EVs one loss each and leaves the rotation (probes bring them
- * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
- * on the plane that delivered last. O(ports), per demotion. */
-MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
-    unsigned q;
-    for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
-            return true;
-    return false;
-}
-MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
-    mrc__ev *e = &c->evs[slot];
-    unsigned st = MRC__EVST(e), p = e->port - 1u;
-    if (st == MRC__EVS_BACKUP) { /* only the controller demotes a backup: unlink it (O(backups), rare) */
-        uint16_t *pp = &c->bk_head[p];
-        if (!forced) return;
-        while (*pp != slot) pp = &c->evs[*pp].at;
-        *pp = e->at;
-        c->bk_n[p]--;
-    } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
-        if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
-            !mrc__ev_plane_silent(c, p)) {
-            c->st.ev_withheld++;
-            return;
-        }
-        mrc__evr_del(c, slot);
-        if (c->bk_n[p]) { /* the plane keeps its EVs: a backup of the same port steps in */
-            uint16_t b = c->bk_head[p];
-            c->bk_head[p] = c->evs[b].at;
-            c->bk_n[p]--;
-            mrc__evr_add(c, b);
-            c->st.ev_promoted++;
-            if (c->sw_at) { /* P35: a backup has carried nothing since the QP saw a fault: verified first */
-                mrc__ev_to_ver(c, b);
-                mrc__ev_ver_fill(c);
-            }
-        }
-    } else {
-        return;
-    }
-    mrc__ev_set(e, 0);
-    mrc__bad_push(c, slot);
-    mrc__ev_badref(c, slot, 1);
-    c->st.ev_demoted++;
-    mrc__ev_event(c, slot, MRC_EVS_ASSUMED_BAD);
-    mrc__evp_arm(c);
-}
-
-/* Enough probe answers: back to GOOD, into the rotation if its port is short of active EVs, else a backup. */
-MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
-    mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u;
-    mrc__ev_badref(c, slot, -1);
-    c->st.ev_revived++;
-    if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
-        mrc__evr_add(c, slot);
-        c->nopath_deadline = MRC_TIME_NEVER; /* an EV carries data again (7.11) */
-        if (skip) mrc__ev_skip(c, slot);
-    } else {
-        mrc__bk_push(c, slot);
-    }
-    mrc__ev_event(c, slot, MRC_EVS_GOOD);
-}
-
-/* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
-MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
-    c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
-    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25) */
-    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23) */
-    else if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
-    else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
-}
-MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
-    c->st.ev_trims++;
-    mrc__ev_skip(c, (uint16_t)slot);
-}
-/* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
- * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
- * back on its own (Q8). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a group that
- * is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV alone: one
- * RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
-    unsigned j;
-    mrc__ev_demote(c, (uint16_t)slot, false);
-    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
-    if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
-    if (c->ep->cfg.ev_group_retire >= 2) { /* a second witness: another EV of the group bad already */
-        for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
-             j = pf->ev[j].grp_nx - 1u) {
-        }
-        if (j == (unsigned)slot) return;
-    }
-    for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot; j = pf->ev[j].grp_nx - 1u) {
-        uint64_t before = c->st.ev_demoted;
-        MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);
-        mrc__ev_demote(c, (uint16_t)j, false);
-        c->st.ev_group_retired += c->st.ev_demoted - before;
-    }
-}
-
-/* ---- probes of ASSUMED_BAD EVs (Q8) ---------------------------------------------------------------------------- */
-MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
-    unsigned i, n = 0;
-    for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
-    return n;
-}
-/* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
-MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
-    unsigned i;
-    bool out = false, failed = false;
-    c->evp_deadline = MRC_TIME_NEVER;
-    for (i = 1; i < MRC_MAX_PROBES; i++) {
-        mrc__probe *p = &c->probes[i];
-        if (p->kind == MRC__PROBE_VER) continue; /* P35's: ver_deadline decides */
-        if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
-            mrc__ev *e = &c->evs[p->slot];
-            if (MRC__EVST(e) == MRC__EVS_PROBING) {
-                e->st = 0;
-                mrc__bad_push(c, p->slot);
-                c->st.ev_probe_fail++;
-                failed = true;
-                MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 0u);
-            }
-            p->kind = MRC__PROBE_FREE;
-        }
-        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 first */
-        /* P35: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at most
-         * half the slots, so that verifications are not starved by probes of dead paths */
-        if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS &&
-            (!c->sw_at || mrc__probes_of(c, MRC__PROBE_EV) < MRC_MAX_PROBES / 2u)) {
-            p->slot = (mrc__evslot)mrc__bad_pop(c);
-            c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & MRC__EVF_OKC) | MRC__EVS_PROBING);
-            p->kind = MRC__PROBE_EV;
-            c->probes_due |= 1u << i;
-        }
-        out |= p->kind == MRC__PROBE_EV;
-    }
-    if (c->evp_answered) c->evp_backoff = 0;
-    else if (failed && c->evp_backoff < (c->nopath_deadline != MRC_TIME_NEVER ? MRC__EVP_NOPATH_BACKOFF : 10u))
-        c->evp_backoff++;
-    c->evp_answered = 0;
-    if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
-}
-/* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
-MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
-    mrc__probe *p = &c->probes[i];
-    mrc__ev *e = &c->evs[p->slot];
-    unsigned okc;
-    if (p->kind == MRC__PROBE_VER) { /* P35: a verification probe */
-        p->kind = MRC__PROBE_FREE;
-        if (mrc__ev_is_ver(e) && (e->st & MRC__EVF_VPROBE)) {
-            c->evp_answered = 1;
-            if (m == MRC_M_ALWAYS_SKIP) mrc__ev_ver_failed(c, p->slot);
-            else mrc__ev_verified(c, p->slot);
-        }
-        mrc__ev_ver_fill(c);
-        return;
-    }
-    p->kind = MRC__PROBE_FREE;
-    if (MRC__EVST(e) != MRC__EVS_PROBING) return; /* moved by a rebuild or the controller meanwhile */
-    MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 1u);
-    c->evp_answered = 1;
-    if (m == MRC_M_ALWAYS_SKIP) {
-        e->st = 0;
-        mrc__bad_push(c, p->slot);
-        c->st.ev_probe_fail++;
-        return;
-    }
-    c->st.ev_probe_ok++;
-    okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
-    if (okc >= c->ep->cfg.ev_revive_probes) {
-        mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);
-    } else {
-        e->st = (uint8_t)(okc << 4);
-        mrc__bad_push(c, p->slot);
-    }
-}
-/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19: an answer to
- * someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_PROBES; i++) {
-        const mrc__probe *p = &c->probes[i];
-        if (p->kind != MRC__PROBE_FREE && !((c->probes_due >> i) & 1u) && mrc__ev_value(c, p->slot) == entropy &&
-            mrc__ts(c->ep, c->probe_sent[i]) == ts)
-            return (int)i;
-    }
-    if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot < c->ev_count &&
-        mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts(c->ep, c->tlp2_sent) == ts)
-        return MRC__TLP2_MATCH; /* P33: the other copy of the tail-loss probe */
-    return -1;
-}
-
-/* ---- reverse EVs of control packets (Q19) ------------------------------------------------------------------------
- * SACKs, NACKs and transport ACKs leave on the arrival plane, on its EVs that carry data, in turn: they spread over
- * the paths data takes, so one broken reverse path costs a share of (cumulative) acknowledgements, not all of
- * them. A plane with no such EV hands over to the next. MRC__EV_NONE when the QP has none at all. O(ports). */
-MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
-    unsigned i, np = c->ep->cfg.num_ports, p = port - 1u;
-    for (i = 0; i < np; i++, p = p + 1u == np ? 0u : p + 1u) {
-        unsigned n = (unsigned)c->n_act[p] + c->n_skip[p];
-        if (!n) continue;
-        if (c->rev_pos[p] >= n) c->rev_pos[p] = 0;
-        return mrc__evr_at(c, p, c->rev_pos[p]++);
-    }
-    return MRC__EV_NONE;
-}
-
-/* P28: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open addressing, linear
- * probing, at most half full). -1 when there is none. O(1) expected. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) { return (uint32_t)(ent * 2654435761u) % MRC__EVH; }
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
-MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
-    uint32_t h = mrc__ent_hash(ent), n;
-    for (n = 0; n < MRC__EVH && pf->hix[h]; n++, h = mrc__ent_next(h)) {
-        unsigned i = pf->hix[h] - 1u;
-        if (pf->ev[i].entropy == ent && pf->ev[i].port == port) return (int)i;
-    }
-    return -1;
-}
-/* P28: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the arrival's entropy and
- * port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A cross the same cables
- * (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived on it shows that
- * path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19's rotation (MRC__EV_NONE).
- * O(1). */
-MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
-    int i;
-    unsigned st;
-    if (!pf || !c->ep->cfg.rev_ev_mirror) return MRC__EV_NONE; /* (both callers already left rev_ev_echo out) */
-    i = mrc__prof_lookup(pf, ent, port);
-    if (i < 0 || (unsigned)i >= c->ev_count) return MRC__EV_NONE;
-    st = MRC__EVST(&c->evs[i]);
-    if (st != MRC__EVS_ACTIVE && st != MRC__EVS_SKIP && st != MRC__EVS_BACKUP) return MRC__EV_NONE;
-    return (uint16_t)i;
-}
-
-/* ---- building the set ------------------------------------------------------------------------------------------ */
-/* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
-MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
-    unsigned p;
-    c->bad_head = c->bad_tail = MRC__EV_NONE;
-    for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
-}
-/* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
- * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n).
- * The active share (act_target) and the floor are computed from the port's USABLE EVs (neither OFF nor DENIED),
- * good or ASSUMED_BAD, never from the health of the moment: they are later trusted by revivals and demotions, and a
- * share computed while a plane's EVs were all bad (0) parked every EV revived there as a backup for ever, which
- * left a QP whose only plane that was that one with nothing to send on (issue 13). */
-MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
-    uint16_t usable[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
-    unsigned i, p, planes = 0;
-    c->n_bad = 0;
-    mrc__ev_lists_empty(c);
-    mrc__ev_rc_clear(c);
-    for (p = 0; p < MRC_MAX_PORTS; p++) {
-        c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
-        usable[p] = slots[p] = 0;
-    }
-    for (i = 0; i < c->ev_count; i++) { /* classify */
-        mrc__ev *e = &c->evs[i];
-        bool was_bad = mrc__ev_is_bad(e);
-        unsigned ns = MRC__EVS_ACTIVE;
-        if (pf && pf->ev[i].denied) ns = MRC__EVS_DENIED;
-        else if (!mrc__port_ok(c, e->port)) ns = MRC__EVS_OFF;
-        else if (was_bad) ns = MRC__EVS_BAD;
-        if (ns == MRC__EVS_ACTIVE || ns == MRC__EVS_BAD) usable[e->port - 1u]++;
-        if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, i, -1);
-        mrc__ev_set(e, ns);
-        slots[e->port - 1u]++;
-    }
-    for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
-        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev_backup_pct / 100u;
-        c->act_target[p] = (uint16_t)(usable[p] && !t ? 1u : t);
-        c->seg[p] = (uint16_t)i;
-        i += slots[p];
-        planes += usable[p] != 0;
-    }
-    c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
-    for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
-    c->ev_proven = MRC__EV_NONE; /* proven again by the next SACK */
-    for (i = 0; i < c->ev_count; i++) { /* place */
-        mrc__ev *e = &c->evs[i];
-        p = e->port - 1u;
-        if (MRC__EVST(e) == MRC__EVS_BAD) {
-            mrc__bad_push(c, (uint16_t)i);
-        } else if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
-            if (c->n_act[p] < c->act_target[p]) mrc__evr_put(c, p, c->n_act[p]++, (uint16_t)i);
-            else mrc__bk_push(c, (uint16_t)i);
-        }
-    }
-    for (p = 0; p < MRC_MAX_PORTS; p++)
-        for (i = c->n_act[p]; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
-    c->ver_n = c->ver_head = 0; /* P35: every held EV was placed again above */
-    c->ver_deadline = MRC_TIME_NEVER;
-    for (i = 1; i < MRC_MAX_PROBES; i++) { /* EV probes in flight now answer nothing */
-        if (c->probes[i].kind == MRC__PROBE_EV || c->probes[i].kind == MRC__PROBE_VER) c->probes[i].kind = MRC__PROBE_FREE;
-        c->probes_due &= ~(1u << i);
-    }
-    if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
-    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33: a stale copy */
-    c->evp_deadline = MRC_TIME_NEVER;
-    mrc__evp_arm(c);
-    if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
-    c->st.ev_rebuilds++;
-}
-
-/* RESET -> INIT: the QP's EV set from its profile. AUTO values are distinct per QP (O(n^2) once, at set-up). */
-MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    const mrc__evprof *pf = mrc__conn_prof(c);
-    uint32_t n, i, j, range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
-    if (pf) {
-        n = pf->ev_count;
-        for (i = 0; i < n; i++) {
-            c->evs[i].sport = 0; /* the value is the profile's */
-            c->evs[i].port = pf->ev[i].port;
-        }
-        c->ev_min_active = (uint16_t)pf->ev_min_active;
-    } else {
-        n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
-        for (i = 0; i < n; i++) {
-            uint32_t v, tries = 0;
-            do { /* distinct values, as long as the range allows */
-                v = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
-                for (j = 0; j < i && c->evs[j].sport != v; j++) {
-                }
-            } while (j < i && ++tries < 16u);
-            c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
-            c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
-        }
-        c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
-                                                            : MRC__MAX(n / 8u, 1u));
-    }
-    for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
-    c->ev_count = (uint16_t)n;
-    c->peer_ports = mrc__all_ports(ep);
-    mrc__ev_rebuild(c);
-    c->st.ev_rebuilds = 0;
-}
-/* RESET or destroy: give back the profile reference and the ASSUMED_BAD counts. */
-MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
-    mrc__evprof *pf = mrc__conn_prof(c);
-    unsigned i;
-    if (!pf) return;
-    for (i = 0; i < c->ev_count; i++)
-        if (mrc__ev_is_bad(&c->evs[i])) mrc__ev_badref(c, i, -1);
-    if (pf->refs) pf->refs--;
-    c->ev_prof = 0;
-}
-
-/* The EV fields of a packet's txinfo. */
-MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
-    ti->port = c->evs[slot].port;
-    ti->ev = pf ? pf->ev[slot].entropy : (uint32_t)c->evs[slot].sport;
-    ti->ev_fmt = pf ? pf->fmt_mode : (uint8_t)MRC_EV_FMT_UDP;
-    if (pf && pf->path_len) {
-        ti->path = pf->ev[slot].path;
-        ti->path_len = pf->path_len;
-    }
-}
-
-/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
- * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
-MRC_API int mrc_conn_check(const mrc_conn *c) {
-    unsigned i, p, nb = 0, seen_bad = 0, bk[MRC_MAX_PORTS];
-    uint16_t s;
-    if (!c) return MRC_ERR_INVAL;
-    for (p = 0; p < MRC_MAX_PORTS; p++) {
-        bk[p] = 0;
-        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
-        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
-            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
-            if (e->port != p + 1u || e->at != i) return 2;
-            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
-        }
-        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
-            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk[p] > c->ev_count) return 4;
-        }
-        if (bk[p] != c->bk_n[p]) return 5;
-    }
-    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
-        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
-        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
-    }
-    if (seen_bad != c->n_bad) return 8;
-    for (i = 0; i < c->ev_count; i++) {
-        unsigned st = MRC__EVST(&c->evs[i]);
-        if (st == MRC__EVS_BAD) nb++;
-        if (st > MRC__EVS_OFF) return 9;
-        /* Rule 21 (P29): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds) */
-        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
-            (c->evs[i].hold && st != MRC__EVS_SKIP))
-            return 21;
-    }
-    if (nb != c->n_bad) return 10;
-    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
-     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
-     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
-     * (P24: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or one of its
-     * timers is armed. The walk is O(QPs on the list), here only. */
-    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
-        !c->in_poolq) {
-        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
-        if (!c->in_ready || !x) return 11;
-        if (!x->inflight) {
-            unsigned k = x->ready_head, n;
-            const mrc_conn *r = (const mrc_conn *)0;
-            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
-                r = c->ep->conns[k];
-                if (!r || r->pace_deadline != MRC_TIME_NEVER) break;
-            }
-            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
-        }
-    }
-    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
-     * goes to a waiter */
-    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
-    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
-     * one of those, on one list */
-    if (c->state == MRC_QPS_RTS && c->ep) {
-        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
-        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
-            /* live: a retained block holds acknowledged PSNs only */
-            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
-            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
-        }
-        if (c->rtxq.n + c->txl.n > w) return 14;
-    }
-    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
-     * of retained blocks (its neighbours point back at it). O(window / 64). */
-    if (c->ep) {
-        const mrc_endpoint *ep = c->ep;
-        uint32_t t;
-        for (t = 0; t < MRC__BTAB_LEN; t++) {
-            const mrc__pblk *b;
-            uint32_t i1 = c->btab[t];
-            if (!i1) continue;
-            if (i1 > ep->pool_hw) return 15;
-            b = &ep->pool[i1 - 1u];
-            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
-            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? ep->pool[b->prev - 1u].next : ep->ret_head) != i1 ||
-                                (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
-                return 15;
-        }
-    }
-    /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
-     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
-    if (c->ep) {
-        mrc_time d = mrc__timers_min(c);
-        if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
-        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
-            return 16;
-    }
-    /* Rule 17 (P23): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's valid entries
-     * (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
-    {
-        uint16_t occ[MRC_MAX_EVS];
-        for (i = 0; i < c->ev_count; i++) occ[i] = 0;
-        for (p = 0; p < MRC_MAX_PORTS; p++) {
-            unsigned cap = mrc__ev_seglen(c, p), k;
-            if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
-            for (k = 0; k < c->rc_n[p]; k++) {
-                unsigned pos = (unsigned)c->rc_head[p] + k, sl;
-                sl = c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)];
-                if (sl >= c->ev_count || c->evs[sl].port != p + 1u) return 17;
-                occ[sl]++;
-            }
-        }
-        for (i = 0; i < c->ev_count; i++)
-            if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
-    }
-    /* Rule 18 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
-     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28): the profile's
-     * entropy index finds every populated EV of the QP, so a control packet can leave on the arrival's mirror. O(n). */
-    if (c->ep && c->ev_prof) {
-        const mrc__evprof *pf = mrc__conn_prof(c);
-        for (i = 0; i < c->ev_count; i++) {
-            unsigned nx = pf->ev[i].grp_nx;
-            if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
-                   : pf->ev[i].group != 0)
-                return 18;
-            if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
-        }
-    }
-    /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
-    if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
-    /* Rule 22 (P33): the other copy of the tail-loss probe is awaited only with the probe, on one of the QP's EVs */
-    if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
-    /* Rule 23 (P35): the verification queue and probes */
-    if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
-    for (i = 0; i < c->ver_n; i++)
-        if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
-    for (i = 0; i < c->ev_count; i++) {
-        unsigned k, named = 0;
-        if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
-        if (!mrc__ev_is_ver(&c->evs[i])) return 23;
-        for (k = 1; k < MRC_MAX_PROBES; k++) named += c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i;
-        if (!named) return 23; /* (an older probe of an earlier hold may name it too: either answer proves the path) */
-    }
-    for (i = 1; i < MRC_MAX_PROBES; i++) {
-        if (c->probes[i].kind != MRC__PROBE_VER) continue;
-        if (c->probes[i].slot >= c->ev_count) return 23;
-        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
-    }
-    return 0;
-}
-#ifdef MRC_CHECK_INVARIANTS
-MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_CONNS; i++) MRC_ASSERT(!ep->conns[i] || mrc_conn_check(ep->conns[i]) == 0);
-}
-#endif
-
-/* ---- per-QP queries ---------------------------------------------------------------------------------------------- */
-MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) {
-    switch (MRC__EVST(e)) {
-    case MRC__EVS_BAD: case MRC__EVS_PROBING: return MRC_EVS_ASSUMED_BAD;
-    case MRC__EVS_DENIED: return MRC_EVS_DENIED;
-    default: return MRC_EVS_GOOD;
-    }
-}
-MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c) { return c ? c->ev_count : 0u; }
-MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state) {
-    if (!c) return MRC_ERR_INVAL;
-    if (index >= c->ev_count) return MRC_ERR_NOENT;
-    if (ev) *ev = mrc__ev_value(c, index);
-    if (port) *port = c->evs[index].port;
-    if (state) *state = mrc__ev_api_state(&c->evs[index]);
-    return MRC_OK;
-}
-MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
-    unsigned i;
-    if (!c || !out) return MRC_ERR_INVAL;
-    MRC_MEMSET(out, 0, sizeof(mrc_ev_port_summary) * MRC_MAX_PORTS);
-    for (i = 0; i < c->ev_count; i++) {
-        const mrc__ev *e = &c->evs[i];
-        mrc_ev_port_summary *o = &out[e->port - 1u];
-        switch (MRC__EVST(e)) {
-        case MRC__EVS_ACTIVE: o->active++; break;
-        case MRC__EVS_SKIP: o->skipped++; break;
-        case MRC__EVS_BACKUP: o->backup++; break;
-        case MRC__EVS_BAD: case MRC__EVS_PROBING: o->bad++; break;
-        case MRC__EVS_DENIED: o->denied++; break;
-        default: o->off++; break;
-        }
-    }
-    return MRC_OK;
-}
-
-/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) --------------------------------------------------------
- * Per field: start from init_val; overlay popcount(mask) bits read from the abstract EV (most significant first)
- * onto the mask's set bits, the highest set bit taking the first bit read; write the field right-aligned in its
- * format field's width. Format fields past the profile's fields stay zero; abstract bits past the last mask must
- * be zero. */
-MRC__PRIVATE uint32_t mrc__bits_get(const uint8_t *p, uint32_t s, uint32_t k) { /* k <= 32 bits at bit s */
-    uint32_t v = 0, i;
-    for (i = 0; i < k; i++) v = (v << 1) | ((uint32_t)(p[(s + i) >> 3] >> (7u - ((s + i) & 7u))) & 1u);
-    return v;
-}
-MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v) { /* low k bits of v at bit d */
-    uint32_t i;
-    for (i = 0; i < k; i++) {
-        uint32_t o = d + i;
-        uint8_t m = (uint8_t)(1u << (7u - (o & 7u)));
-        if ((v >> (k - 1u - i)) & 1u) p[o >> 3] = (uint8_t)(p[o >> 3] | m);
-        else p[o >> 3] = (uint8_t)(p[o >> 3] & (uint8_t)~m);
-    }
-}
-MRC__PRIVATE unsigned mrc__popcount32(uint32_t v) {
-    unsigned n = 0;
-    for (; v; v &= v - 1u) n++;
-    return n;
-}
-MRC__PRIVATE uint32_t mrc__deposit(uint32_t x, uint32_t mask) { /* low bits of x onto mask's set bits, lowest first */
-    uint32_t r = 0;
-    for (; mask; mask &= mask - 1u, x >>= 1)
-        if (x & 1u) r |= mask & (0u - mask);
-    return r;
-}
-MRC__PRIVATE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
-MRC__PRIVATE unsigned mrc__fmt_max_bits(unsigned mode) {
-    unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
-    return MRC__MIN(m, 8u * MRC_EV_BYTES);
-}
-/* total width in bits, or 0 when the format is invalid */
-MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f) {
-    unsigned i, w = 0;
-    if (!f || f->nfields < 1 || f->nfields > MRC_MAX_EV_FIELDS) return 0;
-    for (i = 0; i < f->nfields; i++) {
-        if (f->width[i] < 1 || f->width[i] > 32) return 0;
-        w += f->width[i];
-    }
-    return w <= mrc__fmt_max_bits(f->mode) ? w : 0u;
-}
-/* The profile rules (docs/PROTOCOL.md 7.1); on failure *code is the MRC_DETAIL_* rule and *idx the field. */
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx) {
-    unsigned i, abits = 0;
-    *idx = 0;
-    *code = MRC_DETAIL_NULL_ARG;
-    if (!f || !fmt) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_FMT_TOO_WIDE;
-    if (!mrc__fmt_bits(fmt)) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_FIELD_COUNT;
-    if (nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
-    for (i = 0; i < nfields; i++) {
-        uint32_t w = f[i].width, m = mrc__wmask(w), k = mrc__popcount32(f[i].mask);
-        *idx = i;
-        *code = MRC_DETAIL_FIELD_WIDTH;
-        if (w < 1 || w > fmt->width[i]) return MRC_ERR_INVAL;
-        *code = MRC_DETAIL_FIELD_INIT_VAL;
-        if (f[i].init_val & ~m) return MRC_ERR_INVAL;
-        *code = MRC_DETAIL_FIELD_MASK;
-        if (f[i].mask & ~m) return MRC_ERR_INVAL;
-        if (f[i].mask) {
-            *code = MRC_DETAIL_FIELD_RANGE;
-            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_ERR_INVAL;
-        } else if (f[i].min_val || f[i].max_val) {
-            *code = MRC_DETAIL_FIELD_FIXED;
-            return MRC_ERR_INVAL; /* a fixed field generates nothing */
-        }
-        abits += k;
-    }
-    *idx = 0;
-    *code = MRC_DETAIL_ABSTRACT_WIDTH;
-    if (abits > 8u * MRC_EV_BYTES) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_NONE;
-    return MRC_OK;
-}
-MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
-    unsigned code, idx;
-    return mrc__prof_check(fmt, f, nfields, &code, &idx);
-}
-MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
-                          size_t abs_len, uint8_t *out, size_t out_len) {
-    unsigned i, bits;
-    uint32_t s = 0, d = 0, nabs;
-    int rc = mrc_ev_profile_check(fmt, f, nfields);
-    if (rc) return rc;
-    if (!abs || !out || abs_len > MRC_EV_BYTES) return MRC_ERR_INVAL;
-    bits = mrc__fmt_bits(fmt);
-    if (out_len * 8u < bits) return MRC_ERR_NOBUF;
-    nabs = (uint32_t)abs_len * 8u;
-    MRC_MEMSET(out, 0, out_len);
-    for (i = 0; i < fmt->nfields; i++) {
-        uint32_t v = 0;
-        if (i < nfields) {
-            v = f[i].init_val;
-            if (f[i].mask) {
-                uint32_t k = mrc__popcount32(f[i].mask);
-                if (s + k > nabs) return MRC_ERR_INVAL;
-                v = (v & ~f[i].mask) | mrc__deposit(mrc__bits_get(abs, s, k), f[i].mask);
-                s += k;
-            }
-        }
-        mrc__bits_put(out, d, fmt->width[i], v);
-        d += fmt->width[i];
-    }
-    for (; s < nabs; s++)
-        if (mrc__bits_get(abs, s, 1)) return MRC_ERR_INVAL; /* bits no field consumes */
-    return (int)bits;
-}
-
-/* ---- encapsulation fields for an adapter (Q16, Q18) --------------------------------------------------------------- */
-MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti, mrc_ev_hdrs *out) {
-    uint32_t hi, lo;
-    if (!ep || !ti || !out) return MRC_ERR_INVAL;
-    MRC_MEMSET(out, 0, sizeof *out);
-    hi = (ti->ev >> 16) & 0xFFFFu;
-    lo = ti->ev & 0xFFFFu;
-    if (ti->ev_fmt == MRC_EV_FMT_UDP) {
-        out->udp_sport = (uint16_t)lo;
-        return MRC_OK;
-    }
-    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18) */
-        if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
-        out->has_srv6 = 1;
-        MRC_MEMCPY(out->srv6_da, ti->path, 16);
-        if (ti->path_len == 32) {
-            out->has_srh = 1;
-            MRC_MEMCPY(out->srh_seg, ti->path + 16, 16);
-        }
-    } else if (ti->ev_fmt != MRC_EV_FMT_STEV) {
-        return MRC_ERR_INVAL;
-    }
-    out->udp_sport = (uint16_t)(ep->cfg.stev_sport_high ? hi : lo);
-    out->flow_label = ep->cfg.stev_sport_high ? lo : hi;
-    return MRC_OK;
-}
-
-/* ================================================================================================================
- * CONGESTION CONTROL
- * Owns: CC profiles, congestion contexts (one per peer and profile, shared by its QPs: one window, one count of
- * nominal bytes in flight, docs/PROTOCOL.md 8.2), the READY list of QPs waiting for window, and the algorithms: NSCC
- * ("uet-1.0-nscc", docs/PROTOCOL.md 8.5, in integers), a fixed window and none. An algorithm is a row of the table
- * mrc__cc_ops: adding one is adding a row. Per SACK the work is O(1); divisions happen once per adjust period or
- * per decrease, not per packet.
+ * SCHEDULER - src/sched.c
+ * Owns: which QP sends next. The endpoint queues (ctq then txq: QPs with control packets, then QPs with requester
+ * work, each round-robin, so acknowledgements never wait behind data and backlogged QPs share data turns equally;
+ * evq: QPs with events to pull), the send gate (a QP's next new or retransmitted packet fits its MPR window, WIMM
+ * limit, the in-flight pool and its congestion context's window), the READY list of each congestion context (QPs
+ * the window stops, woken oldest first as acknowledgements open it) and the QPs waiting for an in-flight pool block.
+ * How the window changes is congestion control's (src/cc.c); this file only reads it.
+ * Calls: codec, state, timers.
  * ============================================================================================================== */
 
+/* ---- the endpoint queues: ctq (control packets), txq (requester work), evq (events), each round-robin ------- */
+/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills) */
+MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    MRC_ASSERT(*len < MRC_MAX_CONNS);
+    ring[(*head + *len) % MRC_MAX_CONNS] = slot;
+    (*len)++;
+}
+MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    uint32_t i, j = 0, n = *len;
+    for (i = 0; i < n; i++) { /* O(conns), only on destroy/reset */
+        uint16_t s = ring[(*head + i) % MRC_MAX_CONNS];
+        if (s != slot) ring[(*head + j++) % MRC_MAX_CONNS] = s;
+    }
+    *len = j;
+}
+
+/* ---- the send gate: may this QP send a packet now (docs/PROTOCOL.md 8.3) ------------------------------------ */
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
     return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
 }
+/* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
+ * always goes, unless the window is below one packet and the pacing clock says not yet (P24; pace_next stays 0
+ * without sub-packet windows) */
+MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
+    return !x || x->inflight + nominal <= x->cwnd || (x->inflight == 0 && now >= x->pace_next);
+}
+MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
+    return mrc__cc_fits(mrc__conn_ccx(c), nominal, c->ep->now);
+}
+/* May a new PSN go: MRC__NEW_OK; MRC__NEW_CWND when only the congestion window stops it (the QP is READY);
+ * MRC__NEW_NO otherwise (nothing posted, MPR window or WIMM limit: this QP's own acknowledgements reopen them). */
+MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
+    const mrc__wr *wr;
+    if (c->sq_send == c->sq_tail) return MRC__NEW_NO;
+    wr = &c->sq[c->sq_send & (MRC_MAX_SQ - 1u)];
+    if (c->sq_sent == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return MRC__NEW_NO;
+    if ((uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base) >= c->win_psns) return MRC__NEW_NO;
+    if (!c->btab[MRC__BTAB_IDX(c->snd_nxt)] && !(c->ep->pool_nfree | c->ep->pool_nret)) /* no memory for it */
+        return MRC__NEW_POOL;
+    return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
+}
+MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
+/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.2: the scheduler gates every data packet),
+ * or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when sent). */
+MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
+    uint32_t psn;
+    const mrc__psnrec *r;
+    if (!c->rtxq.n) return MRC__NEW_NO;
+    psn = c->rtxq.head;
+    r = MRC__REC(c, psn);
+    return c->rtx_force || mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)) ? MRC__NEW_OK : MRC__NEW_CWND;
+}
+
+/* ---- waiting: on its congestion context (READY) or for a pool block ----------------------------------------- */
+/* The QP waits for its context's window; it is woken, oldest first, as acknowledgements open the window. */
+MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    if (!x) return;
+    /* P24: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock holds it, and its
+     * own deadline (mrc__cc_pace_expire) wakes the READY list then */
+    if (MRC__UNLIKELY(!x->inflight) && x->pace_next > c->ep->now && c->pace_deadline != x->pace_next) {
+        c->pace_deadline = x->pace_next;
+        /* with nothing in flight its retransmission timers have nothing to time: they run from when it may send
+         * (an RTO here would bypass the window, P24's point, and back off the QP's tail) */
+        if (c->state == MRC_QPS_RTS && (c->rto_start < x->pace_next || c->tlp_base < x->pace_next)) {
+            c->rto_start = MRC__MAX(c->rto_start, x->pace_next);
+            c->tlp_base = MRC__MAX(c->tlp_base, x->pace_next);
+            mrc__req_timers(c);
+        } else {
+            mrc__timer_update(c);
+        }
+    }
+    if (c->in_ready) return;
+    c->in_ready = 1;
+    c->ready_next = MRC__EV_NONE;
+    if (x->ready_tail == MRC__EV_NONE) x->ready_head = c->slot;
+    else c->ep->conns[x->ready_tail]->ready_next = c->slot;
+    x->ready_tail = c->slot;
+}
+/* No block for the next new PSN and none free or retained: wait for one (once on the list, counted once). The QP is
+ * never forgotten: a block freed or retained while it is listed is handed to it. */
+MRC__PRIVATE void mrc__pool_wait(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    if (c->in_poolq) return;
+    c->in_poolq = 1;
+    mrc__ring_push(ep->poolq, &ep->poolq_head, &ep->poolq_len, c->slot);
+    c->st.pool_waits++;
+    ep->st.pool_waits++;
+}
+
+/* ---- scheduling: a QP with work joins the queues once ------------------------------------------------------- */
+/* c (in RTS, not in the txq) can send now (MRC__NEW_OK): queued; MRC__NEW_CWND: READY on its context;
+ * MRC__NEW_POOL: waiting for a pool block; MRC__NEW_NO: nothing */
+MRC__PRIVATE MRC__INLINE void mrc__sched_txq(mrc_conn *c, int w) {
+    if (w == MRC__NEW_OK) {
+        c->in_txq = 1;
+        mrc__ring_push(c->ep->txq, &c->ep->txq_head, &c->ep->txq_len, c->slot);
+    } else if (w == MRC__NEW_CWND) {
+        mrc__cc_block(c); /* READY: woken when its context's window opens */
+    } else if (w == MRC__NEW_POOL) {
+        mrc__pool_wait(c); /* woken with a block when another QP frees one */
+    }
+}
+/* c's control packets, queued once */
+MRC__PRIVATE MRC__INLINE void mrc__sched_ctl(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+}
+MRC__PRIVATE void mrc__sched_tx(mrc_conn *c) {
+    mrc__sched_ctl(c);
+    if (!c->in_txq && c->state == MRC_QPS_RTS) { /* work it can send now: each check made once */
+        int w = c->probes_due ? MRC__NEW_OK : mrc__req_rtx(c);
+        mrc__sched_txq(c, w == MRC__NEW_NO ? mrc__req_new(c) : w);
+    }
+}
+MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    if (c->in_evq) return;
+    c->in_evq = 1;
+    mrc__ring_push(ep->evq, &ep->evq_head, &ep->evq_len, c->slot);
+}
+
+/* ---- waking: a window opens, a pacing deadline passes, a pool block comes free ------------------------------ */
+/* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
+ * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
+ * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list -
+ * unless the context's pacing clock holds it (P24): then it goes back with its pacing deadline armed, which wakes
+ * the list again, and the others wait with it. */
+MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
+    unsigned n = 0;
+    while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
+        mrc_conn *c = ep->conns[x->ready_head];
+        x->ready_head = c->ready_next;
+        if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
+        c->in_ready = 0;
+        mrc__sched_tx(c);
+        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24: the pacing clock holds it (its deadline is
+                                                                 * armed) and the context with it */
+    }
+}
+/* P24: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in flight; the first
+ * to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules the QP. */
+MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    c->pace_deadline = MRC_TIME_NEVER;
+    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+}
+/* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
+ * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
+ * losses, a few QPs per event, on the assumption that the woken QPs put bytes in flight whose acknowledgements wake
+ * the next ones; a woken QP that sends nothing breaks that chain, and when nothing else of the context is in flight
+ * the QPs left on the list wait for ever with the window open (issue 13). So its turn passes on. */
+MRC__PRIVATE void mrc__cc_pass(mrc_conn *c) {
+    mrc__ccx *x = mrc__conn_ccx(c);
+    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+}
+/* Free the block of c's table entry t (if any). The first waiting QP that still needs a block gets it, and is
+ * scheduled. */
+MRC__PRIVATE void mrc__pool_release(mrc_conn *c, uint32_t t) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t i;
+    if (!c->btab[t]) return;
+    i = c->btab[t] - 1u;
+    c->btab[t] = 0;
+    if (mrc__pool_ret(ep, i)) mrc__pool_unretain(ep, i);
+    while (ep->poolq_len) { /* O(1) amortised: each entry is looked at once */
+        mrc_conn *w = ep->conns[ep->poolq[ep->poolq_head % MRC_MAX_CONNS]];
+        ep->poolq_head = (ep->poolq_head + 1u) % MRC_MAX_CONNS;
+        ep->poolq_len--;
+        w->in_poolq = 0;
+        if (w->state != MRC_QPS_RTS || w->btab[MRC__BTAB_IDX(w->snd_nxt)]) continue; /* needs none any more */
+        mrc__pool_give(w, w->snd_nxt, i);
+        ep->st.pool_handoffs++;
+        mrc__sched_tx(w);
+        return;
+    }
+    ep->pool[i].next = ep->free_head;
+    ep->free_head = (mrc__blkidx)(i + 1u);
+    ep->pool_nfree++;
+}
+/* The block holding psn (if any) now holds acknowledged PSNs only: retained at the FIFO's tail - or handed over at
+ * once if a QP waits (one waits only while no block is free or retained). */
+MRC__PRIVATE void mrc__pool_retain(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t t = MRC__BTAB_IDX(psn), i;
+    mrc__pblk *b;
+    if (!c->btab[t]) return;
+    i = c->btab[t] - 1u;
+    b = &ep->pool[i];
+    if (mrc__pool_ret(ep, i)) return;
+    if (ep->poolq_len) {
+        mrc__pool_release(c, t);
+        return;
+    }
+    b->next = 0;
+    b->prev = ep->ret_tail;
+    if (ep->ret_tail) ep->pool[ep->ret_tail - 1u].next = (mrc__blkidx)(i + 1u);
+    else ep->ret_head = (mrc__blkidx)(i + 1u);
+    ep->ret_tail = (mrc__blkidx)(i + 1u);
+    ep->pool_nret++;
+}
+/* Every block of the QP (leaving RTS, reset, destroy): O(window / 64), never per packet. */
+MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c) {
+    uint32_t t;
+    for (t = 0; t < MRC__BTAB_LEN; t++)
+        mrc__pool_release(c, t); /* nothing when the entry has no block */
+}
+
+/* ====== src/cc.h ================================================================================================ */
+/* ================================================================================================================
+ * CONGESTION CONTROL: what src/cc.c offers the layers above it
+ * ============================================================================================================== */
+
+typedef struct mrc__cc_sample { /* what one SACK tells the context */
+    uint64_t newly;           /* bytes the responder newly received (rcvd_bytes delta) */
+    mrc_time rtt;             /* RTT of the named, never retransmitted packet; 0 = no sample */
+    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27), receiver penalty, restore */
+} mrc__cc_sample;
+/* why a PSN was declared lost (mrc__cc_on_loss, mrc__req_mark_lost; trace MRC_TRACE_LOSS) */
+enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5,
+       MRC__LOSS_TRIM_LH = 6 };
+
+/* ---- contexts ------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id);
+MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id);
+MRC__PRIVATE void mrc__cc_init(mrc_conn *c);    /* RTR -> RTS: join or create its context */
+MRC__PRIVATE void mrc__cc_release(mrc_conn *c); /* leaving RTS: its bytes leave the context */
+
+/* ---- a QP's inputs -------------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
+MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
+/* the NSCC steps the SACK fast path makes itself (src/endpoint.c) */
+MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
+MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now);
+
+/* ====== src/cc.c ================================================================================================ */
+/* ================================================================================================================
+ * CONGESTION CONTROL - src/cc.c
+ * Owns: CC profiles, congestion contexts (one per peer and profile, shared by its QPs: one window, one count of
+ * nominal bytes in flight, docs/PROTOCOL.md 8.2) and how the window changes: NSCC ("uet-1.0-nscc", docs/PROTOCOL.md
+ * 8.5, in integers), a fixed window and none. An algorithm is a row of the table mrc__cc_ops: adding one is adding
+ * a row. Per SACK the work is O(1); divisions happen once per adjust period or per decrease, not per packet. The
+ * send gate and the READY list of QPs waiting for window are the scheduler's (src/sched.c): this file wakes it.
+ * Calls: state, sched.
+ * ============================================================================================================== */
+
+/* ---- helpers ------------------------------------------------------------------------------------------------ */
 MRC__PRIVATE bool mrc__streq(const char *a, const char *b) {
     if (!a || !b) return a == b;
     while (*a && *a == *b) a++, b++;
@@ -6767,7 +3783,6 @@ MRC__PRIVATE void mrc__cc_clamp(mrc__ccx *x) {
     if (x->cwnd < x->p.floor) x->cwnd = x->p.floor;
 }
 MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4; }
-
 #ifndef MRC_NO_FLOAT
 /* a positive float to uint32_t, saturating (a plain cast of >= 2^32 or infinity is undefined behaviour). The float
  * comparisons here are written in double: targets that evaluate float in double (FLT_EVAL_METHOD 1, s390x) would
@@ -6780,6 +3795,7 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
+
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
 MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
@@ -7019,65 +4035,7 @@ static const mrc__cc_ops mrc__cc_table[3] = {
     {0, 0, 0, 0}                                                               /* FIXED: the window never moves */
 };
 
-/* ---- contexts and the READY list ---------------------------------------------------------------------------------- */
-/* The QP waits for its context's window; it is woken, oldest first, as acknowledgements open the window. */
-MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
-    mrc__ccx *x = mrc__conn_ccx(c);
-    if (!x) return;
-    /* P24: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock holds it, and its
-     * own deadline (mrc__cc_pace_expire) wakes the READY list then */
-    if (MRC__UNLIKELY(!x->inflight) && x->pace_next > c->ep->now && c->pace_deadline != x->pace_next) {
-        c->pace_deadline = x->pace_next;
-        /* with nothing in flight its retransmission timers have nothing to time: they run from when it may send
-         * (an RTO here would bypass the window, P24's point, and back off the QP's tail) */
-        if (c->state == MRC_QPS_RTS && (c->rto_start < x->pace_next || c->tlp_base < x->pace_next)) {
-            c->rto_start = MRC__MAX(c->rto_start, x->pace_next);
-            c->tlp_base = MRC__MAX(c->tlp_base, x->pace_next);
-            mrc__req_timers(c);
-        } else {
-            mrc__timer_update(c);
-        }
-    }
-    if (c->in_ready) return;
-    c->in_ready = 1;
-    c->ready_next = MRC__EV_NONE;
-    if (x->ready_tail == MRC__EV_NONE) x->ready_head = c->slot;
-    else c->ep->conns[x->ready_tail]->ready_next = c->slot;
-    x->ready_tail = c->slot;
-}
-/* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
- * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
- * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list -
- * unless the context's pacing clock holds it (P24): then it goes back with its pacing deadline armed, which wakes
- * the list again, and the others wait with it. */
-MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
-    unsigned n = 0;
-    while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
-        mrc_conn *c = ep->conns[x->ready_head];
-        x->ready_head = c->ready_next;
-        if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
-        c->in_ready = 0;
-        mrc__sched_tx(c);
-        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24: the pacing clock holds it (its deadline is
-                                                                 * armed) and the context with it */
-    }
-}
-/* P24: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in flight; the first
- * to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules the QP. */
-MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
-    mrc__ccx *x = mrc__conn_ccx(c);
-    c->pace_deadline = MRC_TIME_NEVER;
-    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
-}
-/* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
- * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
- * losses, a few QPs per event, on the assumption that the woken QPs put bytes in flight whose acknowledgements wake
- * the next ones; a woken QP that sends nothing breaks that chain, and when nothing else of the context is in flight
- * the QPs left on the list wait for ever with the window open (issue 13). So its turn passes on. */
-MRC__PRIVATE void mrc__cc_pass(mrc_conn *c) {
-    mrc__ccx *x = mrc__conn_ccx(c);
-    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
-}
+/* ---- contexts: one per peer and CC profile, shared by its QPs ----------------------------------------------- */
 /* The context a QP joins at RTR -> RTS: its peer's on its profile, or a new one. Index, or -1 (table full). */
 MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t profile_id) {
     int i, fr = -1;
@@ -7158,15 +4116,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
     c->ccx = MRC__EV_NONE;
 }
 
-/* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
- * always goes, unless the window is below one packet and the pacing clock says not yet (P24; pace_next stays 0
- * without sub-packet windows) */
-MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
-    return !x || x->inflight + nominal <= x->cwnd || (x->inflight == 0 && now >= x->pace_next);
-}
-MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
-    return mrc__cc_fits(mrc__conn_ccx(c), nominal, c->ep->now);
-}
+/* ---- a QP's inputs: sent, acknowledged, lost, a SACK's congestion signals ----------------------------------- */
 /* P24: a packet sent with the window below its size sets the pacing clock: the context's next packet waits
  * base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
  * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
@@ -7324,13 +4274,2854 @@ MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out) {
     return MRC_OK;
 }
 
+/* ====== src/path.h ============================================================================================== */
 /* ================================================================================================================
- * ENDPOINT OPERATIONS AND THE CONTROL PLANE
+ * EV / PATH MANAGER: what src/path.c offers the layers above it (the policies among them: src/path_policy.c)
+ * ============================================================================================================== */
+
+/* ---- EV slots, their states, the QP's profile, the ports ------------------------------------------------------ */
+enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__EVS_PROBING, MRC__EVS_DENIED,
+       MRC__EVS_OFF };        /* mrc__ev.st bits 2:0 (the banner of src/path.c says where each state lives) */
+#define MRC__EVF_SKIP2 0x08u  /* skipped after its turn in this round: it sits the next round out too */
+#define MRC__EVF_OKC 0x70u    /* consecutive probe answers of an ASSUMED_BAD EV */
+#define MRC__EVST(e) ((unsigned)((e)->st & 7u))
+MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c); /* the fabric's hash picks its EVs' paths */
+MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c);
+MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
+MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st);
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e);
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep);
+MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta);
+#define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data (7.11) */
+MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c); /* an EV of some port can carry data */
+
+/* ---- controller events ---------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e);
+MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state);
+
+/* ---- the rotation --------------------------------------------------------------------------------------------- */
+MRC__PRIVATE MRC__INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos);
+MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a, unsigned b);
+MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot);
+MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot);
+MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
+MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c); /* empty the recycle rings (P23) */
+
+/* ---- the backup stacks, the bad FIFO, the probe clock, probes and the EVs of control packets ------------------- */
+enum { MRC__TLP2_DUE = 1, MRC__TLP2_OUT = 2, MRC__TLP2_MATCH = MRC_MAX_PROBES }; /* c->tlp2; mrc__probe_match */
+MRC__PRIVATE void mrc__bad_push(mrc_conn *c, uint16_t slot);
+MRC__PRIVATE uint16_t mrc__bad_pop(mrc_conn *c);
+MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot);
+MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
+MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c);
+MRC__PRIVATE void mrc__evp_arm(mrc_conn *c);
+MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
+MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h);
+MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port);
+MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port);
+
+/* ---- building the set ----------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c);
+MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c);
+MRC__PRIVATE void mrc__ev_setup(mrc_conn *c);
+MRC__PRIVATE void mrc__ev_release(mrc_conn *c);
+MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti);
+
+/* ---- EV expansion (docs/PROTOCOL.md 7.1) ---------------------------------------------------------------------- */
+MRC__PRIVATE uint32_t mrc__bits_get(const uint8_t *p, uint32_t s, uint32_t k);
+MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v);
+MRC__PRIVATE unsigned mrc__popcount32(uint32_t v);
+MRC__PRIVATE uint32_t mrc__wmask(uint32_t w);
+MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f);
+MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
+                                 unsigned *idx);
+
+/* ====== src/path.c ============================================================================================== */
+/* ================================================================================================================
+ * EV / PATH MANAGER - src/path.c
+ * Owns: the mechanism of paths - each QP's EV set, the state of every EV and how it changes (rotation, skips,
+ * backups, the bad FIFO, rebuilds), the EV of every packet it sends, the EVs control packets leave on (Q19), the
+ * probe clock, controller events, and the EV expansion algorithm (docs/PROTOCOL.md 7.1). What to do on an
+ * acknowledgement, a trim or a loss - which EV to use, when to hold one back, when to demote, sweep or verify - is
+ * policy, in src/path_policy.c.
+ *
+ * A QP's EVs come from its profile: AUTO (ID 0) draws evs_per_port distinct random UDP source ports per port; an
+ * EXP or GEN profile lends its array. Packets go to the planes (ports) in turn, so every usable plane carries an
+ * equal share; within a plane they walk that plane's EVs. Every slot is in exactly one place (docs/PROTOCOL.md 7):
+ *   ACTIVE   its port's rotation [0, n_act): carries data. The rotation takes the next one and reshuffles at the end
+ *            of a round, so each active EV of a plane carries one packet per round of that plane.
+ *   SKIP     [n_act, n_act + n_skip) of its port: misses its next turn (SKIP_ONCE echo, fabric trim), back next round.
+ *   BACKUP   bk_head[port]: good, waiting to replace a demoted EV of the same port.
+ *   BAD      the bad FIFO (ASSUMED_BAD: a loss without a trim, or ALWAYS_SKIP); PROBING while its probe is out.
+ *   DENIED   the controller said never.  OFF: its port, or the peer's, is down.
+ * Picking, skipping, demoting, promoting a backup and reviving are O(1); a round's reshuffle is O(n) per n packets.
+ * Control-plane changes (ports, peer ports, controller operations) rebuild the lists in O(n).
+ * Calls: state.
+ * ============================================================================================================== */
+
+/* ---- EV slots, their states, the QP's profile, the ports ---------------------------------------------------- */
+/* ECMP-hashed EVs: AUTO or a UDP or STEV profile's (the fabric's hash picks the path), not SRv6 (a named path) */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c) {
+    return !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
+}
+MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
+    return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
+}
+MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
+        if (ep->profs[i].used && ep->profs[i].id == id) return (mrc__evprof *)&ep->profs[i];
+    return (mrc__evprof *)0;
+}
+/* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
+    return c->ev_prof ? c->ep->profs[c->ev_prof - 1u].ev[slot].entropy : (uint32_t)c->evs[slot].sport;
+}
+MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 hold too */
+    e->st = (uint8_t)st;
+    e->hold = 0;
+}
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
+    return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
+}
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
+    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
+}
+MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
+    return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
+}
+/* the ASSUMED_BAD count a profile keeps per EV (QUERY_EV_STATE) */
+MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta) {
+    mrc__evprof *pf = mrc__conn_prof(c);
+    if (!pf) return;
+    if (delta > 0) pf->ev[slot].bad_refs++;
+    else if (pf->ev[slot].bad_refs) pf->ev[slot].bad_refs--;
+}
+MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
+    unsigned p;
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        if (c->n_act[p] + c->n_skip[p]) return true;
+    return false;
+}
+
+/* ---- controller events -------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e) {
+    if (ep->notify_len >= MRC_NOTIFYQ_LEN) { /* never silently: the next event delivered carries the count */
+        ep->notify_lost++;
+        ep->st.notify_dropped++;
+        return;
+    }
+    e->drop_count = ep->notify_lost;
+    ep->notify_lost = 0;
+    ep->notify[(ep->notify_head + ep->notify_len) % MRC_NOTIFYQ_LEN] = *e;
+    ep->notify_len++;
+}
+MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    mrc_event ev;
+    MRC__TRACE(c->ep, MRC_TRACE_EV_STATE, ((uint64_t)c->qpn << 16) | slot, state);
+    if (!((pf ? pf->event_mask : c->ep->cfg.ev_event_mask) & state)) return;
+    MRC_MEMSET(&ev, 0, sizeof ev);
+    ev.type = MRC_EVT_EV_STATE;
+    ev.qpn = c->qpn;
+    ev.conn = c;
+    ev.profile_id = pf ? pf->id : 0;
+    ev.ev_index = slot;
+    ev.ev = mrc__ev_value(c, slot);
+    ev.port = c->evs[slot].port;
+    ev.state = state;
+    mrc__notify(c->ep, &ev);
+}
+
+/* ---- the rotation: planes round-robin, then each plane's own EV rotation ------------------------------------ */
+MRC__PRIVATE MRC__INLINE void mrc__evr_put(mrc_conn *c, unsigned p, unsigned pos, uint16_t slot) {
+    MRC_ASSERT((unsigned)c->seg[p] + pos < c->ev_count);
+    c->ring[c->seg[p] + pos] = (mrc__evslot)slot;
+    c->evs[slot].at = (uint16_t)pos;
+}
+MRC__PRIVATE MRC__INLINE uint16_t mrc__evr_at(const mrc_conn *c, unsigned p, unsigned pos) {
+    return c->ring[c->seg[p] + pos];
+}
+MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a, unsigned b) {
+    uint16_t t = mrc__evr_at(c, p, a);
+    mrc__evr_put(c, p, a, mrc__evr_at(c, p, b));
+    mrc__evr_put(c, p, b, t);
+}
+/* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
+MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
+    unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].at, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
+    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23) */
+    if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
+        mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
+        c->n_skip[p]--;
+        return;
+    }
+    if (i < c->act_pos[p]) { /* used this round: the last used one fills the hole, which moves to the boundary */
+        c->act_pos[p]--;
+        mrc__evr_put(c, p, i, mrc__evr_at(c, p, c->act_pos[p]));
+        i = c->act_pos[p];
+    }
+    if (i != c->n_act[p] - 1u) mrc__evr_put(c, p, i, mrc__evr_at(c, p, c->n_act[p] - 1u)); /* the last active one */
+    c->n_act[p]--;
+    if (c->n_skip[p]) mrc__evr_put(c, p, c->n_act[p], mrc__evr_at(c, p, end)); /* the last skipped moves down */
+}
+/* Make a slot ACTIVE, pending in its port's current round. */
+MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot) {
+    unsigned p = c->evs[slot].port - 1u;
+    if (c->n_skip[p]) mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], mrc__evr_at(c, p, c->n_act[p]));
+    mrc__evr_put(c, p, c->n_act[p], slot);
+    c->n_act[p]++;
+    mrc__ev_set(&c->evs[slot], MRC__EVS_ACTIVE);
+}
+/* End of a port's round: skipped EVs rejoin (those that had their turn in the round they were skipped in sit this
+ * one out, unless nothing else could carry data), then a seeded reshuffle. */
+MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
+    unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
+    for (i = c->n_act[p]; i < n; i++) {
+        mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
+        if (e->hold) { /* P29: awaiting a loss verdict; P35: awaiting verification (no count) */
+            if (e->hold != MRC__HOLD_VER) e->hold--;
+            continue;
+        }
+        if (e->st & MRC__EVF_SKIP2) {
+            e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2);
+            continue;
+        }
+        mrc__ev_set(e, MRC__EVS_ACTIVE);
+        mrc__evr_swap(c, p, i, j++);
+    }
+    if (j == 0 && n) { /* everything sat out: all but P35's held EVs rejoin, and they too if they are all */
+        for (i = c->n_act[p]; i < n; i++) {
+            mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
+            if (e->hold == MRC__HOLD_VER) continue;
+            mrc__ev_set(e, MRC__EVS_ACTIVE);
+            mrc__evr_swap(c, p, i, j++);
+        }
+    }
+    if (j == 0 && n) { /* everything sat out: everything rejoins */
+        for (i = 0; i < n; i++) mrc__ev_set(&c->evs[mrc__evr_at(c, p, i)], MRC__EVS_ACTIVE); /* holds end too */
+        j = n;
+    }
+    c->n_act[p] = (uint16_t)j;
+    c->n_skip[p] = (uint16_t)(n - j);
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
+        mrc__evslot *ring = &c->ring[c->seg[p]];
+        MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
+        for (i = j; i-- > 1;) {
+            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
+            mrc__evslot t = ring[i];
+            ring[i] = ring[b];
+            ring[b] = t;
+        }
+        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
+    }
+    c->act_pos[p] = 0;
+}
+/* Every FIFO empty (rebuild, ERR). O(ports + EVs). */
+MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_PORTS; i++) c->rc_head[i] = c->rc_n[i] = 0;
+    for (i = 0; i < c->ev_count; i++) c->evs[i].rc = 0;
+}
+
+/* ---- the backup stacks, the bad FIFO and the probe clock ---------------------------------------------------- */
+MRC__PRIVATE void mrc__bad_push(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    e->st = (uint8_t)((e->st & MRC__EVF_OKC) | MRC__EVS_BAD);
+    e->at = MRC__EV_NONE;
+    if (c->bad_tail == MRC__EV_NONE) c->bad_head = slot;
+    else c->evs[c->bad_tail].at = slot;
+    c->bad_tail = slot;
+    c->n_bad++;
+}
+MRC__PRIVATE uint16_t mrc__bad_pop(mrc_conn *c) {
+    uint16_t s = c->bad_head;
+    c->bad_head = c->evs[s].at;
+    if (c->bad_head == MRC__EV_NONE) c->bad_tail = MRC__EV_NONE;
+    c->n_bad--;
+    return s;
+}
+MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    mrc__ev_set(e, MRC__EVS_BACKUP);
+    e->at = c->bk_head[p];
+    c->bk_head[p] = slot;
+    c->bk_n[p]++;
+}
+/* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
+ * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
+MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
+    mrc_time t = c->ep->cfg.ev_probe_interval_ns;
+    return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
+}
+MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
+/* P35: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by default), without the back-off of Q8's */
+MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
+MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
+    if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
+        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
+}
+/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19: an answer to
+ * someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
+MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_PROBES; i++) {
+        const mrc__probe *p = &c->probes[i];
+        if (p->kind != MRC__PROBE_FREE && !((c->probes_due >> i) & 1u) && mrc__ev_value(c, p->slot) == entropy &&
+            mrc__ts(c->ep, c->probe_sent[i]) == ts)
+            return (int)i;
+    }
+    if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot < c->ev_count &&
+        mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts(c->ep, c->tlp2_sent) == ts)
+        return MRC__TLP2_MATCH; /* P33: the other copy of the tail-loss probe */
+    return -1;
+}
+
+/* ---- reverse EVs of control packets (Q19) ------------------------------------------------------------------------
+ * SACKs, NACKs and transport ACKs leave on the arrival plane, on its EVs that carry data, in turn: they spread over
+ * the paths data takes, so one broken reverse path costs a share of (cumulative) acknowledgements, not all of
+ * them. A plane with no such EV hands over to the next. MRC__EV_NONE when the QP has none at all. O(ports). */
+MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
+    unsigned i, np = c->ep->cfg.num_ports, p = port - 1u;
+    for (i = 0; i < np; i++, p = p + 1u == np ? 0u : p + 1u) {
+        unsigned n = (unsigned)c->n_act[p] + c->n_skip[p];
+        if (!n) continue;
+        if (c->rev_pos[p] >= n) c->rev_pos[p] = 0;
+        return mrc__evr_at(c, p, c->rev_pos[p]++);
+    }
+    return MRC__EV_NONE;
+}
+/* P28: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open addressing, linear
+ * probing, at most half full). -1 when there is none. O(1) expected. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) { return (uint32_t)(ent * 2654435761u) % MRC__EVH; }
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
+MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
+    uint32_t h = mrc__ent_hash(ent), n;
+    for (n = 0; n < MRC__EVH && pf->hix[h]; n++, h = mrc__ent_next(h)) {
+        unsigned i = pf->hix[h] - 1u;
+        if (pf->ev[i].entropy == ent && pf->ev[i].port == port) return (int)i;
+    }
+    return -1;
+}
+/* P28: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the arrival's entropy and
+ * port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A cross the same cables
+ * (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived on it shows that
+ * path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19's rotation (MRC__EV_NONE).
+ * O(1). */
+MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    int i;
+    unsigned st;
+    if (!pf || !c->ep->cfg.rev_ev_mirror) return MRC__EV_NONE; /* (both callers already left rev_ev_echo out) */
+    i = mrc__prof_lookup(pf, ent, port);
+    if (i < 0 || (unsigned)i >= c->ev_count) return MRC__EV_NONE;
+    st = MRC__EVST(&c->evs[i]);
+    if (st != MRC__EVS_ACTIVE && st != MRC__EVS_SKIP && st != MRC__EVS_BACKUP) return MRC__EV_NONE;
+    return (uint16_t)i;
+}
+
+/* ---- building the set --------------------------------------------------------------------------------------- */
+/* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
+MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
+    unsigned p;
+    c->bad_head = c->bad_tail = MRC__EV_NONE;
+    for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
+}
+/* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
+ * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n).
+ * The active share (act_target) and the floor are computed from the port's USABLE EVs (neither OFF nor DENIED),
+ * good or ASSUMED_BAD, never from the health of the moment: they are later trusted by revivals and demotions, and a
+ * share computed while a plane's EVs were all bad (0) parked every EV revived there as a backup for ever, which
+ * left a QP whose only plane that was that one with nothing to send on (issue 13). */
+MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    uint16_t usable[MRC_MAX_PORTS], slots[MRC_MAX_PORTS];
+    unsigned i, p, planes = 0;
+    c->n_bad = 0;
+    mrc__ev_lists_empty(c);
+    mrc__ev_rc_clear(c);
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
+        c->bk_n[p] = c->n_act[p] = c->n_skip[p] = c->act_pos[p] = c->rev_pos[p] = 0;
+        usable[p] = slots[p] = 0;
+    }
+    for (i = 0; i < c->ev_count; i++) { /* classify */
+        mrc__ev *e = &c->evs[i];
+        bool was_bad = mrc__ev_is_bad(e);
+        unsigned ns = MRC__EVS_ACTIVE;
+        if (pf && pf->ev[i].denied) ns = MRC__EVS_DENIED;
+        else if (!mrc__port_ok(c, e->port)) ns = MRC__EVS_OFF;
+        else if (was_bad) ns = MRC__EVS_BAD;
+        if (ns == MRC__EVS_ACTIVE || ns == MRC__EVS_BAD) usable[e->port - 1u]++;
+        if (was_bad && ns != MRC__EVS_BAD) mrc__ev_badref(c, i, -1);
+        mrc__ev_set(e, ns);
+        slots[e->port - 1u]++;
+    }
+    for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
+        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev_backup_pct / 100u;
+        c->act_target[p] = (uint16_t)(usable[p] && !t ? 1u : t);
+        c->seg[p] = (uint16_t)i;
+        i += slots[p];
+        planes += usable[p] != 0;
+    }
+    c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
+    for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
+    c->ev_proven = MRC__EV_NONE; /* proven again by the next SACK */
+    for (i = 0; i < c->ev_count; i++) { /* place */
+        mrc__ev *e = &c->evs[i];
+        p = e->port - 1u;
+        if (MRC__EVST(e) == MRC__EVS_BAD) {
+            mrc__bad_push(c, (uint16_t)i);
+        } else if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
+            if (c->n_act[p] < c->act_target[p]) mrc__evr_put(c, p, c->n_act[p]++, (uint16_t)i);
+            else mrc__bk_push(c, (uint16_t)i);
+        }
+    }
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        for (i = c->n_act[p]; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
+    c->ver_n = c->ver_head = 0; /* P35: every held EV was placed again above */
+    c->ver_deadline = MRC_TIME_NEVER;
+    for (i = 1; i < MRC_MAX_PROBES; i++) { /* EV probes in flight now answer nothing */
+        if (c->probes[i].kind == MRC__PROBE_EV || c->probes[i].kind == MRC__PROBE_VER) c->probes[i].kind = MRC__PROBE_FREE;
+        c->probes_due &= ~(1u << i);
+    }
+    if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
+    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33: a stale copy */
+    c->evp_deadline = MRC_TIME_NEVER;
+    mrc__evp_arm(c);
+    if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
+    c->st.ev_rebuilds++;
+}
+/* RESET -> INIT: the QP's EV set from its profile. AUTO values are distinct per QP (O(n^2) once, at set-up). */
+MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    uint32_t n, i, j, range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
+    if (pf) {
+        n = pf->ev_count;
+        for (i = 0; i < n; i++) {
+            c->evs[i].sport = 0; /* the value is the profile's */
+            c->evs[i].port = pf->ev[i].port;
+        }
+        c->ev_min_active = (uint16_t)pf->ev_min_active;
+    } else {
+        n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        for (i = 0; i < n; i++) {
+            uint32_t v, tries = 0;
+            do { /* distinct values, as long as the range allows */
+                v = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
+                for (j = 0; j < i && c->evs[j].sport != v; j++) {
+                }
+            } while (j < i && ++tries < 16u);
+            c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
+            c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
+        }
+        c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
+                                                            : MRC__MAX(n / 8u, 1u));
+    }
+    for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
+    c->ev_count = (uint16_t)n;
+    c->peer_ports = mrc__all_ports(ep);
+    mrc__ev_rebuild(c);
+    c->st.ev_rebuilds = 0;
+}
+/* RESET or destroy: give back the profile reference and the ASSUMED_BAD counts. */
+MRC__PRIVATE void mrc__ev_release(mrc_conn *c) {
+    mrc__evprof *pf = mrc__conn_prof(c);
+    unsigned i;
+    if (!pf) return;
+    for (i = 0; i < c->ev_count; i++)
+        if (mrc__ev_is_bad(&c->evs[i])) mrc__ev_badref(c, i, -1);
+    if (pf->refs) pf->refs--;
+    c->ev_prof = 0;
+}
+/* The EV fields of a packet's txinfo. */
+MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, mrc_txinfo *ti) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    ti->port = c->evs[slot].port;
+    ti->ev = pf ? pf->ev[slot].entropy : (uint32_t)c->evs[slot].sport;
+    ti->ev_fmt = pf ? pf->fmt_mode : (uint8_t)MRC_EV_FMT_UDP;
+    if (pf && pf->path_len) {
+        ti->path = pf->ev[slot].path;
+        ti->path_len = pf->path_len;
+    }
+}
+
+/* ---- per-QP queries ----------------------------------------------------------------------------------------- */
+MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) {
+    switch (MRC__EVST(e)) {
+    case MRC__EVS_BAD: case MRC__EVS_PROBING: return MRC_EVS_ASSUMED_BAD;
+    case MRC__EVS_DENIED: return MRC_EVS_DENIED;
+    default: return MRC_EVS_GOOD;
+    }
+}
+MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c) { return c ? c->ev_count : 0u; }
+MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state) {
+    if (!c) return MRC_ERR_INVAL;
+    if (index >= c->ev_count) return MRC_ERR_NOENT;
+    if (ev) *ev = mrc__ev_value(c, index);
+    if (port) *port = c->evs[index].port;
+    if (state) *state = mrc__ev_api_state(&c->evs[index]);
+    return MRC_OK;
+}
+MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
+    unsigned i;
+    if (!c || !out) return MRC_ERR_INVAL;
+    MRC_MEMSET(out, 0, sizeof(mrc_ev_port_summary) * MRC_MAX_PORTS);
+    for (i = 0; i < c->ev_count; i++) {
+        const mrc__ev *e = &c->evs[i];
+        mrc_ev_port_summary *o = &out[e->port - 1u];
+        switch (MRC__EVST(e)) {
+        case MRC__EVS_ACTIVE: o->active++; break;
+        case MRC__EVS_SKIP: o->skipped++; break;
+        case MRC__EVS_BACKUP: o->backup++; break;
+        case MRC__EVS_BAD: case MRC__EVS_PROBING: o->bad++; break;
+        case MRC__EVS_DENIED: o->denied++; break;
+        default: o->off++; break;
+        }
+    }
+    return MRC_OK;
+}
+
+/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) --------------------------------------------------------
+ * Per field: start from init_val; overlay popcount(mask) bits read from the abstract EV (most significant first)
+ * onto the mask's set bits, the highest set bit taking the first bit read; write the field right-aligned in its
+ * format field's width. Format fields past the profile's fields stay zero; abstract bits past the last mask must
+ * be zero. */
+MRC__PRIVATE uint32_t mrc__bits_get(const uint8_t *p, uint32_t s, uint32_t k) { /* k <= 32 bits at bit s */
+    uint32_t v = 0, i;
+    for (i = 0; i < k; i++) v = (v << 1) | ((uint32_t)(p[(s + i) >> 3] >> (7u - ((s + i) & 7u))) & 1u);
+    return v;
+}
+MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v) { /* low k bits of v at bit d */
+    uint32_t i;
+    for (i = 0; i < k; i++) {
+        uint32_t o = d + i;
+        uint8_t m = (uint8_t)(1u << (7u - (o & 7u)));
+        if ((v >> (k - 1u - i)) & 1u) p[o >> 3] = (uint8_t)(p[o >> 3] | m);
+        else p[o >> 3] = (uint8_t)(p[o >> 3] & (uint8_t)~m);
+    }
+}
+MRC__PRIVATE unsigned mrc__popcount32(uint32_t v) {
+    unsigned n = 0;
+    for (; v; v &= v - 1u) n++;
+    return n;
+}
+MRC__PRIVATE uint32_t mrc__deposit(uint32_t x, uint32_t mask) { /* low bits of x onto mask's set bits, lowest first */
+    uint32_t r = 0;
+    for (; mask; mask &= mask - 1u, x >>= 1)
+        if (x & 1u) r |= mask & (0u - mask);
+    return r;
+}
+MRC__PRIVATE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
+MRC__PRIVATE unsigned mrc__fmt_max_bits(unsigned mode) {
+    unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
+    return MRC__MIN(m, 8u * MRC_EV_BYTES);
+}
+/* total width in bits, or 0 when the format is invalid */
+MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f) {
+    unsigned i, w = 0;
+    if (!f || f->nfields < 1 || f->nfields > MRC_MAX_EV_FIELDS) return 0;
+    for (i = 0; i < f->nfields; i++) {
+        if (f->width[i] < 1 || f->width[i] > 32) return 0;
+        w += f->width[i];
+    }
+    return w <= mrc__fmt_max_bits(f->mode) ? w : 0u;
+}
+/* The profile rules (docs/PROTOCOL.md 7.1); on failure *code is the MRC_DETAIL_* rule and *idx the field. */
+MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
+                                 unsigned *idx) {
+    unsigned i, abits = 0;
+    *idx = 0;
+    *code = MRC_DETAIL_NULL_ARG;
+    if (!f || !fmt) return MRC_ERR_INVAL;
+    *code = MRC_DETAIL_FMT_TOO_WIDE;
+    if (!mrc__fmt_bits(fmt)) return MRC_ERR_INVAL;
+    *code = MRC_DETAIL_FIELD_COUNT;
+    if (nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
+    for (i = 0; i < nfields; i++) {
+        uint32_t w = f[i].width, m = mrc__wmask(w), k = mrc__popcount32(f[i].mask);
+        *idx = i;
+        *code = MRC_DETAIL_FIELD_WIDTH;
+        if (w < 1 || w > fmt->width[i]) return MRC_ERR_INVAL;
+        *code = MRC_DETAIL_FIELD_INIT_VAL;
+        if (f[i].init_val & ~m) return MRC_ERR_INVAL;
+        *code = MRC_DETAIL_FIELD_MASK;
+        if (f[i].mask & ~m) return MRC_ERR_INVAL;
+        if (f[i].mask) {
+            *code = MRC_DETAIL_FIELD_RANGE;
+            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_ERR_INVAL;
+        } else if (f[i].min_val || f[i].max_val) {
+            *code = MRC_DETAIL_FIELD_FIXED;
+            return MRC_ERR_INVAL; /* a fixed field generates nothing */
+        }
+        abits += k;
+    }
+    *idx = 0;
+    *code = MRC_DETAIL_ABSTRACT_WIDTH;
+    if (abits > 8u * MRC_EV_BYTES) return MRC_ERR_INVAL;
+    *code = MRC_DETAIL_NONE;
+    return MRC_OK;
+}
+MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
+    unsigned code, idx;
+    return mrc__prof_check(fmt, f, nfields, &code, &idx);
+}
+MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
+                          size_t abs_len, uint8_t *out, size_t out_len) {
+    unsigned i, bits;
+    uint32_t s = 0, d = 0, nabs;
+    int rc = mrc_ev_profile_check(fmt, f, nfields);
+    if (rc) return rc;
+    if (!abs || !out || abs_len > MRC_EV_BYTES) return MRC_ERR_INVAL;
+    bits = mrc__fmt_bits(fmt);
+    if (out_len * 8u < bits) return MRC_ERR_NOBUF;
+    nabs = (uint32_t)abs_len * 8u;
+    MRC_MEMSET(out, 0, out_len);
+    for (i = 0; i < fmt->nfields; i++) {
+        uint32_t v = 0;
+        if (i < nfields) {
+            v = f[i].init_val;
+            if (f[i].mask) {
+                uint32_t k = mrc__popcount32(f[i].mask);
+                if (s + k > nabs) return MRC_ERR_INVAL;
+                v = (v & ~f[i].mask) | mrc__deposit(mrc__bits_get(abs, s, k), f[i].mask);
+                s += k;
+            }
+        }
+        mrc__bits_put(out, d, fmt->width[i], v);
+        d += fmt->width[i];
+    }
+    for (; s < nabs; s++)
+        if (mrc__bits_get(abs, s, 1)) return MRC_ERR_INVAL; /* bits no field consumes */
+    return (int)bits;
+}
+
+/* ---- encapsulation fields for an adapter (Q16, Q18) --------------------------------------------------------- */
+MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti, mrc_ev_hdrs *out) {
+    uint32_t hi, lo;
+    if (!ep || !ti || !out) return MRC_ERR_INVAL;
+    MRC_MEMSET(out, 0, sizeof *out);
+    hi = (ti->ev >> 16) & 0xFFFFu;
+    lo = ti->ev & 0xFFFFu;
+    if (ti->ev_fmt == MRC_EV_FMT_UDP) {
+        out->udp_sport = (uint16_t)lo;
+        return MRC_OK;
+    }
+    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18) */
+        if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
+        out->has_srv6 = 1;
+        MRC_MEMCPY(out->srv6_da, ti->path, 16);
+        if (ti->path_len == 32) {
+            out->has_srh = 1;
+            MRC_MEMCPY(out->srh_seg, ti->path + 16, 16);
+        }
+    } else if (ti->ev_fmt != MRC_EV_FMT_STEV) {
+        return MRC_ERR_INVAL;
+    }
+    out->udp_sport = (uint16_t)(ep->cfg.stev_sport_high ? hi : lo);
+    out->flow_label = ep->cfg.stev_sport_high ? lo : hi;
+    return MRC_OK;
+}
+
+/* ====== src/path_policy.h ======================================================================================= */
+/* ================================================================================================================
+ * EV POLICIES: what src/path_policy.c offers the layers above it
+ * ============================================================================================================== */
+
+/* ---- which EV ------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p); /* a port's recycle ring length */
+MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
+MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
+MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);        /* the EV of the next data packet, or -1 */
+MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid); /* ... for a retransmission */
+
+/* ---- skips, holds and sweeps ---------------------------------------------------------------------------------- */
+#define MRC__SUS_ROUNDS 8u /* P29: the most rounds of its plane a held EV sits out awaiting a verdict */
+MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot);
+MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot);
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e); /* held by a sweep until verified (P35) */
+MRC__PRIVATE MRC__INLINE unsigned mrc__ev_ver_pos(const mrc_conn *c, unsigned i);
+MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent); /* a SACK named it */
+MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now);
+
+/* ---- verdicts ------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced);
+MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
+MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
+
+/* ---- probes of ASSUMED_BAD EVs (Q8) --------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
+MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
+
+/* ====== src/path_policy.c ======================================================================================= */
+/* ================================================================================================================
+ * EV POLICIES - src/path_policy.c
+ * Owns: the decisions about paths, over the mechanism of src/path.c: which EV carries the next packet (the plane's
+ * rotation, good EVs recycled first: P23), what an acknowledgement, a trim or a loss does to the EV it names (a
+ * skip, a hold awaiting the loss's verdict: P27, P29; demotion to ASSUMED_BAD; revival), the sweep of a plane after
+ * a confirmed silent loss and the verification of the EVs it holds (P35), and the rounds of probes that bring
+ * ASSUMED_BAD EVs back (Q8). The knobs these read are mrc_config's EV policy fields.
+ * Calls: state, path.
+ * ============================================================================================================== */
+
+/* ---- recycling of good EVs (docs/PROTOCOL.md P23) ---------------------------------------------------------------
+ * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
+ * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
+ * EV before its rotation moves on (REPS-like: good paths are reused, the rotation explores). A recycled EV that had
+ * not had its turn in the rotation's round has it now (it moves to the used part), so the rotation's next EVs are
+ * ones that have carried nothing this round: exploration does not pile more packets on an EV that recycling
+ * already reuses (measured: less concentration, fewer trims on a fully loaded 2-tier Clos). An EV's rc counts its
+ * entries that are still valid; leaving the rotation (skip, demotion) zeroes it, so entries queued before are
+ * stale and dropped when they reach the head - an EV is never recycled after a CE echo, a trim or a loss until a
+ * new clean return. A FIFO holds at most its port's slot count; a return that finds it full is not queued.
+ * Rebuilds and ERR empty every FIFO. Queueing O(1); taking amortised O(1) (each stale entry is dropped once). */
+MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) {
+    return (unsigned)(p + 1u < MRC_MAX_PORTS ? c->seg[p + 1u] : c->ev_count) - c->seg[p];
+}
+MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
+    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
+        e->rc == 0xFFu)
+        return;
+    c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
+    c->rc_n[p]++;
+    e->rc++;
+}
+/* The oldest valid entry of port p's FIFO, taken (and its turn of the round, if still pending); -1 when none, or
+ * when it is 'avoid' (it stays queued: the rotation serves this packet). */
+MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid) {
+    unsigned cap = mrc__ev_seglen(c, p);
+    while (c->rc_n[p]) {
+        unsigned s = c->rc_ring[c->seg[p] + c->rc_head[p]];
+        if (c->evs[s].rc && (int)s == avoid) return -1;
+        c->rc_head[p] = (uint16_t)(c->rc_head[p] + 1u == cap ? 0u : c->rc_head[p] + 1u);
+        c->rc_n[p]--;
+        if (c->evs[s].rc) {
+            c->evs[s].rc--;
+            if (c->evs[s].at >= c->act_pos[p]) { /* this is its turn of the round: the rotation explores the rest */
+                mrc__evr_swap(c, p, c->evs[s].at, c->act_pos[p]);
+                c->act_pos[p]++;
+            }
+            return (int)s;
+        }
+    }
+    return -1;
+}
+/* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
+ * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23),
+ * else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is the only
+ * one. -1 when no EV can carry data.
+ * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
+MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
+    unsigned tries, np = c->ep->cfg.num_ports;
+    for (tries = 0; tries < np; tries++) {
+        unsigned p = c->plane_rr;
+        uint16_t s;
+        int r;
+        c->plane_rr = (uint8_t)(p + 1u == np ? 0u : p + 1u);
+        if (!c->n_act[p] && !c->n_skip[p]) continue;
+        if (c->rc_n[p] && (r = mrc__ev_rc_pop(c, p, avoid)) >= 0) return r;
+        if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+        s = mrc__evr_at(c, p, c->act_pos[p]);
+        if ((int)s == avoid) {
+            if (c->n_act[p] < 2) continue; /* another plane, then */
+            mrc__evr_swap(c, p, c->act_pos[p], c->act_pos[p] + 1u < c->n_act[p] ? c->act_pos[p] + 1u : 0u);
+            s = mrc__evr_at(c, p, c->act_pos[p]);
+        }
+        c->act_pos[p]++;
+        return (int)s;
+    }
+    if (avoid >= 0 && avoid < (int)c->ev_count && MRC__EVST(&c->evs[avoid]) <= MRC__EVS_SKIP) return avoid;
+    return -1;
+}
+/* P25: the EV for a retransmission of the tail (avoid: the EV its PSN last went on) or the tail-loss probe (avoid
+ * -1). At the tail a retransmission or probe lost again costs a doubled TLP or the RTO, and a rotation EV may be on a
+ * dead cable nobody has found yet; so with rtx_proven_ev they go on the EV of the latest SACK that named a packet
+ * (it delivered one RTT ago) while that EV is ACTIVE and not `avoid', else on the rotation's next. O(1); the
+ * rotation is untouched. */
+MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid) {
+    uint16_t s = c->ev_proven;
+    if (c->ep->cfg.rtx_proven_ev && s < c->ev_count && (int)s != avoid && MRC__EVST(&c->evs[s]) == MRC__EVS_ACTIVE)
+        return (int)s;
+    return mrc__ev_pick(c, avoid);
+}
+
+/* ---- skips and holds: an EV that may have lost a packet sits out (P27, P29) --------------------------------- */
+/* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
+MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    bool used;
+    if (MRC__EVST(e) != MRC__EVS_ACTIVE) return;
+    used = e->at < c->act_pos[p];
+    mrc__evr_del(c, slot);
+    mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
+    c->n_skip[p]++;
+    e->st = (uint8_t)(MRC__EVS_SKIP | (used ? MRC__EVF_SKIP2 : 0u));
+    e->hold = 0;
+    c->st.ev_skipped++;
+}
+/* P29: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its plane's rotation
+ * (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight back - or,
+ * if no verdict comes, for MRC__SUS_ROUNDS (8) rounds of its plane. It keeps every other role of a good EV (the floor
+ * counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round), so a
+ * hold never starves a plane. O(1). */
+MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
+    if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
+        (unsigned)c->n_act[p] + c->n_skip[p] < c->ep->cfg.ev_suspect_min)
+        return;
+    if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
+        mrc__ev_skip(c, (uint16_t)slot);
+        c->st.ev_suspect_held++;
+    }
+    if (MRC__EVST(e) != MRC__EVS_SKIP) return;
+    e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2); /* the hold counts the rounds */
+    e->hold = (uint8_t)MRC__SUS_ROUNDS;
+}
+MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (MRC__EVST(e) != MRC__EVS_SKIP || !e->hold || e->hold == MRC__HOLD_VER) return;
+    mrc__evr_del(c, (uint16_t)slot);
+    mrc__evr_add(c, (uint16_t)slot); /* ACTIVE, its turn pending in this round; the hold cleared */
+}
+
+/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35) -------------------------------
+ * Under a hash the sender cannot tell which of its EVs cross the cable that just lost a packet: the rotation would
+ * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23, makes the
+ * rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the rotation that
+ * has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but the one that
+ * delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there is evidence
+ * that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the sweep), or
+ * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; a probe
+ * not answered within a quarter of a probe round is sent once more, and a second miss demotes its EV as a silent
+ * loss (then Q8 probes it back). Once a QP has swept, a
+ * backup promoted to replace a demoted EV is verified the same way before it carries data. One sweep per 2 smoothed
+ * RTTs of a QP: a later loss within them only moves sw_ref on. Held EVs keep the liveness of skipped ones: if nothing
+ * else of the plane can carry data, the other skipped EVs rejoin, and if there are none, the held ones
+ * (mrc__ev_new_round). O(EVs of the plane) per sweep, O(1) per verification and per queued entry; per SACK, a 16-bit
+ * store and a byte compared. */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e) {
+    return MRC__EVST(e) == MRC__EVS_SKIP && e->hold == MRC__HOLD_VER;
+}
+/* Position i of the verification FIFO in ver_ring. */
+MRC__PRIVATE MRC__INLINE unsigned mrc__ev_ver_pos(const mrc_conn *c, unsigned i) {
+    unsigned pos = (unsigned)c->ver_head + i;
+    return pos >= c->ev_count ? pos - c->ev_count : pos;
+}
+/* Queue a held EV (not probed) for a verification probe. Entries go stale when their EV is verified or moved before
+ * a probe slot reaches them, and an EV held again meanwhile is queued again: when the FIFO is full of such entries
+ * it is compacted first - stale entries and repeats dropped (the VPROBE flag marks the EVs kept during the pass) -
+ * which leaves room, since what stays names distinct held EVs; the EV is not queued twice if it is among them. O(1),
+ * O(EVs) when full. */
+MRC__PRIVATE void mrc__ev_ver_queue(mrc_conn *c, uint16_t slot) {
+    if (c->ver_n >= c->ev_count) {
+        unsigned i, n = 0;
+        bool have = false;
+        for (i = 0; i < c->ver_n; i++) { /* in place: position n is never ahead of position i */
+            mrc__evslot sl = c->ver_ring[mrc__ev_ver_pos(c, i)];
+            mrc__ev *e = &c->evs[sl];
+            if (!mrc__ev_is_ver(e) || (e->st & MRC__EVF_VPROBE)) continue;
+            e->st = (uint8_t)(e->st | MRC__EVF_VPROBE);
+            have = have || sl == slot;
+            c->ver_ring[mrc__ev_ver_pos(c, n++)] = sl;
+        }
+        c->ver_n = (uint16_t)n;
+        for (i = 0; i < n; i++) {
+            mrc__ev *e = &c->evs[c->ver_ring[mrc__ev_ver_pos(c, i)]];
+            e->st = (uint8_t)(e->st & ~MRC__EVF_VPROBE);
+        }
+        if (have) return;
+        MRC_ASSERT(c->ver_n < c->ev_count);
+    }
+    c->ver_ring[mrc__ev_ver_pos(c, c->ver_n)] = (mrc__evslot)slot;
+    c->ver_n++;
+}
+/* Hold a skipped EV for verification and queue it for a probe. */
+MRC__PRIVATE void mrc__ev_ver_hold(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    e->st = (uint8_t)(e->st & ~(MRC__EVF_SKIP2 | MRC__EVF_VPROBE | MRC__EVF_VRETRY));
+    e->hold = (uint8_t)MRC__HOLD_VER;
+    c->st.ev_ver_held++;
+    mrc__ev_ver_queue(c, slot);
+}
+/* Free probe slot i takes the oldest EV awaiting verification, if any (stale entries dropped). */
+MRC__PRIVATE bool mrc__ev_ver_take(mrc_conn *c, unsigned i) {
+    while (c->ver_n && c->state == MRC_QPS_RTS) {
+        uint16_t sl = c->ver_ring[c->ver_head];
+        mrc__ev *e = &c->evs[sl];
+        c->ver_head = (uint16_t)(c->ver_head + 1u >= c->ev_count ? 0u : c->ver_head + 1u);
+        c->ver_n--;
+        if (!mrc__ev_is_ver(e) || (e->st & MRC__EVF_VPROBE)) continue; /* verified, moved or probed already */
+        e->st = (uint8_t)(e->st | MRC__EVF_VPROBE);
+        c->probes[i].slot = (mrc__evslot)sl;
+        c->probes[i].kind = MRC__PROBE_VER;
+        c->probes_due |= 1u << i;
+        return true;
+    }
+    return false;
+}
+/* Free EV probe slots take the EVs awaiting verification; the probe round decides the unanswered ones. */
+MRC__PRIVATE void mrc__ev_ver_fill(mrc_conn *c) {
+    unsigned i;
+    for (i = 1; i < MRC_MAX_PROBES && c->ver_n; i++)
+        if (c->probes[i].kind == MRC__PROBE_FREE) (void)mrc__ev_ver_take(c, i);
+}
+/* Evidence that its path works: back into the rotation, its turn pending in this round. */
+MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
+    if (!mrc__ev_is_ver(&c->evs[slot])) return;
+    mrc__evr_del(c, (uint16_t)slot);
+    mrc__evr_add(c, (uint16_t)slot);
+    c->st.ev_verified++;
+}
+/* P35: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the packet
+ * went after the fault (sw_ref). O(1), per SACK. */
+MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent) {
+    c->evs[slot].dlv = (uint16_t)(sent >> 8);
+    if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && sent >= c->sw_ref) mrc__ev_verified(c, slot);
+}
+/* A loss without a trim, or ALWAYS_SKIP: ASSUMED_BAD at once, and a backup of the same port takes its place.
+ * Withheld when it would leave the port fewer than ev_floor EVs carrying data (ev_min_active spread over the
+ * ports), unless forced (the controller), so that loss everywhere cannot starve a plane or the QP - but not for a
+ * plane gone silent: another plane that still carries data has had a packet named by a SACK more than 2 srtt after
+ * this plane's last. Such a plane loses its floor EVs one loss each and leaves the rotation (probes bring them
+ * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
+ * on the plane that delivered last. O(ports), per demotion. */
+MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
+    unsigned q;
+    for (q = 0; q < MRC_MAX_PORTS; q++)
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
+            return true;
+    return false;
+}
+/* An ACTIVE or SKIP EV of the rotation held for verification. */
+MRC__PRIVATE void mrc__ev_to_ver(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
+        unsigned p = e->port - 1u;
+        mrc__evr_del(c, slot);
+        mrc__evr_put(c, p, (unsigned)c->n_act[p] + c->n_skip[p], slot);
+        c->n_skip[p]++;
+        e->st = (uint8_t)MRC__EVS_SKIP;
+    }
+    if (MRC__EVST(e) == MRC__EVS_SKIP) mrc__ev_ver_hold(c, slot);
+}
+/* Kept by a sweep: held already, the EV that delivered last, or one whose latest delivered packet (its dlv stamp) is
+ * at most 'age' units of 256 ns old (modulo 2^16: a stamp a multiple of 16.8 ms old reads as new and keeps an EV that
+ * has not delivered for that long - the loss rule still finds it). */
+MRC__PRIVATE bool mrc__ev_sweep_keeps(const mrc_conn *c, uint16_t slot, uint32_t age) {
+    const mrc__ev *e = &c->evs[slot];
+    return mrc__ev_is_ver(e) || slot == c->ev_proven || (uint16_t)((uint16_t)(c->ep->now >> 8) - e->dlv) <= age;
+}
+MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_t age) {
+    unsigned i, n = 0;
+    for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) n += mrc__ev_sweep_keeps(c, mrc__evr_at(c, p, i), age);
+    return n;
+}
+#define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
+MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
+    mrc_endpoint *ep = c->ep;
+    unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
+    uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
+    uint64_t held0;
+    if (ep->cfg.ev_sweep < (mrc__ev_hashed(c) ? 1u : 2u) || c->state != MRC_QPS_RTS) return;
+    if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
+        return;
+    }
+    /* a sweep that found no dead path (losses everywhere, not a fault) makes the next wait twice as long */
+    if (c->sw_at) c->sw_backoff = c->sw_found ? 0u : (uint8_t)MRC__MIN(c->sw_backoff + 1u, MRC__SW_BACKOFF);
+    c->sw_found = 0;
+    c->sw_at = ep->now;
+    c->sw_ref = ref;
+    c->st.ev_sweeps++;
+    held0 = c->st.ev_ver_held;
+    if (mrc__ev_sweep_count(c, p, age) < floor) { /* the floor: the EVs that delivered last stay too (binary search) */
+        uint32_t lo = age, hi = 0xFFFFu;
+        while (lo + 1u < hi) {
+            uint32_t mid = lo + (hi - lo) / 2u;
+            if (mrc__ev_sweep_count(c, p, mid) >= floor) hi = mid;
+            else lo = mid;
+        }
+        age = hi;
+    }
+    /* downwards: taking position i out moves only EVs of positions above it (mrc__evr_del, mrc__ev_to_ver), all seen */
+    for (i = (unsigned)c->n_act[p] + c->n_skip[p]; i-- > 0;) {
+        uint16_t sl = mrc__evr_at(c, p, i);
+        if (!mrc__ev_sweep_keeps(c, sl, age)) mrc__ev_to_ver(c, sl);
+    }
+    MRC__TRACE(ep, MRC_TRACE_EV_SWEEP, ((uint64_t)c->qpn << 16) | (p + 1u), c->st.ev_ver_held - held0);
+    (void)held0;
+    mrc__ev_ver_fill(c);
+}
+
+/* ---- verdicts: demotion and revival, and what an acknowledgement, a trim or a loss does to its EV ----------- */
+MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned st = MRC__EVST(e), p = e->port - 1u;
+    if (st == MRC__EVS_BACKUP) { /* only the controller demotes a backup: unlink it (O(backups), rare) */
+        uint16_t *pp = &c->bk_head[p];
+        if (!forced) return;
+        while (*pp != slot) pp = &c->evs[*pp].at;
+        *pp = e->at;
+        c->bk_n[p]--;
+    } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
+        if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
+            !mrc__ev_plane_silent(c, p)) {
+            c->st.ev_withheld++;
+            return;
+        }
+        mrc__evr_del(c, slot);
+        if (c->bk_n[p]) { /* the plane keeps its EVs: a backup of the same port steps in */
+            uint16_t b = c->bk_head[p];
+            c->bk_head[p] = c->evs[b].at;
+            c->bk_n[p]--;
+            mrc__evr_add(c, b);
+            c->st.ev_promoted++;
+            if (c->sw_at) { /* P35: a backup has carried nothing since the QP saw a fault: verified first */
+                mrc__ev_to_ver(c, b);
+                mrc__ev_ver_fill(c);
+            }
+        }
+    } else {
+        return;
+    }
+    mrc__ev_set(e, 0);
+    mrc__bad_push(c, slot);
+    mrc__ev_badref(c, slot, 1);
+    c->st.ev_demoted++;
+    mrc__ev_event(c, slot, MRC_EVS_ASSUMED_BAD);
+    mrc__evp_arm(c);
+}
+/* Its probe went unanswered: a silent loss on it (ASSUMED_BAD, unless the floor withholds it: then it rejoins). */
+MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
+    mrc__ev *e = &c->evs[slot];
+    if (!mrc__ev_is_ver(e)) return;
+    e->hold = 0;
+    e->st = (uint8_t)MRC__EVS_SKIP;
+    c->st.ev_ver_failed++;
+    c->sw_found = 1;
+    mrc__ev_demote(c, (uint16_t)slot, false);
+}
+/* ver_deadline: the verification probes out that have waited mrc__ev_ver_to fail (their EVs are demoted), freeing
+ * their slots for the next; the deadline moves to the next expiry. O(MRC_MAX_PROBES). */
+MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
+    mrc_time to = mrc__ev_ver_to(c);
+    unsigned i;
+    c->ver_deadline = MRC_TIME_NEVER;
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        mrc__probe *p = &c->probes[i];
+        mrc_time t;
+        if (p->kind != MRC__PROBE_VER || ((c->probes_due >> i) & 1u)) continue;
+        t = mrc__deadline_add(c->probe_sent[i], to);
+        if (t > now) {
+            if (t < c->ver_deadline) c->ver_deadline = t;
+            continue;
+        }
+        p->kind = MRC__PROBE_FREE;
+        if (!mrc__ev_is_ver(&c->evs[p->slot]) || !(c->evs[p->slot].st & MRC__EVF_VPROBE)) continue;
+        if (c->evs[p->slot].st & MRC__EVF_VRETRY) { /* two unanswered: a dead path */
+            mrc__ev_ver_failed(c, p->slot);
+        } else { /* one probe lost on a lossy path proves little: queued for a second (it stays held) */
+            c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & ~MRC__EVF_VPROBE) | MRC__EVF_VRETRY);
+            mrc__ev_ver_queue(c, p->slot);
+        }
+    }
+    mrc__ev_ver_fill(c);
+}
+/* Enough probe answers: back to GOOD, into the rotation if its port is short of active EVs, else a backup. */
+MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
+    mrc__ev *e = &c->evs[slot];
+    unsigned p = e->port - 1u;
+    mrc__ev_badref(c, slot, -1);
+    c->st.ev_revived++;
+    if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
+        mrc__evr_add(c, slot);
+        c->nopath_deadline = MRC_TIME_NEVER; /* an EV carries data again (7.11) */
+        if (skip) mrc__ev_skip(c, slot);
+    } else {
+        mrc__bk_push(c, slot);
+    }
+    mrc__ev_event(c, slot, MRC_EVS_GOOD);
+}
+/* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
+MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
+    c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
+    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25) */
+    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23) */
+    else if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
+    else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
+}
+MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
+    c->st.ev_trims++;
+    mrc__ev_skip(c, (uint16_t)slot);
+}
+/* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
+ * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
+ * back on its own (Q8). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a group that
+ * is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV alone: one
+ * RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    unsigned j;
+    mrc__ev_demote(c, (uint16_t)slot, false);
+    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
+    if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
+    if (c->ep->cfg.ev_group_retire >= 2) { /* a second witness: another EV of the group bad already */
+        for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
+             j = pf->ev[j].grp_nx - 1u) {
+        }
+        if (j == (unsigned)slot) return;
+    }
+    for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot; j = pf->ev[j].grp_nx - 1u) {
+        uint64_t before = c->st.ev_demoted;
+        MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);
+        mrc__ev_demote(c, (uint16_t)j, false);
+        c->st.ev_group_retired += c->st.ev_demoted - before;
+    }
+}
+
+/* ---- probes of ASSUMED_BAD EVs (Q8) ------------------------------------------------------------------------- */
+MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
+    unsigned i, n = 0;
+    for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
+    return n;
+}
+/* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
+MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
+    unsigned i;
+    bool out = false, failed = false;
+    c->evp_deadline = MRC_TIME_NEVER;
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        mrc__probe *p = &c->probes[i];
+        if (p->kind == MRC__PROBE_VER) continue; /* P35's: ver_deadline decides */
+        if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
+            mrc__ev *e = &c->evs[p->slot];
+            if (MRC__EVST(e) == MRC__EVS_PROBING) {
+                e->st = 0;
+                mrc__bad_push(c, p->slot);
+                c->st.ev_probe_fail++;
+                failed = true;
+                MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 0u);
+            }
+            p->kind = MRC__PROBE_FREE;
+        }
+        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 first */
+        /* P35: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at most
+         * half the slots, so that verifications are not starved by probes of dead paths */
+        if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS &&
+            (!c->sw_at || mrc__probes_of(c, MRC__PROBE_EV) < MRC_MAX_PROBES / 2u)) {
+            p->slot = (mrc__evslot)mrc__bad_pop(c);
+            c->evs[p->slot].st = (uint8_t)((c->evs[p->slot].st & MRC__EVF_OKC) | MRC__EVS_PROBING);
+            p->kind = MRC__PROBE_EV;
+            c->probes_due |= 1u << i;
+        }
+        out |= p->kind == MRC__PROBE_EV;
+    }
+    if (c->evp_answered) c->evp_backoff = 0;
+    else if (failed && c->evp_backoff < (c->nopath_deadline != MRC_TIME_NEVER ? MRC__EVP_NOPATH_BACKOFF : 10u))
+        c->evp_backoff++;
+    c->evp_answered = 0;
+    if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
+}
+/* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
+MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
+    mrc__probe *p = &c->probes[i];
+    mrc__ev *e = &c->evs[p->slot];
+    unsigned okc;
+    if (p->kind == MRC__PROBE_VER) { /* P35: a verification probe */
+        p->kind = MRC__PROBE_FREE;
+        if (mrc__ev_is_ver(e) && (e->st & MRC__EVF_VPROBE)) {
+            c->evp_answered = 1;
+            if (m == MRC_M_ALWAYS_SKIP) mrc__ev_ver_failed(c, p->slot);
+            else mrc__ev_verified(c, p->slot);
+        }
+        mrc__ev_ver_fill(c);
+        return;
+    }
+    p->kind = MRC__PROBE_FREE;
+    if (MRC__EVST(e) != MRC__EVS_PROBING) return; /* moved by a rebuild or the controller meanwhile */
+    MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 1u);
+    c->evp_answered = 1;
+    if (m == MRC_M_ALWAYS_SKIP) {
+        e->st = 0;
+        mrc__bad_push(c, p->slot);
+        c->st.ev_probe_fail++;
+        return;
+    }
+    c->st.ev_probe_ok++;
+    okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
+    if (okc >= c->ep->cfg.ev_revive_probes) {
+        mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);
+    } else {
+        e->st = (uint8_t)(okc << 4);
+        mrc__bad_push(c, p->slot);
+    }
+}
+
+/* ====== src/qp.h ================================================================================================ */
+/* ================================================================================================================
+ * QUEUE PAIRS: what src/qp.c offers the layers above it (the rest of it is public API)
+ * ============================================================================================================== */
+
+/* The QP enters ERR with this status (an MRC_ERR_* code): both halves flushed, MRC_EVT_CONN_ERROR raised; has_msn:
+ * the peer's NAK named msn (the work requests before it completed) */
+MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
+
+/* ====== src/qp.c ================================================================================================ */
+/* ================================================================================================================
+ * QUEUE PAIRS - src/qp.c
+ * Owns: a QP's life: attaching a caller's mrc_conn to the endpoint (its QPN and table slot) and detaching it, its
+ * attributes, the state machine RESET -> INIT -> RTR -> RTS and ERR (docs/PROTOCOL.md section 4) with what each
+ * transition sets up or tears down (the EV set, the congestion context, the timers, the in-flight pool blocks),
+ * and entering ERR - which flushes both halves of the QP, so the requester and the responder call it.
+ * Calls: codec, state, timers, sched, cc, path.
+ * ============================================================================================================== */
+
+/* ---- attach, detach, query ---------------------------------------------------------------------------------- */
+/* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
+MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    void *user = c->user;
+    uint16_t slot = c->slot;
+    uint32_t qpn = c->qpn;
+    if (ep) {
+        mrc__heap_remove(ep, c);
+        if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
+        if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
+        if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
+        if (c->in_poolq) mrc__ring_remove(ep->poolq, &ep->poolq_head, &ep->poolq_len, slot);
+        c->in_poolq = 0;
+        mrc__pool_put_all(c);
+        mrc__ev_release(c);
+        mrc__cc_release(c);
+        if (c->ccprof_ref) {
+            mrc__ccprof *pf = (mrc__ccprof *)mrc__ccprof_find(ep, c->attr.cc_profile_id);
+            if (pf && pf->refs) pf->refs--;
+        }
+    }
+    MRC_MEMSET(c, 0, sizeof *c);
+    c->ccx = MRC__EV_NONE;
+    c->ep = ep;
+    c->user = user;
+    c->slot = slot;
+    c->qpn = qpn;
+    c->heap_idx = MRC__NOHEAP;
+    mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
+    c->deadline = MRC_TIME_NEVER;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    c->state = MRC_QPS_RESET;
+    c->attr.state = MRC_QPS_RESET;
+    c->attr.pkey = 0xFFFF;
+    c->attr.access = MRC_ACCESS_REMOTE_WRITE;
+}
+MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
+    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    (void)mrc__clock(ep, now);
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
+    }
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        if (ep->conns[i]) continue;
+        c->ep = (mrc_endpoint *)0;
+        c->user = (void *)0;
+        mrc__conn_clear(c);
+        c->ep = ep;
+        c->slot = (uint16_t)i;
+        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        ep->conns[i] = c;
+        return MRC_OK;
+    }
+    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
+}
+MRC_API int mrc_conn_destroy(mrc_conn *c) {
+    mrc_endpoint *ep;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    ep = c->ep;
+    mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
+    if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
+    mrc__conn_clear(c);
+    ep->conns[c->slot] = (mrc_conn *)0;
+    c->ep = (mrc_endpoint *)0;
+    return MRC_OK;
+}
+MRC_API uint32_t mrc_conn_qpn(const mrc_conn *c) { return c ? c->qpn : 0; }
+MRC_API int mrc_conn_state(const mrc_conn *c) { return c ? (int)c->state : MRC_ERR_INVAL; }
+MRC_API void mrc_conn_set_user(mrc_conn *c, void *user) {
+    if (c) c->user = user;
+}
+MRC_API void *mrc_conn_user(const mrc_conn *c) { return c ? c->user : (void *)0; }
+MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a) {
+    if (!c || !a) return MRC_ERR_INVAL;
+    *a = c->attr;
+    a->state = c->state;
+    return MRC_OK;
+}
+
+/* ---- the state machine: RESET -> INIT -> RTR -> RTS, and ERR from any state --------------------------------- */
+MRC__PRIVATE void mrc__set_state(mrc_conn *c, uint8_t s) {
+    c->state = s;
+    c->attr.state = s;
+    MRC__TRACE(c->ep, MRC_TRACE_STATE, c->qpn, s);
+}
+/* Requester window in PSNs: MPR (units of 128) capped by the per-PSN record ring. */
+MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
+    uint32_t w = (uint32_t)mpr_units * 128u;
+    c->win_psns = MRC__MIN(w, (uint32_t)MRC_MAX_INFLIGHT);
+}
+
+/* ---- entering ERR (it empties the requester and the responder: both call it) -------------------------------- */
+/* Q22: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that caused
+ * a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
+ * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
+MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
+    uint32_t i;
+    bool blame = status == MRC_ERR_RETRY_EXC || status == MRC_ERR_NOPATH || has_msn;
+    (void)now;
+    if (c->state == MRC_QPS_ERR) return;
+    mrc__set_state(c, MRC_QPS_ERR);
+    mrc__ev_rc_clear(c); /* P23: nothing is recycled across ERR */
+    c->err_pending = 1;
+    c->err_status = (int16_t)status;
+    for (i = c->sq_done; i != c->sq_tail; i++) {
+        mrc__wr *wr = MRC__SQ(c, i);
+        if (blame && (!has_msn || mrc__wr_msn(i) == msn)) {
+            wr->status = (int16_t)status;
+            blame = false;
+        } else {
+            wr->status = MRC_ERR_FLUSH;
+        }
+    }
+    c->sq_done = c->sq_send = c->sq_tail;
+    c->sq_sent = 0;
+    for (i = c->rq_done; i != c->rq_tail; i++) {
+        mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
+        q->imm = 0;
+        q->len = MRC__RQE_FLUSHED;
+    }
+    c->rq_done = c->rq_tail;
+    for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
+    c->rtxq.n = c->txl.n = 0;
+    mrc__pool_put_all(c); /* the records go (state is ERR first: a block freed is not handed back to this QP) */
+    c->ctlq_head = c->ctlq_tail;
+    MRC_MEMSET(c->probes, 0, sizeof c->probes);
+    MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
+    c->probes_due = 0;
+    c->ver_n = 0; /* P35: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing) */
+    for (i = 0; i < c->ev_count; i++) c->evs[i].st = (uint8_t)(c->evs[i].st & ~MRC__EVF_VPROBE);
+    c->tlp2 = 0;
+    mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
+    c->sack_pending = 0;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timer_update(c);
+    mrc__sched_ev(c);
+}
+
+/* ---- modify and connect ------------------------------------------------------------------------------------- */
+MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
+    uint32_t req = 0, opt = 0;
+    unsigned cur, to, i;
+    mrc_endpoint *ep;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    ep = c->ep;
+    mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    now = mrc__clock(ep, now);
+    cur = c->state;
+    to = (mask & MRC_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
+    if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (mask & ~(uint32_t)MRC_ATTR_STATE)
+            return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
+                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
+    } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+        req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_INIT) {
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+        req = MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST;
+        opt = MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+        req = MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT;
+        opt = MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
+        opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
+    } else {
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+    }
+    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
+        return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
+                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
+    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
+
+    /* validate every value before changing anything */
+    if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
+    if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
+    if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
+        const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
+    }
+    if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
+        const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
+    }
+    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
+    if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
+    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
+    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
+    if (mask & MRC_ATTR_PATH_MTU) {
+        for (i = 8; i <= 12; i++)
+            if (a->path_mtu == (1u << i)) break;
+        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
+    }
+    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
+    if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
+    if ((mask & MRC_ATTR_CAPS) &&
+        (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
+                               MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
+    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
+    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
+    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
+    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
+
+    if (to == MRC_QPS_ERR) {
+        if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
+        return MRC_OK;
+    }
+    if (to == MRC_QPS_RESET) {
+        mrc__conn_clear(c);
+        return MRC_OK;
+    }
+    if (mask & MRC_ATTR_PKEY) c->attr.pkey = a->pkey;
+    if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
+    if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
+    if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
+    if (mask & MRC_ATTR_DEST_QPN) c->attr.dest_qpn = a->dest_qpn;
+    if (mask & MRC_ATTR_RQ_PSN) c->attr.rq_psn = a->rq_psn;
+    if (mask & MRC_ATTR_PATH_MTU) c->attr.path_mtu = a->path_mtu;
+    if (mask & MRC_ATTR_MPR_DEST) c->attr.mpr_dest = a->mpr_dest;
+    if (mask & MRC_ATTR_MAX_WIMM_DEST) c->attr.max_wimm_dest = a->max_wimm_dest;
+    if (mask & MRC_ATTR_CAPS) c->attr.caps = a->caps;
+    if (mask & MRC_ATTR_PEER) c->attr.peer = a->peer;
+    if (mask & MRC_ATTR_SQ_PSN) c->attr.sq_psn = a->sq_psn;
+    if (mask & MRC_ATTR_MPR) c->attr.mpr = a->mpr;
+    if (mask & MRC_ATTR_MAX_WIMM) c->attr.max_wimm = a->max_wimm;
+    if (mask & MRC_ATTR_RETRY) {
+        c->attr.retry_linear = a->retry_linear;
+        c->attr.retry_exp = a->retry_exp;
+    }
+    if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
+    if (mask & MRC_ATTR_HINT) c->attr.hint = a->hint;
+
+    if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+        if (c->attr.ev_profile_id) {
+            mrc__evprof *pf = mrc__prof_find(c->ep, c->attr.ev_profile_id);
+            c->ev_prof = (uint8_t)(pf - c->ep->profs + 1);
+            pf->refs++;
+        }
+        if (c->attr.cc_profile_id) {
+            ((mrc__ccprof *)mrc__ccprof_find(c->ep, c->attr.cc_profile_id))->refs++;
+            c->ccprof_ref = 1;
+        }
+        mrc__ev_setup(c);
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
+        c->cack = MRC__PSN_DEC(c->attr.rq_psn);
+        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.window_inclusive ? 0u : 1u);
+        for (i = 8; i <= 12; i++)
+            if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
+        c->msn_done = 0;
+        c->imm_next = 0;
+    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+        c->win_base = c->snd_una = c->snd_nxt = c->attr.sq_psn;
+        mrc__set_req_window(c, c->attr.mpr);
+        /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
+        c->next_rqmsn = 0;
+        c->srtt = c->ep->cfg.rtt_init_ns;
+        c->rtt_min = MRC_TIME_NEVER;
+        c->reo_mult = 1;
+        c->reo_last = now;
+        mrc__cc_init(c);
+    }
+    if (to != cur) mrc__set_state(c, (uint8_t)to);
+    mrc__sched_tx(c);
+    if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
+        mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
+    else
+        mrc__timer_update(c);
+    return MRC_OK;
+}
+MRC_API void mrc_conn_attr_default(mrc_conn_attr *a) {
+    unsigned w = MRC__MIN(8u, (unsigned)MRC_MAX_MPR_UNITS);
+    if (!a) return;
+    MRC_MEMSET(a, 0, sizeof *a);
+    a->pkey = 0xFFFF;
+    a->access = MRC_ACCESS_REMOTE_WRITE;
+    a->path_mtu = 4096;
+    a->mpr_dest = (uint8_t)w;
+    a->mpr = (uint8_t)MRC__MIN(w, (unsigned)MRC_MAX_INFLIGHT / 128u);
+    if (!a->mpr) a->mpr = 1;
+    a->max_wimm_dest = (uint16_t)MRC_MAX_WIMM;
+    a->max_wimm = (uint16_t)MRC_MAX_WIMM;
+    a->retry_linear = 7;
+    a->retry_exp = 7;
+    a->timeout = 14;
+}
+MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) {
+    static const uint8_t to[3] = {MRC_QPS_INIT, MRC_QPS_RTR, MRC_QPS_RTS};
+    static const uint32_t mask[3] = {MRC_ATTR_INIT_MASK, MRC_ATTR_RTR_MASK, MRC_ATTR_RTS_MASK};
+    mrc_conn_attr s;
+    unsigned i;
+    int rc;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!a) {
+        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
+        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    }
+    if (c->state == MRC_QPS_ERR) {
+        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
+        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+    }
+    s = *a;
+    for (i = 0; i < 3; i++) {
+        if (c->state >= to[i]) continue; /* a conn already past a step skips it */
+        s.state = to[i];
+        rc = mrc_conn_modify(c, &s, MRC_ATTR_STATE | mask[i], now);
+        if (rc) return rc;
+    }
+    return MRC_OK;
+}
+
+/* ====== src/responder.h ========================================================================================= */
+/* ================================================================================================================
+ * RESPONDER: what src/responder.c offers the layers above it
+ * ============================================================================================================== */
+
+enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 }; /* mrc__ctl.kind */
+
+/* ---- control packets ------------------------------------------------------------------------------------------ */
+MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi); /* the SETH sack_offset (Q4) */
+MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
+                                uint8_t pr);
+MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri);
+MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c);
+MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c);
+MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c);
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti); /* bytes, or 0 */
+
+/* ---- receiving ------------------------------------------------------------------------------------------------ */
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
+MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c);
+MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now);
+MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
+                                  mrc_time now);
+MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri);
+
+/* ====== src/responder.c ========================================================================================= */
+/* ================================================================================================================
+ * RESPONDER - src/responder.c
+ * Owns: the PSN bitmap over the MPR window past cack, duplicate and window checks, trim recognition, the access
+ * checks that precede every placement (rkey, rights, bounds), direct placement in any arrival order, message
+ * completion by cumulative PSN, Write-IMM completions in MSN order into pre-posted receives, the WIMM limit, and
+ * the control packets it sends back: SACK (with CC_STATE), NACK, transport ACK/NAK (AETH). The queue of control
+ * packets is per connection and coalesces plain SACKs.
+ * The responder's fast path (an in-order data packet on a clean QP, and the SACK it causes) sits beside the general
+ * receive path in src/endpoint.c and calls the functions below.
+ * Calls: codec, state, sched, path, qp.
+ * ============================================================================================================== */
+
+/* ---- the control packets it sends back: queued per QP, plain SACKs coalesced -------------------------------- */
+/* The 64-PSN slice a SACK reports (Q4): cack + 1 .. cack + 64 while the highest PSN it stands for is that close, else
+ * the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
+MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi) {
+    int32_t off = mrc_psn_diff(hi, c->cack);
+    return off <= 64 ? 1 : off - 63;
+}
+MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
+    uint32_t n = c->ctlq_tail - c->ctlq_head;
+    if (e->kind == MRC__CTL_SACK && !e->pr && e->m == MRC_M_NONE && n > 0) {
+        mrc__ctl *t = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
+        /* coalesce: the newer one names its packet, and the SACK reports the slice ending at the highest PSN named so
+         * far - unless the named PSNs no longer fit one 64-PSN slice: an arrival would never be reported and the
+         * requester would retransmit it. A full queue coalesces anyway (the newer state is worth more). */
+        if (t->kind == MRC__CTL_SACK && !t->pr && t->m == MRC_M_NONE) {
+            uint32_t lo = mrc_psn_diff(t->lo, e->psn) < 0 ? t->lo : e->psn;
+            uint32_t hi = mrc_psn_diff(t->hi, e->psn) > 0 ? t->hi : e->psn;
+            int32_t olo = mrc_psn_diff(lo, c->cack);
+            bool keep = olo <= 0 || olo >= mrc__sack_slice(c, hi); /* cack only rises before it leaves: stays true */
+            if (keep || n >= MRC_CTLQ_LEN) {
+                *t = *e;
+                if (keep) t->lo = lo, t->hi = hi;
+                return;
+            }
+        }
+    }
+    if (n >= MRC_CTLQ_LEN) {
+        c->ep->st.ctlq_overflow++;
+        return;
+    }
+    c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
+    mrc__sched_tx(c);
+}
+MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
+                                uint8_t pr) {
+    mrc__ctl e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.kind = MRC__CTL_SACK;
+    e.psn = e.lo = e.hi = psn;
+    e.ev = ev;
+    e.port = port;
+    e.ts = ts;
+    e.m = m;
+    e.pr = pr;
+    mrc__ctl_push(c, &e);
+    c->sack_pending = 0;
+    c->sack_deadline = MRC_TIME_NEVER;
+}
+MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri, uint16_t ts) {
+    mrc__ctl e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.kind = MRC__CTL_NACK;
+    e.psn = psn;
+    e.reason = (uint8_t)reason;
+    e.ev = ri->ev;
+    e.port = ri->port;
+    e.ts = ts;
+    mrc__ctl_push(c, &e);
+}
+MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri) {
+    mrc__ctl e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.kind = MRC__CTL_AETH;
+    e.reason = syndrome;
+    e.psn = msn & MRC_PSN_MASK; /* an AETH names an MSN, no PSN */
+    e.ev = ri ? ri->ev : 0;
+    e.port = ri ? ri->port : 1;
+    mrc__ctl_push(c, &e);
+}
+/* A semantic error the responder detected: NAK the requester, then this connection enters ERR too (as rxe does
+ * for class C errors). conn_error empties the control queue first, so the NAK is the last packet it sends. */
+MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, int status, const mrc_rxinfo *ri,
+                                 mrc_time now) {
+    mrc__conn_error(c, status, 0, 0, now);
+    mrc__rsp_aeth(c, syndrome, msn, ri);
+    c->st.tx_nak++;
+}
+
+/* ---- receiving: the PSN bitmap, placement, completions ------------------------------------------------------ */
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
+    return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
+}
+/* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
+ * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
+MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
+    bool any = false;
+    for (;;) {
+        mrc__imm *s = &c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)];
+        mrc__rqe *q;
+        if (!(s->psn & MRC__IMM_VALID) || mrc_psn_diff(s->psn & MRC_PSN_MASK, c->cack) > 0 || c->rq_done == c->rq_tail)
+            break;
+        q = &c->rq[c->rq_done & (MRC_MAX_RQ - 1u)];
+        q->imm = s->imm;
+        q->len = s->len;
+        c->rq_done++;
+        s->psn = 0;
+        c->imm_next++;
+        c->st.imm_delivered++;
+        any = true;
+    }
+    if (any) mrc__sched_ev(c);
+}
+/* The cumulative ack moves over every PSN received in order after it, clearing their bits and counting the
+ * messages they end. */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
+    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
+        uint32_t nx = MRC__PSN_INC(c->cack);
+        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
+        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
+            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = nx;
+        c->ooo--;
+    }
+}
+/* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
+    if (now >= ep->epoch_end) {
+        ep->rx_prev = now - ep->epoch_end < ep->cfg.base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_cur = 0;
+        ep->epoch++;
+        ep->epoch_end = mrc__deadline_add(now, ep->cfg.base_rtt_ns);
+    }
+    if (c->rx_epoch != ep->epoch) {
+        c->rx_epoch = ep->epoch;
+        ep->rx_cur++;
+    }
+}
+MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
+                                  mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    const mrc_config *cf = &ep->cfg;
+    uint32_t psn = k->bth.psn, plen = k->payload_len, dlen = k->reth.dma_len, mtu = 1u << c->mtu_shift;
+    uint32_t implied, old_cack = c->cack;
+    unsigned op = k->bth.opcode;
+    bool last = op == MRC_OP_WRITE_LAST || op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY ||
+                op == MRC_OP_WRITE_ONLY_IMM;
+    bool imm = op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY_IMM;
+    bool ce = (ri->ecn & 3u) == 3u, trimmed;
+    uint16_t ts = (k->hdrs & MRC_HDR_TSETH) ? k->tseth.tx_timestamp : 0;
+    uint8_t m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
+    mrc__imm *slot = (mrc__imm *)0;
+    int mi = -1;
+    uint64_t off = 0;
+    int32_t d;
+
+    if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(ep, c, MRC_DROP_STATE, op);
+    d = mrc_psn_diff(psn, c->cack);
+    if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
+        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
+        c->st.rx_dup++;
+        mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
+        return mrc__drop(ep, c, MRC_DROP_DUP, op);
+    }
+    if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
+        c->st.rx_oor++;
+        if (cf->nack_oor) {
+            mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
+            c->st.tx_nack++;
+        }
+        return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
+    }
+    /* payload length implied by the opcode and the message length */
+    switch (op) {
+    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
+        if (dlen > mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = dlen;
+        break;
+    case MRC_OP_WRITE_FIRST:
+        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = mtu;
+        break;
+    case MRC_OP_WRITE_MIDDLE:
+        if (dlen <= 2u * mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = mtu;
+        break;
+    default: /* LAST, LAST_IMM */
+        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+        implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
+        break;
+    }
+    /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
+    if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    /* Q17: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the headers imply */
+    trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
+              ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || (k->flags & MRC_PKT_CUT) || plen < implied;
+    if (trimmed) {
+        c->st.rx_trimmed++;
+        mrc__rsp_nack(c, psn,
+                      ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ? MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED,
+                      ri, ts);
+        c->st.tx_nack++;
+        return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
+    }
+    if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    /* Q26: a message sequence outside the window is dropped */
+    if ((uint32_t)(uint16_t)(k->meth.msn - (uint16_t)(c->msn_done + 1u)) >= MRC__MIN(c->rsp_win, 0x8000u))
+        return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
+    if (imm) { /* Q23: more pending immediates than max_wimm_dest is an invalid request */
+        if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
+            mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
+            return mrc__drop(ep, c, MRC_DROP_WIMM, op);
+        }
+        slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
+        if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    }
+    /* access checks, all before a single byte is written (Q26). IBTA checks no rkey for a zero-length write; here
+     * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
+     * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
+    if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
+    if (dlen != 0 || plen != 0 || cf->zero_len_rkey) {
+        mi = mrc__mr_find(ep, k->reth.rkey);
+        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
+            k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
+            if (dlen == 0) return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
+            goto access_error;
+        }
+        off = k->reth.va - ep->mrs[mi].iova;
+        if (plen > ep->mrs[mi].len - off) goto access_error;
+    }
+    if (plen) {
+        if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
+            if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, off, payload, plen) != 0)
+                return mrc__drop(ep, c, MRC_DROP_PLACE, op);
+        } else {
+            MRC_MEMCPY(ep->mrs[mi].base + off, payload, (size_t)plen);
+        }
+    }
+    /* record the arrival and move cack over every contiguous arrival */
+    mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
+    if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
+    if (slot) {
+        slot->psn = MRC__IMM_VALID | psn;
+        slot->imm = k->imm;
+        slot->len = dlen;
+    }
+    c->ooo++;
+    c->st.rx_data++;
+    if (ce) c->st.rx_ce++;
+    mrc__rsp_epoch(ep, c, now);
+    c->st.rx_bytes_placed += plen;
+    c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
+    mrc__rsp_advance_cack(c);
+    mrc__rsp_deliver_imms(c);
+    /* Q6: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
+    c->sack_pending++;
+    c->pend_psn = psn;
+    c->pend_ev = ri->ev;
+    c->pend_ts = ts;
+    c->pend_port = ri->port;
+    if (k->bth.a || ce || k->bth.rtx || psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1 ||
+        c->sack_pending >= cf->sack_every) {
+        mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
+    } else if (c->sack_deadline == MRC_TIME_NEVER) {
+        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+    }
+    if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
+        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
+        c->tack_msgs = 0;
+        c->st.tx_tack++;
+    }
+    return MRC_OK;
+
+access_error:
+    mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
+    return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
+}
+/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4). */
+MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri) {
+    if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_STATE, k->bth.opcode);
+    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19: no reflector */
+        return mrc__drop(c->ep, c, MRC_DROP_RATE, k->bth.opcode);
+    mrc__rsp_sack(c, c->cack, ri->ev, ri->port, k->peth.tx_timestamp,
+                  (ri->ecn & 3u) == 3u ? MRC_M_SKIP_ONCE : MRC_M_NONE, 1);
+    return MRC_OK;
+}
+MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c) {
+    c->sack_deadline = MRC_TIME_NEVER;
+    if (c->sack_pending && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS))
+        mrc__rsp_sack(c, c->pend_psn, c->pend_ev, c->pend_port, c->pend_ts, MRC_M_NONE, 0);
+}
+
+/* ---- posted receives ---------------------------------------------------------------------------------------- */
+MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
+    mrc__rqe *q;
+    if (!c || !c->ep) return MRC_ERR_INVAL;
+    (void)mrc__clock(c->ep, now);
+    if (c->state == MRC_QPS_RESET || c->state == MRC_QPS_ERR) return MRC_ERR_STATE;
+    if (c->rq_tail - c->rq_head >= MRC_MAX_RQ) return MRC_ERR_FULL;
+    q = &c->rq[c->rq_tail & (MRC_MAX_RQ - 1u)];
+    q->wr_id = wr_id;
+    q->imm = q->len = 0;
+    c->rq_tail++;
+    mrc__rsp_deliver_imms(c);
+    return MRC_OK;
+}
+
+/* ---- building a control packet: receiver penalty (Q12), dynamic MPR (Q9), the headers ----------------------- */
+/* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
+ * PSNs past rcv_pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
+MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t pen = ep->rx_pressure, thr;
+    if (ep->cfg.rcv_pen_ooo_pct) {
+        thr = c->rsp_win / 100u * ep->cfg.rcv_pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rcv_pen_ooo_pct / 100u;
+        if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
+    }
+    return (uint8_t)pen;
+}
+/* Dynamic MPR (Q9): mpr_dest, or an equal share of dyn_mpr_budget among the QPs receiving in this or the last
+ * base-RTT epoch, whichever is smaller, at least 1. The responder keeps accepting its full mpr_dest window, so a
+ * shrink never strands PSNs already sent. */
+MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t n = MRC__MAX(MRC__MAX(ep->rx_cur, ep->rx_prev), 1u), share;
+    if (!ep->cfg.dyn_mpr_budget) return c->attr.mpr_dest;
+    share = MRC__MAX((uint32_t)ep->cfg.dyn_mpr_budget / n, 1u);
+    return (uint8_t)MRC__MIN(share, (uint32_t)c->attr.mpr_dest);
+}
+/* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
+    uint8_t port = e->port;
+    uint16_t rs = MRC__EV_NONE;
+    mrc_bth b;
+    int n = MRC_BTH_LEN;
+    /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
+     * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
+    if (!ep->cfg.rev_ev_echo && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
+    if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
+        if (!ep->ports_up) return 0;
+        port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
+    }
+    MRC_MEMSET(&b, 0, sizeof b);
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    if (e->kind == MRC__CTL_SACK) {
+        mrc_seth s;
+        mrc_cc_state cs;
+        int32_t off = mrc_psn_diff(e->psn, c->cack);
+        MRC_MEMSET(&s, 0, sizeof s);
+        MRC_MEMSET(&cs, 0, sizeof cs);
+        b.opcode = MRC_OP_SACK;
+        b.psn = c->cack;
+        s.m = e->m;
+        s.pr = e->pr;
+        s.ack_psn_offset = (int16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off);
+        s.entropy = e->ev;
+        s.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+        s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+        s.cack_psn = c->cack;
+        s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
+        /* Q4: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from cack + 1 at the
+         * earliest; probes: cack + 1 */
+        s.sack_offset = (int16_t)(e->pr ? 1 : mrc__sack_slice(c, e->hi));
+        s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
+        cs.tx_timestamp = e->ts;
+        cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
+        cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
+        cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
+        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12) */
+        c->pen_last = cs.rcv_cwnd_pen;
+        if (cs.rcv_cwnd_pen) c->st.tx_pen++;
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
+        n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
+        c->st.tx_sack++;
+    } else if (e->kind == MRC__CTL_NACK) {
+        mrc_neth nk;
+        MRC_MEMSET(&nk, 0, sizeof nk);
+        b.opcode = MRC_OP_NACK;
+        b.psn = e->psn;
+        nk.nack_reason = e->reason;
+        nk.entropy = e->ev;
+        nk.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+        nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+        nk.nack_psn = e->psn;
+        nk.tx_timestamp = e->ts;
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
+    } else {
+        mrc_aeth a;
+        b.opcode = MRC_OP_ACK;
+        b.psn = c->cack;
+        a.syndrome = e->reason;
+        a.msn = e->psn; /* its MSN */
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
+    }
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    if (rs != MRC__EV_NONE) {
+        mrc__ev_txinfo(c, rs, ti);
+    } else {
+        ti->port = port;
+        ti->ev = e->ev;
+        ti->ev_fmt = (uint8_t)(e->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+    }
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = b.opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = (uint32_t)n;
+    c->ctlq_head++;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | b.psn, ti->ev);
+    return n;
+}
+
+/* ====== src/requester.h ========================================================================================= */
+/* ================================================================================================================
+ * REQUESTER: what src/requester.c offers the layers above it
+ * ============================================================================================================== */
+
+/* ---- the send window ------------------------------------------------------------------------------------------ */
+MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
+MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base);
+MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c);
+MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now);
+
+/* ---- transmit ------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r);
+MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why);
+/* c's next packet (a probe due, a retransmission, new data) into buf: bytes written, 0 when it has none */
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now);
+
+/* ---- acknowledgements, NACKs, timers -------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
+MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
+MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
+MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
+MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
+MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
+MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
+MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now);
+MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now);
+MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now);
+MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now);
+
+/* ====== src/requester.c ========================================================================================= */
+/* ================================================================================================================
+ * REQUESTER - src/requester.c
+ * Owns: the send queue and segmentation (every packet carries METH + RETH, VA advanced per packet), PSN
+ * assignment inside the MPR window and the CC window, the per-PSN records of [win_base, snd_nxt), SACK/NACK/AETH
+ * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
+ * exponential back-off, the tail-loss probe, and in-order send completions.
+ *
+ * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every record in flight is on the transmit
+ * list in the order of its latest transmission (appended when sent, unlinked when acknowledged or judged lost); when
+ * a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
+ * T - reorder_slack is declared lost, popping from the head of the list. A trim NACK retransmits at once; the RTO
+ * and the tail-loss probe are backstops.
+ * The requester's fast paths (new data on a clean QP; the SACK that advances the cumulative acknowledgement) sit
+ * beside the general transmit and receive paths in src/endpoint.c and call the functions below.
+ * Calls: codec, state, timers, sched, cc, path, path_policy, qp.
+ * ============================================================================================================== */
+
+/* ---- posting ------------------------------------------------------------------------------------------------ */
+MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
+    mrc__wr *wr;
+    if (!c || !c->ep || !w) return MRC_ERR_INVAL;
+    (void)mrc__clock(c->ep, now);
+    if (w->opcode >= MRC_WR_SEND && w->opcode <= MRC_WR_ATOMIC_FADD) return MRC_ERR_NOTSUP;
+    if (w->opcode != MRC_WR_WRITE && w->opcode != MRC_WR_WRITE_IMM) return MRC_ERR_INVAL;
+    if (w->flags & ~(uint32_t)(MRC_WR_UNSIGNALED | MRC_WR_SOLICITED)) return MRC_ERR_INVAL;
+    if (w->len > MRC_MAX_MSG_LEN || (w->len && !w->buf)) return MRC_ERR_INVAL;
+    if (w->remote_va > UINT64_MAX - w->len) return MRC_ERR_INVAL;
+    if (c->state != MRC_QPS_RTS) return MRC_ERR_STATE;
+    if (c->sq_tail - c->sq_head >= MRC_MAX_SQ) return MRC_ERR_FULL;
+    wr = MRC__SQ(c, c->sq_tail);
+    MRC_MEMSET(wr, 0, sizeof *wr);
+    wr->wr_id = w->wr_id;
+    wr->buf = (const uint8_t *)w->buf;
+    wr->remote_va = w->remote_va;
+    wr->len = w->len;
+    wr->rkey = w->rkey;
+    wr->imm = w->imm;
+    wr->opcode = (uint8_t)w->opcode;
+    wr->flags = (uint8_t)w->flags;
+    /* rqmsn [inferred]: index of the receive WQE a Write-IMM consumes; plain writes carry the next one */
+    wr->rqmsn = (w->opcode == MRC_WR_WRITE_IMM) ? c->next_rqmsn++ : c->next_rqmsn;
+    c->sq_tail++;
+    mrc__sched_tx(c);
+    return MRC_OK;
+}
+
+/* ---- the send window: per-PSN records of [win_base, snd_nxt) in the in-flight pool -------------------------- */
+/* a PSN surely has a record iff it lies in [win_base, snd_nxt) */
+MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
+    return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
+}
+/* acknowledged (a PSN in [win_base, snd_nxt)) */
+MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
+    return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
+}
+/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller) */
+MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+    uint32_t sh = base & 63u;
+    const mrc__pblk *b = mrc__blk(c, base);
+    uint64_t w = b ? b->acked >> sh : 0;
+    if (sh && (b = mrc__blk(c, (base + 64u) & MRC_PSN_MASK)) != (const mrc__pblk *)0) w |= b->acked << (64u - sh);
+    return w;
+}
+/* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
+ * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
+ * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
+MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
+    uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
+    while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
+        mrc__pool_retain(c, p);
+        p = (p + MRC__BLK_PSNS) & MRC_PSN_MASK;
+    }
+    if (c->win_base == c->snd_nxt && (c->win_base & (MRC__BLK_PSNS - 1u))) {
+        mrc__pool_retain(c, c->win_base);
+        c->nxt_ret = 1;
+    }
+}
+/* The block of new PSN psn, before it is sent. Entering a new block (slot 0), the block of PSN psn - MRC_MAX_INFLIGHT
+ * - 1 leaves the span of MRC_MAX_INFLIGHT PSNs behind snd_nxt in which records are kept (where a QP with records of
+ * its own overwrote them): it is reused for psn if psn needs one, else freed - so a QP holds at most
+ * MRC_MAX_INFLIGHT / 64 + 1 blocks and a pool of that many per QP never reclaims. A retained block at psn's entry
+ * is its own block resumed after an idle spell (or, entered at slot 0, a lap: fresh); a missing one is taken
+ * (mrc__req_new saw one free or retained). O(1). The commit of mrc__req_emit_data calls it only for a PSN with no
+ * block, at slot 0, or with nxt_ret set (the only way a block can be retained mid-way): else the block is live. */
+MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t t = MRC__BTAB_IDX(psn), i;
+    c->nxt_ret = 0;
+    if (!(psn & (MRC__BLK_PSNS - 1u))) {
+        uint32_t te = MRC__BTAB_IDX((psn - MRC_MAX_INFLIGHT - 1u) & MRC_PSN_MASK);
+        if (te != t && c->btab[te]) {
+            i = c->btab[te] - 1u;
+            MRC_ASSERT(mrc__pool_ret(ep, i));
+            if (c->btab[t]) {
+                mrc__pool_release(c, te);
+            } else {
+                mrc__pool_unretain(ep, i);
+                c->btab[te] = 0;
+                mrc__pool_give(c, psn, i);
+                mrc__pool_peak(ep);
+                return;
+            }
+        }
+    }
+    if (!c->btab[t]) {
+        mrc__pool_take(c, psn);
+    } else if (mrc__pool_ret(ep, i = c->btab[t] - 1u)) {
+        mrc__pool_unretain(ep, i);
+        if (!(psn & (MRC__BLK_PSNS - 1u))) mrc__pool_give(c, psn, i);
+        mrc__pool_peak(ep);
+    }
+}
+
+/* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
+ * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
+ * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
+ * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
+ * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
+ * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c) {
+    return c->sq_done != c->sq_tail || c->snd_una != c->snd_nxt;
+}
+MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_exp == 25 || c->attr.timeout == 0; }
+MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
+    mrc_time t = 0;
+    uint32_t n;
+    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
+    if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
+    for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
+    return t;
+}
+MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
+    if (c->nopath_deadline != MRC_TIME_NEVER) return;
+    c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
+    /* probes are now the only way back: the back-off a long outage built up (up to 1024 rounds) would outlast the
+     * bound, so it is cut to MRC__EVP_NOPATH_BACKOFF while no EV carries data (7.5) */
+    if (c->evp_backoff > MRC__EVP_NOPATH_BACKOFF) {
+        c->evp_backoff = MRC__EVP_NOPATH_BACKOFF;
+        if (c->evp_deadline != MRC_TIME_NEVER)
+            c->evp_deadline = MRC__MIN(c->evp_deadline, c->ep->now + mrc__evp_interval(c));
+    }
+    mrc__timer_update(c);
+}
+MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
+    c->nopath_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
+    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
+        c->nopath_deadline = now + mrc__nopath_bound(c);
+        return;
+    }
+    mrc__conn_error(c, MRC_ERR_NOPATH, 0, 0, now);
+}
+
+/* ---- loss bookkeeping --------------------------------------------------------------------------------------- */
+/* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
+ * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
+ * retransmitted or acknowledged. */
+MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
+    r->flags |= MRC__PR_QUEUED;
+    mrc__plist_push(c, &c->rtxq, psn, r, front);
+}
+MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
+    if (!(r->flags & MRC__PR_QUEUED)) return;
+    r->flags &= (uint8_t)~MRC__PR_QUEUED;
+    mrc__plist_unlink(c, &c->rtxq, psn, r);
+}
+/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
+ * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
+ * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
+ * demotes at once. With ev_hashed_fast_demote (P25, off by default) an ECMP-hashed EV (any but an SRv6 profile's)
+ * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
+ * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
+ * and that demotes a good EV until probes revive it (the floor bounds how many). */
+MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
+    bool hashed = mrc__ev_hashed(c);
+    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
+                 !(hashed && c->ep->cfg.ev_hashed_fast_demote);
+    c->st.ev_losses++;
+    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
+        mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
+    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    if (defer) {
+        r->ev_lost = r->ev;
+        r->flags |= MRC__PR_EVLOST;
+        mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
+    } else {
+        mrc__ev_on_loss(c, (int)r->ev, false, 0);
+    }
+}
+MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (!(r->flags & MRC__PR_INFLIGHT)) return;
+    mrc__plist_unlink(c, &c->txl, psn, r);
+    r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
+    mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
+    if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
+    else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
+    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect */
+    switch (why) {
+    case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
+    case MRC__LOSS_RTO: c->st.rtx_rto++; break;
+    case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
+    default: c->st.rtx_nack++; break;
+    }
+    if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
+    MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
+}
+/* Room for one more transmission: the oldest record in flight that has seen MRC__TXL_SPAN later transmissions go
+ * by (2 windows) is treated as lost. Called before the EV of the new transmission is chosen, since declaring a loss
+ * can demote an EV. Only the head can qualify: the list is in transmission order. */
+MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+}
+/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. */
+MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
+    mrc_time slack = mrc__slack(c);
+    while (c->txl.n) {
+        uint32_t psn = c->txl.head;
+        if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
+        mrc__req_mark_lost(c, psn, why); /* unlinks it */
+    }
+}
+
+/* ---- transmit ----------------------------------------------------------------------------------------------- */
+/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before changing any
+ * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
+MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
+                                    size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    mrc__wr *wr = MRC__SQ(c, wr_idx);
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
+    bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
+    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    mrc_bth b;
+    mrc_meth m;
+    mrc_reth re;
+    mrc_tseth ts;
+    int slot;
+    uint8_t cls;
+    if (cap < need) return MRC_ERR_NOBUF;
+    mrc__txl_reserve(c);
+    /* P25: a retransmission of the tail (nothing new left to send, or the RTO's) on the proven EV */
+    slot = rtx && (c->rtx_force || c->sq_send == c->sq_tail) ? mrc__ev_pick_proven(c, (int)MRC__REC(c, psn)->ev)
+                                                              : mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
+    if (slot < 0) { /* no EV can carry data: never silent (7.11) */
+        mrc__nopath_arm(c);
+        return 0;
+    }
+
+    MRC_MEMSET(&b, 0, sizeof b);
+    b.opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+               : k == 0 ? MRC_OP_WRITE_FIRST
+               : last   ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                        : MRC_OP_WRITE_MIDDLE;
+    b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
+    b.pad = (uint8_t)pad;
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    if (ep->cfg.ack_req_every) {
+        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
+            b.a = 1;
+            c->pkts_since_areq = 0;
+        }
+    } else {
+        b.a = (uint8_t)last;
+    }
+    b.rtx = (uint8_t)rtx;
+    b.ts = (uint8_t)ep->cfg.tseth;
+    b.psn = psn;
+    m.rqmsn = wr->rqmsn;
+    m.msn = mrc__wr_msn(wr_idx);
+    off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+    off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
+    if (ep->cfg.tseth) {
+        ts.tx_timestamp = mrc__ts(ep, now);
+        ts.tsr = 0;
+        ts.ftype = 1;
+        off += (uint32_t)mrc_tseth_encode(buf + off, cap - (size_t)off, &ts);
+    }
+    re.va = wr->remote_va + ((uint64_t)k << c->mtu_shift);
+    re.rkey = wr->rkey;
+    re.dma_len = wr->len;
+    off += (uint32_t)mrc_reth_encode(buf + off, cap - (size_t)off, &re);
+    if (imm) off += (uint32_t)mrc_immdt_encode(buf + off, cap - (size_t)off, wr->imm);
+    MRC_ASSERT(off == hl);
+
+    cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
+              : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = cls;
+    ti->dscp = ep->cfg.dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = b.opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit */
+    bk = mrc__blk(c, psn);
+    if (!rtx && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) { /* else: its live block, as before */
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    if (!rtx) { /* a new PSN: fresh record */
+        r->flags = 0;
+        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->ev_lost = 0; /* none: flags clear */
+        bk->acked &= ~((uint64_t)1 << (psn & 63u));
+    } else {
+        mrc__rtxq_remove(c, psn, r); /* the queue's head */
+        r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
+        c->st.tx_rtx++;
+    }
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->flags |= MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
+    mrc__cc_on_send(c, nominal);
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
+    return (int)need;
+}
+/* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
+ * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
+MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
+                                     mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    mrc__probe *pr = &c->probes[i];
+    mrc_bth b;
+    mrc_peth p;
+    int slot = i                               ? (int)pr->slot
+               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
+                                           : mrc__ev_pick_proven(c, -1);
+    if (slot < 0) {
+        mrc__nopath_arm(c);
+        return 0;
+    }
+    MRC_MEMSET(&b, 0, sizeof b);
+    MRC_MEMSET(&p, 0, sizeof p);
+    b.opcode = MRC_OP_PROBE_REQ;
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    b.psn = c->snd_nxt; /* Q21: a probe consumes no PSN; it carries the next one unchanged */
+    p.probe_id = ++c->probe_id;
+    p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+    p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+    p.tx_timestamp = mrc__ts(ep, now);
+    p.ftype = 1;
+    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+    (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = MRC_OP_PROBE_REQ;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
+    c->probes_due &= ~(1u << i);
+    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33: this copy is the other one; the next goes at once */
+        c->tlp2 = MRC__TLP2_OUT;
+        c->tlp2_sent = now;
+        c->tlp2_slot = (mrc__evslot)slot;
+        c->probes_due |= 1u;
+    }
+    c->probe_sent[i] = now;
+    pr->slot = (mrc__evslot)slot;
+    if (pr->kind == MRC__PROBE_VER) { /* P35: unanswered after mrc__ev_ver_to, its EV is taken as dead */
+        mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
+        if (t < c->ver_deadline) c->ver_deadline = t;
+    }
+    if (i == 0) {
+        pr->kind = MRC__PROBE_TLP;
+        c->tlp_base = now;
+        c->st.tx_probes++;
+    } else {
+        c->st.ev_probes++;
+    }
+    return MRC_BTH_LEN + MRC_PETH_LEN;
+}
+/* Retransmissions first (oldest loss first), then new data. */
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    int n;
+    if (c->probes_due) {
+        unsigned i = mrc__ctz64(c->probes_due);
+        n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+        /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
+         * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
+        if (n == 0 && i == 0 && (c->probes_due & ~1u))
+            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
+        if (n > 0) mrc__req_timers_x(c, false);
+        return n;
+    }
+    if (c->rtxq.n) {
+        uint32_t psn = c->rtxq.head;
+        mrc__psnrec *r = MRC__REC(c, psn);
+        mrc__wr *wr;
+        MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
+        wr = &c->sq[r->wr];
+        if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
+            return 0; /* READY: the window opens on an ACK */
+        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, true, buf,
+                               cap, flags, ti, now);
+        if (n > 0) {
+            c->rtx_force = 0; /* the record left the queue in the commit */
+            mrc__req_timers_x(c, false);
+        }
+        return n;
+    }
+    if (mrc__req_can_send_new(c)) {
+        mrc__wr *wr = MRC__SQ(c, c->sq_send);
+        uint32_t k = c->sq_sent, psn = c->snd_nxt;
+        n = mrc__req_emit_data(c, psn, c->sq_send, k, false, buf, cap, flags, ti, now);
+        if (n <= 0) return n;
+        if (k == 0) {
+            wr->first_psn = psn;
+            if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+        }
+        if (++c->sq_sent == mrc__wr_npkts(c, wr)) {
+            c->sq_send++;
+            c->sq_sent = 0;
+        }
+        c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
+        mrc__req_timers_x(c, false);
+        return n;
+    }
+    return 0;
+}
+
+/* ---- acknowledgements --------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
+    mrc__pblk *b = mrc__blk(c, psn);
+    mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+    uint64_t bit = (uint64_t)1 << (psn & 63u);
+    if (b->acked & bit) return;
+    b->acked |= bit;
+    if (r->flags & MRC__PR_INFLIGHT) {
+        mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
+        mrc__plist_unlink(c, &c->txl, psn, r);
+    }
+    mrc__rtxq_remove(c, psn, r); /* a lost PSN acknowledged after all (an earlier transmission arrived late) */
+    r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+}
+/* Send completions in work-request order once every PSN of the message is acknowledged. */
+MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
+    bool any = false;
+    while (c->sq_done != c->sq_send) {
+        mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
+        if (mrc_psn_diff(c->snd_una, last) <= 0) break;
+        wr->status = MRC_OK;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out--;
+        c->sq_done++;
+        c->st.msgs_done++;
+        any = true;
+    }
+    if (any) mrc__sched_ev(c);
+}
+MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt) {
+    if (rtt < c->rtt_min) c->rtt_min = rtt;
+    c->srtt = c->srtt - (c->srtt >> 3) + (rtt >> 3);
+}
+/* The cumulative acknowledgement moved: the retry budget, the RTO and the tail-loss probe start again from now. */
+MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
+    c->retries = c->retry_spent = 0;
+    c->rto_heard = 0;
+    c->tlp_count = 0;
+    c->rto_start = now;
+    c->tlp_base = now;
+}
+/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5, 7.4): an
+ * earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original was lost, and
+ * its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN is fresh
+ * (not acknowledged yet); with ev_confirm_late (P27) also when another SACK's bitmap or cumulative point
+ * acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the way out), as
+ * long as the verdict is pending and the record lives. Returns whether it decided. */
+MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (!(r->flags & MRC__PR_RTX)) return false;
+    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || c->ep->cfg.ev_confirm_late < (c->ev_prof ? 1u : 2u)))
+        return false;
+    if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+        mrc__reo_widen(c, now);
+        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
+    } else if (r->flags & MRC__PR_EVLOST) {
+        /* P35: the original's send time was at least a minimum RTT before the retransmission's (its loss was seen
+         * by the SACK of a packet sent after it) */
+        mrc__ev_on_loss(c, (int)r->ev_lost, true,
+                        MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
+    }
+    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    return true;
+}
+/* Bytes newly received according to a SACK's 24-bit rcvd_bytes (256-byte units, wrapping every 4 GiB) against the
+ * last one seen. A value behind the last (an older SACK overtaken by a newer one: a delta in the upper half of
+ * the 24-bit space) moves nothing and is not remembered. */
+MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
+    uint32_t rd = (rcvd - *last) & 0xFFFFFFu;
+    if (rd >= 0x800000u) return 0;
+    *last = rcvd & 0xFFFFFFu;
+    return (uint64_t)rd << 8;
+}
+MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    const mrc_seth *s = &k->seth;
+    uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
+    int32_t d, lo, hi;
+    uint64_t bm;
+    bool progress = false, fresh = false, have_rec, stale, rec_live;
+    int slot = -1;
+    mrc_time acked_sent = 0, rtt = 0;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    c->st.rx_sack++;
+    /* P18: a SACK whose cack is behind the acknowledged point (an old one overtaken, or forged) only acknowledges:
+     * no timing, path, probe, CC or MPR input */
+    stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
+    if (stale) c->st.rx_sack_stale++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+
+    /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
+    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
+    d = mrc_psn_diff(c->snd_nxt, ack_psn);
+    /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
+     * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
+     * block was reclaimed for want of memory: then it is stale (no timing or path input) */
+    if (!s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
+        const mrc__pblk *bk = mrc__blk(c, ack_psn);
+        rec_live = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
+    } else {
+        rec_live = false;
+    }
+    have_rec = rec_live && !stale;
+    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
+
+    /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
+    d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
+    if (d > 0) {
+        for (psn = c->win_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
+        c->win_base = MRC__PSN_INC(cack);
+        progress = true;
+    }
+    /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
+    bm = s->sack_bitmap;
+    base = mrc_psn_add(cack, s->sack_offset);
+    lo = mrc_psn_diff(c->win_base, base);
+    hi = mrc_psn_diff(c->snd_nxt, base);
+    if (bm && hi > 0 && lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr & ~mrc__req_acked64(c, base);
+        if (bm) progress = true;
+        while (bm) {
+            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+            bm &= bm - 1u;
+        }
+    }
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
+
+    /* timing and path attribution */
+    if (stale) {
+        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        if (rec_live && c->ep->cfg.tseth)
+            (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+    } else if (s->pr) {
+        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
+        if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
+            acked_sent = c->probe_sent[0];
+            slot = (int)c->probes[0].slot;
+            if (pi == MRC__TLP2_MATCH) { /* P33: the other copy answered */
+                acked_sent = c->tlp2_sent;
+                slot = (int)c->tlp2_slot;
+            }
+            c->probes[0].kind = MRC__PROBE_FREE;
+            c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
+            c->tlp2 = 0;
+            /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
+            if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
+        } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
+            mrc__ev_probe_answer(c, (unsigned)pi, s->m);
+        }
+    } else if (have_rec) {
+        mrc__psnrec *r = MRC__REC(c, ack_psn);
+        mrc_time r_sent = MRC__REC_SENT(c, ack_psn);
+        acked_sent = r_sent;
+        if (c->ep->cfg.tseth) {
+            mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
+            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
+            (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
+        }
+        if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
+        if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
+            rtt = now - r_sent;
+            mrc__req_rtt_sample(c, rtt);
+        }
+    }
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
+    if (slot >= 0) {
+        mrc__ev_delivered(c, (unsigned)slot, acked_sent);
+        mrc__ev_on_ack(c, slot, s->m);
+    }
+    if (progress) mrc__req_progress(c, now);
+    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
+    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
+        mrc__cc_sample cs;
+        uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18: sent and not yet credited */
+        if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
+        MRC_MEMSET(&cs, 0, sizeof cs);
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = s->m == MRC_M_SKIP_ONCE;
+        cs.pen = k->cc.rcv_cwnd_pen;
+        cs.r_c = k->cc.r_c;
+        mrc__cc_on_sack(c, &cs, now);
+    }
+    /* Q9: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
+    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
+        uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (w != c->win_psns) {
+            c->win_psns = w;
+            c->st.cc_mpr_changes++;
+        }
+    }
+    mrc__req_complete(c);
+    mrc__req_timers(c);
+    return MRC_OK;
+}
+
+/* ---- NACKs, transport ACK/NAKs, and the requester's timers expiring ----------------------------------------- */
+MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    const mrc_neth *n = &k->neth;
+    uint32_t psn = n->nack_psn;
+    mrc__psnrec *r;
+    unsigned reason = n->nack_reason;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
+    c->st.rx_nack++;
+    c->st.rx_nack_reason[reason & 31u]++;
+    if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    /* P18: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the fatal UNEXP_EVENT included */
+    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (reason == MRC_NACK_UNEXP_EVENT) {
+        mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
+        return MRC_OK;
+    }
+    r = MRC__REC(c, psn);
+    if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
+        /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
+        mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
+        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    }
+    if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
+    mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
+                               : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
+                                                                    : MRC__LOSS_NACK);
+    mrc__req_timers(c);
+    return MRC_OK;
+}
+MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    unsigned syn = k->aeth.syndrome, type = syn >> 5, code = syn & 0x1Fu;
+    uint16_t msn = (uint16_t)(k->aeth.msn & 0xFFFFu);
+    uint32_t i;
+    int status;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
+        c->st.rx_tack++;
+        return MRC_OK;
+    }
+    if (type != 3) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    switch (code) {
+    case 1: status = MRC_ERR_REMOTE_INVAL; break;
+    case 2: status = MRC_ERR_REMOTE_ACCESS; break;
+    case 3: status = MRC_ERR_REMOTE_OP; break;
+    default: return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    }
+    /* a NAK is fatal, so it must name a message that has started and not completed (O(send queue), rare) */
+    for (i = c->sq_done; i != c->sq_tail; i++) {
+        if (!mrc__wr_started(c, i)) i = c->sq_tail - 1u; /* nothing after an unstarted message has started */
+        else if (mrc__wr_msn(i) == msn) break;
+    }
+    if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    mrc__conn_error(c, status, 1, msn, now);
+    return MRC_OK;
+}
+MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
+    c->rto_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
+        mrc__req_timers(c);
+        return;
+    }
+    /* The retry budget and the back-off are for a dead path or peer (Q25). An expiry after which a trim NACK came
+     * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
+     * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
+     * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
+    if (!c->rto_heard || !c->ep->cfg.trim_holds_rto) c->retries++;
+    if (!c->rto_heard || !c->ep->cfg.trim_keeps_alive) c->retry_spent++;
+    c->st.rto_fired++;
+    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
+    c->rto_heard = 0;
+    MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
+    if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
+        mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
+        return;
+    }
+    if (c->snd_una == c->snd_nxt) { /* every PSN SACKed, the cumulative point behind: nothing to resend, ask */
+        c->probes[0].kind = MRC__PROBE_TLP;
+        c->probes_due |= 1u;
+    } else {
+        /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
+         * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its
+         * SACK then reveals the other holes to loss detection. */
+        mrc__psnrec *r = MRC__REC(c, c->snd_una);
+        mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
+        if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) { /* to the head of the queue */
+            mrc__rtxq_remove(c, c->snd_una, r);
+            mrc__rtxq_push(c, c->snd_una, r, true);
+        }
+        c->rtx_force = 1;
+    }
+    mrc__sched_tx(c);
+    c->rto_start = now;
+    mrc__req_timers(c);
+}
+MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
+    c->tlp_deadline = MRC_TIME_NEVER;
+    if (c->state == MRC_QPS_RTS && c->win_base != c->snd_nxt) {
+        c->tlp_base = now;
+        if (c->tlp_count < 16) c->tlp_count++;
+        /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
+        if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
+        if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
+            c->ev_proven = MRC__EV_NONE;
+        c->tlp2 = 0;
+        if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
+            c->probes[0].kind = MRC__PROBE_TLP;
+            c->probes_due |= 1u;
+            if (c->ep->cfg.tlp_copies >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
+            c->st.tlp_fired++;
+        }
+    }
+    mrc__req_timers(c);
+}
+/* P32: the reorder timer expired: every record at the head of the transmit list whose deadline has passed is lost
+ * (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
+MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (c->state == MRC_QPS_RTS) {
+        while (c->txl.n && mrc__reo_due(c) <= now) {
+            c->st.rtx_reo_timer++;
+            mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK); /* unlinks it */
+        }
+    }
+    mrc__req_timers(c);
+}
+
+/* ====== src/epop.h ============================================================================================== */
+/* ================================================================================================================
+ * ENDPOINT OPERATIONS: what src/epop.c offers the layers above it (the rest of it is public API)
+ * ============================================================================================================== */
+
+MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now);
+MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now);
+MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti, mrc_time now);
+
+/* ====== src/epop.c ============================================================================================== */
+/* ================================================================================================================
+ * ENDPOINT OPERATIONS AND THE CONTROL PLANE - src/epop.c
  * Owns: ports (planes) going up and down; packets to QP 0x2 - ERTH requests and EETH responses for
  * PORT_STATUS_UPDATE and EV_PROBE - which need no connection and consume no PSN; the requests awaiting answers
  * (the controller's, never resent, and the core's own PORT_STATUS_UPDATEs, resent until answered); and the
  * controller's objects: EV Format profiles, EV profiles, EV operations.
+ * Calls: codec, state, timers, sched, path, path_policy.
  * ============================================================================================================== */
+
+/* ---- ports, and the PORT_STATUS_UPDATEs that tell peers about them (7.8) ------------------------------------ */
 MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
     if (ep->epq_len >= MRC_EPQ_LEN) {
         ep->st.epq_overflow++;
@@ -7343,7 +7134,6 @@ MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
 MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
 }
-
 /* Tell the peer of connection c which ports this endpoint can use: one PORT_STATUS_UPDATE per up port, leaving on
  * that port on the QP's reverse EV there (Q20); ports where the QP has no EV carrying data are skipped. */
 MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
@@ -7419,13 +7209,11 @@ MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
         mrc__psu_announce_peer(ep, c);
     }
 }
-
 MRC__PRIVATE void mrc__conn_ev_changed(mrc_conn *c) {
     mrc__ev_rebuild(c);
     mrc__sched_tx(c);
     mrc__timer_update(c);
 }
-
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now) {
     uint32_t bit, i;
     if (!ep || port < 1 || port > ep->cfg.num_ports) return MRC_ERR_INVAL;
@@ -7445,7 +7233,6 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
     return MRC_OK;
 }
-
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
  * works whatever the mask says, so no packet can take every plane away. */
 MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
@@ -7473,13 +7260,13 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
     }
 }
 
+/* ---- packets to QP 0x2: requests, responses, their timers, the controller's requests ------------------------ */
 MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     unsigned i;
     ep->ep_deadline = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++)
         ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
 }
-
 /* P19: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it); 0xFFFF if none */
 MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
     unsigned i;
@@ -7487,7 +7274,6 @@ MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
     return 0xFFFF;
 }
-
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
     uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
     unsigned i;
@@ -7562,7 +7348,6 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode); /* unsolicited, late or a duplicate */
 }
-
 MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
@@ -7597,7 +7382,6 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     }
     mrc__ep_rearm(ep);
 }
-
 MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now) {
     unsigned i, fi = MRC_MAX_EP_REQS;
     mrc__epkt k;
@@ -7640,7 +7424,6 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[fi].deadline);
     return MRC_OK;
 }
-
 /* The next queued endpoint-operation packet; 0 when none. */
 MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti, mrc_time now) {
     while (ep->epq_len) {
@@ -7704,16 +7487,9 @@ MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
         if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
     return (mrc__evfmt *)0;
 }
-MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-        if (ep->profs[i].used && ep->profs[i].id == id) return (mrc__evprof *)&ep->profs[i];
-    return (mrc__evprof *)0;
-}
 MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
     return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
 }
-
 MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_attr *a, uint32_t mask) {
     const uint32_t all = MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS;
     mrc__evfmt *f;
@@ -7795,7 +7571,6 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
 
 /* ---- EV profiles -------------------------------------------------------------------------------------------------- */
 enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
-
 /* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18). */
 MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
                                   const uint8_t *val, uint8_t *path, uint32_t *entropy) {
@@ -7856,7 +7631,6 @@ MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int
         }
     }
 }
-
 /* P28: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's entropy or port
  * calls it. O(n), at the controller's pace. */
 MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
@@ -7869,7 +7643,6 @@ MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
         pf->hix[h] = (uint16_t)(i + 1u);
     }
 }
-
 MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_profile_attr *a, uint32_t mask,
                                   mrc_time now) {
     const uint32_t all = MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
@@ -8005,7 +7778,6 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     pf->state = (uint8_t)to;
     return MRC_OK;
 }
-
 MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_profile_attr *a) {
     const mrc__evprof *pf;
     if (!ep || !a) return MRC_ERR_INVAL;
@@ -8042,7 +7814,6 @@ MRC__PRIVATE int mrc__prof_match(const mrc__evprof *pf, const mrc_ev *ev, unsign
 MRC__PRIVATE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
     return pf->ev[i].denied ? MRC_EVS_DENIED : pf->ev[i].bad_refs ? MRC_EVS_ASSUMED_BAD : MRC_EVS_GOOD;
 }
-
 MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,
                       mrc_time now) {
     mrc__evprof *pf;
@@ -8114,7 +7885,6 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     }
     return MRC_OK;
 }
-
 /* EV i of a UDP EV set: from the arrays, or (ports NULL) from the plane layout of mrc_ev_profile_udp_planes */
 MRC__PRIVATE int mrc__ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
                                      const uint16_t *sports, unsigned n, unsigned planes, unsigned K, unsigned base,
@@ -8164,13 +7934,11 @@ MRC__PRIVATE int mrc__ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t
     a.state = MRC_PROFILE_ONLINE;
     return mrc_ev_profile_modify(ep, prof_id, &a, MRC_EV_PROF_ATTR_STATE, now);
 }
-
 MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
                                const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now) {
     if (!ep || !ports || !sports || !n) return MRC_ERR_INVAL;
     return mrc__ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, 0, 0, 0, min_active, now);
 }
-
 MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned planes,
                                       unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now) {
     if (!ep || !planes || planes > ep->cfg.num_ports || !evs_per_plane || evs_per_plane > MRC_MAX_EVS ||
@@ -8179,7 +7947,6 @@ MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_
     return mrc__ev_profile_udp(ep, fmt_id, prof_id, (const uint8_t *)0, (const uint16_t *)0, planes * evs_per_plane,
                                planes, evs_per_plane, sport_base, min_active, now);
 }
-
 MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n) {
     mrc__evprof *pf;
     unsigned i, j;
@@ -8201,22 +7968,438 @@ MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint
     return MRC_OK;
 }
 
+/* ====== src/check.h ============================================================================================= */
 /* ================================================================================================================
- * ENDPOINT I/O
- * Owns: the four calls of the caller's loop - recv (demultiplex by destination QPN, O(1)), poll_tx (round-robin
- * over connections with work: control packets, then retransmissions, then new data), the timer heap, and
- * pulled events - plus statistics.
+ * INVARIANTS: what src/check.c offers the layers above it (mrc_conn_check itself is public API)
  * ============================================================================================================== */
-MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
-    MRC_ASSERT(reason < MRC_DROP_REASONS);
-    ep->st.drop[reason]++;
-    ep->st.rx_drops++;
-    if (c) c->st.rx_drops++;
-    MRC__TRACE(ep, MRC_TRACE_DROP, reason, opcode);
-    (void)opcode;
-    return MRC_ERR_DROP;
-}
 
+/* MRC_CHECK_INVARIANTS: every QP's invariants (mrc_conn_check) asserted at the end of each call that changes them */
+#ifdef MRC_CHECK_INVARIANTS
+MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
+#define MRC__CHECK_ALL(ep) mrc__check_all(ep)
+#else
+#define MRC__CHECK_ALL(ep) ((void)0)
+#endif
+
+/* ====== src/check.c ============================================================================================= */
+/* ================================================================================================================
+ * INVARIANTS - src/check.c
+ * Owns: mrc_conn_check, every structural invariant of a QP (its EV lists and counts, its windows, records, queues
+ * and timers) checked in O(size of the QP), and mrc__check_all behind MRC_CHECK_INVARIANTS, which asserts them for
+ * every QP at the end of each call into the endpoint loop (tests, fuzzers and the sanitizer builds turn it on).
+ * Calls: codec, state, timers, path, path_policy, requester (reads only).
+ * ============================================================================================================== */
+
+/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
+ * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
+MRC_API int mrc_conn_check(const mrc_conn *c) {
+    unsigned i, p, nb = 0, seen_bad = 0, bk[MRC_MAX_PORTS];
+    uint16_t s;
+    if (!c) return MRC_ERR_INVAL;
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
+        bk[p] = 0;
+        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
+        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
+            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
+            if (e->port != p + 1u || e->at != i) return 2;
+            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
+        }
+        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
+            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk[p] > c->ev_count) return 4;
+        }
+        if (bk[p] != c->bk_n[p]) return 5;
+    }
+    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
+        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
+        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
+    }
+    if (seen_bad != c->n_bad) return 8;
+    for (i = 0; i < c->ev_count; i++) {
+        unsigned st = MRC__EVST(&c->evs[i]);
+        if (st == MRC__EVS_BAD) nb++;
+        if (st > MRC__EVS_OFF) return 9;
+        /* Rule 21 (P29): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds) */
+        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
+            (c->evs[i].hold && st != MRC__EVS_SKIP))
+            return 21;
+    }
+    if (nb != c->n_bad) return 10;
+    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
+     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
+     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
+     * (P24: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or one of its
+     * timers is armed. The walk is O(QPs on the list), here only. */
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
+        !c->in_poolq) {
+        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+        if (!c->in_ready || !x) return 11;
+        if (!x->inflight) {
+            unsigned k = x->ready_head, n;
+            const mrc_conn *r = (const mrc_conn *)0;
+            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
+                r = c->ep->conns[k];
+                if (!r || r->pace_deadline != MRC_TIME_NEVER) break;
+            }
+            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
+        }
+    }
+    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
+     * goes to a waiter */
+    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
+    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
+     * one of those, on one list */
+    if (c->state == MRC_QPS_RTS && c->ep) {
+        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
+        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
+            /* live: a retained block holds acknowledged PSNs only */
+            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
+            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
+        }
+        if (c->rtxq.n + c->txl.n > w) return 14;
+    }
+    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
+     * of retained blocks (its neighbours point back at it). O(window / 64). */
+    if (c->ep) {
+        const mrc_endpoint *ep = c->ep;
+        uint32_t t;
+        for (t = 0; t < MRC__BTAB_LEN; t++) {
+            const mrc__pblk *b;
+            uint32_t i1 = c->btab[t];
+            if (!i1) continue;
+            if (i1 > ep->pool_hw) return 15;
+            b = &ep->pool[i1 - 1u];
+            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
+            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? ep->pool[b->prev - 1u].next : ep->ret_head) != i1 ||
+                                (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
+                return 15;
+        }
+    }
+    /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
+     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
+    if (c->ep) {
+        mrc_time d = mrc__timers_min(c);
+        if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
+            return 16;
+    }
+    /* Rule 17 (P23): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's valid entries
+     * (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
+    {
+        uint16_t occ[MRC_MAX_EVS];
+        for (i = 0; i < c->ev_count; i++) occ[i] = 0;
+        for (p = 0; p < MRC_MAX_PORTS; p++) {
+            unsigned cap = mrc__ev_seglen(c, p), k;
+            if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
+            for (k = 0; k < c->rc_n[p]; k++) {
+                unsigned pos = (unsigned)c->rc_head[p] + k, sl;
+                sl = c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)];
+                if (sl >= c->ev_count || c->evs[sl].port != p + 1u) return 17;
+                occ[sl]++;
+            }
+        }
+        for (i = 0; i < c->ev_count; i++)
+            if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
+    }
+    /* Rule 18 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
+     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28): the profile's
+     * entropy index finds every populated EV of the QP, so a control packet can leave on the arrival's mirror. O(n). */
+    if (c->ep && c->ev_prof) {
+        const mrc__evprof *pf = mrc__conn_prof(c);
+        for (i = 0; i < c->ev_count; i++) {
+            unsigned nx = pf->ev[i].grp_nx;
+            if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
+                   : pf->ev[i].group != 0)
+                return 18;
+            if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
+        }
+    }
+    /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
+    if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
+    /* Rule 22 (P33): the other copy of the tail-loss probe is awaited only with the probe, on one of the QP's EVs */
+    if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
+    /* Rule 23 (P35): the verification queue and probes */
+    if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
+    for (i = 0; i < c->ver_n; i++)
+        if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
+    for (i = 0; i < c->ev_count; i++) {
+        unsigned k, named = 0;
+        if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
+        if (!mrc__ev_is_ver(&c->evs[i])) return 23;
+        for (k = 1; k < MRC_MAX_PROBES; k++) named += c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i;
+        if (!named) return 23; /* (an older probe of an earlier hold may name it too: either answer proves the path) */
+    }
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        if (c->probes[i].kind != MRC__PROBE_VER) continue;
+        if (c->probes[i].slot >= c->ev_count) return 23;
+        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
+    }
+    return 0;
+}
+#ifdef MRC_CHECK_INVARIANTS
+MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++) MRC_ASSERT(!ep->conns[i] || mrc_conn_check(ep->conns[i]) == 0);
+}
+#endif
+
+/* ====== src/endpoint.h ========================================================================================== */
+/* ================================================================================================================
+ * ENDPOINT LOOP: src/endpoint.c offers the public API only (mrc_endpoint_recv, _poll_tx, _on_timeout, ...)
+ * ============================================================================================================== */
+
+/* ====== src/endpoint.c ========================================================================================== */
+/* ================================================================================================================
+ * ENDPOINT LOOP - src/endpoint.c
+ * Owns: the four calls of the caller's loop - recv (demultiplex by destination QPN, O(1)), poll_tx (round-robin
+ * over connections with work: control packets, then retransmissions, then new data), on_timeout with the next
+ * deadline (each expiry handed to its owner), and pulled events - plus statistics. Each fast path (docs/PROTOCOL.md
+ * P22 fast paths) sits beside the general path it shortcuts: the SACK and the responder's data fast paths beside
+ * mrc__recv, the requester's new-data fast path beside mrc__poll_tx; make fast-check compares the two per call.
+ * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
+ * ============================================================================================================== */
+
+/* ---- receive: the general path (decode, then the endpoint operation or the QP's handler) -------------------- */
+/* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
+ * the decode, then the endpoint operation or the QP's handler (out of line, with its mrc_pkt: the entry keeps no
+ * frame, and the fast paths hand it what is not their case with a tail call) */
+MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                                         mrc_time now) {
+    mrc_pkt k;
+    mrc_conn *c;
+    int rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
+    if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
+    if (rc < 0)
+        return mrc__drop(ep, (mrc_conn *)0, mrc_opcode_hdrs(pkt[0]) ? MRC_DROP_MALFORMED : MRC_DROP_OPCODE, pkt[0]);
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)k.bth.opcode << 24) | k.bth.psn, ri->port);
+    if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k, ri, now);
+    c = mrc__conn_lookup(ep, k.bth.dest_qp);
+    if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
+    if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
+    switch (k.bth.opcode) {
+    case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_LAST_IMM:
+    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
+        rc = mrc__rsp_on_data(c, &k, pkt + k.hdr_len, ri, now);
+        break;
+    case MRC_OP_PROBE_REQ: rc = mrc__rsp_on_probe(c, &k, ri); break;
+    case MRC_OP_SACK: rc = mrc__req_on_sack(c, &k, now); break;
+    case MRC_OP_NACK: rc = mrc__req_on_nack(c, &k, now); break;
+    case MRC_OP_ACK: rc = mrc__req_on_aeth(c, &k, now); break;
+    default: return mrc__drop(ep, c, MRC_DROP_OPCODE, k.bth.opcode); /* endpoint ops not addressed to QP 0x2 */
+    }
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+    MRC__CHECK_ALL(ep);
+    return rc;
+}
+#if MRC_FAST_PATH
+/* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
+ * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
+ * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer - is recognised straight from
+ * the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes exactly the
+ * updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same order
+ * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else is handed, before any change,
+ * to the general code (mrc__recv, a tail call: mrc_endpoint_recv keeps no frame of its own). mrc_endpoint_recv
+ * calls it for a SACK unless mrc_config.fast_path_off is set. */
+MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
+                                                 const mrc_rxinfo *ri, mrc_time now) {
+    const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
+    const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    mrc_conn *c;
+    mrc__ccx *x;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
+    int32_t lo, hi;
+    uint64_t bm;
+    bool progress;
+    mrc_time r_sent, acked_sent, rtt = 0, slack;
+    /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
+    if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
+    if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
+        return mrc__recv(ep, p, len, ri, now);
+    if (MRC__FX(se, MRC__SETH_PR)) return mrc__recv(ep, p, len, ri, now);
+    /* the QP: in RTS; cack names the packet */
+    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
+                                                     : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
+    if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS)
+        return mrc__recv(ep, p, len, ri, now);
+    cack = MRC__FX(se, MRC__SETH_CACK);
+    nxt = c->snd_nxt;
+    old_base = c->win_base;
+    old_una = c->snd_una;
+    /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
+     * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
+     * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
+    w = (nxt - old_base) & MRC_PSN_MASK;
+    ack_psn = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_ACK_OFF)));
+    if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
+        (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
+        return mrc__recv(ep, p, len, ri, now);
+    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh), never retransmitted */
+    bk = mrc__blk(c, ack_psn);
+    if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
+        return mrc__recv(ep, p, len, ri, now);
+    r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+
+    /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
+    (void)ri;
+    c->st.rx_sack++;
+    m = MRC__FX(se, MRC__SETH_M);
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
+    x = mrc__conn_ccx(c);
+    progress = cack != MRC__PSN_DEC(old_base);
+    if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
+        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+        const mrc__wr *wr = (const mrc__wr *)0;
+        uint32_t wlast = 0, k;
+        mrc__pblk *b = mrc__blk(c, old_base);
+        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
+            uint64_t bit = (uint64_t)1 << (psn & 63u);
+            mrc__psnrec *q;
+            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
+            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+            if (!(b->acked & bit)) {
+                b->acked |= bit;
+                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
+                    uint32_t nominal;
+                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
+                        wr = &c->sq[q->wr];
+                        wlast = mrc__wr_npkts(c, wr) - 1u;
+                    }
+                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
+                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
+                    MRC_ASSERT(c->cc_inflight >= nominal);
+                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+                    if (x) {
+                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                    }
+                    mrc__plist_unlink(c, &c->txl, psn, q);
+                }
+                mrc__rtxq_remove(c, psn, q);
+                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+            }
+            if (psn == cack) break;
+        }
+        c->win_base = MRC__PSN_INC(cack);
+    }
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        lo = mrc_psn_diff(c->win_base, base);
+        hi = mrc_psn_diff(nxt, base);
+        if (hi > 0 && lo < 64) {
+            uint64_t inr = ~(uint64_t)0;
+            if (lo > 0) inr &= ~(uint64_t)0 << lo;
+            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+            bm &= inr;
+            if (bm) bm &= ~mrc__req_acked64(c, base);
+            if (bm) progress = true;
+            while (bm) {
+                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+                bm &= bm - 1u;
+            }
+        }
+    }
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
+    /* timing and path attribution: the named record (fresh, not retransmitted) */
+    r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
+    acked_sent = r_sent;
+    if (ep->cfg.tseth) {
+        mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
+        if (t < acked_sent) acked_sent = t;
+    }
+    if (now > r_sent) {
+        rtt = now - r_sent;
+        mrc__req_rtt_sample(c, rtt);
+    }
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
+    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        mrc__ev_delivered(c, r->ev, acked_sent);
+        if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
+            c->port_ok[c->evs[r->ev].port - 1u] = now;
+            c->ev_proven = r->ev;
+            mrc__ev_rc_push(c, r->ev);
+        } else {
+            mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+        }
+    }
+    if (progress) mrc__req_progress(c, now);
+    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
+    }
+    c->reo_deadline = MRC_TIME_NEVER;
+    while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
+            break;
+        }
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    }
+    /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
+     * snd_nxt */
+    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
+        mrc__req_release(c, old_base);
+    { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
+        mrc__cc_sample cs;
+        uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
+        if (rd < 0x800000u && rd > avail) {
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = m == MRC_M_SKIP_ONCE;
+        cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
+        cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
+        if (x && x->algo == MRC_CC_ALGO_NSCC) {
+            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
+            mrc__nscc_ack(c, x, &cs, now);
+            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+        } else {
+            mrc__cc_on_sack(c, &cs, now);
+        }
+    }
+    mpr = MRC__FX(se, MRC__SETH_MPR);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
+        uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (wp != c->win_psns) {
+            c->win_psns = wp;
+            c->st.cc_mpr_changes++;
+        }
+    }
+    if (c->sq_done != c->sq_send) { /* mrc__req_complete: only when the oldest message is all acknowledged */
+        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
+            mrc__req_complete(c);
+    }
+    /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
+     * left RTS or nothing is in flight */
+    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
+    else mrc__req_timers_arm(c, 0, 0, now, now); /* the reorder deadline is set above */
+    /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
+     * scheduling arms no timer) */
+    if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
+    MRC__CHECK_ALL(ep);
+    return MRC_OK;
+}
+#endif
 #if MRC_FAST_PATH
 /* ---- P22 fast paths of the responder ---------------------------------------------------------------------------
  The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
@@ -8454,38 +8637,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 }
 #endif
 
-/* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
- * the decode, then the endpoint operation or the QP's handler (out of line, with its mrc_pkt: the entry keeps no
- * frame, and the fast paths hand it what is not their case with a tail call) */
-MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
-                                         mrc_time now) {
-    mrc_pkt k;
-    mrc_conn *c;
-    int rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
-    if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
-    if (rc < 0)
-        return mrc__drop(ep, (mrc_conn *)0, mrc_opcode_hdrs(pkt[0]) ? MRC_DROP_MALFORMED : MRC_DROP_OPCODE, pkt[0]);
-    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)k.bth.opcode << 24) | k.bth.psn, ri->port);
-    if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k, ri, now);
-    c = mrc__conn_lookup(ep, k.bth.dest_qp);
-    if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
-    if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
-    switch (k.bth.opcode) {
-    case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_LAST_IMM:
-    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
-        rc = mrc__rsp_on_data(c, &k, pkt + k.hdr_len, ri, now);
-        break;
-    case MRC_OP_PROBE_REQ: rc = mrc__rsp_on_probe(c, &k, ri); break;
-    case MRC_OP_SACK: rc = mrc__req_on_sack(c, &k, now); break;
-    case MRC_OP_NACK: rc = mrc__req_on_nack(c, &k, now); break;
-    case MRC_OP_ACK: rc = mrc__req_on_aeth(c, &k, now); break;
-    default: return mrc__drop(ep, c, MRC_DROP_OPCODE, k.bth.opcode); /* endpoint ops not addressed to QP 0x2 */
-    }
-    mrc__sched_tx(c);
-    mrc__timer_update(c);
-    MRC__CHECK_ALL(ep);
-    return rc;
-}
+/* ---- receive: the entry ------------------------------------------------------------------------------------- */
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now) {
     if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
@@ -8505,7 +8657,171 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     return mrc__recv(ep, pkt, len, ri, now);
 }
 
+/* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
+#if MRC_FAST_PATH
+/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
+ * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
+ * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
+ * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
+ * mrc__req_emit_data do then, in the same order, with the headers stored straight at their fixed offsets from the
+ * codec's tables (every value was checked against its field's width when it was configured, attached or posted).
+ * Every check comes before any state changes: 0 = not this case (the general code runs), else the bytes written. */
+MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                  mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    const mrc_config *cf = &ep->cfg;
+    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
+    uint32_t npkts, plen, pad, hl, nominal, opcode, a, nxt;
+    unsigned p = c->plane_rr;
+    mrc__ccx *x = mrc__conn_ccx(c);
+    mrc__wr *wr;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint8_t *q;
+    size_t need;
+    bool last, imm, se;
+    uint16_t slot;
+    unsigned cls;
+    if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
+        return 0;
+    wr = MRC__SQ(c, wr_idx);
+    if (k == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return 0;
+    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns) return 0;
+    bk = mrc__blk(c, psn);
+    if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
+    npkts = mrc__wr_npkts(c, wr);
+    last = k + 1u == npkts;
+    imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    plen = last ? mrc__pkt_len(c, wr, k) : 1u << sh;
+    pad = (4u - (plen & 3u)) & 3u;
+    hl = mrc__data_hdr_len(c, imm);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: it sets the pacing clock */
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
+        unsigned i;
+        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+        }
+        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+        slot = (uint16_t)mrc__ev_pick(c, -1);
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23) or its next EV */
+        int rs;
+        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
+            slot = (uint16_t)rs;
+        } else {
+            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+        }
+    }
 
+    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+             : k == 0    ? MRC_OP_WRITE_FIRST
+             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                         : MRC_OP_WRITE_MIDDLE;
+    a = last;
+    if (cf->ack_req_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= cf->ack_req_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    }
+    se = imm && (wr->flags & MRC_WR_SOLICITED);
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (uint32_t)se << (13u - mrc__m_bit(&cf->wire) + 16u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
+                          MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+    if (cf->tseth) {
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
+    }
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+
+    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = cf->dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
+    if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+    r->ev_lost = 0;
+    bk->acked &= ~((uint64_t)1 << (psn & 63u));
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->flags = MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
+        bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+        r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
+        c->txl.tail = psn;
+        c->txl.n++;
+    } else {
+        mrc__plist_push(c, &c->txl, psn, r, false);
+    }
+    c->cc_inflight += nominal; /* mrc__cc_on_send */
+    if (x) x->inflight += nominal;
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal;
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
+    if (k == 0) {
+        wr->first_psn = psn;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+    }
+    if (last) {
+        c->sq_send++;
+        c->sq_sent = 0;
+    } else {
+        c->sq_sent = k + 1u;
+    }
+    c->snd_nxt = nxt = MRC__PSN_INC(psn);
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* psn is in flight */
+    /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
+     * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
+     * nominal size, no WIMM limit) and in the same block unless it starts one */
+    mrc__sched_ctl(c);
+    if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
+    if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
+        mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                          : mrc__cc_fits(x, nominal, now)                     ? MRC__NEW_OK
+                                                                              : MRC__NEW_CWND);
+    else
+        mrc__sched_txq(c, mrc__req_new(c));
+    return (int)need;
+}
+#endif
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
  * nothing to send stays a few instructions, without this one's register saves) */
 MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
@@ -8586,11 +8902,11 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
     return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
+/* ---- time: the next deadline and the expiries --------------------------------------------------------------- */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
     if (!ep) return MRC_TIME_NEVER;
     return MRC__MIN(ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
 }
-
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;
     now = mrc__clock(ep, now);
@@ -8618,6 +8934,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     return MRC_OK;
 }
 
+/* ---- events and statistics ---------------------------------------------------------------------------------- */
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (!ep || !ev) return MRC_ERR_INVAL;
     if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test */
@@ -8668,7 +8985,6 @@ MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     MRC_MEMSET(ev, 0, sizeof *ev);
     return 0;
 }
-
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {
     if (!out) return;
     if (!ep) {
@@ -8686,19 +9002,20 @@ MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out) {
     else MRC_MEMSET(out, 0, sizeof *out);
 }
 
+/* ====== src/names.h ============================================================================================= */
 /* ================================================================================================================
- * ERRORS AND NAMES
+ * ERRORS AND NAMES: src/names.c offers the public API only (mrc_strerror, mrc_*_name, mrc_detail_format)
  * ============================================================================================================== */
-MRC_API bool mrc_err_is_fatal(int e) { return e <= MRC_ERR_FATAL; }
-MRC_API bool mrc_nack_is_retriable(unsigned reason) {
-    switch (reason) {
-    case MRC_NACK_TRIMMED: case MRC_NACK_TRIMMED_LASTHOP: case MRC_NACK_NO_BITMAP: case MRC_NACK_NO_PKT_BUFFER:
-    case MRC_NACK_NO_RESOURCE: case MRC_NACK_PSN_OOR_WINDOW:
-        return true;
-    default: return false;
-    }
-}
 
+/* ====== src/names.c ============================================================================================= */
+/* ================================================================================================================
+ * ERRORS AND NAMES - src/names.c
+ * Owns: mrc_err_is_fatal, and the strings: mrc_strerror, the names of opcodes, NACK reasons, drop reasons, states,
+ * events and error details, mrc_detail_format. MRC_NO_STRINGS compiles every string out (each returns "").
+ * Calls: nothing but internal.h.
+ * ============================================================================================================== */
+
+MRC_API bool mrc_err_is_fatal(int e) { return e <= MRC_ERR_FATAL; }
 #ifdef MRC_NO_STRINGS
 MRC_API const char *mrc_strerror(int e) { (void)e; return ""; }
 MRC_API const char *mrc_opcode_name(unsigned op) { (void)op; return ""; }
@@ -8951,6 +9268,7 @@ MRC_API size_t mrc_detail_format(const mrc_detail *d, char *buf, size_t cap) {
 
 #endif /* MRC__IMPLEMENTED */
 #endif /* MRC_IMPLEMENTATION */
+
 
 /*
 ------------------------------------------------------------------------------

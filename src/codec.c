@@ -1,0 +1,856 @@
+/* ================================================================================================================
+ * CODEC - src/codec.c
+ * Owns: the byte layout of every MRC header (the tables in codec.h), big-endian field access, PSN serial arithmetic,
+ * the packet classifier and the RoCEv2 ICRC helper: pure functions of bytes, no endpoint or QP state.
+ * Calls: nothing but internal.h.
+ * ============================================================================================================== */
+#include "codec.h"
+
+/* ---- generic field access: the table interpreted at run time ------------------------------------------------ */
+MRC__PRIVATE MRC__INLINE uint64_t mrc__mask64(unsigned bits) {
+    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
+}
+MRC__PRIVATE MRC__INLINE uint64_t mrc__fget(const uint8_t *p, unsigned off, unsigned span, unsigned shift,
+                                           unsigned bits) {
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < span; i++) v = (v << 8) | p[off + i];
+    return (v >> shift) & mrc__mask64(bits);
+}
+/* Write a field into zeroed or existing bytes; returns 1 when val does not fit the width (nothing written). */
+MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, unsigned shift, unsigned bits,
+                                      uint64_t val) {
+    uint64_t v = 0, m = mrc__mask64(bits);
+    unsigned i;
+    if (val & ~m) return 1;
+    for (i = 0; i < span; i++) v = (v << 8) | p[off + i];
+    v = (v & ~(m << shift)) | (val << shift);
+    for (i = span; i-- > 0;) {
+        p[off + i] = (uint8_t)(v & 0xFFu);
+        v >>= 8;
+    }
+    return 0;
+}
+#define MRC__GET_(p, o, s, sh, b) mrc__fget((p), (o), (s), (sh), (b))
+#define MRC__GET(p, F) MRC__GET_(p, F)
+#define MRC__GET8(p, F) ((uint8_t)MRC__GET_(p, F))
+#define MRC__GET16(p, F) ((uint16_t)MRC__GET_(p, F))
+#define MRC__GET32(p, F) ((uint32_t)MRC__GET_(p, F))
+#define MRC__PUT_(p, o, s, sh, b, v) mrc__fput((p), (o), (s), (sh), (b), (uint64_t)(v))
+#define MRC__PUT(p, F, v) MRC__PUT_(p, F, v)
+MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u) {
+    return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
+}
+MRC__PRIVATE MRC__INLINE uint64_t mrc__rev64(uint64_t v) {
+    uint64_t r = 0;
+    unsigned i;
+    for (i = 0; i < 64; i++) {
+        r = (r << 1) | (v & 1u);
+        v >>= 1;
+    }
+    return r;
+}
+MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o) { return o && o->bth_m_bit == 6 ? 6u : 7u; }
+MRC__PRIVATE MRC__INLINE unsigned mrc__eeth_shift(const mrc_wire_opts *o) {
+    return o && o->eeth_op_shift == 4 ? 4u : 2u;
+}
+
+/* ---- PSN serial arithmetic ---------------------------------------------------------------------------------- */
+MRC_API uint32_t mrc_psn_add(uint32_t psn, int32_t n) { return (psn + (uint32_t)n) & MRC_PSN_MASK; }
+/* branch-free: d ^ 2^23 maps [0, 2^24) onto [-2^23, 2^23) + 2^23 with the halves swapped */
+MRC_API int32_t mrc_psn_diff(uint32_t a, uint32_t b) {
+    return (int32_t)(((a - b) & MRC_PSN_MASK) ^ MRC_PSN_HALF) - (int32_t)MRC_PSN_HALF;
+}
+MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b) { return mrc_psn_diff(a, b) < 0; }
+
+/* ---- per-header encoders and decoders ----------------------------------------------------------------------- */
+#define MRC__DEC_PROLOGUE(HLEN)           \
+    if (!p || !h) return MRC_ERR_INVAL;   \
+    if (len < (size_t)(HLEN)) return MRC_ERR_TRUNC
+#define MRC__ENC_PROLOGUE(HLEN)           \
+    int bad = 0;                          \
+    if (!p || !h) return MRC_ERR_INVAL;   \
+    if (cap < (size_t)(HLEN)) return MRC_ERR_NOBUF; \
+    MRC_MEMSET(p, 0, (size_t)(HLEN))
+#define MRC__ENC_EPILOGUE(HLEN)                 \
+    if (bad) {                                  \
+        MRC_MEMSET(p, 0, (size_t)(HLEN));       \
+        return MRC_ERR_INVAL;                   \
+    }                                           \
+    return (int)(HLEN)
+MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__DEC_PROLOGUE(MRC_BTH_LEN);
+    h->opcode = MRC__GET8(p, MRC__BTH_OPCODE);
+    h->m = (uint8_t)((p[1] >> mb) & 1u);
+    h->se = (uint8_t)((p[1] >> (13u - mb)) & 1u);
+    h->pad = MRC__GET8(p, MRC__BTH_PAD);
+    h->tver = MRC__GET8(p, MRC__BTH_TVER);
+    h->pkey = MRC__GET16(p, MRC__BTH_PKEY);
+    h->resv8 = MRC__GET8(p, MRC__BTH_RESV8);
+    h->dest_qp = MRC__GET32(p, MRC__BTH_DEST_QP);
+    h->a = MRC__GET8(p, MRC__BTH_A);
+    h->r = MRC__GET8(p, MRC__BTH_R);
+    h->rtx = MRC__GET8(p, MRC__BTH_RTX);
+    h->ts = MRC__GET8(p, MRC__BTH_TS);
+    h->psn = MRC__GET32(p, MRC__BTH_PSN);
+    return MRC_BTH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__ENC_PROLOGUE(MRC_BTH_LEN);
+    bad |= MRC__PUT(p, MRC__BTH_OPCODE, h->opcode);
+    bad |= mrc__fput(p, 1, 1, mb, 1, h->m);
+    bad |= mrc__fput(p, 1, 1, 13u - mb, 1, h->se);
+    bad |= MRC__PUT(p, MRC__BTH_PAD, h->pad);
+    bad |= MRC__PUT(p, MRC__BTH_TVER, h->tver);
+    bad |= MRC__PUT(p, MRC__BTH_PKEY, h->pkey);
+    bad |= MRC__PUT(p, MRC__BTH_RESV8, h->resv8);
+    bad |= MRC__PUT(p, MRC__BTH_DEST_QP, h->dest_qp);
+    bad |= MRC__PUT(p, MRC__BTH_A, h->a);
+    bad |= MRC__PUT(p, MRC__BTH_R, h->r);
+    bad |= MRC__PUT(p, MRC__BTH_RTX, h->rtx);
+    bad |= MRC__PUT(p, MRC__BTH_TS, h->ts);
+    bad |= MRC__PUT(p, MRC__BTH_PSN, h->psn);
+    MRC__ENC_EPILOGUE(MRC_BTH_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__meth_decode_generic(const uint8_t *p, size_t len, mrc_meth *h) {
+    MRC__DEC_PROLOGUE(MRC_METH_LEN);
+    h->rqmsn = MRC__GET16(p, MRC__METH_RQMSN);
+    h->msn = MRC__GET16(p, MRC__METH_MSN);
+    return MRC_METH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__meth_encode_generic(uint8_t *p, size_t cap, const mrc_meth *h) {
+    MRC__ENC_PROLOGUE(MRC_METH_LEN);
+    bad |= MRC__PUT(p, MRC__METH_RQMSN, h->rqmsn);
+    bad |= MRC__PUT(p, MRC__METH_MSN, h->msn);
+    MRC__ENC_EPILOGUE(MRC_METH_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_generic(const uint8_t *p, size_t len, mrc_tseth *h) {
+    MRC__DEC_PROLOGUE(MRC_TSETH_LEN);
+    h->tx_timestamp = MRC__GET16(p, MRC__TSETH_TS);
+    h->tsr = MRC__GET8(p, MRC__TSETH_TSR);
+    h->ftype = MRC__GET8(p, MRC__TSETH_FTYPE);
+    return MRC_TSETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_generic(uint8_t *p, size_t cap, const mrc_tseth *h) {
+    MRC__ENC_PROLOGUE(MRC_TSETH_LEN);
+    bad |= MRC__PUT(p, MRC__TSETH_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__TSETH_TSR, h->tsr);
+    bad |= MRC__PUT(p, MRC__TSETH_FTYPE, h->ftype);
+    MRC__ENC_EPILOGUE(MRC_TSETH_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__reth_decode_generic(const uint8_t *p, size_t len, mrc_reth *h) {
+    MRC__DEC_PROLOGUE(MRC_RETH_LEN);
+    h->va = MRC__GET(p, MRC__RETH_VA);
+    h->rkey = MRC__GET32(p, MRC__RETH_RKEY);
+    h->dma_len = MRC__GET32(p, MRC__RETH_DMA_LEN);
+    return MRC_RETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__reth_encode_generic(uint8_t *p, size_t cap, const mrc_reth *h) {
+    MRC__ENC_PROLOGUE(MRC_RETH_LEN);
+    bad |= MRC__PUT(p, MRC__RETH_VA, h->va);
+    bad |= MRC__PUT(p, MRC__RETH_RKEY, h->rkey);
+    bad |= MRC__PUT(p, MRC__RETH_DMA_LEN, h->dma_len);
+    MRC__ENC_EPILOGUE(MRC_RETH_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_generic(const uint8_t *p, size_t len, uint32_t *imm) {
+    uint32_t *h = imm;
+    MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
+    *h = MRC__GET32(p, MRC__IMMDT_IMM);
+    return MRC_IMMDT_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_generic(uint8_t *p, size_t cap, uint32_t imm) {
+    const uint32_t *h = &imm;
+    MRC__ENC_PROLOGUE(MRC_IMMDT_LEN);
+    bad |= MRC__PUT(p, MRC__IMMDT_IMM, *h);
+    MRC__ENC_EPILOGUE(MRC_IMMDT_LEN);
+}
+MRC_API int mrc_aeth_decode(const uint8_t *p, size_t len, mrc_aeth *h) {
+    MRC__DEC_PROLOGUE(MRC_AETH_LEN);
+    h->syndrome = MRC__GET8(p, MRC__AETH_SYNDROME);
+    h->msn = MRC__GET32(p, MRC__AETH_MSN);
+    return MRC_AETH_LEN;
+}
+MRC_API int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h) {
+    MRC__ENC_PROLOGUE(MRC_AETH_LEN);
+    bad |= MRC__PUT(p, MRC__AETH_SYNDROME, h->syndrome);
+    bad |= MRC__PUT(p, MRC__AETH_MSN, h->msn);
+    MRC__ENC_EPILOGUE(MRC_AETH_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__seth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                      mrc_seth *h) {
+    uint64_t bm;
+    MRC__DEC_PROLOGUE(MRC_SETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->m = MRC__GET8(p, MRC__SETH_M);
+    h->pr = MRC__GET8(p, MRC__SETH_PR);
+    h->ack_psn_offset = mrc__s16(MRC__GET16(p, MRC__SETH_ACK_OFF));
+    h->entropy = MRC__GET32(p, MRC__SETH_ENTROPY);
+    h->spdcid = MRC__GET16(p, MRC__SETH_SPDCID);
+    h->dpdcid = MRC__GET16(p, MRC__SETH_DPDCID);
+    h->cack_psn = MRC__GET32(p, MRC__SETH_CACK);
+    h->cc_type = MRC__GET8(p, MRC__SETH_CC_TYPE);
+    h->cc_fl = MRC__GET8(p, MRC__SETH_CC_FL);
+    h->mpr = MRC__GET8(p, MRC__SETH_MPR);
+    h->sack_offset = mrc__s16(MRC__GET16(p, MRC__SETH_SACK_OFF));
+    bm = MRC__GET(p, MRC__SETH_BITMAP);
+    h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
+    return MRC_SETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__seth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o,
+                                                      const mrc_seth *h) {
+    MRC__ENC_PROLOGUE(MRC_SETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__SETH_M, h->m);
+    bad |= MRC__PUT(p, MRC__SETH_PR, h->pr);
+    bad |= MRC__PUT(p, MRC__SETH_ACK_OFF, (uint16_t)h->ack_psn_offset);
+    bad |= MRC__PUT(p, MRC__SETH_ENTROPY, h->entropy);
+    bad |= MRC__PUT(p, MRC__SETH_SPDCID, h->spdcid);
+    bad |= MRC__PUT(p, MRC__SETH_DPDCID, h->dpdcid);
+    bad |= MRC__PUT(p, MRC__SETH_CACK, h->cack_psn);
+    bad |= MRC__PUT(p, MRC__SETH_CC_TYPE, h->cc_type);
+    bad |= MRC__PUT(p, MRC__SETH_CC_FL, h->cc_fl);
+    bad |= MRC__PUT(p, MRC__SETH_MPR, h->mpr);
+    bad |= MRC__PUT(p, MRC__SETH_SACK_OFF, (uint16_t)h->sack_offset);
+    bad |= MRC__PUT(p, MRC__SETH_BITMAP, (o && o->sack_msb_first) ? mrc__rev64(h->sack_bitmap) : h->sack_bitmap);
+    MRC__ENC_EPILOGUE(MRC_SETH_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_generic(const uint8_t *p, size_t len, mrc_cc_state *h) {
+    MRC__DEC_PROLOGUE(MRC_CCSTATE_LEN);
+    h->tx_timestamp = MRC__GET16(p, MRC__CCS_TS);
+    h->ooo_count = MRC__GET16(p, MRC__CCS_OOO);
+    h->r_c = MRC__GET8(p, MRC__CCS_R_C);
+    h->rcv_cwnd_pen = MRC__GET8(p, MRC__CCS_PEN);
+    h->rcvd_bytes = MRC__GET32(p, MRC__CCS_RCVD);
+    return MRC_CCSTATE_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_generic(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+    MRC__ENC_PROLOGUE(MRC_CCSTATE_LEN);
+    bad |= MRC__PUT(p, MRC__CCS_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__CCS_OOO, h->ooo_count);
+    bad |= MRC__PUT(p, MRC__CCS_R_C, h->r_c);
+    bad |= MRC__PUT(p, MRC__CCS_PEN, h->rcv_cwnd_pen);
+    bad |= MRC__PUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
+    MRC__ENC_EPILOGUE(MRC_CCSTATE_LEN);
+}
+MRC_API int mrc_neth_decode(const uint8_t *p, size_t len, mrc_neth *h) {
+    MRC__DEC_PROLOGUE(MRC_NETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->nack_reason = MRC__GET8(p, MRC__NETH_REASON);
+    h->vendor_info = MRC__GET8(p, MRC__NETH_VENDOR);
+    h->entropy = MRC__GET32(p, MRC__NETH_ENTROPY);
+    h->spdcid = MRC__GET16(p, MRC__NETH_SPDCID);
+    h->dpdcid = MRC__GET16(p, MRC__NETH_DPDCID);
+    h->nack_psn = MRC__GET32(p, MRC__NETH_PSN);
+    h->cc_type = MRC__GET8(p, MRC__NETH_CC_TYPE);
+    h->cc_fl = MRC__GET8(p, MRC__NETH_CC_FL);
+    h->tx_timestamp = MRC__GET16(p, MRC__NETH_TS);
+    return MRC_NETH_LEN;
+}
+MRC_API int mrc_neth_encode(uint8_t *p, size_t cap, const mrc_neth *h) {
+    MRC__ENC_PROLOGUE(MRC_NETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__NETH_REASON, h->nack_reason);
+    bad |= MRC__PUT(p, MRC__NETH_VENDOR, h->vendor_info);
+    bad |= MRC__PUT(p, MRC__NETH_ENTROPY, h->entropy);
+    bad |= MRC__PUT(p, MRC__NETH_SPDCID, h->spdcid);
+    bad |= MRC__PUT(p, MRC__NETH_DPDCID, h->dpdcid);
+    bad |= MRC__PUT(p, MRC__NETH_PSN, h->nack_psn);
+    bad |= MRC__PUT(p, MRC__NETH_CC_TYPE, h->cc_type);
+    bad |= MRC__PUT(p, MRC__NETH_CC_FL, h->cc_fl);
+    bad |= MRC__PUT(p, MRC__NETH_TS, h->tx_timestamp);
+    MRC__ENC_EPILOGUE(MRC_NETH_LEN);
+}
+MRC_API int mrc_peth_decode(const uint8_t *p, size_t len, mrc_peth *h) {
+    MRC__DEC_PROLOGUE(MRC_PETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->vendor_info = MRC__GET8(p, MRC__PETH_VENDOR);
+    h->probe_id = MRC__GET16(p, MRC__PETH_PROBE_ID);
+    h->spdcid = MRC__GET16(p, MRC__PETH_SPDCID);
+    h->dpdcid = MRC__GET16(p, MRC__PETH_DPDCID);
+    h->tx_timestamp = MRC__GET16(p, MRC__PETH_TS);
+    h->tsr = MRC__GET8(p, MRC__PETH_TSR);
+    h->ftype = MRC__GET8(p, MRC__PETH_FTYPE);
+    return MRC_PETH_LEN;
+}
+MRC_API int mrc_peth_encode(uint8_t *p, size_t cap, const mrc_peth *h) {
+    MRC__ENC_PROLOGUE(MRC_PETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__PETH_VENDOR, h->vendor_info);
+    bad |= MRC__PUT(p, MRC__PETH_PROBE_ID, h->probe_id);
+    bad |= MRC__PUT(p, MRC__PETH_SPDCID, h->spdcid);
+    bad |= MRC__PUT(p, MRC__PETH_DPDCID, h->dpdcid);
+    bad |= MRC__PUT(p, MRC__PETH_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__PETH_TSR, h->tsr);
+    bad |= MRC__PUT(p, MRC__PETH_FTYPE, h->ftype);
+    MRC__ENC_EPILOGUE(MRC_PETH_LEN);
+}
+MRC_API int mrc_erth_decode(const uint8_t *p, size_t len, mrc_erth *h) {
+    MRC__DEC_PROLOGUE(MRC_ERTH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->op = MRC__GET8(p, MRC__ERTH_OP);
+    h->vendor_info = MRC__GET8(p, MRC__ERTH_VENDOR);
+    h->port_status_mask = MRC__GET32(p, MRC__ERTH_PORTMASK);
+    h->tx_timestamp = MRC__GET16(p, MRC__ERTH_TS);
+    h->tsr = MRC__GET8(p, MRC__ERTH_TSR);
+    h->ftype = MRC__GET8(p, MRC__ERTH_FTYPE);
+    return MRC_ERTH_LEN;
+}
+MRC_API int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h) {
+    MRC__ENC_PROLOGUE(MRC_ERTH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= MRC__PUT(p, MRC__ERTH_OP, h->op);
+    bad |= MRC__PUT(p, MRC__ERTH_VENDOR, h->vendor_info);
+    bad |= MRC__PUT(p, MRC__ERTH_PORTMASK, h->port_status_mask);
+    bad |= MRC__PUT(p, MRC__ERTH_TS, h->tx_timestamp);
+    bad |= MRC__PUT(p, MRC__ERTH_TSR, h->tsr);
+    bad |= MRC__PUT(p, MRC__ERTH_FTYPE, h->ftype);
+    MRC__ENC_EPILOGUE(MRC_ERTH_LEN);
+}
+MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
+    unsigned sh = mrc__eeth_shift(o), other = sh == 2 ? 4u : 2u;
+    MRC__DEC_PROLOGUE(MRC_EETH_LEN);
+    h->type = MRC__GET8(p, MRC__X_TYPE);
+    h->nxt = MRC__GET8(p, MRC__X_NXT);
+    h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
+    /* Q16b: accept the other position too when the configured one is zero and the other is the only op bits */
+    if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
+    h->tx_timestamp = MRC__GET16(p, MRC__EETH_TS);
+    return MRC_EETH_LEN;
+}
+MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h) {
+    MRC__ENC_PROLOGUE(MRC_EETH_LEN);
+    bad |= MRC__PUT(p, MRC__X_TYPE, h->type);
+    bad |= MRC__PUT(p, MRC__X_NXT, h->nxt);
+    bad |= mrc__fput(p, 1, 1, mrc__eeth_shift(o), 2, h->op);
+    bad |= MRC__PUT(p, MRC__EETH_TS, h->tx_timestamp);
+    MRC__ENC_EPILOGUE(MRC_EETH_LEN);
+}
+
+/* ---- fixed-offset fast paths ----------------------------------------------------------------------------------------
+ * The headers of the data and SACK path (BTH, METH, TSETH, RETH, ImmDt, SETH, CC_STATE) and mrc_pkt_decode for the
+ * data opcodes and SACK also have straight-line versions. They use the same table entries as the generic code above,
+ * expanded at compile time instead of interpreted at run time, so the tables stay the single source of truth and a
+ * layout edit moves both paths: MRC__FX reads a field with constant-offset big-endian byte loads of its span (in 32
+ * bits, 64 for an 8-byte span), MRC__FBAD checks a value against the field's width, and the encoders store every
+ * header byte exactly once (MRC__FPUT, MRC__FW). Byte-wise: no unaligned access, no type punning, any endianness.
+ * Options: the BTH m/se bits sit at a run-time shift in both paths, so either bth_m_bit is fast; SETH is fast with the
+ * default LSB-first bitmap (sack_msb_first 0) only and hands the MSB-first order to the generic code. mrc_pkt_decode
+ * is fast for the data opcodes, and for SACK when SETH is, once the packet holds every header; other opcodes and
+ * short packets go to the generic classifier (so a truncated packet leaves the same partial mrc_pkt and error).
+ * The generic functions stay as mrc__*_generic: MRC_CODEC_GENERIC makes the public functions use them, and
+ * tests/test_codec_fast.inc and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
+#if MRC__BSWAP_IO
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) {
+    uint16_t v;
+    __builtin_memcpy(&v, q, 2);
+    return __builtin_bswap16(v);
+}
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
+    uint32_t v;
+    __builtin_memcpy(&v, q, 4);
+    return __builtin_bswap32(v);
+}
+#else
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) { return (uint32_t)q[0] << 8 | q[1]; }
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
+    return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+}
+#endif
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q) {
+    return (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
+}
+MRC__PRIVATE MRC__INLINE uint64_t mrc__ld8(const uint8_t *q) { return (uint64_t)mrc__ld4(q) << 32 | mrc__ld4(q + 4); }
+/* a 3-byte field past the header's first byte is read as the 4 bytes ending with it (one load and byte swap where
+ * the target has them) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o) {
+    return o ? mrc__ld4(p + o - 1) & 0xFFFFFFu : mrc__ld3(p);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st1(uint8_t *q, uint32_t v) { q[0] = (uint8_t)v; }
+#if MRC__BSWAP_IO
+MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
+    uint16_t w = __builtin_bswap16((uint16_t)v);
+    __builtin_memcpy(q, &w, 2);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
+    v = __builtin_bswap32(v);
+    __builtin_memcpy(q, &v, 4);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
+    v = __builtin_bswap64(v);
+    __builtin_memcpy(q, &v, 8);
+}
+#else
+MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 8);
+    q[1] = (uint8_t)(v & 0xFFu);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 24);
+    q[1] = (uint8_t)(v >> 16);
+    q[2] = (uint8_t)(v >> 8);
+    q[3] = (uint8_t)(v & 0xFFu);
+}
+MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
+    mrc__st4(q, (uint32_t)(v >> 32));
+    mrc__st4(q + 4, (uint32_t)(v & 0xFFFFFFFFu));
+}
+#endif
+MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v) {
+    q[0] = (uint8_t)(v >> 16);
+    q[1] = (uint8_t)(v >> 8);
+    q[2] = (uint8_t)(v & 0xFFu);
+}
+#define MRC__FBAD_(o, s, sh, b, v) (((mrc__w##s)(v) & ~MRC__ONES_(s, b)) != 0u)
+#define MRC__FBAD(F, v) MRC__FBAD_(F, v)
+#define MRC__FENC_PROLOGUE(HLEN)        \
+    if (!p || !h) return MRC_ERR_INVAL; \
+    if (cap < (size_t)(HLEN)) return MRC_ERR_NOBUF
+/* a field too wide: the header is left zeroed and nothing else written, as MRC__ENC_EPILOGUE does */
+MRC__PRIVATE MRC__INLINE int mrc__enc_bad(uint8_t *p, size_t n) {
+    MRC_MEMSET(p, 0, n);
+    return MRC_ERR_INVAL;
+}
+/* BTH: m and se sit at run-time bit positions of byte 1, as in the generic code */
+MRC__PRIVATE MRC__INLINE void mrc__bth_get(const uint8_t *p, unsigned mb, mrc_bth *h) {
+    h->opcode = (uint8_t)MRC__FX(p, MRC__BTH_OPCODE);
+    h->m = (uint8_t)((p[1] >> mb) & 1u);
+    h->se = (uint8_t)((p[1] >> (13u - mb)) & 1u);
+    h->pad = (uint8_t)MRC__FX(p, MRC__BTH_PAD);
+    h->tver = (uint8_t)MRC__FX(p, MRC__BTH_TVER);
+    h->pkey = (uint16_t)MRC__FX(p, MRC__BTH_PKEY);
+    h->resv8 = (uint8_t)MRC__FX(p, MRC__BTH_RESV8);
+    h->dest_qp = MRC__FX(p, MRC__BTH_DEST_QP);
+    h->a = (uint8_t)MRC__FX(p, MRC__BTH_A);
+    h->r = (uint8_t)MRC__FX(p, MRC__BTH_R);
+    h->rtx = (uint8_t)MRC__FX(p, MRC__BTH_RTX);
+    h->ts = (uint8_t)MRC__FX(p, MRC__BTH_TS);
+    h->psn = MRC__FX(p, MRC__BTH_PSN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__bth_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__DEC_PROLOGUE(MRC_BTH_LEN);
+    mrc__bth_get(p, mb, h);
+    return MRC_BTH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__bth_encode_fast(uint8_t *p, size_t cap, const mrc_wire_opts *o,
+                                                  const mrc_bth *h) {
+    unsigned mb = mrc__m_bit(o);
+    MRC__FENC_PROLOGUE(MRC_BTH_LEN);
+    if (MRC__FBAD(MRC__BTH_OPCODE, h->opcode) | (h->m > 1u) | (h->se > 1u) | MRC__FBAD(MRC__BTH_PAD, h->pad) |
+        MRC__FBAD(MRC__BTH_TVER, h->tver) | MRC__FBAD(MRC__BTH_PKEY, h->pkey) | MRC__FBAD(MRC__BTH_RESV8, h->resv8) |
+        MRC__FBAD(MRC__BTH_DEST_QP, h->dest_qp) | MRC__FBAD(MRC__BTH_A, h->a) | MRC__FBAD(MRC__BTH_R, h->r) |
+        MRC__FBAD(MRC__BTH_RTX, h->rtx) | MRC__FBAD(MRC__BTH_TS, h->ts) | MRC__FBAD(MRC__BTH_PSN, h->psn))
+        return mrc__enc_bad(p, MRC_BTH_LEN);
+    MRC__FPUT(p, MRC__BTH_OPCODE, h->opcode);
+    mrc__st1(p + 1, (uint32_t)h->m << mb | (uint32_t)h->se << (13u - mb) | MRC__FW(1, 1, MRC__BTH_PAD, h->pad) |
+                        MRC__FW(1, 1, MRC__BTH_TVER, h->tver));
+    MRC__FPUT(p, MRC__BTH_PKEY, h->pkey);
+    MRC__FPUT(p, MRC__BTH_RESV8, h->resv8);
+    MRC__FPUT(p, MRC__BTH_DEST_QP, h->dest_qp);
+    mrc__st1(p + 8, MRC__FW(8, 1, MRC__BTH_A, h->a) | MRC__FW(8, 1, MRC__BTH_R, h->r) |
+                        MRC__FW(8, 1, MRC__BTH_RTX, h->rtx) | MRC__FW(8, 1, MRC__BTH_TS, h->ts));
+    MRC__FPUT(p, MRC__BTH_PSN, h->psn);
+    return MRC_BTH_LEN;
+}
+MRC__PRIVATE MRC__INLINE void mrc__meth_get(const uint8_t *p, mrc_meth *h) {
+    h->rqmsn = (uint16_t)MRC__FX(p, MRC__METH_RQMSN);
+    h->msn = (uint16_t)MRC__FX(p, MRC__METH_MSN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__meth_decode_fast(const uint8_t *p, size_t len, mrc_meth *h) {
+    MRC__DEC_PROLOGUE(MRC_METH_LEN);
+    mrc__meth_get(p, h);
+    return MRC_METH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__meth_encode_fast(uint8_t *p, size_t cap, const mrc_meth *h) {
+    MRC__FENC_PROLOGUE(MRC_METH_LEN);
+    if (MRC__FBAD(MRC__METH_RQMSN, h->rqmsn) | MRC__FBAD(MRC__METH_MSN, h->msn)) return mrc__enc_bad(p, MRC_METH_LEN);
+    MRC__FPUT(p, MRC__METH_RQMSN, h->rqmsn);
+    MRC__FPUT(p, MRC__METH_MSN, h->msn);
+    return MRC_METH_LEN;
+}
+MRC__PRIVATE MRC__INLINE void mrc__tseth_get(const uint8_t *p, mrc_tseth *h) {
+    h->tx_timestamp = (uint16_t)MRC__FX(p, MRC__TSETH_TS);
+    h->tsr = (uint8_t)MRC__FX(p, MRC__TSETH_TSR);
+    h->ftype = (uint8_t)MRC__FX(p, MRC__TSETH_FTYPE);
+}
+MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_fast(const uint8_t *p, size_t len, mrc_tseth *h) {
+    MRC__DEC_PROLOGUE(MRC_TSETH_LEN);
+    mrc__tseth_get(p, h);
+    return MRC_TSETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_fast(uint8_t *p, size_t cap, const mrc_tseth *h) {
+    MRC__FENC_PROLOGUE(MRC_TSETH_LEN);
+    if (MRC__FBAD(MRC__TSETH_TS, h->tx_timestamp) | MRC__FBAD(MRC__TSETH_TSR, h->tsr) |
+        MRC__FBAD(MRC__TSETH_FTYPE, h->ftype))
+        return mrc__enc_bad(p, MRC_TSETH_LEN);
+    MRC__FPUT(p, MRC__TSETH_TS, h->tx_timestamp);
+    MRC__FPUT(p, MRC__TSETH_TSR, h->tsr);
+    MRC__FPUT(p, MRC__TSETH_FTYPE, h->ftype);
+    return MRC_TSETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE void mrc__reth_get(const uint8_t *p, mrc_reth *h) {
+    h->va = MRC__FX(p, MRC__RETH_VA);
+    h->rkey = MRC__FX(p, MRC__RETH_RKEY);
+    h->dma_len = MRC__FX(p, MRC__RETH_DMA_LEN);
+}
+MRC__PRIVATE MRC__INLINE int mrc__reth_decode_fast(const uint8_t *p, size_t len, mrc_reth *h) {
+    MRC__DEC_PROLOGUE(MRC_RETH_LEN);
+    mrc__reth_get(p, h);
+    return MRC_RETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__reth_encode_fast(uint8_t *p, size_t cap, const mrc_reth *h) {
+    MRC__FENC_PROLOGUE(MRC_RETH_LEN);
+    if (MRC__FBAD(MRC__RETH_VA, h->va) | MRC__FBAD(MRC__RETH_RKEY, h->rkey) | MRC__FBAD(MRC__RETH_DMA_LEN, h->dma_len))
+        return mrc__enc_bad(p, MRC_RETH_LEN);
+    MRC__FPUT(p, MRC__RETH_VA, h->va);
+    MRC__FPUT(p, MRC__RETH_RKEY, h->rkey);
+    MRC__FPUT(p, MRC__RETH_DMA_LEN, h->dma_len);
+    return MRC_RETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_fast(const uint8_t *p, size_t len, uint32_t *imm) {
+    uint32_t *h = imm;
+    MRC__DEC_PROLOGUE(MRC_IMMDT_LEN);
+    *h = MRC__FX(p, MRC__IMMDT_IMM);
+    return MRC_IMMDT_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_fast(uint8_t *p, size_t cap, uint32_t imm) {
+    const uint32_t *h = &imm;
+    MRC__FENC_PROLOGUE(MRC_IMMDT_LEN);
+    if (MRC__FBAD(MRC__IMMDT_IMM, *h)) return mrc__enc_bad(p, MRC_IMMDT_LEN);
+    MRC__FPUT(p, MRC__IMMDT_IMM, *h);
+    return MRC_IMMDT_LEN;
+}
+/* SETH: the fast code stores the bitmap as it is on the wire, which is the LSB-first order only */
+MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o) { return !(o && o->sack_msb_first); }
+MRC__PRIVATE MRC__INLINE void mrc__seth_get(const uint8_t *p, mrc_seth *h) {
+    h->type = (uint8_t)MRC__FX(p, MRC__X_TYPE);
+    h->nxt = (uint8_t)MRC__FX(p, MRC__X_NXT);
+    h->m = (uint8_t)MRC__FX(p, MRC__SETH_M);
+    h->pr = (uint8_t)MRC__FX(p, MRC__SETH_PR);
+    h->ack_psn_offset = mrc__s16((uint16_t)MRC__FX(p, MRC__SETH_ACK_OFF));
+    h->entropy = MRC__FX(p, MRC__SETH_ENTROPY);
+    h->spdcid = (uint16_t)MRC__FX(p, MRC__SETH_SPDCID);
+    h->dpdcid = (uint16_t)MRC__FX(p, MRC__SETH_DPDCID);
+    h->cack_psn = MRC__FX(p, MRC__SETH_CACK);
+    h->cc_type = (uint8_t)MRC__FX(p, MRC__SETH_CC_TYPE);
+    h->cc_fl = (uint8_t)MRC__FX(p, MRC__SETH_CC_FL);
+    h->mpr = (uint8_t)MRC__FX(p, MRC__SETH_MPR);
+    h->sack_offset = mrc__s16((uint16_t)MRC__FX(p, MRC__SETH_SACK_OFF));
+    h->sack_bitmap = MRC__FX(p, MRC__SETH_BITMAP);
+}
+MRC__PRIVATE MRC__INLINE int mrc__seth_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                   mrc_seth *h) {
+    if (!mrc__seth_fast_ok(o)) return mrc__seth_decode_generic(p, len, o, h);
+    MRC__DEC_PROLOGUE(MRC_SETH_LEN);
+    mrc__seth_get(p, h);
+    return MRC_SETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__seth_encode_fast(uint8_t *p, size_t cap, const mrc_wire_opts *o,
+                                                   const mrc_seth *h) {
+    uint16_t ack_off, sack_off;
+    if (!mrc__seth_fast_ok(o)) return mrc__seth_encode_generic(p, cap, o, h);
+    MRC__FENC_PROLOGUE(MRC_SETH_LEN);
+    ack_off = (uint16_t)h->ack_psn_offset;
+    sack_off = (uint16_t)h->sack_offset;
+    if (MRC__FBAD(MRC__X_TYPE, h->type) | MRC__FBAD(MRC__X_NXT, h->nxt) | MRC__FBAD(MRC__SETH_M, h->m) |
+        MRC__FBAD(MRC__SETH_PR, h->pr) | MRC__FBAD(MRC__SETH_ACK_OFF, ack_off) |
+        MRC__FBAD(MRC__SETH_ENTROPY, h->entropy) | MRC__FBAD(MRC__SETH_SPDCID, h->spdcid) |
+        MRC__FBAD(MRC__SETH_DPDCID, h->dpdcid) | MRC__FBAD(MRC__SETH_CACK, h->cack_psn) |
+        MRC__FBAD(MRC__SETH_CC_TYPE, h->cc_type) | MRC__FBAD(MRC__SETH_CC_FL, h->cc_fl) |
+        MRC__FBAD(MRC__SETH_MPR, h->mpr) | MRC__FBAD(MRC__SETH_SACK_OFF, sack_off) |
+        MRC__FBAD(MRC__SETH_BITMAP, h->sack_bitmap))
+        return mrc__enc_bad(p, MRC_SETH_LEN);
+    mrc__st2(p, MRC__FW(0, 2, MRC__X_TYPE, h->type) | MRC__FW(0, 2, MRC__X_NXT, h->nxt) |
+                    MRC__FW(0, 2, MRC__SETH_M, h->m) | MRC__FW(0, 2, MRC__SETH_PR, h->pr));
+    MRC__FPUT(p, MRC__SETH_ACK_OFF, ack_off);
+    MRC__FPUT(p, MRC__SETH_ENTROPY, h->entropy);
+    MRC__FPUT(p, MRC__SETH_SPDCID, h->spdcid);
+    MRC__FPUT(p, MRC__SETH_DPDCID, h->dpdcid);
+    mrc__st4(p + 12, MRC__FW(12, 4, MRC__SETH_CACK, h->cack_psn)); /* byte 12 reserved */
+    mrc__st1(p + 16, MRC__FW(16, 1, MRC__SETH_CC_TYPE, h->cc_type) | MRC__FW(16, 1, MRC__SETH_CC_FL, h->cc_fl));
+    MRC__FPUT(p, MRC__SETH_MPR, h->mpr);
+    MRC__FPUT(p, MRC__SETH_SACK_OFF, sack_off);
+    MRC__FPUT(p, MRC__SETH_BITMAP, h->sack_bitmap);
+    return MRC_SETH_LEN;
+}
+MRC__PRIVATE MRC__INLINE void mrc__cc_state_get(const uint8_t *p, mrc_cc_state *h) {
+    h->tx_timestamp = (uint16_t)MRC__FX(p, MRC__CCS_TS);
+    h->ooo_count = (uint16_t)MRC__FX(p, MRC__CCS_OOO);
+    h->r_c = (uint8_t)MRC__FX(p, MRC__CCS_R_C);
+    h->rcv_cwnd_pen = (uint8_t)MRC__FX(p, MRC__CCS_PEN);
+    h->rcvd_bytes = MRC__FX(p, MRC__CCS_RCVD);
+}
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_fast(const uint8_t *p, size_t len, mrc_cc_state *h) {
+    MRC__DEC_PROLOGUE(MRC_CCSTATE_LEN);
+    mrc__cc_state_get(p, h);
+    return MRC_CCSTATE_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_fast(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+    MRC__FENC_PROLOGUE(MRC_CCSTATE_LEN);
+    if (MRC__FBAD(MRC__CCS_TS, h->tx_timestamp) | MRC__FBAD(MRC__CCS_OOO, h->ooo_count) |
+        MRC__FBAD(MRC__CCS_R_C, h->r_c) | MRC__FBAD(MRC__CCS_PEN, h->rcv_cwnd_pen) |
+        MRC__FBAD(MRC__CCS_RCVD, h->rcvd_bytes))
+        return mrc__enc_bad(p, MRC_CCSTATE_LEN);
+    MRC__FPUT(p, MRC__CCS_TS, h->tx_timestamp);
+    MRC__FPUT(p, MRC__CCS_OOO, h->ooo_count);
+    mrc__st1(p + 4, MRC__FW(4, 1, MRC__CCS_R_C, h->r_c) | MRC__FW(4, 1, MRC__CCS_PEN, h->rcv_cwnd_pen));
+    MRC__FPUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
+    return MRC_CCSTATE_LEN;
+}
+/* The public entry points of the headers above: the fast path, or the generic one under MRC_CODEC_GENERIC */
+#ifdef MRC_CODEC_GENERIC
+#define MRC__CODEC(f) mrc__##f##_generic
+#else
+#define MRC__CODEC(f) mrc__##f##_fast
+#endif
+MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
+    return MRC__CODEC(bth_decode)(p, len, o, h);
+}
+MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
+    return MRC__CODEC(bth_encode)(p, cap, o, h);
+}
+MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) { return MRC__CODEC(meth_decode)(p, len, h); }
+MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) { return MRC__CODEC(meth_encode)(p, cap, h); }
+MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h) {
+    return MRC__CODEC(tseth_decode)(p, len, h);
+}
+MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
+    return MRC__CODEC(tseth_encode)(p, cap, h);
+}
+MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) { return MRC__CODEC(reth_decode)(p, len, h); }
+MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) { return MRC__CODEC(reth_encode)(p, cap, h); }
+MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm) {
+    return MRC__CODEC(immdt_decode)(p, len, imm);
+}
+MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) { return MRC__CODEC(immdt_encode)(p, cap, imm); }
+MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h) {
+    return MRC__CODEC(seth_decode)(p, len, o, h);
+}
+MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h) {
+    return MRC__CODEC(seth_encode)(p, cap, o, h);
+}
+MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
+    return MRC__CODEC(cc_state_decode)(p, len, h);
+}
+MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h) {
+    return MRC__CODEC(cc_state_encode)(p, cap, h);
+}
+
+/* ---- packet classifier -------------------------------------------------------------------------------------- */
+MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
+    switch (opcode) {
+    case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_ONLY:
+        return MRC_HDR_METH | MRC_HDR_RETH;
+    case MRC_OP_WRITE_LAST_IMM: case MRC_OP_WRITE_ONLY_IMM:
+        return MRC_HDR_METH | MRC_HDR_RETH | MRC_HDR_IMMDT;
+    case MRC_OP_ACK: return MRC_HDR_AETH;
+    case MRC_OP_EP_REQ: return MRC_HDR_ERTH;
+    case MRC_OP_EP_RSP: return MRC_HDR_EETH;
+    case MRC_OP_SACK: return MRC_HDR_SETH | MRC_HDR_CCSTATE;
+    case MRC_OP_NACK: return MRC_HDR_NETH;
+    case MRC_OP_PROBE_REQ: return MRC_HDR_PETH;
+    default: return 0;
+    }
+}
+/* What follows the headers: hdr_len, then the pad and cut rules and payload_len (both classifiers end here) */
+MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off, uint32_t want) {
+    k->hdr_len = (uint32_t)off;
+    if (len - off < k->bth.pad) {
+        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17) */
+        if (!(want & MRC_HDR_METH)) return MRC_ERR_MALFORMED;
+        k->flags |= MRC_PKT_CUT;
+        return MRC_OK;
+    }
+    /* more than 32 bits of payload (64-bit size_t) */
+    if (((uint64_t)(len - off - k->bth.pad) >> 16 >> 16) != 0u) return MRC_ERR_MALFORMED;
+    k->payload_len = (uint32_t)(len - off - k->bth.pad);
+    return MRC_OK;
+}
+MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
+                                                      mrc_pkt *k) {
+    size_t off;
+    uint32_t want;
+    int r;
+    if (!p || !k) return MRC_ERR_INVAL;
+    MRC_MEMSET(k, 0, sizeof *k);
+    r = mrc__bth_decode_generic(p, len, o, &k->bth);
+    if (r < 0) return r;
+    off = MRC_BTH_LEN;
+    want = mrc_opcode_hdrs(k->bth.opcode);
+    if (!want) return MRC_ERR_MALFORMED;
+    /* each step below bounds-checks through its decoder: a short packet stops at the first missing header */
+#define MRC__STEP(FLAG, CALL)                          \
+    if (want & (FLAG)) {                               \
+        r = CALL;                                      \
+        if (r < 0) return r;                           \
+        off += (size_t)r;                              \
+        k->hdrs |= (FLAG);                             \
+    }
+    MRC__STEP(MRC_HDR_METH, mrc__meth_decode_generic(p + off, len - off, &k->meth))
+    if ((want & MRC_HDR_METH) && k->bth.ts) {
+        r = mrc__tseth_decode_generic(p + off, len - off, &k->tseth);
+        if (r < 0) return r;
+        off += (size_t)r;
+        k->hdrs |= MRC_HDR_TSETH;
+    }
+    MRC__STEP(MRC_HDR_RETH, mrc__reth_decode_generic(p + off, len - off, &k->reth))
+    MRC__STEP(MRC_HDR_IMMDT, mrc__immdt_decode_generic(p + off, len - off, &k->imm))
+    MRC__STEP(MRC_HDR_AETH, mrc_aeth_decode(p + off, len - off, &k->aeth))
+    MRC__STEP(MRC_HDR_SETH, mrc__seth_decode_generic(p + off, len - off, o, &k->seth))
+    MRC__STEP(MRC_HDR_CCSTATE, mrc__cc_state_decode_generic(p + off, len - off, &k->cc))
+    MRC__STEP(MRC_HDR_NETH, mrc_neth_decode(p + off, len - off, &k->neth))
+    MRC__STEP(MRC_HDR_PETH, mrc_peth_decode(p + off, len - off, &k->peth))
+    MRC__STEP(MRC_HDR_ERTH, mrc_erth_decode(p + off, len - off, &k->erth))
+    MRC__STEP(MRC_HDR_EETH, mrc_eeth_decode(p + off, len - off, o, &k->eeth))
+#undef MRC__STEP
+    return mrc__pkt_finish(k, len, off, want);
+}
+/* The classifier's fast path: the data opcodes (BTH METH [TSETH] RETH [ImmDt]) and SACK (BTH SETH CC_STATE, LSB-first
+ * bitmap) when every header is there, at fixed offsets; everything else goes to the generic classifier. With
+ * `whole`, the mrc_pkt is zeroed first, as the generic classifier does (mrc_pkt_decode's contract); without it
+ * (mrc_endpoint_recv) only the members these opcodes define are written - the bookkeeping, every header the opcode
+ * has, and TSETH and the immediate of a data packet without them - and the other headers are left as they were:
+ * the receive path reads a header only where the opcode has it (MRC_DEBUG_PKT_POISON fills them with 0xA5 bytes
+ * instead, to prove it in tests). */
+#if defined(MRC_DEBUG_PKT_POISON)
+#define MRC__PKT_REST(k) MRC_MEMSET(&(k)->aeth, 0xA5, sizeof *(k) - offsetof(mrc_pkt, aeth))
+#define MRC__PKT_REST_SACK(k)                                                                                        \
+    (MRC_MEMSET(&(k)->meth, 0xA5, offsetof(mrc_pkt, seth) - offsetof(mrc_pkt, meth)),                     \
+     MRC_MEMSET(&(k)->neth, 0xA5, sizeof *(k) - offsetof(mrc_pkt, neth)))
+#else
+#define MRC__PKT_REST(k) ((void)0)
+#define MRC__PKT_REST_SACK(k) ((void)0)
+#endif
+MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k,
+                                                  bool whole) {
+    if (p && k && len >= MRC_BTH_LEN) {
+        uint32_t want = mrc_opcode_hdrs(MRC__FX(p, MRC__BTH_OPCODE));
+        size_t off;
+        if ((want & ~(uint32_t)MRC_HDR_IMMDT) == (uint32_t)(MRC_HDR_METH | MRC_HDR_RETH)) {
+            uint32_t ts = MRC__FX(p, MRC__BTH_TS);
+            const uint8_t *q = p + MRC_BTH_LEN + MRC_METH_LEN;
+            off = (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_RETH_LEN + (ts ? (size_t)MRC_TSETH_LEN : 0u) +
+                  ((want & MRC_HDR_IMMDT) ? (size_t)MRC_IMMDT_LEN : 0u);
+            if (len >= off) {
+                if (whole) {
+                    MRC_MEMSET(k, 0, sizeof *k);
+                } else {
+                    k->payload_len = k->flags = k->imm = 0;
+                    MRC_MEMSET(&k->tseth, 0, sizeof k->tseth);
+                    MRC__PKT_REST(k);
+                }
+                mrc__bth_get(p, mrc__m_bit(o), &k->bth);
+                mrc__meth_get(p + MRC_BTH_LEN, &k->meth);
+                if (ts) {
+                    mrc__tseth_get(q, &k->tseth);
+                    q += MRC_TSETH_LEN;
+                    want |= MRC_HDR_TSETH;
+                }
+                mrc__reth_get(q, &k->reth);
+                if (want & MRC_HDR_IMMDT) k->imm = MRC__FX(q + MRC_RETH_LEN, MRC__IMMDT_IMM);
+                k->hdrs = want;
+                return mrc__pkt_finish(k, len, off, want);
+            }
+        } else if (want == (uint32_t)(MRC_HDR_SETH | MRC_HDR_CCSTATE) && mrc__seth_fast_ok(o)) {
+            off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+            if (len >= off) {
+                if (whole) {
+                    MRC_MEMSET(k, 0, sizeof *k);
+                } else {
+                    k->payload_len = k->flags = 0;
+                    MRC__PKT_REST_SACK(k);
+                }
+                mrc__bth_get(p, mrc__m_bit(o), &k->bth);
+                mrc__seth_get(p + MRC_BTH_LEN, &k->seth);
+                mrc__cc_state_get(p + MRC_BTH_LEN + MRC_SETH_LEN, &k->cc);
+                k->hdrs = want;
+                return mrc__pkt_finish(k, len, off, want);
+            }
+        }
+    }
+    return mrc__pkt_decode_generic(p, len, o, k);
+}
+MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
+    return MRC__PKT_DECODE(p, len, o, k, true);
+}
+
+/* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15) ----------------------------------------------- */
+MRC_API uint32_t mrc_crc32(uint32_t crc, const uint8_t *p, size_t n) {
+    static const uint32_t t[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
+                                   0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+                                   0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+    crc = ~crc;
+    if (!p) return ~crc;
+    while (n--) {
+        crc ^= *p++;
+        crc = (crc >> 4) ^ t[crc & 15u];
+        crc = (crc >> 4) ^ t[crc & 15u];
+    }
+    return ~crc;
+}
+MRC_API uint32_t mrc_icrc(const uint8_t *l3, size_t len) {
+    static const uint8_t lrh[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    uint8_t h[60 + 8 + MRC_BTH_LEN];
+    size_t iphl, n;
+    uint32_t crc;
+    if (!l3 || len < 1) return 0;
+    if ((l3[0] >> 4) == 4) {
+        iphl = (size_t)(l3[0] & 15u) * 4u;
+        if (iphl < 20) return 0;
+    } else if ((l3[0] >> 4) == 6) {
+        iphl = 40;
+    } else {
+        return 0;
+    }
+    n = iphl + 8 + MRC_BTH_LEN;
+    if (len < n) return 0;
+    MRC_MEMCPY(h, l3, n);
+    if (iphl == 40 && (l3[0] >> 4) == 6) {
+        h[0] |= 0x0Fu; /* traffic class (high nibble) */
+        h[1] = 0xFF;   /* traffic class (low nibble) + flow label */
+        h[2] = 0xFF;
+        h[3] = 0xFF;
+        h[7] = 0xFF;   /* hop limit */
+    } else {
+        h[1] = 0xFF;   /* TOS */
+        h[8] = 0xFF;   /* TTL */
+        h[10] = 0xFF;  /* header checksum */
+        h[11] = 0xFF;
+    }
+    h[iphl + 6] = 0xFF; /* UDP checksum */
+    h[iphl + 7] = 0xFF;
+    h[iphl + 8 + 4] = 0xFF; /* BTH byte 4 (resv8a) */
+    crc = mrc_crc32(0, lrh, sizeof lrh);
+    crc = mrc_crc32(crc, h, n);
+    return mrc_crc32(crc, l3 + n, len - n);
+}
+MRC_API void mrc_icrc_put(uint8_t out[4], uint32_t icrc) {
+    out[0] = (uint8_t)(icrc & 0xFFu);
+    out[1] = (uint8_t)((icrc >> 8) & 0xFFu);
+    out[2] = (uint8_t)((icrc >> 16) & 0xFFu);
+    out[3] = (uint8_t)((icrc >> 24) & 0xFFu);
+}
+MRC_API uint32_t mrc_icrc_get(const uint8_t in[4]) {
+    return (uint32_t)in[0] | ((uint32_t)in[1] << 8) | ((uint32_t)in[2] << 16) | ((uint32_t)in[3] << 24);
+}
+
+/* ---- NACK reasons (docs/PROTOCOL.md 3.4): which ones the requester retransmits ------------------------------ */
+MRC_API bool mrc_nack_is_retriable(unsigned reason) {
+    switch (reason) {
+    case MRC_NACK_TRIMMED: case MRC_NACK_TRIMMED_LASTHOP: case MRC_NACK_NO_BITMAP: case MRC_NACK_NO_PKT_BUFFER:
+    case MRC_NACK_NO_RESOURCE: case MRC_NACK_PSN_OOR_WINDOW:
+        return true;
+    default: return false;
+    }
+}

@@ -1,0 +1,865 @@
+/* ================================================================================================================
+ * ENDPOINT LOOP - src/endpoint.c
+ * Owns: the four calls of the caller's loop - recv (demultiplex by destination QPN, O(1)), poll_tx (round-robin
+ * over connections with work: control packets, then retransmissions, then new data), on_timeout with the next
+ * deadline (each expiry handed to its owner), and pulled events - plus statistics. Each fast path (docs/PROTOCOL.md
+ * P22 fast paths) sits beside the general path it shortcuts: the SACK and the responder's data fast paths beside
+ * mrc__recv, the requester's new-data fast path beside mrc__poll_tx; make fast-check compares the two per call.
+ * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
+ * ============================================================================================================== */
+#include "endpoint.h"
+#include "codec.h"
+#include "state.h"
+#include "timers.h"
+#include "sched.h"
+#include "cc.h"
+#include "path.h"
+#include "path_policy.h"
+#include "responder.h"
+#include "requester.h"
+#include "epop.h"
+#include "check.h"
+
+/* ---- receive: the general path (decode, then the endpoint operation or the QP's handler) -------------------- */
+/* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
+ * the decode, then the endpoint operation or the QP's handler (out of line, with its mrc_pkt: the entry keeps no
+ * frame, and the fast paths hand it what is not their case with a tail call) */
+MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                                         mrc_time now) {
+    mrc_pkt k;
+    mrc_conn *c;
+    int rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
+    if (rc == MRC_ERR_TRUNC) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_SHORT, len ? pkt[0] : 0u);
+    if (rc < 0)
+        return mrc__drop(ep, (mrc_conn *)0, mrc_opcode_hdrs(pkt[0]) ? MRC_DROP_MALFORMED : MRC_DROP_OPCODE, pkt[0]);
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)k.bth.opcode << 24) | k.bth.psn, ri->port);
+    if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k, ri, now);
+    c = mrc__conn_lookup(ep, k.bth.dest_qp);
+    if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
+    if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
+    switch (k.bth.opcode) {
+    case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_LAST_IMM:
+    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
+        rc = mrc__rsp_on_data(c, &k, pkt + k.hdr_len, ri, now);
+        break;
+    case MRC_OP_PROBE_REQ: rc = mrc__rsp_on_probe(c, &k, ri); break;
+    case MRC_OP_SACK: rc = mrc__req_on_sack(c, &k, now); break;
+    case MRC_OP_NACK: rc = mrc__req_on_nack(c, &k, now); break;
+    case MRC_OP_ACK: rc = mrc__req_on_aeth(c, &k, now); break;
+    default: return mrc__drop(ep, c, MRC_DROP_OPCODE, k.bth.opcode); /* endpoint ops not addressed to QP 0x2 */
+    }
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+    MRC__CHECK_ALL(ep);
+    return rc;
+}
+#if MRC_FAST_PATH
+/* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
+ * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
+ * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer - is recognised straight from
+ * the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes exactly the
+ * updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same order
+ * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else is handed, before any change,
+ * to the general code (mrc__recv, a tail call: mrc_endpoint_recv keeps no frame of its own). mrc_endpoint_recv
+ * calls it for a SACK unless mrc_config.fast_path_off is set. */
+MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
+                                                 const mrc_rxinfo *ri, mrc_time now) {
+    const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
+    const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    mrc_conn *c;
+    mrc__ccx *x;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
+    int32_t lo, hi;
+    uint64_t bm;
+    bool progress;
+    mrc_time r_sent, acked_sent, rtt = 0, slack;
+    /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
+    if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
+    if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
+        return mrc__recv(ep, p, len, ri, now);
+    if (MRC__FX(se, MRC__SETH_PR)) return mrc__recv(ep, p, len, ri, now);
+    /* the QP: in RTS; cack names the packet */
+    c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
+                                                     : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
+    if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS)
+        return mrc__recv(ep, p, len, ri, now);
+    cack = MRC__FX(se, MRC__SETH_CACK);
+    nxt = c->snd_nxt;
+    old_base = c->win_base;
+    old_una = c->snd_una;
+    /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
+     * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
+     * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
+    w = (nxt - old_base) & MRC_PSN_MASK;
+    ack_psn = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_ACK_OFF)));
+    if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
+        (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
+        return mrc__recv(ep, p, len, ri, now);
+    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh), never retransmitted */
+    bk = mrc__blk(c, ack_psn);
+    if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
+        return mrc__recv(ep, p, len, ri, now);
+    r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+
+    /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
+    (void)ri;
+    c->st.rx_sack++;
+    m = MRC__FX(se, MRC__SETH_M);
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
+    x = mrc__conn_ccx(c);
+    progress = cack != MRC__PSN_DEC(old_base);
+    if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
+        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+        const mrc__wr *wr = (const mrc__wr *)0;
+        uint32_t wlast = 0, k;
+        mrc__pblk *b = mrc__blk(c, old_base);
+        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
+            uint64_t bit = (uint64_t)1 << (psn & 63u);
+            mrc__psnrec *q;
+            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
+            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+            if (!(b->acked & bit)) {
+                b->acked |= bit;
+                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
+                    uint32_t nominal;
+                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
+                        wr = &c->sq[q->wr];
+                        wlast = mrc__wr_npkts(c, wr) - 1u;
+                    }
+                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
+                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
+                    MRC_ASSERT(c->cc_inflight >= nominal);
+                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+                    if (x) {
+                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                    }
+                    mrc__plist_unlink(c, &c->txl, psn, q);
+                }
+                mrc__rtxq_remove(c, psn, q);
+                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+            }
+            if (psn == cack) break;
+        }
+        c->win_base = MRC__PSN_INC(cack);
+    }
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        lo = mrc_psn_diff(c->win_base, base);
+        hi = mrc_psn_diff(nxt, base);
+        if (hi > 0 && lo < 64) {
+            uint64_t inr = ~(uint64_t)0;
+            if (lo > 0) inr &= ~(uint64_t)0 << lo;
+            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+            bm &= inr;
+            if (bm) bm &= ~mrc__req_acked64(c, base);
+            if (bm) progress = true;
+            while (bm) {
+                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+                bm &= bm - 1u;
+            }
+        }
+    }
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
+    /* timing and path attribution: the named record (fresh, not retransmitted) */
+    r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
+    acked_sent = r_sent;
+    if (ep->cfg.tseth) {
+        mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
+        if (t < acked_sent) acked_sent = t;
+    }
+    if (now > r_sent) {
+        rtt = now - r_sent;
+        mrc__req_rtt_sample(c, rtt);
+    }
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
+    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        mrc__ev_delivered(c, r->ev, acked_sent);
+        if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
+            c->port_ok[c->evs[r->ev].port - 1u] = now;
+            c->ev_proven = r->ev;
+            mrc__ev_rc_push(c, r->ev);
+        } else {
+            mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+        }
+    }
+    if (progress) mrc__req_progress(c, now);
+    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
+    }
+    c->reo_deadline = MRC_TIME_NEVER;
+    while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
+            break;
+        }
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    }
+    /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
+     * snd_nxt */
+    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
+        mrc__req_release(c, old_base);
+    { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
+        mrc__cc_sample cs;
+        uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
+        if (rd < 0x800000u && rd > avail) {
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = m == MRC_M_SKIP_ONCE;
+        cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
+        cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
+        if (x && x->algo == MRC_CC_ALGO_NSCC) {
+            if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
+            mrc__nscc_ack(c, x, &cs, now);
+            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+        } else {
+            mrc__cc_on_sack(c, &cs, now);
+        }
+    }
+    mpr = MRC__FX(se, MRC__SETH_MPR);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
+        uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (wp != c->win_psns) {
+            c->win_psns = wp;
+            c->st.cc_mpr_changes++;
+        }
+    }
+    if (c->sq_done != c->sq_send) { /* mrc__req_complete: only when the oldest message is all acknowledged */
+        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
+            mrc__req_complete(c);
+    }
+    /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
+     * left RTS or nothing is in flight */
+    if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
+    else mrc__req_timers_arm(c, 0, 0, now, now); /* the reorder deadline is set above */
+    /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
+     * scheduling arms no timer) */
+    if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
+    MRC__CHECK_ALL(ep);
+    return MRC_OK;
+}
+#endif
+#if MRC_FAST_PATH
+/* ---- P22 fast paths of the responder ---------------------------------------------------------------------------
+ The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
+ * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
+ * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
+ * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
+ * rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the minimum of its
+ * timers whenever a call starts. */
+
+/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
+ * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
+ * without branches: on a QP that only receives (the common case here) every term is read anyway. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
+    return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
+             ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
+}
+/* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC flag and the opcode: a Write
+ * without an immediate): a Write data packet not trimmed, new and inside the window, with every header there, the
+ * payload its opcode implies and an access check that passes; anything else it hands, before any change, to the
+ * general code (mrc__recv, a tail call). The common case of all - the PSN after cack while nothing is out of
+ * order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
+MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len,
+                                                 const mrc_rxinfo *ri, mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    unsigned op = MRC__FX(pkt, MRC__BTH_OPCODE);
+    uint32_t tsb, pad, psn, old_cack, dlen, mtu, plen, rkey, mi;
+    size_t off;
+    const uint8_t *q;
+    mrc_conn *c;
+    uint64_t va, mro;
+    mrc_time sack_dl0;
+    uint16_t ts = 0;
+    bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
+    int rc;
+    if (len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
+        return mrc__recv(ep, pkt, len, ri, now);
+    if ((ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
+        ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
+        return mrc__recv(ep, pkt, len, ri, now);
+    c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
+    psn = MRC__FX(pkt, MRC__BTH_PSN);
+    if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) ||
+        (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
+        return mrc__recv(ep, pkt, len, ri, now);
+    /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
+    old_cack = c->cack;
+    inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
+    if (!inorder) {
+        int32_t d = mrc_psn_diff(psn, old_cack);
+        if (d <= 0 || (uint32_t)d > c->rsp_win || mrc__rsp_got(c, psn)) return mrc__recv(ep, pkt, len, ri, now);
+    }
+    tsb = MRC__FX(pkt, MRC__BTH_TS);
+    q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
+    if (tsb) {
+        ts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
+        q += MRC_TSETH_LEN;
+    }
+    off = (size_t)(q - pkt) + MRC_RETH_LEN;
+    /* the payload length its opcode implies (0: a length the general code drops or a zero-length write), its pad,
+     * and nothing else will do: no cut, no trim, no excess */
+    dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+    mtu = 1u << c->mtu_shift;
+    last = op != MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_MIDDLE;
+    if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+    else if (op == MRC_OP_WRITE_LAST) plen = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
+    else plen = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
+    pad = MRC__FX(pkt, MRC__BTH_PAD);
+    if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
+        return mrc__recv(ep, pkt, len, ri, now);
+    /* Q26: the message window */
+    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+        MRC__MIN(c->rsp_win, 0x8000u))
+        return mrc__recv(ep, pkt, len, ri, now);
+    rkey = MRC__FX(q, MRC__RETH_RKEY);
+    mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
+    va = MRC__FX(q, MRC__RETH_VA);
+    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey ||
+        !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
+        va - ep->mrs[mi].iova > ep->mrs[mi].len)
+        return mrc__recv(ep, pkt, len, ri, now);
+    mro = va - ep->mrs[mi].iova;
+    if (plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
+    /* from here on it is the fast path's: the general code's steps in its order */
+    MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
+    if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
+        if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
+            rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
+            mrc__sched_tx(c); /* what mrc_endpoint_recv does after any packet of a QP */
+            mrc__timer_update(c);
+            MRC__CHECK_ALL(ep);
+            return rc;
+        }
+    } else {
+        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+    }
+    req_idle = mrc__req_idle(c);
+    sack_dl0 = c->sack_deadline;
+    if (!inorder) { /* record the arrival; cack moves below */
+        mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
+        if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
+        c->ooo++;
+    }
+    c->st.rx_data++;
+    if (ce) c->st.rx_ce++;
+    mrc__rsp_epoch(ep, c, now);
+    c->st.rx_bytes_placed += plen;
+    c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
+    if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+        if (last) {
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = psn;
+    } else {
+        mrc__rsp_advance_cack(c);
+    }
+    if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+    c->sack_pending++;
+    c->pend_psn = psn;
+    c->pend_ev = ri->ev;
+    c->pend_ts = ts;
+    c->pend_port = ri->port;
+    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
+        (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
+        if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
+            mrc__ctl e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.kind = MRC__CTL_SACK;
+            e.psn = e.lo = e.hi = psn;
+            e.ev = ri->ev;
+            e.port = ri->port;
+            e.ts = ts;
+            e.m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
+            c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
+            if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
+                c->in_ctq = 1;
+                mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+            }
+            c->sack_pending = 0;
+            c->sack_deadline = MRC_TIME_NEVER;
+        } else {
+            mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
+        }
+    } else if (c->sack_deadline == MRC_TIME_NEVER) {
+        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+    }
+    if (cf->tack_every && c->tack_msgs >= cf->tack_every) {
+        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
+        c->tack_msgs = 0;
+        c->st.tx_tack++;
+    }
+    /* what mrc_endpoint_recv does after any packet of a QP */
+    if (!req_idle) {
+        mrc__sched_tx(c);
+    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+    /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester half
+     * idle the only timer this can move is sack_deadline */
+    if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
+    MRC__CHECK_ALL(ep);
+    return MRC_OK;
+}
+
+/* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
+ * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
+ * arrival's mirror (P28) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the
+ * LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with
+ * these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
+    unsigned p = e->port - 1u, nev;
+    uint32_t cack = c->cack;
+    int32_t ack = mrc_psn_diff(e->psn, cack), soff = mrc__sack_slice(c, e->hi);
+    uint16_t rs;
+    uint8_t pen = ep->rx_pressure, mpr;
+    uint32_t ooo = c->ooo;
+    uint64_t bitmap = 0;
+    bool req_idle;
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
+    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28, else mrc__ev_ctl's first plane's turn */
+        nev = (unsigned)c->n_act[p] + c->n_skip[p];
+        if (!nev) return 0;
+        if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
+        rs = mrc__evr_at(c, p, c->rev_pos[p]++);
+    }
+    req_idle = mrc__req_idle(c);
+    mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
+    if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
+        pen = mrc__rsp_penalty(c);
+        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
+    }
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
+    buf += MRC_BTH_LEN;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__SETH_M, e->m) |
+                      MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)(ack < -32768 || ack > 32767 ? 0 : ack)));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
+                          MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
+    mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
+                           MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff));
+    mrc__st8(buf + 20, bitmap);
+    buf += MRC_SETH_LEN;
+    mrc__st4(buf, MRC__FW(0, 4, MRC__CCS_TS, e->ts) | MRC__FW(0, 4, MRC__CCS_OOO, MRC__MIN(ooo, 0x7FFFu)));
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
+                          MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
+    c->pen_last = pen;
+    if (pen) c->st.tx_pen++;
+    c->st.tx_sack++;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, rs, ti);
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = MRC_OP_SACK;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    c->ctlq_head++;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
+    if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
+        mrc__sched_tx(c);
+    } else if (c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    }
+    ep->st.tx_pkts++;
+    ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+}
+#endif
+
+/* ---- receive: the entry ------------------------------------------------------------------------------------- */
+MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                              mrc_time now) {
+    if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
+    ep->st.rx_pkts++; /* the clock between the two counters: not one vector add of both (more instructions) */
+    now = mrc__clock(ep, now);
+    ep->st.rx_bytes += len;
+    if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
+#if MRC_FAST_PATH
+    /* P22: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
+    if (len && !ep->cfg.fast_path_off) {
+        unsigned op = pkt[0];
+        if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
+            return mrc__rsp_fast_data(ep, pkt, len, ri, now);
+        if (op == MRC_OP_SACK) return mrc__req_sack_fast(ep, pkt, len, ri, now);
+    }
+#endif
+    return mrc__recv(ep, pkt, len, ri, now);
+}
+
+/* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
+#if MRC_FAST_PATH
+/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
+ * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
+ * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
+ * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
+ * mrc__req_emit_data do then, in the same order, with the headers stored straight at their fixed offsets from the
+ * codec's tables (every value was checked against its field's width when it was configured, attached or posted).
+ * Every check comes before any state changes: 0 = not this case (the general code runs), else the bytes written. */
+MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                  mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    const mrc_config *cf = &ep->cfg;
+    uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
+    uint32_t npkts, plen, pad, hl, nominal, opcode, a, nxt;
+    unsigned p = c->plane_rr;
+    mrc__ccx *x = mrc__conn_ccx(c);
+    mrc__wr *wr;
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint8_t *q;
+    size_t need;
+    bool last, imm, se;
+    uint16_t slot;
+    unsigned cls;
+    if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
+        return 0;
+    wr = MRC__SQ(c, wr_idx);
+    if (k == 0 && wr->opcode == MRC_WR_WRITE_IMM && c->wimm_out >= c->attr.max_wimm) return 0;
+    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns) return 0;
+    bk = mrc__blk(c, psn);
+    if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
+    npkts = mrc__wr_npkts(c, wr);
+    last = k + 1u == npkts;
+    imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    plen = last ? mrc__pkt_len(c, wr, k) : 1u << sh;
+    pad = (4u - (plen & 3u)) & 3u;
+    hl = mrc__data_hdr_len(c, imm);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: it sets the pacing clock */
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
+        unsigned i;
+        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+        }
+        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+        slot = (uint16_t)mrc__ev_pick(c, -1);
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23) or its next EV */
+        int rs;
+        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
+            slot = (uint16_t)rs;
+        } else {
+            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+        }
+    }
+
+    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+             : k == 0    ? MRC_OP_WRITE_FIRST
+             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                         : MRC_OP_WRITE_MIDDLE;
+    a = last;
+    if (cf->ack_req_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= cf->ack_req_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    }
+    se = imm && (wr->flags & MRC_WR_SOLICITED);
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (uint32_t)se << (13u - mrc__m_bit(&cf->wire) + 16u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
+                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
+                          MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+    if (cf->tseth) {
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
+    }
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+
+    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = cf->dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
+    if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+    r->ev_lost = 0;
+    bk->acked &= ~((uint64_t)1 << (psn & 63u));
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->flags = MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
+        bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+        r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
+        c->txl.tail = psn;
+        c->txl.n++;
+    } else {
+        mrc__plist_push(c, &c->txl, psn, r, false);
+    }
+    c->cc_inflight += nominal; /* mrc__cc_on_send */
+    if (x) x->inflight += nominal;
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal;
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
+    if (k == 0) {
+        wr->first_psn = psn;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+    }
+    if (last) {
+        c->sq_send++;
+        c->sq_sent = 0;
+    } else {
+        c->sq_sent = k + 1u;
+    }
+    c->snd_nxt = nxt = MRC__PSN_INC(psn);
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* psn is in flight */
+    /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
+     * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
+     * nominal size, no WIMM limit) and in the same block unless it starts one */
+    mrc__sched_ctl(c);
+    if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
+    if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
+        mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                          : mrc__cc_fits(x, nominal, now)                     ? MRC__NEW_OK
+                                                                              : MRC__NEW_CWND);
+    else
+        mrc__sched_txq(c, mrc__req_new(c));
+    return (int)need;
+}
+#endif
+/* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
+ * nothing to send stays a few instructions, without this one's register saves) */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                           mrc_time now) {
+    if (ep->epq_len) { /* endpoint operations first: they are few and urgent */
+        int n = mrc__ep_emit(ep, buf, cap, ti, now);
+        if (n > 0) {
+            ep->st.tx_pkts++;
+            ep->st.tx_bytes += (uint64_t)n;
+            return n;
+        }
+    }
+    while (ep->ctq_len) { /* control packets: SACKs, NACKs, transport ACKs */
+        uint16_t slot = ep->ctq[ep->ctq_head % MRC_MAX_CONNS];
+        mrc_conn *c = ep->conns[slot];
+        int n;
+        ep->ctq_head = (ep->ctq_head + 1u) % MRC_MAX_CONNS;
+        ep->ctq_len--;
+        c->in_ctq = 0;
+        if (c->ctlq_head == c->ctlq_tail) continue; /* emptied since it was queued (the QP entered ERR) */
+#if MRC_FAST_PATH
+        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22: did it all */
+#endif
+        n = mrc__rsp_emit_ctl(c, buf, cap, ti);
+        if (n == 0) continue; /* no port up: queued again when a port comes up */
+        mrc__sched_tx(c);     /* round-robin: to the tail if it has more */
+        ep->st.tx_pkts++;
+        ep->st.tx_bytes += (uint64_t)ti->hdr_len;
+        return n;
+    }
+    while (ep->txq_len) {
+        uint16_t slot = ep->txq[ep->txq_head % MRC_MAX_CONNS];
+        mrc_conn *c = ep->conns[slot];
+        int n;
+        ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
+        ep->txq_len--;
+        c->in_txq = 0;
+#if MRC_FAST_PATH
+        n = mrc__req_tx_fast(c, buf, cap, flags, ti, now); /* 0: not its common case; else c is requeued too */
+        if (n > 0) {
+            ep->st.tx_pkts++;
+            ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+            return n;
+        }
+#endif
+        n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
+        if (n == 0) {
+            int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
+            if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
+            if (w == MRC__NEW_CWND) {
+                mrc__cc_block(c);
+            } else { /* it let its turn go (no EV, MPR or WIMM limit, no pool block): the next READY QP may take it */
+                if (w == MRC__NEW_POOL) mrc__pool_wait(c);
+                mrc__cc_pass(c);
+            }
+        }
+        if (n < 0) { /* nothing consumed: put it back at the head */
+            ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
+            ep->txq[ep->txq_head] = slot;
+            ep->txq_len++;
+            c->in_txq = 1;
+            return n;
+        }
+        if (n == 0) continue; /* nothing it can send now; it is queued again when that changes */
+        mrc__sched_tx(c);      /* round-robin: to the tail if it has more */
+        ep->st.tx_pkts++;
+        ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+        return n;
+    }
+    return 0;
+}
+MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                 mrc_time now) {
+    if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
+    if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
+    now = mrc__clock(ep, now);
+    if (!(ep->epq_len | ep->ctq_len | ep->txq_len)) return 0; /* nothing queued at all */
+    return mrc__poll_tx(ep, buf, cap, flags, ti, now);
+}
+
+/* ---- time: the next deadline and the expiries --------------------------------------------------------------- */
+MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
+    if (!ep) return MRC_TIME_NEVER;
+    return MRC__MIN(ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
+}
+MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
+    if (!ep) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    while (ep->heap_len && ep->conns[ep->heap[0]]->deadline <= now) {
+        mrc_conn *c = ep->conns[ep->heap[0]];
+        if (c->sack_deadline <= now) mrc__rsp_on_sack_timer(c);
+        if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
+        if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);
+        if (c->reo_deadline <= now) mrc__req_on_reo(c, now);
+        if (c->evp_deadline <= now) mrc__ev_probe_round(c, now);
+        if (c->ver_deadline <= now) mrc__ev_ver_expire(c, now);
+        if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
+        if (c->pace_deadline <= now) mrc__cc_pace_expire(c);
+        mrc__timer_update(c);
+        if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
+            MRC_ASSERT(0);
+            c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+            c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+            mrc__timer_update(c);
+        }
+        mrc__sched_tx(c);
+    }
+    if (ep->ep_deadline <= now) mrc__ep_timeouts(ep, now);
+    MRC__CHECK_ALL(ep);
+    return MRC_OK;
+}
+
+/* ---- events and statistics ---------------------------------------------------------------------------------- */
+MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
+    if (!ep || !ev) return MRC_ERR_INVAL;
+    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test */
+        MRC_MEMSET(ev, 0, sizeof *ev);
+        return 0;
+    }
+    if (ep->notify_len) {
+        *ev = ep->notify[ep->notify_head];
+        ep->notify_head = (ep->notify_head + 1u) % MRC_NOTIFYQ_LEN;
+        ep->notify_len--;
+        return 1;
+    }
+    while (ep->evq_len) {
+        mrc_conn *c = ep->conns[ep->evq[ep->evq_head % MRC_MAX_CONNS]];
+        MRC_MEMSET(ev, 0, sizeof *ev);
+        ev->qpn = c->qpn;
+        ev->conn = c;
+        if (c->err_pending) {
+            c->err_pending = 0;
+            ev->type = MRC_EVT_CONN_ERROR;
+            ev->status = c->err_status;
+            return 1;
+        }
+        while (c->sq_head != c->sq_done) {
+            const mrc__wr *wr = MRC__SQ(c, c->sq_head);
+            c->sq_head++;
+            if ((wr->flags & MRC_WR_UNSIGNALED) && wr->status == MRC_OK) continue;
+            ev->type = MRC_EVT_SEND_DONE;
+            ev->status = wr->status;
+            ev->wr_id = wr->wr_id;
+            ev->byte_len = wr->status == MRC_OK ? wr->len : 0;
+            return 1;
+        }
+        if (c->rq_head != c->rq_done) {
+            const mrc__rqe *q = &c->rq[c->rq_head & (MRC_MAX_RQ - 1u)];
+            c->rq_head++;
+            ev->type = MRC_EVT_RECV_IMM;
+            ev->status = q->len == MRC__RQE_FLUSHED ? MRC_ERR_FLUSH : MRC_OK;
+            ev->wr_id = q->wr_id;
+            ev->imm = q->imm;
+            ev->byte_len = q->len == MRC__RQE_FLUSHED ? 0u : q->len;
+            return 1;
+        }
+        c->in_evq = 0;
+        ep->evq_head = (ep->evq_head + 1u) % MRC_MAX_CONNS;
+        ep->evq_len--;
+    }
+    MRC_MEMSET(ev, 0, sizeof *ev);
+    return 0;
+}
+MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {
+    if (!out) return;
+    if (!ep) {
+        MRC_MEMSET(out, 0, sizeof *out);
+        return;
+    }
+    *out = ep->st;
+    out->pool_blocks = ep->pool_cap;
+    out->pool_in_use = ep->pool_cap - ep->pool_nfree - ep->pool_nret;
+    out->pool_retained = ep->pool_nret;
+}
+MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out) {
+    if (!out) return;
+    if (c) *out = c->st;
+    else MRC_MEMSET(out, 0, sizeof *out);
+}

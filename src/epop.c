@@ -1,0 +1,862 @@
+/* ================================================================================================================
+ * ENDPOINT OPERATIONS AND THE CONTROL PLANE - src/epop.c
+ * Owns: ports (planes) going up and down; packets to QP 0x2 - ERTH requests and EETH responses for
+ * PORT_STATUS_UPDATE and EV_PROBE - which need no connection and consume no PSN; the requests awaiting answers
+ * (the controller's, never resent, and the core's own PORT_STATUS_UPDATEs, resent until answered); and the
+ * controller's objects: EV Format profiles, EV profiles, EV operations.
+ * Calls: codec, state, timers, sched, path, path_policy.
+ * ============================================================================================================== */
+#include "epop.h"
+#include "codec.h"
+#include "state.h"
+#include "timers.h"
+#include "sched.h"
+#include "path.h"
+#include "path_policy.h"
+
+/* ---- ports, and the PORT_STATUS_UPDATEs that tell peers about them (7.8) ------------------------------------ */
+MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
+    if (ep->epq_len >= MRC_EPQ_LEN) {
+        ep->st.epq_overflow++;
+        return MRC_ERR_FULL;
+    }
+    ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN] = *k;
+    ep->epq_len++;
+    return MRC_OK;
+}
+MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
+    return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
+}
+/* Tell the peer of connection c which ports this endpoint can use: one PORT_STATUS_UPDATE per up port, leaving on
+ * that port on the QP's reverse EV there (Q20); ports where the QP has no EV carrying data are skipped. */
+MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
+    unsigned p;
+    for (p = 1; p <= ep->cfg.num_ports; p++) {
+        mrc__epkt k;
+        mrc_txinfo ti;
+        uint16_t s;
+        if (!mrc_endpoint_port_up(ep, p)) continue;
+        s = mrc__ev_ctl(c, p);
+        if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
+        MRC_MEMSET(&k, 0, sizeof k);
+        MRC_MEMSET(&ti, 0, sizeof ti);
+        mrc__ev_txinfo(c, s, &ti);
+        k.op = MRC_EPOP_PORT_STATUS_UPDATE;
+        k.port = (uint8_t)p;
+        k.ev = ti.ev;
+        k.ev_fmt = ti.ev_fmt;
+        k.path_len = ti.path_len;
+        if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
+        k.peer = c->attr.peer;
+        k.mask = ep->ports_up;
+        k.req_id = req_id;
+        k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        (void)mrc__epq_push(ep, &k);
+    }
+}
+MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
+    mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
+    return t << MRC__MIN(tries, 16u);
+}
+/* The first connected QP of a peer, or NULL. O(conns). */
+MRC__PRIVATE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++)
+        if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i];
+    return (mrc_conn *)0;
+}
+/* Announce this endpoint's up ports to one peer, and keep resending until the peer answers (7.8): a lost update
+ * would leave the peer's view of this endpoint's planes stale for ever. A newer announcement to the same peer takes
+ * the older one's place (it carries the current mask). Beyond MRC_MAX_EP_REQS peers awaiting an answer, an update
+ * is sent once. */
+MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
+    unsigned i, fi = MRC_MAX_EP_REQS;
+    uint16_t id = ep->psu_req_id++;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__psureq *q = &ep->psureq[i];
+        if (q->deadline == MRC_TIME_NEVER) {
+            if (fi == MRC_MAX_EP_REQS) fi = i;
+        } else if (q->peer == c->attr.peer) {
+            fi = i;
+            break;
+        }
+    }
+    mrc__psu_send(ep, c, id);
+    if (fi == MRC_MAX_EP_REQS || !ep->cfg.psu_retries) return;
+    ep->psureq[fi].peer = c->attr.peer;
+    ep->psureq[fi].req_id = id;
+    ep->psureq[fi].tries = 0;
+    ep->psureq[fi].deadline = ep->now + mrc__psu_wait(ep, 0);
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psureq[fi].deadline);
+}
+/* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
+ * ports), on port changes only. */
+MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
+    unsigned i, j;
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!mrc__conn_connected(c)) continue;
+        for (j = 0; j < i; j++)
+            if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
+        if (j < i) continue; /* announced to this peer already */
+        mrc__psu_announce_peer(ep, c);
+    }
+}
+MRC__PRIVATE void mrc__conn_ev_changed(mrc_conn *c) {
+    mrc__ev_rebuild(c);
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+}
+MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now) {
+    uint32_t bit, i;
+    if (!ep || port < 1 || port > ep->cfg.num_ports) return MRC_ERR_INVAL;
+    (void)mrc__clock(ep, now);
+    bit = 1u << (port - 1u);
+    if (up == !!(ep->ports_up & bit)) return MRC_OK;
+    if (up) ep->ports_up |= bit;
+    else ep->ports_up &= ~bit;
+    for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
+        mrc_conn *c = ep->conns[i];
+        if (!c || !c->ev_count) continue;
+        /* the view of the peer's planes no longer overlaps this endpoint's: it is stale (an update lost, or given up
+         * on) - back to the RESET -> INIT assumption; losses and probes find what really works (7.8) */
+        if (ep->ports_up && !(ep->ports_up & c->peer_ports)) c->peer_ports = mrc__all_ports(ep);
+        mrc__conn_ev_changed(c);
+    }
+    mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
+    return MRC_OK;
+}
+/* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
+ * works whatever the mask says, so no packet can take every plane away. */
+MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
+    unsigned i;
+    bool changed = false;
+    mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
+    ep->st.psu_rx++;
+    if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
+        c->peer_ports = mask;
+        mrc__conn_ev_changed(c);
+        changed = true;
+    }
+    if (changed) {
+        mrc_event e;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.type = MRC_EVT_PEER_PORTS;
+        e.op = MRC_EPOP_PORT_STATUS_UPDATE;
+        e.peer = ri->peer;
+        e.port = ri->port;
+        e.port_mask = mask;
+        mrc__notify(ep, &e);
+    }
+}
+
+/* ---- packets to QP 0x2: requests, responses, their timers, the controller's requests ------------------------ */
+MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
+    unsigned i;
+    ep->ep_deadline = MRC_TIME_NEVER;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++)
+        ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
+}
+/* P19: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it); 0xFFFF if none */
+MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns), endpoint operations only */
+        if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
+    return 0xFFFF;
+}
+MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
+    uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
+    unsigned i;
+    mrc_conn *owner = (mrc_conn *)0;
+    bool pkey_ok = false;
+    /* P19: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey (O(conns)) */
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!mrc__conn_connected(c) || c->attr.peer != ri->peer) continue;
+        if (!owner) owner = c; /* the lowest connected slot keeps the peer's rate bucket */
+        if (((k->bth.pkey ^ c->attr.pkey) & 0x7FFFu) == 0) {
+            pkey_ok = true;
+            break;
+        }
+    }
+    if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
+        return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
+    if (ep->cfg.epop_peer_check && !pkey_ok)
+        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
+    if (k->bth.opcode == MRC_OP_EP_REQ) {
+        mrc__epkt r;
+        if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        /* P20: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to one plane) */
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
+        ep->st.ep_req_rx++;
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
+        /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
+        MRC_MEMSET(&r, 0, sizeof r);
+        r.rsp = 1;
+        r.op = k->erth.op;
+        r.port = ri->port;
+        r.ev = ri->ev;
+        r.ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+        r.req_id = req_id;
+        r.ts = k->erth.tx_timestamp;
+        r.peer = ri->peer;
+        r.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        (void)mrc__epq_push(ep, &r);
+        MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->erth.op, req_id);
+        return MRC_OK;
+    }
+    if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__epreq *q = &ep->epreq[i];
+        mrc_event e;
+        if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->op != k->eeth.op || q->peer != ri->peer)
+            continue;
+        ep->st.ep_rsp_rx++;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.type = MRC_EVT_EP_RESPONSE;
+        e.req_id = req_id;
+        e.op = q->op;
+        e.port = ri->port;
+        e.peer = ri->peer;
+        e.rtt_ns = (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu);
+        q->deadline = MRC_TIME_NEVER;
+        mrc__ep_rearm(ep);
+        mrc__notify(ep, &e);
+        MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
+        return MRC_OK;
+    }
+    for (i = 0; i < MRC_MAX_EP_REQS && k->eeth.op == MRC_EPOP_PORT_STATUS_UPDATE; i++) { /* the core's own */
+        mrc__psureq *q = &ep->psureq[i];
+        if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->peer != ri->peer) continue;
+        q->deadline = MRC_TIME_NEVER; /* answered: the peer has this endpoint's ports; no event */
+        mrc__ep_rearm(ep);
+        return MRC_OK;
+    }
+    return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode); /* unsolicited, late or a duplicate */
+}
+MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__epreq *q = &ep->epreq[i];
+        mrc_event e;
+        if (q->deadline > now) continue;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.type = MRC_EVT_EP_TIMEOUT;
+        e.status = MRC_ERR_DROP;
+        e.req_id = q->req_id;
+        e.op = q->op;
+        e.peer = q->peer;
+        q->deadline = MRC_TIME_NEVER;
+        ep->st.ep_timeouts++;
+        mrc__notify(ep, &e);
+    }
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
+        mrc__psureq *q = &ep->psureq[i];
+        mrc_conn *c;
+        if (q->deadline > now) continue;
+        q->deadline = MRC_TIME_NEVER;
+        c = mrc__peer_conn(ep, q->peer);
+        if (!c) continue;           /* no connection to that peer left */
+        if (q->tries >= ep->cfg.psu_retries) {
+            ep->st.ep_timeouts++;   /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+            continue;
+        }
+        q->tries++;
+        ep->st.psu_rtx++;
+        mrc__psu_send(ep, c, q->req_id);
+        q->deadline = now + mrc__psu_wait(ep, q->tries);
+    }
+    mrc__ep_rearm(ep);
+}
+MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now) {
+    unsigned i, fi = MRC_MAX_EP_REQS;
+    mrc__epkt k;
+    if (!ep || !r) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
+    if (!mrc_endpoint_port_up(ep, r->port) || r->dscp < -1 || r->dscp > 63) return MRC_ERR_INVAL;
+    if (r->ev_fmt != MRC_EV_FMT_UDP && r->ev_fmt != MRC_EV_FMT_STEV && r->ev_fmt != MRC_EV_FMT_SRV6)
+        return MRC_ERR_INVAL;
+    if (r->ev_fmt == MRC_EV_FMT_SRV6 ? (r->path_len != 16 && r->path_len != 32) || r->path_len > MRC_EV_BYTES
+                                     : r->path_len != 0)
+        return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        if (ep->epreq[i].deadline == MRC_TIME_NEVER) {
+            if (fi == MRC_MAX_EP_REQS) fi = i;
+        } else if (ep->epreq[i].req_id == r->req_id) {
+            return MRC_ERR_INVAL; /* in use */
+        }
+    }
+    if (fi == MRC_MAX_EP_REQS || ep->epq_len >= MRC_EPQ_LEN) return MRC_ERR_FULL;
+    MRC_MEMSET(&k, 0, sizeof k);
+    k.op = r->op;
+    k.port = r->port;
+    k.ev = r->ev;
+    k.ev_fmt = r->ev_fmt;
+    k.path_len = r->path_len;
+    if (r->path_len) MRC_MEMCPY(k.path, r->path, r->path_len);
+    k.peer = r->peer;
+    k.mask = r->port_status ? r->port_status : ep->ports_up;
+    k.req_id = r->req_id;
+    k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
+    (void)mrc__epq_push(ep, &k);
+    ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
+    /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
+    ep->epreq[fi].deadline =
+        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
+    ep->epreq[fi].req_id = r->req_id;
+    ep->epreq[fi].op = r->op;
+    ep->epreq[fi].peer = r->peer;
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[fi].deadline);
+    return MRC_OK;
+}
+/* The next queued endpoint-operation packet; 0 when none. */
+MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti, mrc_time now) {
+    while (ep->epq_len) {
+        const mrc__epkt *k = &ep->epq[ep->epq_head];
+        mrc_bth b;
+        int n = MRC_BTH_LEN;
+        unsigned i;
+        ep->epq_head = (ep->epq_head + 1u) % MRC_EPQ_LEN;
+        ep->epq_len--;
+        if (!mrc_endpoint_port_up(ep, k->port)) continue; /* its port went down while it waited */
+        MRC_MEMSET(&b, 0, sizeof b);
+        b.opcode = k->rsp ? MRC_OP_EP_RSP : MRC_OP_EP_REQ;
+        b.tver = ep->cfg.wire.tver;
+        b.pkey = mrc__peer_pkey(ep, k->peer);
+        b.dest_qp = MRC_EPOP_QPN;
+        b.psn = k->req_id; /* request ID in PSN[15:0] */
+        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+        if (k->rsp) {
+            mrc_eeth e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.op = k->op;
+            e.tx_timestamp = k->ts;
+            n += mrc_eeth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &e);
+            ep->st.ep_rsp_tx++;
+        } else {
+            mrc_erth e;
+            MRC_MEMSET(&e, 0, sizeof e);
+            e.op = k->op;
+            e.port_status_mask = k->mask;
+            e.tx_timestamp = mrc__ts(ep, now);
+            e.ftype = 1;
+            n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
+            for (i = 0; i < MRC_MAX_EP_REQS; i++) /* the round trip starts now */
+                if (ep->epreq[i].deadline != MRC_TIME_NEVER && ep->epreq[i].req_id == k->req_id &&
+                    ep->epreq[i].op == k->op && ep->epreq[i].peer == k->peer)
+                    ep->epreq[i].sent = now;
+            ep->st.ep_req_tx++;
+        }
+        MRC_MEMSET(ti, 0, sizeof *ti);
+        ti->port = k->port;
+        ti->ev = k->ev;
+        ti->ev_fmt = k->ev_fmt;
+        ti->path_len = k->path_len;
+        ti->path = k->path_len ? k->path : (const uint8_t *)0;
+        ti->dscp_class = MRC_DSCP_CONTROL;
+        ti->dscp = k->dscp;
+        ti->opcode = b.opcode;
+        ti->peer = k->peer;
+        ti->qpn = MRC_EPOP_QPN;
+        ti->hdr_len = (uint32_t)n;
+        MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | b.psn, ti->ev);
+        return n;
+    }
+    return 0;
+}
+
+/* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
+MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EV_FMTS; i++)
+        if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
+    return (mrc__evfmt *)0;
+}
+MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
+    return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
+}
+MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_attr *a, uint32_t mask) {
+    const uint32_t all = MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS;
+    mrc__evfmt *f;
+    mrc_ev_fmt_attr n;
+    unsigned cur, to, i;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_EV_FMT_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    f = mrc__fmt_find(ep, id);
+    cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
+    to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE, 0);
+    if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE, 0);
+    if (mask & MRC_EV_FMT_ATTR_FIELDS) {
+        if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS, 0);
+        for (i = 0; i < a->nfields; i++)
+            if (a->width[i] < 1 || a->width[i] > 32)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
+    }
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ?
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE,
+                                 0) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (!(mask & MRC_EV_FMT_ATTR_MODE))
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE, 0);
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS))
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
+                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS), 0);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (to == MRC_PROFILE_OFFLINE)
+            for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
+                if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
+                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
+    }
+    if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
+        MRC_MEMSET(f, 0, sizeof *f);
+        return MRC_OK;
+    }
+    if (f) n = f->a;
+    else MRC_MEMSET(&n, 0, sizeof n);
+    if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
+    if (mask & MRC_EV_FMT_ATTR_FIELDS) {
+        n.nfields = a->nfields;
+        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
+    }
+    if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS, 0);
+    if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS, 0);
+    if (to == MRC_PROFILE_ONLINE && !n.nfields)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS, 0);
+    if (!f) {
+        for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
+        }
+        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        f = &ep->fmts[i];
+        f->used = 1;
+        f->id = id;
+    }
+    n.state = (uint8_t)to;
+    f->a = n;
+    return MRC_OK;
+}
+MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a) {
+    const mrc__evfmt *f;
+    if (!ep || !a) return MRC_ERR_INVAL;
+    f = mrc__fmt_find(ep, id);
+    if (!f) return MRC_ERR_NOENT;
+    *a = f->a;
+    return MRC_OK;
+}
+
+/* ---- EV profiles -------------------------------------------------------------------------------------------------- */
+enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
+/* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18). */
+MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
+                                  const uint8_t *val, uint8_t *path, uint32_t *entropy) {
+    int bits = mrc_ev_expand(&f->a, fields, nf, val, MRC_EV_BYTES, path, MRC_EV_BYTES);
+    unsigned i, abits = 0;
+    if (bits < 0) return bits;
+    if (f->a.mode != MRC_EV_FMT_SRV6) {
+        *entropy = mrc__bits_get(path, 0, (uint32_t)bits); /* the whole expanded EV, at most 32 bits */
+        return MRC_OK;
+    }
+    for (i = 0; i < nf; i++) abits += mrc__popcount32(fields[i].mask);
+    *entropy = abits && abits <= 32u ? mrc__bits_get(val, 0, abits) : idx;
+    return MRC_OK;
+}
+/* GEN: a random abstract EV, field by field, each in [min_val, max_val] (0, 0: any non-zero value). */
+MRC__PRIVATE void mrc__prof_generate(mrc_endpoint *ep, const mrc__evprof *pf, uint8_t *val) {
+    unsigned i;
+    uint32_t s = 0;
+    MRC_MEMSET(val, 0, MRC_EV_BYTES);
+    for (i = 0; i < pf->nfields; i++) {
+        const mrc_ev_field *f = &pf->field[i];
+        uint32_t k = mrc__popcount32(f->mask), lo = f->min_val, hi = f->max_val;
+        uint64_t span;
+        if (!k) continue;
+        if (!lo && !hi) {
+            lo = 1;
+            hi = mrc__wmask(k);
+        }
+        span = (uint64_t)hi - lo + 1u;
+        mrc__bits_put(val, s, k, lo + (uint32_t)(((mrc__rand(ep) >> 32) * span) >> 32));
+        s += k;
+    }
+}
+/* The QPs using a profile follow a change of its EVs. O(conns x EVs). */
+MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int idx, int how) {
+    unsigned i, j;
+    uint8_t pi = (uint8_t)(pf - ep->profs + 1);
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        mrc_conn *c = ep->conns[i];
+        if (!c || c->ev_prof != pi) continue;
+        for (j = 0; j < c->ev_count; j++) {
+            mrc__ev *e = &c->evs[j];
+            if (idx >= 0 && j != (unsigned)idx) continue;
+            if (how == 0) { /* new value (read from the profile) or port */
+                e->port = pf->ev[j].port;
+            } else if (how == 1 && mrc__ev_is_bad(e)) { /* the controller says GOOD: reported, as its ASSUMED_BAD is */
+                mrc__ev_badref(c, j, -1);
+                e->st = 0;
+                mrc__ev_event(c, (uint16_t)j, MRC_EVS_GOOD);
+            } else if (how == 2) { /* the controller says ASSUMED_BAD */
+                mrc__ev_demote(c, (uint16_t)j, true);
+            }
+        }
+        if (how != 2) mrc__conn_ev_changed(c);
+        else {
+            mrc__sched_tx(c);
+            mrc__timer_update(c);
+        }
+    }
+}
+/* P28: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's entropy or port
+ * calls it. O(n), at the controller's pace. */
+MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
+    unsigned i;
+    MRC_MEMSET(pf->hix, 0, sizeof pf->hix);
+    for (i = 0; i < pf->ev_count; i++) {
+        uint32_t h = mrc__ent_hash(pf->ev[i].entropy);
+        if (!pf->ev[i].port) continue; /* unpopulated */
+        while (pf->hix[h]) h = mrc__ent_next(h);
+        pf->hix[h] = (uint16_t)(i + 1u);
+    }
+}
+MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_profile_attr *a, uint32_t mask,
+                                  mrc_time now) {
+    const uint32_t all = MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
+                         MRC_EV_PROF_ATTR_COUNT | MRC_EV_PROF_ATTR_MIN_ACTIVE | MRC_EV_PROF_ATTR_EVENT_MASK |
+                         MRC_EV_PROF_ATTR_FIELDS;
+    const uint32_t need = MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID | MRC_EV_PROF_ATTR_COUNT |
+                          MRC_EV_PROF_ATTR_FIELDS;
+    mrc__evprof *pf;
+    const mrc__evfmt *f;
+    unsigned cur, to, i, j, have, nf, mode;
+    uint32_t count, min_active;
+    const mrc_ev_field *fields;
+    unsigned code, idx;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_EV_PROFILE_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    now = mrc__clock(ep, now);
+    pf = mrc__prof_find(ep, id);
+    cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
+    to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_PROFILE_ONLINE)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE, 0);
+    if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE, 0);
+    if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT, 0);
+    if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK, 0);
+    if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS, 0);
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ?
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE,
+                                 0) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask, 0);
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK))
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
+                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), 0);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
+    }
+    if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
+        MRC_MEMSET(pf, 0, sizeof *pf);
+        return MRC_OK;
+    }
+    /* the values after this call, validated before anything changes */
+    mode = (mask & MRC_EV_PROF_ATTR_MODE) ? a->mode : pf->mode;
+    count = (mask & MRC_EV_PROF_ATTR_COUNT) ? a->ev_count : pf->ev_count;
+    min_active = (mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? a->ev_min_active : (pf ? pf->ev_min_active : 0u);
+    nf = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->nfields : pf->nfields;
+    fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
+    have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
+           ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
+    if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE, 0);
+    f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
+    if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
+        return mrc__fail(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
+    if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
+        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK))
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING,
+                             ((have & MRC__HAVE_MIN_ACTIVE) ? 0u : MRC_EV_PROF_ATTR_MIN_ACTIVE) |
+                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK), 0);
+        if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID, 0);
+        if (f->a.state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID, 0);
+        if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
+            uint8_t path[MRC_EV_BYTES];
+            uint32_t ent;
+            if (mode != pf->mode) /* a new mode empties the array (commit below) */
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE_CHANGED, MRC_EV_PROF_ATTR_MODE, 0);
+            for (i = 0; i < count; i++) {
+                if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports)
+                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_UNPOPULATED, 0, i);
+                if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent))
+                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, i);
+            }
+        }
+    }
+    /* commit */
+    if (!pf) {
+        for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
+        }
+        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        pf = &ep->profs[i];
+        MRC_MEMSET(pf, 0, sizeof *pf);
+        pf->used = 1;
+        pf->id = id;
+    }
+    if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
+        for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
+            MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+        for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26: and no hop groups */
+    }
+    pf->mode = (uint8_t)mode;
+    pf->ev_count = count;
+    pf->ev_min_active = min_active;
+    if (mask & MRC_EV_PROF_ATTR_EVENT_MASK) pf->event_mask = a->event_mask;
+    if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
+    if (mask & MRC_EV_PROF_ATTR_FIELDS) {
+        pf->nfields = (uint8_t)nf;
+        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) {
+            if (i < nf) pf->field[i] = a->field[i];
+            else MRC_MEMSET(&pf->field[i], 0, sizeof pf->field[i]);
+        }
+    }
+    pf->have = (uint8_t)have;
+    if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
+        pf->fmt_mode = f->a.mode;
+        pf->path_len = (uint8_t)(f->a.mode != MRC_EV_FMT_SRV6 ? 0u : mrc__fmt_bits(&f->a) > 128u ? 32u : 16u);
+        for (i = 0; i < count; i++) {
+            mrc__event *e = &pf->ev[i];
+            if (mode == MRC_EV_MODE_GEN) { /* distinct per port when the field ranges allow (O(n^2), once) */
+                unsigned tries = 0;
+                e->port = (uint8_t)(i % ep->cfg.num_ports + 1u);
+                e->denied = 0;
+                do {
+                    mrc__prof_generate(ep, pf, e->val);
+                    for (j = 0; j < i && (pf->ev[j].port != e->port || MRC_MEMCMP(pf->ev[j].val, e->val, MRC_EV_BYTES));
+                         j++) {
+                    }
+                } while (j < i && ++tries < 16u);
+            }
+            e->bad_refs = 0;
+            (void)mrc__prof_expand(pf->field, pf->nfields, f, i, e->val, e->path, &e->entropy);
+        }
+    }
+    mrc__prof_index(pf);
+    pf->state = (uint8_t)to;
+    return MRC_OK;
+}
+MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_profile_attr *a) {
+    const mrc__evprof *pf;
+    if (!ep || !a) return MRC_ERR_INVAL;
+    MRC_MEMSET(a, 0, sizeof *a);
+    if (id == 0) { /* the built-in AUTO profile */
+        uint32_t n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        a->state = MRC_PROFILE_ONLINE;
+        a->mode = MRC_EV_MODE_AUTO;
+        a->ev_count = n;
+        a->ev_min_active = ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->event_mask = ep->cfg.ev_event_mask;
+        return MRC_OK;
+    }
+    pf = mrc__prof_find(ep, id);
+    if (!pf) return MRC_ERR_NOENT;
+    a->state = pf->state;
+    a->mode = pf->mode;
+    a->nfields = pf->nfields;
+    a->fmt_id = pf->fmt_id;
+    a->ev_count = pf->ev_count;
+    a->ev_min_active = pf->ev_min_active;
+    a->event_mask = pf->event_mask;
+    MRC_MEMCPY(a->field, pf->field, sizeof a->field);
+    return MRC_OK;
+}
+
+/* ---- EV operations ---------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__prof_match(const mrc__evprof *pf, const mrc_ev *ev, unsigned from) {
+    unsigned i;
+    for (i = from; i < pf->ev_count; i++)
+        if (pf->ev[i].port == ev->port && !MRC_MEMCMP(pf->ev[i].val, ev->val, MRC_EV_BYTES)) return (int)i;
+    return -1;
+}
+MRC__PRIVATE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
+    return pf->ev[i].denied ? MRC_EVS_DENIED : pf->ev[i].bad_refs ? MRC_EVS_ASSUMED_BAD : MRC_EVS_GOOD;
+}
+MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,
+                      mrc_time now) {
+    mrc__evprof *pf;
+    const mrc__evfmt *f;
+    uint32_t count, k;
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_EV_OP);
+    if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0, 0);
+    (void)mrc__clock(ep, now);
+    count = *n;
+    *n = 0;
+    pf = mrc__prof_find(ep, profile_id);
+    if (!pf) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_PROFILE_UNKNOWN, 0, 0);
+    f = mrc__fmt_find(ep, pf->fmt_id);
+    if (op == MRC_EV_OP_QUERY_ARRAY) {
+        if (count < pf->ev_count) {
+            *n = pf->ev_count;
+            return mrc__fail(ep, MRC_ERR_NOBUF, MRC_DETAIL_ARRAY_ROOM, 0, 0);
+        }
+        for (i = 0; i < pf->ev_count; i++) {
+            MRC_MEMSET(&e[i], 0, sizeof e[i]);
+            MRC_MEMCPY(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
+            e[i].ev.port = pf->ev[i].port;
+            e[i].state = mrc__prof_state(pf, i);
+        }
+        *n = pf->ev_count;
+        return MRC_OK;
+    }
+    for (k = 0; k < count; k++, (*n)++) {
+        mrc_ev_op_entry *x = &e[k];
+        int m = mrc__prof_match(pf, &x->ev, 0);
+        if (m < 0) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_NOT_FOUND, 0, k);
+        if (op == MRC_EV_OP_QUERY_STATE) {
+            x->state = mrc__prof_state(pf, (unsigned)m);
+        } else if (op == MRC_EV_OP_MODIFY_STATE) {
+            if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED && x->state != MRC_EVS_ASSUMED_BAD)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+            for (; m >= 0; m = mrc__prof_match(pf, &x->ev, (unsigned)m + 1u)) {
+                if (x->state == MRC_EVS_ASSUMED_BAD) {
+                    mrc__prof_changed(ep, pf, m, 2);
+                    continue;
+                }
+                pf->ev[m].denied = x->state == MRC_EVS_DENIED;
+                mrc__prof_changed(ep, pf, m, x->state == MRC_EVS_GOOD ? 1 : 3);
+            }
+        } else { /* REPLACE */
+            uint8_t path[MRC_EV_BYTES];
+            uint32_t ent = 0;
+            if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+            if (x->ev_new.port < 1 || x->ev_new.port > ep->cfg.num_ports)
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_PORT, 0, k);
+            if (f && f->a.nfields && mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, x->ev_new.val, path, &ent))
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, k);
+            if (pf->state == MRC_PROFILE_ONLINE && !f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
+            for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
+                mrc__event *v = &pf->ev[m];
+                MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);
+                v->port = x->ev_new.port;
+                v->denied = x->state == MRC_EVS_DENIED;
+                if (pf->state == MRC_PROFILE_ONLINE) {
+                    (void)mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, v->val, v->path, &v->entropy);
+                    mrc__prof_changed(ep, pf, m, 0);
+                }
+            }
+            mrc__prof_index(pf);
+        }
+    }
+    return MRC_OK;
+}
+/* EV i of a UDP EV set: from the arrays, or (ports NULL) from the plane layout of mrc_ev_profile_udp_planes */
+MRC__PRIVATE int mrc__ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
+                                     const uint16_t *sports, unsigned n, unsigned planes, unsigned K, unsigned base,
+                                     unsigned min_active, mrc_time now) {
+    mrc_ev_fmt_attr f;
+    mrc_ev_profile_attr a;
+    mrc_ev_op_entry e;
+    unsigned i;
+    uint32_t one;
+    int rc;
+    MRC_MEMSET(&f, 0, sizeof f);
+    f.state = MRC_PROFILE_OFFLINE;
+    f.mode = MRC_EV_FMT_UDP;
+    f.nfields = 1;
+    f.width[0] = 16;
+    rc = mrc_ev_fmt_modify(ep, fmt_id, &f, MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS);
+    f.state = MRC_PROFILE_ONLINE;
+    if (!rc) rc = mrc_ev_fmt_modify(ep, fmt_id, &f, MRC_EV_FMT_ATTR_STATE);
+    if (rc) return rc;
+    MRC_MEMSET(&a, 0, sizeof a);
+    a.state = MRC_PROFILE_OFFLINE;
+    a.mode = MRC_EV_MODE_EXP;
+    a.nfields = 1;
+    a.fmt_id = fmt_id;
+    a.ev_count = n;
+    a.ev_min_active = min_active;
+    a.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    a.field[0].width = 16;
+    a.field[0].mask = 0xFFFFu;
+    rc = mrc_ev_profile_modify(ep, prof_id, &a,
+                               MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_MODE | MRC_EV_PROF_ATTR_FMT_ID |
+                                   MRC_EV_PROF_ATTR_COUNT | MRC_EV_PROF_ATTR_MIN_ACTIVE |
+                                   MRC_EV_PROF_ATTR_EVENT_MASK | MRC_EV_PROF_ATTR_FIELDS,
+                               now);
+    for (i = 0; !rc && i < n; i++) { /* each replaces an unpopulated entry */
+        unsigned port = ports ? ports[i] : i % planes + 1u;
+        unsigned sport = ports ? sports[i] : base + (port - 1u) * K + i / planes;
+        MRC_MEMSET(&e, 0, sizeof e);
+        e.ev_new.val[0] = (uint8_t)(sport >> 8);
+        e.ev_new.val[1] = (uint8_t)(sport & 0xFFu);
+        e.ev_new.port = (uint8_t)port;
+        e.state = MRC_EVS_GOOD;
+        one = 1;
+        rc = mrc_ev_op(ep, prof_id, MRC_EV_OP_REPLACE, &e, &one, now);
+    }
+    if (rc) return rc;
+    a.state = MRC_PROFILE_ONLINE;
+    return mrc_ev_profile_modify(ep, prof_id, &a, MRC_EV_PROF_ATTR_STATE, now);
+}
+MRC_API int mrc_ev_profile_udp(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, const uint8_t *ports,
+                               const uint16_t *sports, unsigned n, unsigned min_active, mrc_time now) {
+    if (!ep || !ports || !sports || !n) return MRC_ERR_INVAL;
+    return mrc__ev_profile_udp(ep, fmt_id, prof_id, ports, sports, n, 0, 0, 0, min_active, now);
+}
+MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_t prof_id, unsigned planes,
+                                      unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now) {
+    if (!ep || !planes || planes > ep->cfg.num_ports || !evs_per_plane || evs_per_plane > MRC_MAX_EVS ||
+        planes * evs_per_plane > MRC_MAX_EVS || sport_base > 65536u - planes * evs_per_plane)
+        return MRC_ERR_INVAL;
+    return mrc__ev_profile_udp(ep, fmt_id, prof_id, (const uint8_t *)0, (const uint16_t *)0, planes * evs_per_plane,
+                               planes, evs_per_plane, sport_base, min_active, now);
+}
+MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n) {
+    mrc__evprof *pf;
+    unsigned i, j;
+    if (!ep || !prof_id || (n && !group)) return MRC_ERR_INVAL;
+    pf = mrc__prof_find(ep, prof_id);
+    if (!pf || pf->state == MRC_PROFILE_INIT) return MRC_ERR_NOENT;
+    if (n > pf->ev_count) return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = (uint16_t)(i < n ? group[i] : 0u);
+    for (i = 0; i < pf->ev_count; i++) { /* the ring: the next index of the same group, wrapping round */
+        pf->ev[i].grp_nx = 0;
+        if (!pf->ev[i].group) continue;
+        for (j = i + 1u; j < pf->ev_count && pf->ev[j].group != pf->ev[i].group; j++) {
+        }
+        if (j == pf->ev_count)
+            for (j = 0; pf->ev[j].group != pf->ev[i].group; j++) {
+            }
+        pf->ev[i].grp_nx = (uint16_t)(j + 1u);
+    }
+    return MRC_OK;
+}

@@ -1,0 +1,72 @@
+/* ================================================================================================================
+ * INTERNAL - src/internal.h: what every layer of the implementation may use
+ * The libc replacements, MRC_ASSERT, inlining and branch hints, MRC__PRIVATE (static: the whole implementation is
+ * one translation unit) and the trace hook. Every source includes this first, then the headers of the layers below
+ * it that it uses (src/layers.h gives the order; tools/layer_check enforces it).
+ * ============================================================================================================== */
+#ifndef MRC__SRC_INTERNAL_H
+#define MRC__SRC_INTERNAL_H
+#include "config.h"
+#include "api.h"
+#include "types.h"
+
+#if defined(MRC_MEMCPY) || defined(MRC_MEMSET) || defined(MRC_MEMMOVE) || defined(MRC_MEMCMP)
+#if !defined(MRC_MEMCPY) || !defined(MRC_MEMSET) || !defined(MRC_MEMMOVE) || !defined(MRC_MEMCMP)
+#error "define all of MRC_MEMCPY, MRC_MEMSET, MRC_MEMMOVE and MRC_MEMCMP, or none of them"
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define MRC_MEMCPY __builtin_memcpy
+#define MRC_MEMSET __builtin_memset
+#define MRC_MEMMOVE __builtin_memmove
+#define MRC_MEMCMP __builtin_memcmp
+#else
+#include <string.h>
+#define MRC_MEMCPY memcpy
+#define MRC_MEMSET memset
+#define MRC_MEMMOVE memmove
+#define MRC_MEMCMP memcmp
+#endif
+#ifndef MRC_ASSERT
+#if __STDC_HOSTED__ && !defined(NDEBUG)
+#include <assert.h>
+#define MRC_ASSERT(x) assert(x)
+#else
+#define MRC_ASSERT(x) ((void)0)
+#endif
+#endif
+#ifdef MRC__LAYER_CHECK /* tools/layer_check compiles each source alone: a header's declarations need no bodies */
+#define MRC__INLINE
+#else
+#define MRC__INLINE inline
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MRC__LIKELY(x) __builtin_expect(!!(x), 1)
+#define MRC__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MRC__NOINLINE __attribute__((noinline))
+#else
+#define MRC__LIKELY(x) (x)
+#define MRC__UNLIKELY(x) (x)
+#define MRC__NOINLINE
+#endif
+/* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
+ * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
+ * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */
+#ifdef MRC__LAYER_CHECK
+#define MRC__PRIVATE
+#else
+#define MRC__PRIVATE static
+#endif
+#ifdef MRC_ENABLE_TRACE
+#define MRC__TRACE(ep, id, a, b)                                                                                 \
+    do {                                                                                                         \
+        if ((ep)->cfg.trace) (ep)->cfg.trace((ep)->cfg.trace_ud, (unsigned)(id), (uint64_t)(a), (uint64_t)(b)); \
+    } while (0)
+#else
+#define MRC__TRACE(ep, id, a, b) ((void)0)
+#endif
+#define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MRC__STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]
+MRC__STATIC_ASSERT(MRC__RSP_BITS >= 128 && MRC__RSP_BITS <= 32768, rsp_bits);
+MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
+#endif /* MRC__SRC_INTERNAL_H */

@@ -1,0 +1,351 @@
+/* ================================================================================================================
+ * QUEUE PAIRS - src/qp.c
+ * Owns: a QP's life: attaching a caller's mrc_conn to the endpoint (its QPN and table slot) and detaching it, its
+ * attributes, the state machine RESET -> INIT -> RTR -> RTS and ERR (docs/PROTOCOL.md section 4) with what each
+ * transition sets up or tears down (the EV set, the congestion context, the timers, the in-flight pool blocks),
+ * and entering ERR - which flushes both halves of the QP, so the requester and the responder call it.
+ * Calls: codec, state, timers, sched, cc, path.
+ * ============================================================================================================== */
+#include "qp.h"
+#include "codec.h"
+#include "state.h"
+#include "timers.h"
+#include "sched.h"
+#include "cc.h"
+#include "path.h"
+
+/* ---- attach, detach, query ---------------------------------------------------------------------------------- */
+/* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
+MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    void *user = c->user;
+    uint16_t slot = c->slot;
+    uint32_t qpn = c->qpn;
+    if (ep) {
+        mrc__heap_remove(ep, c);
+        if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
+        if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
+        if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
+        if (c->in_poolq) mrc__ring_remove(ep->poolq, &ep->poolq_head, &ep->poolq_len, slot);
+        c->in_poolq = 0;
+        mrc__pool_put_all(c);
+        mrc__ev_release(c);
+        mrc__cc_release(c);
+        if (c->ccprof_ref) {
+            mrc__ccprof *pf = (mrc__ccprof *)mrc__ccprof_find(ep, c->attr.cc_profile_id);
+            if (pf && pf->refs) pf->refs--;
+        }
+    }
+    MRC_MEMSET(c, 0, sizeof *c);
+    c->ccx = MRC__EV_NONE;
+    c->ep = ep;
+    c->user = user;
+    c->slot = slot;
+    c->qpn = qpn;
+    c->heap_idx = MRC__NOHEAP;
+    mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
+    c->deadline = MRC_TIME_NEVER;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    c->state = MRC_QPS_RESET;
+    c->attr.state = MRC_QPS_RESET;
+    c->attr.pkey = 0xFFFF;
+    c->attr.access = MRC_ACCESS_REMOTE_WRITE;
+}
+MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
+    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    (void)mrc__clock(ep, now);
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
+    }
+    for (i = 0; i < MRC_MAX_CONNS; i++) {
+        if (ep->conns[i]) continue;
+        c->ep = (mrc_endpoint *)0;
+        c->user = (void *)0;
+        mrc__conn_clear(c);
+        c->ep = ep;
+        c->slot = (uint16_t)i;
+        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        ep->conns[i] = c;
+        return MRC_OK;
+    }
+    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
+}
+MRC_API int mrc_conn_destroy(mrc_conn *c) {
+    mrc_endpoint *ep;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    ep = c->ep;
+    mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
+    if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
+    mrc__conn_clear(c);
+    ep->conns[c->slot] = (mrc_conn *)0;
+    c->ep = (mrc_endpoint *)0;
+    return MRC_OK;
+}
+MRC_API uint32_t mrc_conn_qpn(const mrc_conn *c) { return c ? c->qpn : 0; }
+MRC_API int mrc_conn_state(const mrc_conn *c) { return c ? (int)c->state : MRC_ERR_INVAL; }
+MRC_API void mrc_conn_set_user(mrc_conn *c, void *user) {
+    if (c) c->user = user;
+}
+MRC_API void *mrc_conn_user(const mrc_conn *c) { return c ? c->user : (void *)0; }
+MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a) {
+    if (!c || !a) return MRC_ERR_INVAL;
+    *a = c->attr;
+    a->state = c->state;
+    return MRC_OK;
+}
+
+/* ---- the state machine: RESET -> INIT -> RTR -> RTS, and ERR from any state --------------------------------- */
+MRC__PRIVATE void mrc__set_state(mrc_conn *c, uint8_t s) {
+    c->state = s;
+    c->attr.state = s;
+    MRC__TRACE(c->ep, MRC_TRACE_STATE, c->qpn, s);
+}
+/* Requester window in PSNs: MPR (units of 128) capped by the per-PSN record ring. */
+MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
+    uint32_t w = (uint32_t)mpr_units * 128u;
+    c->win_psns = MRC__MIN(w, (uint32_t)MRC_MAX_INFLIGHT);
+}
+
+/* ---- entering ERR (it empties the requester and the responder: both call it) -------------------------------- */
+/* Q22: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that caused
+ * a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
+ * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
+MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
+    uint32_t i;
+    bool blame = status == MRC_ERR_RETRY_EXC || status == MRC_ERR_NOPATH || has_msn;
+    (void)now;
+    if (c->state == MRC_QPS_ERR) return;
+    mrc__set_state(c, MRC_QPS_ERR);
+    mrc__ev_rc_clear(c); /* P23: nothing is recycled across ERR */
+    c->err_pending = 1;
+    c->err_status = (int16_t)status;
+    for (i = c->sq_done; i != c->sq_tail; i++) {
+        mrc__wr *wr = MRC__SQ(c, i);
+        if (blame && (!has_msn || mrc__wr_msn(i) == msn)) {
+            wr->status = (int16_t)status;
+            blame = false;
+        } else {
+            wr->status = MRC_ERR_FLUSH;
+        }
+    }
+    c->sq_done = c->sq_send = c->sq_tail;
+    c->sq_sent = 0;
+    for (i = c->rq_done; i != c->rq_tail; i++) {
+        mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
+        q->imm = 0;
+        q->len = MRC__RQE_FLUSHED;
+    }
+    c->rq_done = c->rq_tail;
+    for (i = 0; i < MRC_MAX_WIMM; i++) c->imms[i].psn = 0;
+    c->rtxq.n = c->txl.n = 0;
+    mrc__pool_put_all(c); /* the records go (state is ERR first: a block freed is not handed back to this QP) */
+    c->ctlq_head = c->ctlq_tail;
+    MRC_MEMSET(c->probes, 0, sizeof c->probes);
+    MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
+    c->probes_due = 0;
+    c->ver_n = 0; /* P35: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing) */
+    for (i = 0; i < c->ev_count; i++) c->evs[i].st = (uint8_t)(c->evs[i].st & ~MRC__EVF_VPROBE);
+    c->tlp2 = 0;
+    mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
+    c->sack_pending = 0;
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timer_update(c);
+    mrc__sched_ev(c);
+}
+
+/* ---- modify and connect ------------------------------------------------------------------------------------- */
+MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
+    uint32_t req = 0, opt = 0;
+    unsigned cur, to, i;
+    mrc_endpoint *ep;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    ep = c->ep;
+    mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    now = mrc__clock(ep, now);
+    cur = c->state;
+    to = (mask & MRC_ATTR_STATE) ? a->state : cur;
+    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
+    if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (mask & ~(uint32_t)MRC_ATTR_STATE)
+            return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
+                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
+    } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+        req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_INIT) {
+        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+        req = MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST;
+        opt = MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+        req = MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT;
+        opt = MRC_ATTR_ACCESS;
+    } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
+        opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
+    } else {
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+    }
+    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
+        return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
+                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
+    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
+
+    /* validate every value before changing anything */
+    if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
+    if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
+    if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
+        const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
+    }
+    if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
+        const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
+        if (!pf || pf->state != MRC_PROFILE_ONLINE)
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
+    }
+    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
+    if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
+    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
+    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
+    if (mask & MRC_ATTR_PATH_MTU) {
+        for (i = 8; i <= 12; i++)
+            if (a->path_mtu == (1u << i)) break;
+        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
+    }
+    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
+    if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
+    if ((mask & MRC_ATTR_CAPS) &&
+        (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
+                               MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
+    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
+    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
+    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
+    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
+
+    if (to == MRC_QPS_ERR) {
+        if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
+        return MRC_OK;
+    }
+    if (to == MRC_QPS_RESET) {
+        mrc__conn_clear(c);
+        return MRC_OK;
+    }
+    if (mask & MRC_ATTR_PKEY) c->attr.pkey = a->pkey;
+    if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
+    if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
+    if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
+    if (mask & MRC_ATTR_DEST_QPN) c->attr.dest_qpn = a->dest_qpn;
+    if (mask & MRC_ATTR_RQ_PSN) c->attr.rq_psn = a->rq_psn;
+    if (mask & MRC_ATTR_PATH_MTU) c->attr.path_mtu = a->path_mtu;
+    if (mask & MRC_ATTR_MPR_DEST) c->attr.mpr_dest = a->mpr_dest;
+    if (mask & MRC_ATTR_MAX_WIMM_DEST) c->attr.max_wimm_dest = a->max_wimm_dest;
+    if (mask & MRC_ATTR_CAPS) c->attr.caps = a->caps;
+    if (mask & MRC_ATTR_PEER) c->attr.peer = a->peer;
+    if (mask & MRC_ATTR_SQ_PSN) c->attr.sq_psn = a->sq_psn;
+    if (mask & MRC_ATTR_MPR) c->attr.mpr = a->mpr;
+    if (mask & MRC_ATTR_MAX_WIMM) c->attr.max_wimm = a->max_wimm;
+    if (mask & MRC_ATTR_RETRY) {
+        c->attr.retry_linear = a->retry_linear;
+        c->attr.retry_exp = a->retry_exp;
+    }
+    if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
+    if (mask & MRC_ATTR_HINT) c->attr.hint = a->hint;
+
+    if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+        if (c->attr.ev_profile_id) {
+            mrc__evprof *pf = mrc__prof_find(c->ep, c->attr.ev_profile_id);
+            c->ev_prof = (uint8_t)(pf - c->ep->profs + 1);
+            pf->refs++;
+        }
+        if (c->attr.cc_profile_id) {
+            ((mrc__ccprof *)mrc__ccprof_find(c->ep, c->attr.cc_profile_id))->refs++;
+            c->ccprof_ref = 1;
+        }
+        mrc__ev_setup(c);
+    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
+        c->cack = MRC__PSN_DEC(c->attr.rq_psn);
+        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.window_inclusive ? 0u : 1u);
+        for (i = 8; i <= 12; i++)
+            if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
+        c->msn_done = 0;
+        c->imm_next = 0;
+    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+        c->win_base = c->snd_una = c->snd_nxt = c->attr.sq_psn;
+        mrc__set_req_window(c, c->attr.mpr);
+        /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
+        c->next_rqmsn = 0;
+        c->srtt = c->ep->cfg.rtt_init_ns;
+        c->rtt_min = MRC_TIME_NEVER;
+        c->reo_mult = 1;
+        c->reo_last = now;
+        mrc__cc_init(c);
+    }
+    if (to != cur) mrc__set_state(c, (uint8_t)to);
+    mrc__sched_tx(c);
+    if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
+        mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
+    else
+        mrc__timer_update(c);
+    return MRC_OK;
+}
+MRC_API void mrc_conn_attr_default(mrc_conn_attr *a) {
+    unsigned w = MRC__MIN(8u, (unsigned)MRC_MAX_MPR_UNITS);
+    if (!a) return;
+    MRC_MEMSET(a, 0, sizeof *a);
+    a->pkey = 0xFFFF;
+    a->access = MRC_ACCESS_REMOTE_WRITE;
+    a->path_mtu = 4096;
+    a->mpr_dest = (uint8_t)w;
+    a->mpr = (uint8_t)MRC__MIN(w, (unsigned)MRC_MAX_INFLIGHT / 128u);
+    if (!a->mpr) a->mpr = 1;
+    a->max_wimm_dest = (uint16_t)MRC_MAX_WIMM;
+    a->max_wimm = (uint16_t)MRC_MAX_WIMM;
+    a->retry_linear = 7;
+    a->retry_exp = 7;
+    a->timeout = 14;
+}
+MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) {
+    static const uint8_t to[3] = {MRC_QPS_INIT, MRC_QPS_RTR, MRC_QPS_RTS};
+    static const uint32_t mask[3] = {MRC_ATTR_INIT_MASK, MRC_ATTR_RTR_MASK, MRC_ATTR_RTS_MASK};
+    mrc_conn_attr s;
+    unsigned i;
+    int rc;
+    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!a) {
+        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
+        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    }
+    if (c->state == MRC_QPS_ERR) {
+        mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
+        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+    }
+    s = *a;
+    for (i = 0; i < 3; i++) {
+        if (c->state >= to[i]) continue; /* a conn already past a step skips it */
+        s.state = to[i];
+        rc = mrc_conn_modify(c, &s, MRC_ATTR_STATE | mask[i], now);
+        if (rc) return rc;
+    }
+    return MRC_OK;
+}

@@ -1,0 +1,11 @@
+/* ================================================================================================================
+ * QUEUE PAIRS: what src/qp.c offers the layers above it (the rest of it is public API)
+ * ============================================================================================================== */
+#ifndef MRC__SRC_QP_H
+#define MRC__SRC_QP_H
+#include "internal.h"
+
+/* The QP enters ERR with this status (an MRC_ERR_* code): both halves flushed, MRC_EVT_CONN_ERROR raised; has_msn:
+ * the peer's NAK named msn (the work requests before it completed) */
+MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
+#endif /* MRC__SRC_QP_H */

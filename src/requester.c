@@ -1,0 +1,803 @@
+/* ================================================================================================================
+ * REQUESTER - src/requester.c
+ * Owns: the send queue and segmentation (every packet carries METH + RETH, VA advanced per packet), PSN
+ * assignment inside the MPR window and the CC window, the per-PSN records of [win_base, snd_nxt), SACK/NACK/AETH
+ * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
+ * exponential back-off, the tail-loss probe, and in-order send completions.
+ *
+ * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every record in flight is on the transmit
+ * list in the order of its latest transmission (appended when sent, unlinked when acknowledged or judged lost); when
+ * a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
+ * T - reorder_slack is declared lost, popping from the head of the list. A trim NACK retransmits at once; the RTO
+ * and the tail-loss probe are backstops.
+ * The requester's fast paths (new data on a clean QP; the SACK that advances the cumulative acknowledgement) sit
+ * beside the general transmit and receive paths in src/endpoint.c and call the functions below.
+ * Calls: codec, state, timers, sched, cc, path, path_policy, qp.
+ * ============================================================================================================== */
+#include "requester.h"
+#include "codec.h"
+#include "state.h"
+#include "timers.h"
+#include "sched.h"
+#include "cc.h"
+#include "path.h"
+#include "path_policy.h"
+#include "qp.h"
+
+/* ---- posting ------------------------------------------------------------------------------------------------ */
+MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
+    mrc__wr *wr;
+    if (!c || !c->ep || !w) return MRC_ERR_INVAL;
+    (void)mrc__clock(c->ep, now);
+    if (w->opcode >= MRC_WR_SEND && w->opcode <= MRC_WR_ATOMIC_FADD) return MRC_ERR_NOTSUP;
+    if (w->opcode != MRC_WR_WRITE && w->opcode != MRC_WR_WRITE_IMM) return MRC_ERR_INVAL;
+    if (w->flags & ~(uint32_t)(MRC_WR_UNSIGNALED | MRC_WR_SOLICITED)) return MRC_ERR_INVAL;
+    if (w->len > MRC_MAX_MSG_LEN || (w->len && !w->buf)) return MRC_ERR_INVAL;
+    if (w->remote_va > UINT64_MAX - w->len) return MRC_ERR_INVAL;
+    if (c->state != MRC_QPS_RTS) return MRC_ERR_STATE;
+    if (c->sq_tail - c->sq_head >= MRC_MAX_SQ) return MRC_ERR_FULL;
+    wr = MRC__SQ(c, c->sq_tail);
+    MRC_MEMSET(wr, 0, sizeof *wr);
+    wr->wr_id = w->wr_id;
+    wr->buf = (const uint8_t *)w->buf;
+    wr->remote_va = w->remote_va;
+    wr->len = w->len;
+    wr->rkey = w->rkey;
+    wr->imm = w->imm;
+    wr->opcode = (uint8_t)w->opcode;
+    wr->flags = (uint8_t)w->flags;
+    /* rqmsn [inferred]: index of the receive WQE a Write-IMM consumes; plain writes carry the next one */
+    wr->rqmsn = (w->opcode == MRC_WR_WRITE_IMM) ? c->next_rqmsn++ : c->next_rqmsn;
+    c->sq_tail++;
+    mrc__sched_tx(c);
+    return MRC_OK;
+}
+
+/* ---- the send window: per-PSN records of [win_base, snd_nxt) in the in-flight pool -------------------------- */
+/* a PSN surely has a record iff it lies in [win_base, snd_nxt) */
+MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
+    return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
+}
+/* acknowledged (a PSN in [win_base, snd_nxt)) */
+MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
+    return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
+}
+/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller) */
+MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+    uint32_t sh = base & 63u;
+    const mrc__pblk *b = mrc__blk(c, base);
+    uint64_t w = b ? b->acked >> sh : 0;
+    if (sh && (b = mrc__blk(c, (base + 64u) & MRC_PSN_MASK)) != (const mrc__pblk *)0) w |= b->acked << (64u - sh);
+    return w;
+}
+/* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
+ * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
+ * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
+MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
+    uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
+    while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
+        mrc__pool_retain(c, p);
+        p = (p + MRC__BLK_PSNS) & MRC_PSN_MASK;
+    }
+    if (c->win_base == c->snd_nxt && (c->win_base & (MRC__BLK_PSNS - 1u))) {
+        mrc__pool_retain(c, c->win_base);
+        c->nxt_ret = 1;
+    }
+}
+/* The block of new PSN psn, before it is sent. Entering a new block (slot 0), the block of PSN psn - MRC_MAX_INFLIGHT
+ * - 1 leaves the span of MRC_MAX_INFLIGHT PSNs behind snd_nxt in which records are kept (where a QP with records of
+ * its own overwrote them): it is reused for psn if psn needs one, else freed - so a QP holds at most
+ * MRC_MAX_INFLIGHT / 64 + 1 blocks and a pool of that many per QP never reclaims. A retained block at psn's entry
+ * is its own block resumed after an idle spell (or, entered at slot 0, a lap: fresh); a missing one is taken
+ * (mrc__req_new saw one free or retained). O(1). The commit of mrc__req_emit_data calls it only for a PSN with no
+ * block, at slot 0, or with nxt_ret set (the only way a block can be retained mid-way): else the block is live. */
+MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t t = MRC__BTAB_IDX(psn), i;
+    c->nxt_ret = 0;
+    if (!(psn & (MRC__BLK_PSNS - 1u))) {
+        uint32_t te = MRC__BTAB_IDX((psn - MRC_MAX_INFLIGHT - 1u) & MRC_PSN_MASK);
+        if (te != t && c->btab[te]) {
+            i = c->btab[te] - 1u;
+            MRC_ASSERT(mrc__pool_ret(ep, i));
+            if (c->btab[t]) {
+                mrc__pool_release(c, te);
+            } else {
+                mrc__pool_unretain(ep, i);
+                c->btab[te] = 0;
+                mrc__pool_give(c, psn, i);
+                mrc__pool_peak(ep);
+                return;
+            }
+        }
+    }
+    if (!c->btab[t]) {
+        mrc__pool_take(c, psn);
+    } else if (mrc__pool_ret(ep, i = c->btab[t] - 1u)) {
+        mrc__pool_unretain(ep, i);
+        if (!(psn & (MRC__BLK_PSNS - 1u))) mrc__pool_give(c, psn, i);
+        mrc__pool_peak(ep);
+    }
+}
+
+/* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
+ * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
+ * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
+ * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
+ * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
+ * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c) {
+    return c->sq_done != c->sq_tail || c->snd_una != c->snd_nxt;
+}
+MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_exp == 25 || c->attr.timeout == 0; }
+MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
+    mrc_time t = 0;
+    uint32_t n;
+    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
+    if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
+    for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
+    return t;
+}
+MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
+    if (c->nopath_deadline != MRC_TIME_NEVER) return;
+    c->nopath_deadline = c->ep->now + mrc__nopath_bound(c);
+    /* probes are now the only way back: the back-off a long outage built up (up to 1024 rounds) would outlast the
+     * bound, so it is cut to MRC__EVP_NOPATH_BACKOFF while no EV carries data (7.5) */
+    if (c->evp_backoff > MRC__EVP_NOPATH_BACKOFF) {
+        c->evp_backoff = MRC__EVP_NOPATH_BACKOFF;
+        if (c->evp_deadline != MRC_TIME_NEVER)
+            c->evp_deadline = MRC__MIN(c->evp_deadline, c->ep->now + mrc__evp_interval(c));
+    }
+    mrc__timer_update(c);
+}
+MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
+    c->nopath_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
+    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
+        c->nopath_deadline = now + mrc__nopath_bound(c);
+        return;
+    }
+    mrc__conn_error(c, MRC_ERR_NOPATH, 0, 0, now);
+}
+
+/* ---- loss bookkeeping --------------------------------------------------------------------------------------- */
+/* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
+ * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
+ * retransmitted or acknowledged. */
+MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
+    r->flags |= MRC__PR_QUEUED;
+    mrc__plist_push(c, &c->rtxq, psn, r, front);
+}
+MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
+    if (!(r->flags & MRC__PR_QUEUED)) return;
+    r->flags &= (uint8_t)~MRC__PR_QUEUED;
+    mrc__plist_unlink(c, &c->rtxq, psn, r);
+}
+/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
+ * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
+ * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
+ * demotes at once. With ev_hashed_fast_demote (P25, off by default) an ECMP-hashed EV (any but an SRv6 profile's)
+ * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
+ * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
+ * and that demotes a good EV until probes revive it (the floor bounds how many). */
+MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
+    bool hashed = mrc__ev_hashed(c);
+    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
+                 !(hashed && c->ep->cfg.ev_hashed_fast_demote);
+    c->st.ev_losses++;
+    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
+        mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
+    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    if (defer) {
+        r->ev_lost = r->ev;
+        r->flags |= MRC__PR_EVLOST;
+        mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
+    } else {
+        mrc__ev_on_loss(c, (int)r->ev, false, 0);
+    }
+}
+MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (!(r->flags & MRC__PR_INFLIGHT)) return;
+    mrc__plist_unlink(c, &c->txl, psn, r);
+    r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
+    mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
+    if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
+    else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
+    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect */
+    switch (why) {
+    case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
+    case MRC__LOSS_RTO: c->st.rtx_rto++; break;
+    case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
+    default: c->st.rtx_nack++; break;
+    }
+    if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
+    MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
+}
+/* Room for one more transmission: the oldest record in flight that has seen MRC__TXL_SPAN later transmissions go
+ * by (2 windows) is treated as lost. Called before the EV of the new transmission is chosen, since declaring a loss
+ * can demote an EV. Only the head can qualify: the list is in transmission order. */
+MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+}
+/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. */
+MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
+    mrc_time slack = mrc__slack(c);
+    while (c->txl.n) {
+        uint32_t psn = c->txl.head;
+        if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
+        mrc__req_mark_lost(c, psn, why); /* unlinks it */
+    }
+}
+
+/* ---- transmit ----------------------------------------------------------------------------------------------- */
+/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before changing any
+ * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
+MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
+                                    size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    mrc__wr *wr = MRC__SQ(c, wr_idx);
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
+    bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
+    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    mrc_bth b;
+    mrc_meth m;
+    mrc_reth re;
+    mrc_tseth ts;
+    int slot;
+    uint8_t cls;
+    if (cap < need) return MRC_ERR_NOBUF;
+    mrc__txl_reserve(c);
+    /* P25: a retransmission of the tail (nothing new left to send, or the RTO's) on the proven EV */
+    slot = rtx && (c->rtx_force || c->sq_send == c->sq_tail) ? mrc__ev_pick_proven(c, (int)MRC__REC(c, psn)->ev)
+                                                              : mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
+    if (slot < 0) { /* no EV can carry data: never silent (7.11) */
+        mrc__nopath_arm(c);
+        return 0;
+    }
+
+    MRC_MEMSET(&b, 0, sizeof b);
+    b.opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+               : k == 0 ? MRC_OP_WRITE_FIRST
+               : last   ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                        : MRC_OP_WRITE_MIDDLE;
+    b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
+    b.pad = (uint8_t)pad;
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    if (ep->cfg.ack_req_every) {
+        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
+            b.a = 1;
+            c->pkts_since_areq = 0;
+        }
+    } else {
+        b.a = (uint8_t)last;
+    }
+    b.rtx = (uint8_t)rtx;
+    b.ts = (uint8_t)ep->cfg.tseth;
+    b.psn = psn;
+    m.rqmsn = wr->rqmsn;
+    m.msn = mrc__wr_msn(wr_idx);
+    off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+    off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
+    if (ep->cfg.tseth) {
+        ts.tx_timestamp = mrc__ts(ep, now);
+        ts.tsr = 0;
+        ts.ftype = 1;
+        off += (uint32_t)mrc_tseth_encode(buf + off, cap - (size_t)off, &ts);
+    }
+    re.va = wr->remote_va + ((uint64_t)k << c->mtu_shift);
+    re.rkey = wr->rkey;
+    re.dma_len = wr->len;
+    off += (uint32_t)mrc_reth_encode(buf + off, cap - (size_t)off, &re);
+    if (imm) off += (uint32_t)mrc_immdt_encode(buf + off, cap - (size_t)off, wr->imm);
+    MRC_ASSERT(off == hl);
+
+    cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
+              : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = cls;
+    ti->dscp = ep->cfg.dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = b.opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit */
+    bk = mrc__blk(c, psn);
+    if (!rtx && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) { /* else: its live block, as before */
+        mrc__pool_enter(c, psn);
+        bk = mrc__blk(c, psn);
+    }
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    if (!rtx) { /* a new PSN: fresh record */
+        r->flags = 0;
+        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->ev_lost = 0; /* none: flags clear */
+        bk->acked &= ~((uint64_t)1 << (psn & 63u));
+    } else {
+        mrc__rtxq_remove(c, psn, r); /* the queue's head */
+        r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
+        c->st.tx_rtx++;
+    }
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->flags |= MRC__PR_INFLIGHT;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
+    mrc__cc_on_send(c, nominal);
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
+    return (int)need;
+}
+/* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
+ * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
+MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
+                                     mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    mrc__probe *pr = &c->probes[i];
+    mrc_bth b;
+    mrc_peth p;
+    int slot = i                               ? (int)pr->slot
+               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
+                                           : mrc__ev_pick_proven(c, -1);
+    if (slot < 0) {
+        mrc__nopath_arm(c);
+        return 0;
+    }
+    MRC_MEMSET(&b, 0, sizeof b);
+    MRC_MEMSET(&p, 0, sizeof p);
+    b.opcode = MRC_OP_PROBE_REQ;
+    b.tver = ep->cfg.wire.tver;
+    b.pkey = c->attr.pkey;
+    b.dest_qp = c->attr.dest_qpn;
+    b.psn = c->snd_nxt; /* Q21: a probe consumes no PSN; it carries the next one unchanged */
+    p.probe_id = ++c->probe_id;
+    p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
+    p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
+    p.tx_timestamp = mrc__ts(ep, now);
+    p.ftype = 1;
+    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
+    (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = MRC_DSCP_CONTROL;
+    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+    ti->opcode = MRC_OP_PROBE_REQ;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
+    c->probes_due &= ~(1u << i);
+    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33: this copy is the other one; the next goes at once */
+        c->tlp2 = MRC__TLP2_OUT;
+        c->tlp2_sent = now;
+        c->tlp2_slot = (mrc__evslot)slot;
+        c->probes_due |= 1u;
+    }
+    c->probe_sent[i] = now;
+    pr->slot = (mrc__evslot)slot;
+    if (pr->kind == MRC__PROBE_VER) { /* P35: unanswered after mrc__ev_ver_to, its EV is taken as dead */
+        mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
+        if (t < c->ver_deadline) c->ver_deadline = t;
+    }
+    if (i == 0) {
+        pr->kind = MRC__PROBE_TLP;
+        c->tlp_base = now;
+        c->st.tx_probes++;
+    } else {
+        c->st.ev_probes++;
+    }
+    return MRC_BTH_LEN + MRC_PETH_LEN;
+}
+/* Retransmissions first (oldest loss first), then new data. */
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+    int n;
+    if (c->probes_due) {
+        unsigned i = mrc__ctz64(c->probes_due);
+        n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+        /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
+         * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
+        if (n == 0 && i == 0 && (c->probes_due & ~1u))
+            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
+        if (n > 0) mrc__req_timers_x(c, false);
+        return n;
+    }
+    if (c->rtxq.n) {
+        uint32_t psn = c->rtxq.head;
+        mrc__psnrec *r = MRC__REC(c, psn);
+        mrc__wr *wr;
+        MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
+        wr = &c->sq[r->wr];
+        if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
+            return 0; /* READY: the window opens on an ACK */
+        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, true, buf,
+                               cap, flags, ti, now);
+        if (n > 0) {
+            c->rtx_force = 0; /* the record left the queue in the commit */
+            mrc__req_timers_x(c, false);
+        }
+        return n;
+    }
+    if (mrc__req_can_send_new(c)) {
+        mrc__wr *wr = MRC__SQ(c, c->sq_send);
+        uint32_t k = c->sq_sent, psn = c->snd_nxt;
+        n = mrc__req_emit_data(c, psn, c->sq_send, k, false, buf, cap, flags, ti, now);
+        if (n <= 0) return n;
+        if (k == 0) {
+            wr->first_psn = psn;
+            if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
+        }
+        if (++c->sq_sent == mrc__wr_npkts(c, wr)) {
+            c->sq_send++;
+            c->sq_sent = 0;
+        }
+        c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
+        mrc__req_timers_x(c, false);
+        return n;
+    }
+    return 0;
+}
+
+/* ---- acknowledgements --------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn) {
+    mrc__pblk *b = mrc__blk(c, psn);
+    mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+    uint64_t bit = (uint64_t)1 << (psn & 63u);
+    if (b->acked & bit) return;
+    b->acked |= bit;
+    if (r->flags & MRC__PR_INFLIGHT) {
+        mrc__cc_on_ack(c, mrc__rec_nominal(c, psn, r));
+        mrc__plist_unlink(c, &c->txl, psn, r);
+    }
+    mrc__rtxq_remove(c, psn, r); /* a lost PSN acknowledged after all (an earlier transmission arrived late) */
+    r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+}
+/* Send completions in work-request order once every PSN of the message is acknowledged. */
+MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
+    bool any = false;
+    while (c->sq_done != c->sq_send) {
+        mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
+        if (mrc_psn_diff(c->snd_una, last) <= 0) break;
+        wr->status = MRC_OK;
+        if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out--;
+        c->sq_done++;
+        c->st.msgs_done++;
+        any = true;
+    }
+    if (any) mrc__sched_ev(c);
+}
+MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt) {
+    if (rtt < c->rtt_min) c->rtt_min = rtt;
+    c->srtt = c->srtt - (c->srtt >> 3) + (rtt >> 3);
+}
+/* The cumulative acknowledgement moved: the retry budget, the RTO and the tail-loss probe start again from now. */
+MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
+    c->retries = c->retry_spent = 0;
+    c->rto_heard = 0;
+    c->tlp_count = 0;
+    c->rto_start = now;
+    c->tlp_base = now;
+}
+/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5, 7.4): an
+ * earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original was lost, and
+ * its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN is fresh
+ * (not acknowledged yet); with ev_confirm_late (P27) also when another SACK's bitmap or cumulative point
+ * acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the way out), as
+ * long as the verdict is pending and the record lives. Returns whether it decided. */
+MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
+    mrc__psnrec *r = MRC__REC(c, psn);
+    if (!(r->flags & MRC__PR_RTX)) return false;
+    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || c->ep->cfg.ev_confirm_late < (c->ev_prof ? 1u : 2u)))
+        return false;
+    if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+        mrc__reo_widen(c, now);
+        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
+    } else if (r->flags & MRC__PR_EVLOST) {
+        /* P35: the original's send time was at least a minimum RTT before the retransmission's (its loss was seen
+         * by the SACK of a packet sent after it) */
+        mrc__ev_on_loss(c, (int)r->ev_lost, true,
+                        MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
+    }
+    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    return true;
+}
+/* Bytes newly received according to a SACK's 24-bit rcvd_bytes (256-byte units, wrapping every 4 GiB) against the
+ * last one seen. A value behind the last (an older SACK overtaken by a newer one: a delta in the upper half of
+ * the 24-bit space) moves nothing and is not remembered. */
+MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
+    uint32_t rd = (rcvd - *last) & 0xFFFFFFu;
+    if (rd >= 0x800000u) return 0;
+    *last = rcvd & 0xFFFFFFu;
+    return (uint64_t)rd << 8;
+}
+MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    const mrc_seth *s = &k->seth;
+    uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
+    int32_t d, lo, hi;
+    uint64_t bm;
+    bool progress = false, fresh = false, have_rec, stale, rec_live;
+    int slot = -1;
+    mrc_time acked_sent = 0, rtt = 0;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    c->st.rx_sack++;
+    /* P18: a SACK whose cack is behind the acknowledged point (an old one overtaken, or forged) only acknowledges:
+     * no timing, path, probe, CC or MPR input */
+    stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
+    if (stale) c->st.rx_sack_stale++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+
+    /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
+    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
+    d = mrc_psn_diff(c->snd_nxt, ack_psn);
+    /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
+     * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
+     * block was reclaimed for want of memory: then it is stale (no timing or path input) */
+    if (!s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
+        const mrc__pblk *bk = mrc__blk(c, ack_psn);
+        rec_live = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
+    } else {
+        rec_live = false;
+    }
+    have_rec = rec_live && !stale;
+    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
+
+    /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
+    d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
+    if (d > 0) {
+        for (psn = c->win_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
+        c->win_base = MRC__PSN_INC(cack);
+        progress = true;
+    }
+    /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
+    bm = s->sack_bitmap;
+    base = mrc_psn_add(cack, s->sack_offset);
+    lo = mrc_psn_diff(c->win_base, base);
+    hi = mrc_psn_diff(c->snd_nxt, base);
+    if (bm && hi > 0 && lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr & ~mrc__req_acked64(c, base);
+        if (bm) progress = true;
+        while (bm) {
+            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+            bm &= bm - 1u;
+        }
+    }
+    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
+    if (c->snd_una != old_una) progress = true;
+
+    /* timing and path attribution */
+    if (stale) {
+        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        if (rec_live && c->ep->cfg.tseth)
+            (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+    } else if (s->pr) {
+        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
+        if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
+            acked_sent = c->probe_sent[0];
+            slot = (int)c->probes[0].slot;
+            if (pi == MRC__TLP2_MATCH) { /* P33: the other copy answered */
+                acked_sent = c->tlp2_sent;
+                slot = (int)c->tlp2_slot;
+            }
+            c->probes[0].kind = MRC__PROBE_FREE;
+            c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
+            c->tlp2 = 0;
+            /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
+            if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
+        } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
+            mrc__ev_probe_answer(c, (unsigned)pi, s->m);
+        }
+    } else if (have_rec) {
+        mrc__psnrec *r = MRC__REC(c, ack_psn);
+        mrc_time r_sent = MRC__REC_SENT(c, ack_psn);
+        acked_sent = r_sent;
+        if (c->ep->cfg.tseth) {
+            mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
+            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
+            (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
+        }
+        if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
+        if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
+            rtt = now - r_sent;
+            mrc__req_rtt_sample(c, rtt);
+        }
+    }
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+    }
+    if (slot >= 0) {
+        mrc__ev_delivered(c, (unsigned)slot, acked_sent);
+        mrc__ev_on_ack(c, slot, s->m);
+    }
+    if (progress) mrc__req_progress(c, now);
+    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
+    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
+        mrc__cc_sample cs;
+        uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18: sent and not yet credited */
+        if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
+            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
+            c->st.cc_rcvd_capped++;
+        }
+        MRC_MEMSET(&cs, 0, sizeof cs);
+        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += cs.newly >> 8;
+        c->st.cc_rcvd_bytes += cs.newly;
+        cs.rtt = rtt;
+        cs.ecn = s->m == MRC_M_SKIP_ONCE;
+        cs.pen = k->cc.rcv_cwnd_pen;
+        cs.r_c = k->cc.r_c;
+        mrc__cc_on_sack(c, &cs, now);
+    }
+    /* Q9: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
+    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
+        uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+        if (w != c->win_psns) {
+            c->win_psns = w;
+            c->st.cc_mpr_changes++;
+        }
+    }
+    mrc__req_complete(c);
+    mrc__req_timers(c);
+    return MRC_OK;
+}
+
+/* ---- NACKs, transport ACK/NAKs, and the requester's timers expiring ----------------------------------------- */
+MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    const mrc_neth *n = &k->neth;
+    uint32_t psn = n->nack_psn;
+    mrc__psnrec *r;
+    unsigned reason = n->nack_reason;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
+    c->st.rx_nack++;
+    c->st.rx_nack_reason[reason & 31u]++;
+    if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    /* P18: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the fatal UNEXP_EVENT included */
+    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if (reason == MRC_NACK_UNEXP_EVENT) {
+        mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
+        return MRC_OK;
+    }
+    r = MRC__REC(c, psn);
+    if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
+        /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
+        mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
+        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    }
+    if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
+    mrc__req_mark_lost(c, psn, reason == MRC_NACK_TRIMMED           ? MRC__LOSS_TRIM
+                               : reason == MRC_NACK_TRIMMED_LASTHOP ? MRC__LOSS_TRIM_LH
+                                                                    : MRC__LOSS_NACK);
+    mrc__req_timers(c);
+    return MRC_OK;
+}
+MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
+    unsigned syn = k->aeth.syndrome, type = syn >> 5, code = syn & 0x1Fu;
+    uint16_t msn = (uint16_t)(k->aeth.msn & 0xFFFFu);
+    uint32_t i;
+    int status;
+    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
+    if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
+        c->st.rx_tack++;
+        return MRC_OK;
+    }
+    if (type != 3) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    switch (code) {
+    case 1: status = MRC_ERR_REMOTE_INVAL; break;
+    case 2: status = MRC_ERR_REMOTE_ACCESS; break;
+    case 3: status = MRC_ERR_REMOTE_OP; break;
+    default: return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    }
+    /* a NAK is fatal, so it must name a message that has started and not completed (O(send queue), rare) */
+    for (i = c->sq_done; i != c->sq_tail; i++) {
+        if (!mrc__wr_started(c, i)) i = c->sq_tail - 1u; /* nothing after an unstarted message has started */
+        else if (mrc__wr_msn(i) == msn) break;
+    }
+    if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    mrc__conn_error(c, status, 1, msn, now);
+    return MRC_OK;
+}
+MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
+    c->rto_deadline = MRC_TIME_NEVER;
+    if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
+        mrc__req_timers(c);
+        return;
+    }
+    /* The retry budget and the back-off are for a dead path or peer (Q25). An expiry after which a trim NACK came
+     * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
+     * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
+     * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
+    if (!c->rto_heard || !c->ep->cfg.trim_holds_rto) c->retries++;
+    if (!c->rto_heard || !c->ep->cfg.trim_keeps_alive) c->retry_spent++;
+    c->st.rto_fired++;
+    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
+    c->rto_heard = 0;
+    MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
+    if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
+        mrc__conn_error(c, MRC_ERR_RETRY_EXC, 0, 0, now);
+        return;
+    }
+    if (c->snd_una == c->snd_nxt) { /* every PSN SACKed, the cumulative point behind: nothing to resend, ask */
+        c->probes[0].kind = MRC__PROBE_TLP;
+        c->probes_due |= 1u;
+    } else {
+        /* The timed-out PSN goes first and regardless of the window: transmissions lost without a trace (a dropped
+         * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its
+         * SACK then reveals the other holes to loss detection. */
+        mrc__psnrec *r = MRC__REC(c, c->snd_una);
+        mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
+        if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) { /* to the head of the queue */
+            mrc__rtxq_remove(c, c->snd_una, r);
+            mrc__rtxq_push(c, c->snd_una, r, true);
+        }
+        c->rtx_force = 1;
+    }
+    mrc__sched_tx(c);
+    c->rto_start = now;
+    mrc__req_timers(c);
+}
+MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
+    c->tlp_deadline = MRC_TIME_NEVER;
+    if (c->state == MRC_QPS_RTS && c->win_base != c->snd_nxt) {
+        c->tlp_base = now;
+        if (c->tlp_count < 16) c->tlp_count++;
+        /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
+        if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
+        if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
+            c->ev_proven = MRC__EV_NONE;
+        c->tlp2 = 0;
+        if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
+            c->probes[0].kind = MRC__PROBE_TLP;
+            c->probes_due |= 1u;
+            if (c->ep->cfg.tlp_copies >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
+            c->st.tlp_fired++;
+        }
+    }
+    mrc__req_timers(c);
+}
+/* P32: the reorder timer expired: every record at the head of the transmit list whose deadline has passed is lost
+ * (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
+MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (c->state == MRC_QPS_RTS) {
+        while (c->txl.n && mrc__reo_due(c) <= now) {
+            c->st.rtx_reo_timer++;
+            mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK); /* unlinks it */
+        }
+    }
+    mrc__req_timers(c);
+}

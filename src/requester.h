@@ -1,0 +1,34 @@
+/* ================================================================================================================
+ * REQUESTER: what src/requester.c offers the layers above it
+ * ============================================================================================================== */
+#ifndef MRC__SRC_REQUESTER_H
+#define MRC__SRC_REQUESTER_H
+#include "internal.h"
+
+/* ---- the send window ------------------------------------------------------------------------------------------ */
+MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
+MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base);
+MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c);
+MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now);
+
+/* ---- transmit ------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r);
+MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why);
+/* c's next packet (a probe due, a retransmission, new data) into buf: bytes written, 0 when it has none */
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now);
+
+/* ---- acknowledgements, NACKs, timers -------------------------------------------------------------------------- */
+MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
+MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
+MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
+MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
+MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
+MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
+MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
+MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now);
+MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now);
+MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now);
+MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now);
+#endif /* MRC__SRC_REQUESTER_H */

@@ -1,0 +1,442 @@
+/* ================================================================================================================
+ * ENDPOINT AND QP STATE - src/state.c
+ * Owns: the configuration defaults, the error detail of control calls, the endpoint PRNG and clock, ports, memory
+ * regions (rkey -> region in O(1)), the conn table (QPN -> conn in O(1)), the in-flight pool (blocks of per-PSN
+ * requester state shared by the endpoint's QPs), the layout of a QP's work requests, per-PSN records and bitmaps with
+ * their accessors, and the drop counters. Data structures and their O(1) operations: no protocol decisions.
+ * Calls: nothing but internal.h.
+ * ============================================================================================================== */
+#include "state.h"
+
+/* ---- error detail: control calls record why they failed (mrc_endpoint_last_error) -------------------------- */
+MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call) {
+    MRC_MEMSET(&ep->detail, 0, sizeof ep->detail);
+    ep->detail.call = (uint8_t)call;
+}
+MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index) {
+    ep->detail.err = (int16_t)err;
+    ep->detail.code = (uint16_t)code;
+    ep->detail.attr = attr;
+    ep->detail.index = (uint16_t)index;
+    return err;
+}
+MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
+    if (!ep || !out) return MRC_ERR_INVAL;
+    *out = ep->detail;
+    return MRC_OK;
+}
+/* ---- configuration, PRNG, clock, ports ---------------------------------------------------------------------- */
+MRC_API void mrc_config_default(mrc_config *cfg) {
+    if (!cfg) return;
+    MRC_MEMSET(cfg, 0, sizeof *cfg);
+    cfg->seed = 0x6D72632D31303030ull; /* "mrc-1000" */
+    cfg->num_ports = MRC_MAX_PORTS;
+    cfg->qpn_base = 0x100;
+    cfg->wire.bth_m_bit = 7;
+    cfg->wire.eeth_op_shift = 2;
+    cfg->wire.sack_msb_first = 0;
+    cfg->wire.ts_shift = 7;
+    cfg->wire.tver = 0;
+    /* DSCP codepoints: deployment-specific; these defaults are a project choice (docs/PROTOCOL.md) */
+    cfg->dscp[MRC_DSCP_TRIMMABLE] = 10;
+    cfg->dscp[MRC_DSCP_NO_TRIM] = 12;
+    cfg->dscp[MRC_DSCP_TRIMMABLE_RETX] = 14;
+    cfg->dscp[MRC_DSCP_TRIMMED] = 3;
+    cfg->dscp[MRC_DSCP_TRIMMED_LASTHOP] = 4;
+    cfg->dscp[MRC_DSCP_CONTROL] = 48;
+    cfg->trimmable = true;
+    cfg->tseth = true;
+    cfg->sack_every = 1;
+    cfg->sack_delay_ns = 4000;
+    cfg->nack_oor = false;
+    cfg->window_inclusive = false;
+    cfg->tack_every = 0;
+    cfg->reorder_slack_ns = 0;
+    cfg->reorder_slack_min_ns = 2000;
+    cfg->rtt_init_ns = 20000;
+    cfg->tlp_min_ns = 10000;
+    cfg->reorder_timer = 6;
+    cfg->tlp_copies = 2;
+    cfg->ack_req_every = 0;
+    cfg->cc_algo = MRC_CC_ALGO_NSCC;
+    cfg->fixed_cwnd_bytes = 0;
+    cfg->line_rate_mbps = 0;
+    cfg->base_rtt_ns = 12000;
+    cfg->cc_subpkt_shift = 4;
+    cfg->cc_lh_mark_rtts = 32;
+    cfg->rcv_pen_ooo_pct = 50;
+    cfg->dyn_mpr_budget = 0;
+    cfg->evs_per_port = 16;
+    cfg->ev_min_active = 0;
+    cfg->ev_event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    cfg->ev_backup_pct = 25;
+    cfg->ev_revive_probes = 3;
+    cfg->ev_probe_interval_ns = 0;
+    cfg->rev_ev_echo = false;
+    cfg->rev_ev_mirror = true;
+    cfg->ev_confirm_loss = true;
+    cfg->ev_confirm_late = 2;
+    cfg->ev_suspect_hold = 2;
+    cfg->ev_suspect_min = 32;
+    cfg->ev_group_retire = 2;
+    cfg->ev_recycle = 1;
+    cfg->rtx_proven_ev = false;
+    cfg->tlp_answer_reset = false;
+    cfg->ev_hashed_fast_demote = false;
+    cfg->ev_sweep = 1;
+    cfg->stev_sport_high = true;
+    cfg->ev_sport_min = 49152;
+    cfg->ev_sport_max = 65535;
+    cfg->qpn_random = true;
+    cfg->zero_len_rkey = true;
+    cfg->epop_peer_check = true;
+    cfg->epop_rate_pps = 10000;
+    cfg->epop_burst = 32;
+    cfg->probe_rate_pps = 250000;
+    cfg->probe_burst = 64;
+    cfg->nopath_timeout_ns = 0;
+    cfg->psu_retry_ns = 200000;
+    cfg->psu_retries = 8;
+    cfg->trim_keeps_alive = true;
+    cfg->trim_holds_rto = true;
+}
+/* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
+MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
+    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rng); }
+/* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
+MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
+    return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
+}
+/* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no
+ * deadline wraps to the past near 2^64 ns). */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
+    return dt >= MRC_TIME_NEVER - t ? MRC_TIME_NEVER : t + dt;
+}
+/* GCRA token bucket in virtual time (P19): true when the event is within the rate (and it is then counted). T is
+ * the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
+MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
+    if (T == 0) return true;
+    if (*tat > now && *tat - now > tau) return false;
+    *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
+    return true;
+}
+MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
+    *T = pps ? MRC__MAX((mrc_time)1000000000u / pps, (mrc_time)1) : 0; /* once, at init */
+    *tau = *T * (mrc_time)(burst ? burst - 1u : 0u);
+}
+/* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
+MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
+    if (now < ep->now) return ep->now;
+    ep->now = now;
+    return now;
+}
+MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
+    mrc_config d;
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    mrc__detail_begin(ep, MRC_CALL_ENDPOINT_INIT);
+    if (!cfg) {
+        mrc_config_default(&d);
+        cfg = &d;
+    }
+    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0, 0);
+    if (!cfg->qpn_random &&
+        (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0, 0);
+    if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
+        (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
+        cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
+    for (i = 0; i < MRC_DSCP_CLASSES; i++)
+        if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
+    if (cfg->ev_sport_min > cfg->ev_sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
+    if (cfg->evs_per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
+    if (cfg->ev_backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
+    if (cfg->ev_revive_probes < 1 || cfg->ev_revive_probes > 7)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0, 0);
+    if (cfg->ev_event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0, 0);
+    if (cfg->sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
+    if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0, 0);
+    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0, 0);
+    /* everything but the pool, which is touched block by block as it is first used */
+    MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
+    ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
+    ep->pool_nfree = ep->pool_cap;
+    ep->detail.call = MRC_CALL_ENDPOINT_INIT;
+    ep->cfg = *cfg;
+    if (!ep->cfg.ev_max_width) ep->cfg.ev_max_width = 8u * MRC_EV_BYTES;
+    ep->rng = cfg->seed;
+    ep->qpn_rng = cfg->seed ^ 0x51504E2D51504E2Dull; /* "QPN-QPN-" */
+    mrc__bucket_cfg(cfg->epop_rate_pps, cfg->epop_burst, &ep->epop_T, &ep->epop_tau);
+    mrc__bucket_cfg(cfg->probe_rate_pps, cfg->probe_burst, &ep->probe_T, &ep->probe_tau);
+    ep->now = now;
+    ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
+    ep->ep_deadline = MRC_TIME_NEVER;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
+    ep->epoch = 1;
+    return MRC_OK;
+}
+MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port) {
+    return ep && port >= 1 && port <= ep->cfg.num_ports && ((ep->ports_up >> (port - 1)) & 1u);
+}
+
+/* ---- memory regions: rkey = (slot + 1) << 8 | 8 random key bits, so lookup is O(1) --------------------------- */
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey) {
+    unsigned i;
+    if (!ep || !rkey || (access & ~(uint32_t)(MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL))) return MRC_ERR_INVAL;
+    if (!base && !((access & MRC_ACCESS_EXTERNAL) && ep->cfg.place)) return MRC_ERR_INVAL;
+    if ((access & MRC_ACCESS_EXTERNAL) && !ep->cfg.place) return MRC_ERR_INVAL;
+    if (len > UINT64_MAX - iova) return MRC_ERR_INVAL;
+    for (i = 0; i < MRC_MAX_MRS; i++) {
+        if (ep->mrs[i].valid) continue;
+        ep->mrs[i].valid = 1;
+        ep->mrs[i].base = (uint8_t *)base;
+        ep->mrs[i].user = user;
+        ep->mrs[i].iova = iova;
+        ep->mrs[i].len = len;
+        ep->mrs[i].access = access;
+        ep->mrs[i].rkey = ((uint32_t)(i + 1u) << 8) | (uint32_t)(mrc__rand(ep) & 0xFFu);
+        *rkey = ep->mrs[i].rkey;
+        return MRC_OK;
+    }
+    return MRC_ERR_FULL;
+}
+MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey) {
+    uint32_t i = (rkey >> 8) - 1u;
+    if ((rkey >> 8) == 0 || i >= MRC_MAX_MRS || !ep->mrs[i].valid || ep->mrs[i].rkey != rkey) return -1;
+    return (int)i;
+}
+MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey) {
+    int i;
+    if (!ep) return MRC_ERR_INVAL;
+    i = mrc__mr_find(ep, rkey);
+    if (i < 0) return MRC_ERR_NOENT;
+    MRC_MEMSET(&ep->mrs[i], 0, sizeof ep->mrs[i]);
+    return MRC_OK;
+}
+
+/* ---- the in-flight pool (IN-FLIGHT MEMORY at the top) ----------------------------------------------------------
+ * Blocks of 64 PSNs' requester state; a QP's block table maps PSN / 64 to the block holding it. A QP holds the live
+ * blocks of [win_base, snd_nxt) - plus, handed to it while it waited, the one its next PSN enters - and retained
+ * blocks: acknowledged PSNs kept readable for late SACKs as long as the records would have lived in a QP of its own
+ * (MRC_MAX_INFLIGHT PSNs behind snd_nxt), on the endpoint's FIFO of retained blocks. A block is taken from the free
+ * list, else the oldest retained block is reclaimed from its QP (which then has no record of those PSNs). Every
+ * operation is O(1); a block released or retained goes to the first QP waiting for one, if any: a QP waits only
+ * while no block is free or retained. */
+MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn) {
+    mrc__blkidx b = c->btab[MRC__BTAB_IDX(psn)];
+    return b ? &c->ep->pool[b - 1u] : (mrc__pblk *)0;
+}
+/* blocks live now: the peak is the most at once */
+MRC__PRIVATE MRC__INLINE void mrc__pool_peak(mrc_endpoint *ep) {
+    uint32_t live = ep->pool_cap - ep->pool_nfree - ep->pool_nret;
+    if (live > ep->st.pool_peak) ep->st.pool_peak = live;
+}
+/* block i (held) is retained: on the FIFO of retained blocks */
+MRC__PRIVATE MRC__INLINE bool mrc__pool_ret(const mrc_endpoint *ep, uint32_t i) {
+    return ep->pool[i].prev || ep->ret_head == i + 1u;
+}
+/* block i leaves the FIFO of retained blocks (from anywhere in it) */
+MRC__PRIVATE void mrc__pool_unretain(mrc_endpoint *ep, uint32_t i) {
+    mrc__pblk *b = &ep->pool[i];
+    MRC_ASSERT(mrc__pool_ret(ep, i) && ep->pool_nret > 0);
+    if (b->prev) ep->pool[b->prev - 1u].next = b->next;
+    else ep->ret_head = b->next;
+    if (b->next) ep->pool[b->next - 1u].prev = b->prev;
+    else ep->ret_tail = b->prev;
+    b->prev = b->next = 0;
+    ep->pool_nret--;
+}
+/* block i becomes c's block for PSN psn (which has none, or has i itself): lo is that PSN's slot */
+MRC__PRIVATE void mrc__pool_give(mrc_conn *c, uint32_t psn, uint32_t i) {
+    mrc__pblk *b = &c->ep->pool[i];
+    b->acked = 0;
+    b->prev = 0;
+    b->owner = c->slot;
+    b->loc = (uint16_t)(MRC__BTAB_IDX(psn) << 6 | (psn & (MRC__BLK_PSNS - 1u)));
+    c->btab[MRC__BTAB_IDX(psn)] = (mrc__blkidx)(i + 1u);
+}
+/* Take a block for psn; the caller has checked that one is free or retained (mrc__req_new). With none free, the
+ * oldest retained block is reclaimed from its QP's table. */
+MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
+    mrc_endpoint *ep = c->ep;
+    uint32_t i;
+    MRC_ASSERT(ep->pool_nfree + ep->pool_nret > 0 && !c->btab[MRC__BTAB_IDX(psn)]);
+    if (ep->free_head) {
+        i = ep->free_head - 1u;
+        ep->free_head = ep->pool[i].next;
+        ep->pool_nfree--;
+    } else if (ep->pool_hw < ep->pool_cap) { /* a block never used before */
+        i = ep->pool_hw++;
+        ep->pool_nfree--;
+    } else { /* reclaim: the owner treats those PSNs as having no record */
+        i = ep->ret_head - 1u;
+        ep->conns[ep->pool[i].owner]->btab[MRC__PBLK_TAB(&ep->pool[i])] = 0;
+        mrc__pool_unretain(ep, i);
+        ep->st.pool_reclaims++;
+    }
+    mrc__pool_give(c, psn, i);
+    mrc__pool_peak(ep);
+}
+
+/* ---- conn table --------------------------------------------------------------------------------------------- */
+/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
+#define MRC__QPN_SLOT_BITS                                                                                          \
+    (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
+     : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \
+     : MRC_MAX_CONNS <= 256 ? 8 : MRC_MAX_CONNS <= 512 ? 9 : MRC_MAX_CONNS <= 1024 ? 10                           \
+     : MRC_MAX_CONNS <= 2048 ? 11 : MRC_MAX_CONNS <= 4096 ? 12 : MRC_MAX_CONNS <= 8192 ? 13                        \
+     : MRC_MAX_CONNS <= 16384 ? 14 : MRC_MAX_CONNS <= 32768 ? 15 : 16)
+MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
+    uint32_t q;
+    do { /* a slot's 2^(24 - bits) QPNs hold at most 4 forbidden ones: this ends after a few draws at worst */
+        q = (((uint32_t)(mrc__splitmix(&ep->qpn_rng) >> 40) << MRC__QPN_SLOT_BITS) | slot) & MRC_PSN_MASK;
+    } while (q <= MRC_EPOP_QPN || q == MRC_PSN_MASK || (ep->conns[slot] && ep->conns[slot]->qpn == q));
+    return q;
+}
+MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
+    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
+    mrc_conn *c;
+    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    c = ep->conns[slot];
+    return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
+}
+
+/* ---- a QP's per-PSN records, work requests and bitmaps ------------------------------------------------------ */
+/* The PSN a record link names: a listed record is unacknowledged, in [win_base, snd_nxt), so it is the PSN of
+ * [snd_nxt - MRC_MAX_INFLIGHT, snd_nxt) with that residue. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx) {
+    uint32_t last = (c->snd_nxt - 1u) & MRC_PSN_MASK;
+    return (last - ((last - idx) & (MRC_MAX_INFLIGHT - 1u))) & MRC_PSN_MASK;
+}
+/* O(1) list operations on records (mrc__plist; r is psn's record). Only the links between listed records are kept:
+ * the head's prev and the tail's next are never read. */
+MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front) {
+    mrc__recidx me = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+    if (!l->n) {
+        l->head = l->tail = psn;
+    } else if (front) {
+        MRC__REC(c, l->head)->prev = me;
+        r->next = (mrc__recidx)(l->head & (MRC_MAX_INFLIGHT - 1u));
+        l->head = psn;
+    } else {
+        MRC__REC(c, l->tail)->next = me;
+        r->prev = (mrc__recidx)(l->tail & (MRC_MAX_INFLIGHT - 1u));
+        l->tail = psn;
+    }
+    l->n++;
+}
+MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r) {
+    MRC_ASSERT(l->n > 0);
+    if (l->n == 1) {
+        MRC_ASSERT(l->head == psn && l->tail == psn);
+    } else if (psn == l->head) {
+        l->head = mrc__link_psn(c, r->next);
+    } else if (psn == l->tail) {
+        l->tail = mrc__link_psn(c, r->prev);
+    } else {
+        MRC__REC(c, mrc__link_psn(c, r->prev))->next = r->next;
+        MRC__REC(c, mrc__link_psn(c, r->next))->prev = r->prev;
+    }
+    l->n--;
+}
+/* circular bitmaps of nbits (a power of two) */
+MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    return (w[i >> 6] >> (i & 63u)) & 1u;
+}
+MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    w[i >> 6] |= (uint64_t)1 << (i & 63u);
+}
+MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i) {
+    i &= nbits - 1u;
+    w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
+}
+/* the 64 bits starting at index start, bit 0 = start */
+MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start) {
+    uint32_t i = start & (nbits - 1u), wi = i >> 6, sh = i & 63u, nw = nbits >> 6;
+    uint64_t v = w[wi] >> sh;
+    if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
+    return v;
+}
+MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1u)) { v >>= 1; n++; }
+    return n;
+#endif
+}
+MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
+    return (uint16_t)((t >> ep->cfg.wire.ts_shift) & 0xFFFFu);
+}
+/* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
+ * 2^(16 + ts_shift) ns, 8.4 ms by default). */
+MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+    unsigned sh = ep->cfg.wire.ts_shift;
+    uint64_t nu = now >> sh, d = (nu - ts) & 0xFFFFu;
+    return nu >= d ? (nu - d) << sh : 0;
+}
+MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
+    return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
+           (imm ? (uint32_t)MRC_IMMDT_LEN : 0u);
+}
+/* MSN of the send-queue entry of free-running index i: the first message of a QP is MSN 1 (sq_tail is 0 in RTS) */
+MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i) { return (uint16_t)(i + 1u); }
+/* free-running index of the send-queue entry in slot s (an entry in [sq_head, sq_tail)) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s) {
+    return c->sq_head + ((s - c->sq_head) & (MRC_MAX_SQ - 1u));
+}
+/* whether the entry of free-running index i, in [sq_done, sq_tail), has sent a packet yet */
+MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i) {
+    return i - c->sq_done < c->sq_send - c->sq_done || (i == c->sq_send && c->sq_sent != 0);
+}
+/* packets in a message: its length in path-MTU packets, at least one (the path MTU is fixed from RTR on) */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr) {
+    return wr->len ? ((wr->len - 1u) >> c->mtu_shift) + 1u : 1u;
+}
+/* payload bytes of packet k of a message */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    uint64_t off = (uint64_t)k << c->mtu_shift;
+    uint32_t mtu = 1u << c->mtu_shift;
+    if (wr->len <= off) return 0;
+    return (uint32_t)MRC__MIN((uint64_t)mtu, wr->len - off);
+}
+MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    return wr->opcode == MRC_WR_WRITE_IMM && k + 1u == mrc__wr_npkts(c, wr);
+}
+/* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40. Every packet but a
+ * message's last carries a full path MTU (a multiple of 4: no pad) and no immediate. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
+    uint32_t plen;
+    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    plen = mrc__pkt_len(c, wr, k);
+    return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
+}
+/* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
+MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    const mrc__wr *wr = &c->sq[r->wr];
+    return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
+}
+
+/* ---- drops: a packet discarded is counted by reason, never fatal to the endpoint ---------------------------- */
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
+    MRC_ASSERT(reason < MRC_DROP_REASONS);
+    ep->st.drop[reason]++;
+    ep->st.rx_drops++;
+    if (c) c->st.rx_drops++;
+    MRC__TRACE(ep, MRC_TRACE_DROP, reason, opcode);
+    (void)opcode;
+    return MRC_ERR_DROP;
+}

@@ -1,0 +1,68 @@
+/* ================================================================================================================
+ * ENDPOINT AND QP STATE: what src/state.c offers the layers above it
+ * ============================================================================================================== */
+#ifndef MRC__SRC_STATE_H
+#define MRC__SRC_STATE_H
+#include "internal.h"
+
+#define MRC__EV_NONE 0xFFFFu /* no EV slot (also: no conn slot, in the lists that link conns) */
+enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2, MRC__PROBE_VER = 3 }; /* mrc__probe.kind */
+
+/* ---- error detail, configuration, PRNG, clock ----------------------------------------------------------------- */
+MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call); /* a control call starts: clear the detail */
+MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index); /* ... fails */
+MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
+MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
+MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
+MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
+MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
+
+/* ---- memory regions ------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
+
+/* ---- the in-flight pool (its waiters: src/sched.c) ------------------------------------------------------------ */
+#define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))
+MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE void mrc__pool_peak(mrc_endpoint *ep);
+MRC__PRIVATE MRC__INLINE bool mrc__pool_ret(const mrc_endpoint *ep, uint32_t i);
+MRC__PRIVATE void mrc__pool_unretain(mrc_endpoint *ep, uint32_t i);
+MRC__PRIVATE void mrc__pool_give(mrc_conn *c, uint32_t psn, uint32_t i);
+MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn);
+
+/* ---- conn table ----------------------------------------------------------------------------------------------- */
+MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot);
+MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
+
+/* ---- a QP's per-PSN records, work requests and bitmaps -------------------------------------------------------- */
+#define MRC__PR_INFLIGHT 1u /* mrc__psnrec.flags: counted in flight; on the transmit list (c->txl) */
+#define MRC__PR_LOST 2u     /* declared lost, waiting for retransmission */
+#define MRC__PR_QUEUED 4u   /* on the retransmission queue (c->rtxq) */
+#define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
+#define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
+#define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
+/* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
+#define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
+#define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
+/* a record in flight that has seen this many later transmissions without being acknowledged is lost */
+#define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
+MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front);
+MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r);
+MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i);
+MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i);
+MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t i);
+MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start);
+MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t);               /* 16-bit timestamp */
+MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm);
+MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s);
+MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
+MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
+MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
+
+/* ---- drops ---------------------------------------------------------------------------------------------------- */
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode); /* MRC_ERR_DROP */
+#endif /* MRC__SRC_STATE_H */

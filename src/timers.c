@@ -1,0 +1,177 @@
+/* ================================================================================================================
+ * TIMERS - src/timers.c
+ * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by their earliest one (mrc_endpoint_next_deadline
+ * reads its top in O(1); a QP whose earliest deadline moves is re-sifted in O(log QPs)), and the requester's
+ * retransmission timers: the RTO with linear then exponential back-off (Q25), the tail-loss probe and the reorder
+ * deadline (P32, the reorder tolerance). What a timer does when it fires belongs to its owner (requester, responder,
+ * paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
+ * Calls: state.
+ * ============================================================================================================== */
+#include "timers.h"
+#include "state.h"
+
+/* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
+MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
+MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+    ep->heap[i] = slot;
+    ep->conns[slot]->heap_idx = (uint16_t)i;
+}
+MRC__PRIVATE void mrc__heap_fix(mrc_endpoint *ep, uint32_t i) {
+    uint16_t s = ep->heap[i];
+    mrc_time k = ep->conns[s]->deadline;
+    while (i > 0 && mrc__hkey(ep, (i - 1) / 2) > k) { /* sift up */
+        mrc__hset(ep, i, ep->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) { /* sift down */
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        mrc_time mk = k;
+        if (l < ep->heap_len && mrc__hkey(ep, l) < mk) { m = l; mk = mrc__hkey(ep, l); }
+        if (r < ep->heap_len && mrc__hkey(ep, r) < mk) m = r;
+        if (m == i) break;
+        mrc__hset(ep, i, ep->heap[m]);
+        i = m;
+    }
+    mrc__hset(ep, i, s);
+}
+MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
+    uint32_t i = c->heap_idx;
+    if (i == MRC__NOHEAP) return;
+    c->heap_idx = MRC__NOHEAP;
+    ep->heap_len--;
+    if (i != ep->heap_len) {
+        mrc__hset(ep, i, ep->heap[ep->heap_len]);
+        mrc__heap_fix(ep, i);
+    }
+}
+/* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
+    mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
+    return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
+                    c->ver_deadline);
+}
+/* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    mrc_time d = mrc__timers_min(c);
+    if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
+    c->deadline = d;
+    if (d == MRC_TIME_NEVER) {
+        mrc__heap_remove(ep, c);
+    } else {
+        if (c->heap_idx == MRC__NOHEAP) {
+            c->heap_idx = ep->heap_len;
+            ep->heap[ep->heap_len++] = c->slot;
+        }
+        /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
+        if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
+    }
+}
+
+/* ---- the requester's timers: RTO, tail-loss probe, reorder deadline ----------------------------------------- */
+/* ACK timeout (docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
+ * n <= retry_linear + 1 and doubles after each exponential retry, capped at 2^24 * 1.024 us. */
+MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
+    const mrc_time cap = (mrc_time)1024u << 24;
+    mrc_time t;
+    uint32_t e;
+    if (c->attr.timeout == 0) return MRC_TIME_NEVER; /* IBTA: 0 = infinite */
+    t = (mrc_time)1024u << c->attr.timeout;
+    if (retries > c->attr.retry_linear)
+        for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
+    return MRC__MIN(t, cap);
+}
+MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
+    mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt);
+    t = MRC__MAX(t, (mrc_time)1000u);
+    return t << MRC__MIN(c->tlp_count, 10u);
+}
+/* Reordering tolerance (Q5): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16) that grows
+ * by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed (the
+ * retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT. */
+MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
+    const mrc_config *cf = &c->ep->cfg;
+    mrc_time s;
+    if (cf->reorder_slack_ns) return cf->reorder_slack_ns;
+    if (c->reo_mult > 1 && c->ep->now - c->reo_last > 16u * c->srtt) {
+        c->reo_mult--;
+        c->reo_last = c->ep->now;
+    }
+    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->rtt_init_ns : c->rtt_min) >> 2;
+    s = MRC__MAX(s, (mrc_time)cf->reorder_slack_min_ns);
+    return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
+}
+MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
+    c->st.rtx_spurious++;
+    if (c->reo_mult < 16u && now - c->reo_last >= c->srtt) {
+        c->reo_mult++;
+        c->reo_last = now;
+    }
+}
+/* P32, the reorder timer (RACK's, RFC 8985 6.2): the time rule above declares a record lost only when a SACK shows
+ * that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late left to
+ * arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later transmission is
+ * known to have arrived, the oldest record in flight is lost at its send time + the RTT that transmission took + the
+ * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
+ * transmission (mrc__req_timers_x), which only appends to the list. */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+    return sent + c->lat_acked_rtt + ((slack * MRC__MIN(c->ep->cfg.reorder_timer, 64u)) >> 2);
+}
+MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
+    mrc_time sent;
+    if (!c->ep->cfg.reorder_timer || !c->txl.n) return MRC_TIME_NEVER;
+    sent = MRC__REC_SENT(c, c->txl.head);
+    if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
+    return mrc__reo_at(c, sent, mrc__slack(c));
+}
+MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_deadline(mrc_conn *c) { /* as a deadline: in the future */
+    mrc_time d = mrc__reo_due(c);
+    return d == MRC_TIME_NEVER ? d : MRC__MAX(d, c->ep->now + 1u);
+}
+/* Re-arm the requester's timers. reo: recompute the reorder deadline too - not after a transmission, which only
+ * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does). */
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
+    /* armed while any PSN is not cumulatively acknowledged: a peer whose cumulative point lags PSNs its bitmaps
+     * acknowledged pins the window (snd_una == snd_nxt, win_base behind), and that wait must not be silent (7.11) */
+    if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
+        c->rto_deadline = c->tlp_deadline = c->reo_deadline = MRC_TIME_NEVER;
+        c->retries = c->retry_spent = 0;
+        c->rto_heard = 0;
+        c->tlp_count = 0;
+        c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
+        c->probes_due &= ~1u;
+        c->tlp2 = 0;
+    } else {
+        mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
+        c->rto_deadline = mrc__deadline_add(c->rto_start, r);
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+        if (reo) c->reo_deadline = mrc__reo_deadline(c);
+    }
+    mrc__timer_update(c);
+}
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
+#if MRC_FAST_PATH
+/* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
+ * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
+ * part and mrc__tlp_interval in line). The reorder deadline is left as it is: after a transmission it stands
+ * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. A QP in the heap whose key did not change is
+ * left as it is (as mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would
+ * move nothing). */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
+                                                  mrc_time rto_start, mrc_time tlp_base) {
+    mrc_time rto, tlp, d;
+    if (!retries && c->attr.timeout && c->attr.timeout <= 24u) /* mrc__rto_interval(c, 0), under its cap */
+        rto = (mrc_time)1024u << c->attr.timeout;
+    else
+        rto = mrc__rto_interval(c, MRC__MIN(retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
+    c->rto_deadline = mrc__deadline_add(rto_start, rto);
+    tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
+    c->tlp_deadline =
+        (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
+    d = mrc__timers_min(c);
+    if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
+        c->deadline = d;
+    else
+        mrc__timer_update(c);
+}
+#endif

@@ -1,0 +1,26 @@
+/* ================================================================================================================
+ * TIMERS: what src/timers.c offers the layers above it
+ * ============================================================================================================== */
+#ifndef MRC__SRC_TIMERS_H
+#define MRC__SRC_TIMERS_H
+#include "internal.h"
+
+/* ---- the heap of QPs by earliest deadline --------------------------------------------------------------------- */
+#define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
+MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
+MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
+
+/* ---- the requester's timers ----------------------------------------------------------------------------------- */
+MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
+MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32) */
+MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
+MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
+MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo); /* re-arm RTO, TLP (and the reorder deadline) */
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
+#if MRC_FAST_PATH
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
+                                                  mrc_time rto_start, mrc_time tlp_base);
+#endif
+#endif /* MRC__SRC_TIMERS_H */
