@@ -533,136 +533,170 @@ typedef int (*mrc_place_fn)(void *ud, uint32_t rkey, void *region_user, uint64_t
                             uint32_t len);
 typedef void (*mrc_trace_fn)(void *ud, unsigned id, uint64_t a, uint64_t b);
 
-typedef struct mrc_config {
-    uint64_t seed;            /* all randomness (QPNs too, P16) derives from this: same seed, same bytes */
-    uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
-    uint32_t qpn_base;        /* with qpn_random false: QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
-    bool qpn_random;          /* P16: QPNs drawn from a seeded stream of their own, unique, 24-bit, never 0/1/2/0xFFFFFF
-                                 (default true); false: qpn_base + slot (predictable) */
-    mrc_wire_opts wire;
-    uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints per class; defaults in docs/PROTOCOL.md */
-    bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true), else DSCP_NO_TRIM */
-    bool tseth;               /* data packets carry TSETH (default true) */
-    /* responder (docs/PROTOCOL.md section 6) */
-    uint16_t sack_every;      /* Q6: SACK every N data packets (default 1); always at once on a, CE, rtx, holes */
-    uint32_t sack_delay_ns;   /* Q6: longest a coalesced SACK waits (default 4000) */
-    bool nack_oor;            /* Q10: answer out-of-window PSNs with NACK PSN_OOR_WINDOW (default false: drop) */
-    bool window_inclusive;    /* Q10: accept up to cack+MPR (true) or cack+MPR-1 (false, default) */
-    uint16_t tack_every;      /* Q6: positive transport ACK every M completed messages (default 0: never) */
-    /* requester */
-    uint32_t reorder_slack_ns;/* Q5: hole declared lost once a packet sent this much later is acked
-                                 (default 0 = auto: max(reorder_slack_min_ns, min_rtt / 4)) */
-    uint32_t reorder_slack_min_ns; /* Q5: floor of the automatic slack (default 2000) */
-    uint32_t rtt_init_ns;     /* RTT assumed before the first sample (default 20000) */
-    uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
-    uint8_t tlp_copies;       /* P33: the tail-loss probe goes out on this many EVs, 1 or 2 (default 2: a second on
-                                 another EV right after the first; an answer to either counts) */
-    uint8_t reorder_timer;    /* P32: a record in flight that a later transmission's SACK overtook by less than the
-                                 slack is lost at its send time + that transmission's RTT + this many quarters of the
-                                 slack (RACK's reorder timer; default 6: 1.5 x slack; at most 64; 0: off, the
-                                 tail-loss probe and the RTO find such a hole) */
-    uint16_t ack_req_every;   /* set BTH a every N data packets; 0 (default): on the last packet of a message */
-    /* congestion control (docs/PROTOCOL.md section 8): the built-in CC profile 0 */
-    uint8_t cc_algo;          /* MRC_CC_ALGO_NSCC (default), MRC_CC_ALGO_FIXED or MRC_CC_ALGO_NONE */
-    uint32_t fixed_cwnd_bytes;/* MRC_CC_ALGO_FIXED: the window in nominal bytes (default 0 = none) */
+/* ---- configuration: mrc_config_default, then change what your deployment needs -------------------------------- */
+/* The EV policies (docs/PROTOCOL.md 7.3-7.5): which EV carries a packet, and what an acknowledgement, a trim or a loss
+ * does to the EV it names. A rule applies to a scope of EVs: an OR of the kinds below (MRC_EV_SCOPE_* name the useful
+ * ones). Start from a preset (mrc_ev_policy_preset) rather than setting rules one by one. */
+enum {
+    MRC_EV_KIND_AUTO = 1u,    /* the AUTO profile's EVs: random UDP source ports the fabric's ECMP hash maps to paths */
+    MRC_EV_KIND_HASHED = 2u,  /* a controller's UDP or STEV profile's EVs: hash inputs too */
+    MRC_EV_KIND_PATH = 4u,    /* a controller's SRv6 profile's EVs: each names its path */
+    MRC_EV_SCOPE_NONE = 0u,   /* the rule is off */
+    MRC_EV_SCOPE_AUTO = MRC_EV_KIND_AUTO,
+    MRC_EV_SCOPE_HASHED = MRC_EV_KIND_AUTO | MRC_EV_KIND_HASHED,
+    MRC_EV_SCOPE_PROFILE = MRC_EV_KIND_HASHED | MRC_EV_KIND_PATH,
+    MRC_EV_SCOPE_ALL = MRC_EV_KIND_AUTO | MRC_EV_KIND_HASHED | MRC_EV_KIND_PATH
+};
+/* where a QP's control packets (SACK, NACK, transport ACK) go back (Q19 reverse-path EVs, P28 mirror reverse path) */
+enum {
+    MRC_EV_REPLY_ROTATE = 0,  /* the QP's own data-carrying EVs of the arrival plane, in turn */
+    MRC_EV_REPLY_MIRROR = 1,  /* on a QP with an EV profile, the EV the arrival came on (its path's mirror) while that
+                                 EV is not known bad; else as ROTATE */
+    MRC_EV_REPLY_ECHO = 2     /* the arriving packet's own entropy, echoed */
+};
+/* what a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) does to the group (P26 hop groups) */
+enum {
+    MRC_EV_RETIRE_ALONE = 0,  /* that EV alone is demoted */
+    MRC_EV_RETIRE_AT_ONCE = 1,/* the QP's other EVs of the group too */
+    MRC_EV_RETIRE_SECOND = 2  /* ... once another EV of the group is ASSUMED_BAD already: two paths through the hop
+                                 failed, not one link of one path */
+};
+typedef struct mrc_ev_policy {
+    uint8_t recycle;          /* P23 EV recycling, scope: an EV whose packet a SACK named without CE carries one of
+                                 its plane's next packets before the rotation moves on (default AUTO) */
+    uint8_t hold;             /* P29 suspect hold, scope: an EV whose silent loss awaits its verdict sits out of the
+                                 rotation until then, at most 8 rounds of its plane (default ALL) */
+    uint8_t confirm_late;     /* P27 late-SACK verdict, scope: a SACK that comes after another acknowledged the PSN,
+                                 or stale, still confirms or clears that loss (default ALL) */
+    uint8_t sweep;            /* P35 sweeps, scope: a confirmed silent loss makes every EV of its plane that has not
+                                 delivered a packet sent since sit out until a probe or a SACK shows its path works
+                                 (default HASHED: a fault behind a hash may be on any EV's path) */
+    uint8_t group_retire;     /* P26 hop groups: MRC_EV_RETIRE_* (default SECOND) */
+    uint8_t reply;            /* Q19, P28: MRC_EV_REPLY_* (default MIRROR) */
+    bool confirm_loss;        /* Q5, Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
+                                 SACKed with its own timestamp (default true; needs tseth), else at once */
+    uint8_t backup_pct;       /* share of each port's EVs held as backups, 0..90 (default 25; 0: every EV carries) */
+    uint8_t revive_probes;    /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
+    uint32_t probe_interval_ns; /* Q8: the round of probes of ASSUMED_BAD EVs; an answer must come within one (default
+                                 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
+} mrc_ev_policy;
+enum {
+    MRC_EV_PRESET_DEFAULT = 0, /* every adopted rule: what mrc_config_default gives */
+    MRC_EV_PRESET_ROTATION,    /* the plain rotation with path health (7.3-7.5): no recycling, holds, late verdicts
+                                  or sweeps, a group's EVs retired alone, replies rotate - a baseline */
+    MRC_EV_PRESET_ECMP,        /* a controller's profile lists ECMP hash inputs (random source ports): its EVs are
+                                  treated as AUTO's - recycled, replies rotate */
+    MRC_EV_PRESET_PATHS        /* a path-aware profile, one EV per path: every path carries data (no backups) and no
+                                  plane is swept (each path is watched on its own) */
+};
+/* Fill *p with a preset: MRC_OK, or MRC_ERR_INVAL for an unknown preset or a NULL p. */
+MRC_API int mrc_ev_policy_preset(mrc_ev_policy *p, int preset);
+
+typedef struct mrc_ack_config { /* acknowledgements (docs/PROTOCOL.md Q6 SACK frequency, P7 SACK coalescing) */
+    uint16_t sack_every;      /* a SACK every N data packets, at once on a request, CE, retransmission or hole
+                                 (default 1): raise it to send fewer acknowledgements */
+    uint32_t sack_delay_ns;   /* the longest a coalesced SACK waits (default 4000) */
+    uint16_t tack_every;      /* a positive transport ACK every M completed messages (default 0: never), for a peer
+                                 that wants them */
+    uint16_t request_every;   /* the requester sets BTH a every N data packets (default 0: on a message's last) */
+} mrc_ack_config;
+typedef struct mrc_recovery_config { /* loss recovery (Q5 reordering slack, P3-P5, Q25 retry budget, 7.11) */
+    uint32_t reorder_slack_ns; /* a hole is lost once a packet sent this much later is acknowledged (default 0 = auto:
+                                 max(reorder_slack_min_ns, min RTT / 4)): set it for a fabric that reorders more */
+    uint32_t reorder_slack_min_ns; /* the floor of the automatic slack (default 2000) */
+    uint32_t rtt_init_ns;     /* the RTT assumed before the first sample (default 20000): your fabric's RTT */
+    uint32_t tlp_min_ns;      /* the tail-loss probe after max(this, 2 x smoothed RTT) without progress (default
+                                 10000) */
+    bool trim_keeps_alive;    /* Q25: an RTO after which a trim NACK came back spends no retry (default true):
+                                 congestion is not a dead path */
+    bool trim_holds_rto;      /* Q25: ... nor backs off (default true) */
+    uint32_t nopath_timeout_ns; /* 7.11: a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH)
+                                 after this long (default 0 = auto: as long as its RTO retries would last) */
+} mrc_recovery_config;
+typedef struct mrc_rx_config { /* the responder's window and flow control */
+    bool nack_oor;            /* Q10 window edge: a PSN past the window is answered NACK PSN_OOR_WINDOW (default
+                                 false: dropped), for a peer that expects the NACK */
+    bool window_inclusive;    /* Q10: the window ends at cack + MPR (true) or cack + MPR - 1 (default false) */
+    uint8_t pen_ooo_pct;      /* Q12 receiver penalty: once out-of-order PSNs fill this share of the window (default
+                                 50; 0 = never), rising to 127 when it is full */
+    uint16_t mpr_budget;      /* Q9 dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
+                                 advertises its mpr_dest): set it to bound a receiver's buffer */
+} mrc_rx_config;
+typedef struct mrc_cc_config { /* the built-in CC profile 0 (docs/PROTOCOL.md section 8) */
+    uint8_t algo;             /* MRC_CC_ALGO_NSCC (default), MRC_CC_ALGO_FIXED or MRC_CC_ALGO_NONE */
+    uint32_t fixed_cwnd_bytes;/* MRC_CC_ALGO_FIXED: the window in nominal bytes */
     uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
-    uint32_t base_rtt_ns;     /* NSCC: unloaded network RTT its defaults derive from (default 12000) */
-    uint8_t cc_subpkt_shift;  /* P24: NSCC's window may fall to one nominal packet >> this (0..12), and below one
-                                 packet its context paces: one packet per base RTT x packet / window (default 4;
-                                 0: the window stops at one packet in flight, as before P24) */
-    uint8_t cc_lh_mark_rtts;  /* P30: for this many base RTTs after a TRIMMED_LASTHOP NACK, NSCC reads the context's
-                                 SACKs that carry an RTT sample as ECN-marked (default 32; 0 = off) */
-    /* responder flow control (Q9, Q12) */
-    uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
-                                 0 = never), rising to 127 when it is full */
-    uint16_t dyn_mpr_budget;  /* dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
-                                 advertises its mpr_dest) */
-    /* EV / path manager (docs/PROTOCOL.md section 7). The built-in AUTO EV profile (ID 0) gives each QP
-     * evs_per_port random UDP source ports per port. */
-    uint16_t evs_per_port;    /* AUTO: EVs per port (default 16: 128 over 8 planes) */
-    uint16_t ev_sport_min, ev_sport_max; /* AUTO EV values (UDP source ports), default 49152..65535 */
-    uint16_t ev_min_active;   /* AUTO: EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of
-                                 the QP's EVs, at least 1) */
-    uint32_t ev_event_mask;   /* AUTO: EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
-    uint8_t ev_backup_pct;    /* every profile: share of each port's EVs held as backups, 0..90 (default 25) */
-    uint8_t ev_revive_probes; /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
-    uint32_t ev_probe_interval_ns; /* Q8: probe round of ASSUMED_BAD EVs; an answer must arrive within one
-                                      round (default 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
-    bool rev_ev_echo;         /* Q19: control packets echo the arriving EV (true) instead of leaving on the QP's own
-                                 EVs of the arrival plane, in turn (false, default) */
-    bool rev_ev_mirror;       /* P28: on a QP with an EV profile, a control packet leaves on the QP's own EV with the
-                                 arrival's entropy and port - the arrival path's mirror - while that EV is not known
-                                 bad (true, default); else as Q19 says */
-    uint8_t ev_recycle;       /* P23: an EV whose packet was acknowledged without CE carries one of the next packets of
-                                 its plane before the rotation moves on: 1 (default) for AUTO EVs (random source
-                                 ports the fabric hashes), not for a profile's EVs (a controller's list of paths,
-                                 which the rotation spreads one packet each); 2 for every EV; 0: the rotation only */
-    bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
-                                 SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
-    uint8_t ev_suspect_hold;  /* P29: an EV whose silent loss awaits confirmation sits out of the rotation until the
-                                 verdict (at most 8 rounds of its plane): 2 (default since P35) for every EV, 1 for a
-                                 profile's EVs only, 0: it keeps its turns meanwhile */
-    uint16_t ev_suspect_min;  /* P29: ... only in a plane with at least this many EVs in its rotation (default 32: one
-                                 EV of fewer is too large a share of the plane's paths to take out on suspicion) */
-    uint8_t ev_confirm_late;  /* P27: that SACK decides even when it comes after another SACK acknowledged the PSN
-                                 (SACKs reorder on the way back), or is stale: 2 (default since P35; or more) for every
-                                 EV, 1 for a profile's EVs only (a controller's list of paths), 0: only a SACK naming a
-                                 PSN not acknowledged yet */
-    uint8_t ev_group_retire;  /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
-                                 the QP's other EVs of that group too: 2 (default) only when another EV of the group
-                                 is ASSUMED_BAD already (two paths through the hop failed, not one link of one path);
-                                 1 at once; 0: that EV alone */
-    bool ev_hashed_fast_demote; /* P25: a silent loss on an ECMP-hashed EV (UDP or STEV format: the fabric's hash
-                                 picks its path) demotes it at once, ev_confirm_loss notwithstanding (true); false
-                                 (default): as ev_confirm_loss says for every EV */
-    uint8_t ev_sweep;         /* P35: a confirmed silent loss on an ECMP-hashed EV (AUTO, or a UDP or STEV profile's)
-                                 shows a fault behind the hash, which may sit on the path of any EV: every EV of its
-                                 plane that has not delivered a packet sent since the loss sits out until the answer
-                                 to a probe, or a SACK of such a packet, shows its path works, instead of each dead
-                                 one being found by a lost data packet: 1 (default) for hashed EVs, 2 for every EV,
-                                 0 off */
-    bool tlp_answer_reset;    /* P25: an answered tail-loss probe resets the TLP back-off (true); false (default):
-                                 only progress does */
-    bool rtx_proven_ev;       /* P25: the tail's retransmissions (nothing new left to send, or the RTO's) and the
-                                 tail-loss probe go on the EV of the latest SACK that named a packet, while it
-                                 carries data (true); false (default): on the next EV of the rotation */
-    bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
-                                 label (true, default), or the other way round (mrc_endpoint_ev_headers) */
-    uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP device attribute ev_max_width): EV
-                                 formats wider are rejected; 16..8 x MRC_EV_BYTES (default 0 = 8 x MRC_EV_BYTES) */
-    /* hostile peers (docs/PROTOCOL.md P17-P20, Security properties) */
-    bool zero_len_rkey;       /* P10: a zero-length write must name a valid rkey with remote-write access and a VA
-                                 inside its region (true, default); false: IBTA, no rkey check */
-    bool epop_peer_check;     /* P19: QP 0x2 packets need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
-                                 (true, default); false: anyone */
+    uint32_t base_rtt_ns;     /* NSCC: the unloaded network RTT its defaults derive from (default 12000) */
+} mrc_cc_config;
+typedef struct mrc_auto_ev_config { /* the built-in AUTO EV profile, ID 0 (P12): random UDP source ports */
+    uint16_t per_port;        /* EVs per port (default 16: 128 over 8 planes) */
+    uint16_t sport_min, sport_max; /* the UDP source ports drawn (default 49152..65535): your fabric's ECMP range */
+    uint16_t min_active;      /* EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of the QP's
+                                 EVs, at least 1) */
+    uint32_t event_mask;      /* EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
+} mrc_auto_ev_config;
+typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10, P19, Security properties) */
+    bool zero_len_rkey;       /* P10 zero-length writes: they must name a valid rkey with remote-write access and a
+                                 VA inside its region (default true); false: IBTA, no rkey check */
+    bool epop_peer_check;     /* P19: packets to QP 0x2 need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
+                                 (default true); false: anyone */
     uint32_t epop_rate_pps;   /* P19: endpoint requests (PSU, EV_PROBE) taken per peer per second (default 10000;
                                  0 = unlimited) */
-    uint16_t epop_burst;      /* P19: ... and in one burst (default 32, at least 1) */
+    uint16_t epop_burst;      /* ... and in one burst (default 32, at least 1) */
     uint32_t probe_rate_pps;  /* P19: PROBE_REQs answered per connection per second (default 250000; 0 = unlimited) */
-    uint16_t probe_burst;     /* P19: ... and in one burst (default 64, at least 1) */
-    /* liveness (docs/PROTOCOL.md 7.11) */
-    uint32_t nopath_timeout_ns; /* a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH) after
-                                   this long (default 0 = auto: as long as its RTO retries would last) */
-    uint32_t psu_retry_ns;    /* an unanswered PORT_STATUS_UPDATE the core sent is sent again after this long,
-                                 doubling each time (default 200000) */
-    uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
-    bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back does not spend the retry budget
-                                 (true, default): congestion is not a dead path */
-    bool trim_holds_rto;      /* Q25: ... nor back off: the next wait is the same (true, default) */
-    /* memory */
-    uint32_t pool_blocks;     /* in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of them;
-                                 see IN-FLIGHT MEMORY at the top) */
-    /* speed */
-    bool fast_path_off;       /* P22: every packet takes the general code (default false: common-case packets take the
-                                 fast paths, with identical results; make fast-check compares the two per call) */
-    /* hooks */
-    mrc_place_fn place;
+    uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+} mrc_guard_config;
+#ifdef MRC_RESEARCH
+/* Knobs kept for research only (the simulator's experiments): each turns an adopted rule off or moves it away from
+ * its measured best. Without MRC_RESEARCH they do not exist and the core uses the defaults given here. */
+typedef struct mrc_research_config {
+    uint8_t tlp_copies;       /* P33 TLP copies: the tail-loss probe on this many EVs, 1 or 2 (default 2) */
+    uint8_t reorder_timer;    /* P32 reorder timer: quarters of the slack after an overtaking transmission's RTT
+                                 (default 6; at most 64; 0: off) */
+    uint8_t cc_subpkt_shift;  /* P24 sub-packet windows: NSCC's window may fall to one packet >> this, 0..12 (default 4;
+                                 0: it stops at one packet) */
+    uint8_t cc_lh_mark_rtts;  /* P30 last-hop trim mark: base RTTs during which SACKs read as marked (default 32) */
+    uint16_t hold_min_evs;    /* P29 suspect hold: only in a plane with at least this many EVs (default 32) */
+} mrc_research_config;
+#endif
+
+typedef struct mrc_config {
+    uint64_t seed;            /* all randomness (QPNs too) derives from it: same seed, same bytes */
+    uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
+    uint32_t qpn_base;        /* P16: 0 (default): QPNs drawn from a seeded stream, unique, 24-bit, never 0/1/2 or
+                                 0xFFFFFF; a value: conn slot i gets qpn_base + i (predictable: tests, captures) */
+    mrc_wire_opts wire;       /* layout choices both ends must agree on (docs/PROTOCOL.md section 6) */
+    uint8_t dscp[MRC_DSCP_CLASSES]; /* your fabric's codepoints per class (defaults in docs/PROTOCOL.md 3.6) */
+    bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true): false where switches drop */
+    bool tseth;               /* data packets carry TSETH (default true): false for a peer that rejects it */
+    mrc_ack_config ack;
+    mrc_recovery_config recovery;
+    mrc_rx_config rx;
+    mrc_cc_config cc;
+    mrc_auto_ev_config auto_ev;
+    mrc_ev_policy ev;         /* default: MRC_EV_PRESET_DEFAULT */
+    mrc_guard_config guard;
+    uint32_t psu_retry_ns;    /* 7.8: an unanswered PORT_STATUS_UPDATE the core sent goes again after this long,
+                                 doubling (default 200000) */
+    uint8_t psu_retries;      /* ... at most this many times (default 8; 0: once) */
+    bool stev_sport_high;     /* Q16 STEV header mapping: STEV/SRv6 entropy bits 31:16 in the UDP source port, 15:0 in
+                                 the flow label (default true), or the other way round: as your fabric hashes */
+    uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP ev_max_width), 16..8 x MRC_EV_BYTES
+                                 (default 0 = 8 x MRC_EV_BYTES): EV formats wider are refused */
+    uint32_t pool_blocks;     /* P21: in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of
+                                 them): lower it to provision by bandwidth-delay product (IN-FLIGHT MEMORY above) */
+    bool fast_path_off;       /* P22 fast paths: every packet takes the general code (default false); to rule the
+                                 fast paths out while debugging (make fast-check compares the two per call) */
+    mrc_place_fn place;       /* firmware DMA: placement into MRC_ACCESS_EXTERNAL regions (default none) */
     void *place_ud;
-    mrc_trace_fn trace;       /* only with MRC_ENABLE_TRACE */
+    mrc_trace_fn trace;       /* the numeric trace hook, with MRC_ENABLE_TRACE (default none) */
     void *trace_ud;
+#ifdef MRC_RESEARCH
+    mrc_research_config research;
+#endif
 } mrc_config;
 
-/* Fill every field with its documented default. Zero-filled is also a valid "not configured" state. */
+/* Fill every field with its documented default. */
 MRC_API void mrc_config_default(mrc_config *cfg);
 
 /* ---- statistics --------------------------------------------------------------------------------------------- */
@@ -994,6 +1028,7 @@ enum mrc_detail_code {
     /* mrc_ev_op (index: the entry) */
     MRC_DETAIL_EV_OP, MRC_DETAIL_PROFILE_UNKNOWN, MRC_DETAIL_ARRAY_ROOM, MRC_DETAIL_EV_NOT_FOUND,
     MRC_DETAIL_EV_STATE, MRC_DETAIL_EV_PORT,
+    MRC_DETAIL_CFG_EV_POLICY,     /* mrc_config.ev: a scope, reply or retire value out of range */
     MRC_DETAIL_COUNT
 };
 typedef struct mrc_detail {
@@ -1752,6 +1787,17 @@ struct mrc_endpoint {
     } while (0)
 #else
 #define MRC__TRACE(ep, id, a, b) ((void)0)
+#endif
+/* The knobs of mrc_research_config: read from the configuration with MRC_RESEARCH, else these constants */
+#define MRC__DEF_tlp_copies 2u
+#define MRC__DEF_reorder_timer 6u
+#define MRC__DEF_cc_subpkt_shift 4u
+#define MRC__DEF_cc_lh_mark_rtts 32u
+#define MRC__DEF_hold_min_evs 32u
+#ifdef MRC_RESEARCH
+#define MRC__KNOB(ep, name) ((ep)->cfg.research.name)
+#else
+#define MRC__KNOB(ep, name) MRC__DEF_##name
 #endif
 #define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -2861,12 +2907,38 @@ MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     return MRC_OK;
 }
 /* ---- configuration, PRNG, clock, ports ---------------------------------------------------------------------- */
+MRC_API int mrc_ev_policy_preset(mrc_ev_policy *p, int preset) {
+    if (!p || preset < MRC_EV_PRESET_DEFAULT || preset > MRC_EV_PRESET_PATHS) return MRC_ERR_INVAL;
+    MRC_MEMSET(p, 0, sizeof *p);
+    p->recycle = MRC_EV_SCOPE_AUTO;
+    p->hold = MRC_EV_SCOPE_ALL;
+    p->confirm_late = MRC_EV_SCOPE_ALL;
+    p->sweep = MRC_EV_SCOPE_HASHED;
+    p->group_retire = MRC_EV_RETIRE_SECOND;
+    p->reply = MRC_EV_REPLY_MIRROR;
+    p->confirm_loss = true;
+    p->backup_pct = 25;
+    p->revive_probes = 3;
+    p->probe_interval_ns = 0;
+    if (preset == MRC_EV_PRESET_ROTATION) {
+        p->recycle = p->hold = p->confirm_late = p->sweep = MRC_EV_SCOPE_NONE;
+        p->group_retire = MRC_EV_RETIRE_ALONE;
+        p->reply = MRC_EV_REPLY_ROTATE;
+    } else if (preset == MRC_EV_PRESET_ECMP) {
+        p->recycle = MRC_EV_SCOPE_ALL;
+        p->reply = MRC_EV_REPLY_ROTATE;
+    } else if (preset == MRC_EV_PRESET_PATHS) {
+        p->backup_pct = 0;
+        p->sweep = MRC_EV_SCOPE_NONE;
+    }
+    return MRC_OK;
+}
 MRC_API void mrc_config_default(mrc_config *cfg) {
     if (!cfg) return;
     MRC_MEMSET(cfg, 0, sizeof *cfg);
     cfg->seed = 0x6D72632D31303030ull; /* "mrc-1000" */
     cfg->num_ports = MRC_MAX_PORTS;
-    cfg->qpn_base = 0x100;
+    cfg->qpn_base = 0; /* random QPNs */
     cfg->wire.bth_m_bit = 7;
     cfg->wire.eeth_op_shift = 2;
     cfg->wire.sack_msb_first = 0;
@@ -2881,59 +2953,47 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->dscp[MRC_DSCP_CONTROL] = 48;
     cfg->trimmable = true;
     cfg->tseth = true;
-    cfg->sack_every = 1;
-    cfg->sack_delay_ns = 4000;
-    cfg->nack_oor = false;
-    cfg->window_inclusive = false;
-    cfg->tack_every = 0;
-    cfg->reorder_slack_ns = 0;
-    cfg->reorder_slack_min_ns = 2000;
-    cfg->rtt_init_ns = 20000;
-    cfg->tlp_min_ns = 10000;
-    cfg->reorder_timer = 6;
-    cfg->tlp_copies = 2;
-    cfg->ack_req_every = 0;
-    cfg->cc_algo = MRC_CC_ALGO_NSCC;
-    cfg->fixed_cwnd_bytes = 0;
-    cfg->line_rate_mbps = 0;
-    cfg->base_rtt_ns = 12000;
-    cfg->cc_subpkt_shift = 4;
-    cfg->cc_lh_mark_rtts = 32;
-    cfg->rcv_pen_ooo_pct = 50;
-    cfg->dyn_mpr_budget = 0;
-    cfg->evs_per_port = 16;
-    cfg->ev_min_active = 0;
-    cfg->ev_event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
-    cfg->ev_backup_pct = 25;
-    cfg->ev_revive_probes = 3;
-    cfg->ev_probe_interval_ns = 0;
-    cfg->rev_ev_echo = false;
-    cfg->rev_ev_mirror = true;
-    cfg->ev_confirm_loss = true;
-    cfg->ev_confirm_late = 2;
-    cfg->ev_suspect_hold = 2;
-    cfg->ev_suspect_min = 32;
-    cfg->ev_group_retire = 2;
-    cfg->ev_recycle = 1;
-    cfg->rtx_proven_ev = false;
-    cfg->tlp_answer_reset = false;
-    cfg->ev_hashed_fast_demote = false;
-    cfg->ev_sweep = 1;
-    cfg->stev_sport_high = true;
-    cfg->ev_sport_min = 49152;
-    cfg->ev_sport_max = 65535;
-    cfg->qpn_random = true;
-    cfg->zero_len_rkey = true;
-    cfg->epop_peer_check = true;
-    cfg->epop_rate_pps = 10000;
-    cfg->epop_burst = 32;
-    cfg->probe_rate_pps = 250000;
-    cfg->probe_burst = 64;
-    cfg->nopath_timeout_ns = 0;
+    cfg->ack.sack_every = 1;
+    cfg->ack.sack_delay_ns = 4000;
+    cfg->ack.tack_every = 0;
+    cfg->ack.request_every = 0;
+    cfg->recovery.reorder_slack_ns = 0;
+    cfg->recovery.reorder_slack_min_ns = 2000;
+    cfg->recovery.rtt_init_ns = 20000;
+    cfg->recovery.tlp_min_ns = 10000;
+    cfg->recovery.trim_keeps_alive = true;
+    cfg->recovery.trim_holds_rto = true;
+    cfg->recovery.nopath_timeout_ns = 0;
+    cfg->rx.nack_oor = false;
+    cfg->rx.window_inclusive = false;
+    cfg->rx.pen_ooo_pct = 50;
+    cfg->rx.mpr_budget = 0;
+    cfg->cc.algo = MRC_CC_ALGO_NSCC;
+    cfg->cc.fixed_cwnd_bytes = 0;
+    cfg->cc.line_rate_mbps = 0;
+    cfg->cc.base_rtt_ns = 12000;
+    cfg->auto_ev.per_port = 16;
+    cfg->auto_ev.sport_min = 49152;
+    cfg->auto_ev.sport_max = 65535;
+    cfg->auto_ev.min_active = 0;
+    cfg->auto_ev.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    (void)mrc_ev_policy_preset(&cfg->ev, MRC_EV_PRESET_DEFAULT);
+    cfg->guard.zero_len_rkey = true;
+    cfg->guard.epop_peer_check = true;
+    cfg->guard.epop_rate_pps = 10000;
+    cfg->guard.epop_burst = 32;
+    cfg->guard.probe_rate_pps = 250000;
+    cfg->guard.probe_burst = 64;
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
-    cfg->trim_keeps_alive = true;
-    cfg->trim_holds_rto = true;
+    cfg->stev_sport_high = true;
+#ifdef MRC_RESEARCH
+    cfg->research.tlp_copies = MRC__DEF_tlp_copies;
+    cfg->research.reorder_timer = MRC__DEF_reorder_timer;
+    cfg->research.cc_subpkt_shift = MRC__DEF_cc_subpkt_shift;
+    cfg->research.cc_lh_mark_rtts = MRC__DEF_cc_lh_mark_rtts;
+    cfg->research.hold_min_evs = MRC__DEF_hold_min_evs;
+#endif
 }
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
@@ -2981,7 +3041,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     }
     if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0, 0);
-    if (!cfg->qpn_random &&
+    if (cfg->qpn_base &&
         (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0, 0);
     if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
@@ -2990,14 +3050,17 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
-    if (cfg->ev_sport_min > cfg->ev_sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
-    if (cfg->evs_per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
-    if (cfg->ev_backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
-    if (cfg->ev_revive_probes < 1 || cfg->ev_revive_probes > 7)
+    if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
+    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
+    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
+    if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
+        cfg->ev.reply > MRC_EV_REPLY_ECHO || cfg->ev.group_retire > MRC_EV_RETIRE_SECOND)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0, 0);
+    if (cfg->ev.revive_probes < 1 || cfg->ev.revive_probes > 7)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0, 0);
-    if (cfg->ev_event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
+    if (cfg->auto_ev.event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0, 0);
-    if (cfg->sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
+    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
     if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0, 0);
     if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0, 0);
@@ -3010,8 +3073,8 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     if (!ep->cfg.ev_max_width) ep->cfg.ev_max_width = 8u * MRC_EV_BYTES;
     ep->rng = cfg->seed;
     ep->qpn_rng = cfg->seed ^ 0x51504E2D51504E2Dull; /* "QPN-QPN-" */
-    mrc__bucket_cfg(cfg->epop_rate_pps, cfg->epop_burst, &ep->epop_T, &ep->epop_tau);
-    mrc__bucket_cfg(cfg->probe_rate_pps, cfg->probe_burst, &ep->probe_T, &ep->probe_tau);
+    mrc__bucket_cfg(cfg->guard.epop_rate_pps, cfg->guard.epop_burst, &ep->epop_T, &ep->epop_tau);
+    mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
@@ -3139,9 +3202,9 @@ MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
     return q;
 }
 MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
-    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
+    uint32_t slot = !ep->cfg.qpn_base ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
     mrc_conn *c;
-    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    if ((ep->cfg.qpn_base && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
     c = ep->conns[slot];
     return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
 }
@@ -3383,7 +3446,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
     return MRC__MIN(t, cap);
 }
 MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
-    mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt);
+    mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
@@ -3393,13 +3456,13 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
-    if (cf->reorder_slack_ns) return cf->reorder_slack_ns;
+    if (cf->recovery.reorder_slack_ns) return cf->recovery.reorder_slack_ns;
     if (c->reo_mult > 1 && c->ep->now - c->reo_last > 16u * c->srtt) {
         c->reo_mult--;
         c->reo_last = c->ep->now;
     }
-    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->rtt_init_ns : c->rtt_min) >> 2;
-    s = MRC__MAX(s, (mrc_time)cf->reorder_slack_min_ns);
+    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->recovery.rtt_init_ns : c->rtt_min) >> 2;
+    s = MRC__MAX(s, (mrc_time)cf->recovery.reorder_slack_min_ns);
     return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
 }
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
@@ -3416,11 +3479,11 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
  * transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
-    return sent + c->lat_acked_rtt + ((slack * MRC__MIN(c->ep->cfg.reorder_timer, 64u)) >> 2);
+    return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
     mrc_time sent;
-    if (!c->ep->cfg.reorder_timer || !c->txl.n) return MRC_TIME_NEVER;
+    if (!MRC__KNOB(c->ep, reorder_timer) || !c->txl.n) return MRC_TIME_NEVER;
     sent = MRC__REC_SENT(c, c->txl.head);
     if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
     return mrc__reo_at(c, sent, mrc__slack(c));
@@ -3466,7 +3529,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     else
         rto = mrc__rto_interval(c, MRC__MIN(retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
     c->rto_deadline = mrc__deadline_add(rto_start, rto);
-    tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
+    tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
     d = mrc__timers_min(c);
@@ -4065,7 +4128,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     if (!x->used) {
         const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
         mrc_nscc_cfg dflt;
-        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.line_rate_mbps;
+        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
         uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
         MRC_MEMSET(x, 0, sizeof *x);
         MRC_MEMSET(&dflt, 0, sizeof dflt);
@@ -4073,21 +4136,21 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
         x->peer = c->attr.peer;
         x->profile_id = c->attr.cc_profile_id;
         x->ready_head = x->ready_tail = MRC__EV_NONE;
-        x->algo = pf ? pf->algo : ep->cfg.cc_algo;
+        x->algo = pf ? pf->algo : ep->cfg.cc.algo;
         if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
         if (x->algo == MRC_CC_ALGO_NSCC) {
             x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
             if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31: or a known incast's fair share */
                 x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
             x->last_adjust = x->last_dec = ep->now;
-            if (ep->cfg.cc_subpkt_shift) { /* P24: the window may fall below one packet; the context then paces */
+            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24: the window may fall below one packet; the context then paces */
                 x->p.subpkt = 1;
-                x->p.floor = MRC__MAX(nominal >> MRC__MIN(ep->cfg.cc_subpkt_shift, 12u), 1u);
+                x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
-            x->p.lh_mark_rtts = ep->cfg.cc_lh_mark_rtts;
+            x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
         } else if (x->algo == MRC_CC_ALGO_FIXED) {
-            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.fixed_cwnd_bytes;
+            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
             x->p.maxwnd = x->cwnd;
         } else {
             x->cwnd = UINT64_MAX;
@@ -4236,9 +4299,9 @@ MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_pro
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) {
         a->state = MRC_PROFILE_ONLINE;
-        a->algorithm = names[ep->cfg.cc_algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc_algo : 0];
-        a->fixed_cwnd = ep->cfg.fixed_cwnd_bytes;
-        a->nscc.base_rtt = ep->cfg.base_rtt_ns;
+        a->algorithm = names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
+        a->fixed_cwnd = ep->cfg.cc.fixed_cwnd_bytes;
+        a->nscc.base_rtt = ep->cfg.cc.base_rtt_ns;
         return MRC_OK;
     }
     pf = mrc__ccprof_find(ep, id);
@@ -4286,6 +4349,7 @@ enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__E
 #define MRC__EVF_OKC 0x70u    /* consecutive probe answers of an ASSUMED_BAD EV */
 #define MRC__EVST(e) ((unsigned)((e)->st & 7u))
 MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c); /* the fabric's hash picks its EVs' paths */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_in_scope(const mrc_conn *c, unsigned scope); /* mrc_ev_policy scopes */
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
@@ -4368,6 +4432,11 @@ MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field 
 MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c) {
     return !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
 }
+/* a rule of the EV policy whose scope (an OR of MRC_EV_KIND_*) holds the kind of the QP's EVs applies to it */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_in_scope(const mrc_conn *c, unsigned scope) {
+    unsigned kind = !c->ev_prof ? MRC_EV_KIND_AUTO : mrc__ev_hashed(c) ? MRC_EV_KIND_HASHED : MRC_EV_KIND_PATH;
+    return (scope & kind) != 0u;
+}
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
@@ -4424,7 +4493,7 @@ MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     mrc_event ev;
     MRC__TRACE(c->ep, MRC_TRACE_EV_STATE, ((uint64_t)c->qpn << 16) | slot, state);
-    if (!((pf ? pf->event_mask : c->ep->cfg.ev_event_mask) & state)) return;
+    if (!((pf ? pf->event_mask : c->ep->cfg.auto_ev.event_mask) & state)) return;
     MRC_MEMSET(&ev, 0, sizeof ev);
     ev.type = MRC_EVT_EV_STATE;
     ev.qpn = c->qpn;
@@ -4556,7 +4625,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
 /* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
 MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
-    mrc_time t = c->ep->cfg.ev_probe_interval_ns;
+    mrc_time t = c->ep->cfg.ev.probe_interval_ns;
     return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
@@ -4617,7 +4686,7 @@ MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned p
     const mrc__evprof *pf = mrc__conn_prof(c);
     int i;
     unsigned st;
-    if (!pf || !c->ep->cfg.rev_ev_mirror) return MRC__EV_NONE; /* (both callers already left rev_ev_echo out) */
+    if (!pf || c->ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR) return MRC__EV_NONE; /* (both callers left ECHO out) */
     i = mrc__prof_lookup(pf, ent, port);
     if (i < 0 || (unsigned)i >= c->ev_count) return MRC__EV_NONE;
     st = MRC__EVST(&c->evs[i]);
@@ -4662,7 +4731,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         slots[e->port - 1u]++;
     }
     for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
-        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev_backup_pct / 100u;
+        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev.backup_pct / 100u;
         c->act_target[p] = (uint16_t)(usable[p] && !t ? 1u : t);
         c->seg[p] = (uint16_t)i;
         i += slots[p];
@@ -4700,7 +4769,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     const mrc__evprof *pf = mrc__conn_prof(c);
-    uint32_t n, i, j, range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
+    uint32_t n, i, j, range = (uint32_t)ep->cfg.auto_ev.sport_max - ep->cfg.auto_ev.sport_min + 1u;
     if (pf) {
         n = pf->ev_count;
         for (i = 0; i < n; i++) {
@@ -4709,18 +4778,18 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
         }
         c->ev_min_active = (uint16_t)pf->ev_min_active;
     } else {
-        n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         for (i = 0; i < n; i++) {
             uint32_t v, tries = 0;
             do { /* distinct values, as long as the range allows */
-                v = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
+                v = ep->cfg.auto_ev.sport_min + mrc__rand_below(ep, range);
                 for (j = 0; j < i && c->evs[j].sport != v; j++) {
                 }
             } while (j < i && ++tries < 16u);
             c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
-        c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
+        c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)
                                                             : MRC__MAX(n / 8u, 1u));
     }
     for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
@@ -4938,7 +5007,6 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p);
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
 MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);        /* the EV of the next data packet, or -1 */
-MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid); /* ... for a retransmission */
 
 /* ---- skips, holds and sweeps ---------------------------------------------------------------------------------- */
 #define MRC__SUS_ROUNDS 8u /* P29: the most rounds of its plane a held EV sits out awaiting a verdict */
@@ -4987,7 +5055,7 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
         e->rc == 0xFFu)
         return;
     c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
@@ -5041,17 +5109,6 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     if (avoid >= 0 && avoid < (int)c->ev_count && MRC__EVST(&c->evs[avoid]) <= MRC__EVS_SKIP) return avoid;
     return -1;
 }
-/* P25: the EV for a retransmission of the tail (avoid: the EV its PSN last went on) or the tail-loss probe (avoid
- * -1). At the tail a retransmission or probe lost again costs a doubled TLP or the RTO, and a rotation EV may be on a
- * dead cable nobody has found yet; so with rtx_proven_ev they go on the EV of the latest SACK that named a packet
- * (it delivered one RTT ago) while that EV is ACTIVE and not `avoid', else on the rotation's next. O(1); the
- * rotation is untouched. */
-MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid) {
-    uint16_t s = c->ev_proven;
-    if (c->ep->cfg.rtx_proven_ev && s < c->ev_count && (int)s != avoid && MRC__EVST(&c->evs[s]) == MRC__EVS_ACTIVE)
-        return (int)s;
-    return mrc__ev_pick(c, avoid);
-}
 
 /* ---- skips and holds: an EV that may have lost a packet sits out (P27, P29) --------------------------------- */
 /* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
@@ -5077,8 +5134,8 @@ MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
     if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
-    if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
-        (unsigned)c->n_act[p] + c->n_skip[p] < c->ep->cfg.ev_suspect_min)
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.hold) ||
+        (unsigned)c->n_act[p] + c->n_skip[p] < MRC__KNOB(c->ep, hold_min_evs))
         return;
     if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
         mrc__ev_skip(c, (uint16_t)slot);
@@ -5233,7 +5290,7 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
     uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
     uint64_t held0;
-    if (ep->cfg.ev_sweep < (mrc__ev_hashed(c) ? 1u : 2u) || c->state != MRC_QPS_RTS) return;
+    if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
     if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
@@ -5375,8 +5432,8 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
-    if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
-    if (c->ep->cfg.ev_group_retire >= 2) { /* a second witness: another EV of the group bad already */
+    if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
+    if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already */
         for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
              j = pf->ev[j].grp_nx - 1u) {
         }
@@ -5460,7 +5517,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     }
     c->st.ev_probe_ok++;
     okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
-    if (okc >= c->ep->cfg.ev_revive_probes) {
+    if (okc >= c->ep->cfg.ev.revive_probes) {
         mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);
     } else {
         e->st = (uint8_t)(okc << 4);
@@ -5541,7 +5598,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         mrc__conn_clear(c);
         c->ep = ep;
         c->slot = (uint16_t)i;
-        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -5758,7 +5815,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
         /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
-        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.window_inclusive ? 0u : 1u);
+        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
         for (i = 8; i <= 12; i++)
             if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
         c->msn_done = 0;
@@ -5768,7 +5825,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         mrc__set_req_window(c, c->attr.mpr);
         /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
         c->next_rqmsn = 0;
-        c->srtt = c->ep->cfg.rtt_init_ns;
+        c->srtt = c->ep->cfg.recovery.rtt_init_ns;
         c->rtt_min = MRC_TIME_NEVER;
         c->reo_mult = 1;
         c->reo_last = now;
@@ -5982,10 +6039,10 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
 /* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (now >= ep->epoch_end) {
-        ep->rx_prev = now - ep->epoch_end < ep->cfg.base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_prev = now - ep->epoch_end < ep->cfg.cc.base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
         ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, ep->cfg.base_rtt_ns);
+        ep->epoch_end = mrc__deadline_add(now, ep->cfg.cc.base_rtt_ns);
     }
     if (c->rx_epoch != ep->epoch) {
         c->rx_epoch = ep->epoch;
@@ -6020,7 +6077,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     }
     if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
         c->st.rx_oor++;
-        if (cf->nack_oor) {
+        if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
             c->st.tx_nack++;
         }
@@ -6074,7 +6131,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
      * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
      * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
-    if (dlen != 0 || plen != 0 || cf->zero_len_rkey) {
+    if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
         mi = mrc__mr_find(ep, k->reth.rkey);
         if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
             k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
@@ -6115,12 +6172,12 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (k->bth.a || ce || k->bth.rtx || psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1 ||
-        c->sack_pending >= cf->sack_every) {
+        c->sack_pending >= cf->ack.sack_every) {
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
+    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
         c->st.tx_tack++;
@@ -6167,8 +6224,8 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
-    if (ep->cfg.rcv_pen_ooo_pct) {
-        thr = c->rsp_win / 100u * ep->cfg.rcv_pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rcv_pen_ooo_pct / 100u;
+    if (ep->cfg.rx.pen_ooo_pct) {
+        thr = c->rsp_win / 100u * ep->cfg.rx.pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rx.pen_ooo_pct / 100u;
         if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
@@ -6179,8 +6236,8 @@ MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
 MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t n = MRC__MAX(MRC__MAX(ep->rx_cur, ep->rx_prev), 1u), share;
-    if (!ep->cfg.dyn_mpr_budget) return c->attr.mpr_dest;
-    share = MRC__MAX((uint32_t)ep->cfg.dyn_mpr_budget / n, 1u);
+    if (!ep->cfg.rx.mpr_budget) return c->attr.mpr_dest;
+    share = MRC__MAX((uint32_t)ep->cfg.rx.mpr_budget / n, 1u);
     return (uint8_t)MRC__MIN(share, (uint32_t)c->attr.mpr_dest);
 }
 /* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
@@ -6193,7 +6250,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     int n = MRC_BTH_LEN;
     /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
      * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
-    if (!ep->cfg.rev_ev_echo && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
+    if (ep->cfg.ev.reply != MRC_EV_REPLY_ECHO && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
     if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
@@ -6433,7 +6490,7 @@ MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_
 MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
     mrc_time t = 0;
     uint32_t n;
-    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
+    if (c->ep->cfg.recovery.nopath_timeout_ns) return c->ep->cfg.recovery.nopath_timeout_ns;
     if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
     for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
     return t;
@@ -6453,7 +6510,7 @@ MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
 MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
     c->nopath_deadline = MRC_TIME_NEVER;
     if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
-    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
+    if (!c->ep->cfg.recovery.nopath_timeout_ns && mrc__retry_infinite(c)) {
         c->nopath_deadline = now + mrc__nopath_bound(c);
         return;
     }
@@ -6476,14 +6533,9 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
 /* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
  * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
  * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
- * demotes at once. With ev_hashed_fast_demote (P25, off by default) an ECMP-hashed EV (any but an SRv6 profile's)
- * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
- * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
- * and that demotes a good EV until probes revive it (the floor bounds how many). */
+ * demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted: docs/DESIGN.md P25.) */
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
-    bool hashed = mrc__ev_hashed(c);
-    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
-                 !(hashed && c->ep->cfg.ev_hashed_fast_demote);
+    bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
@@ -6553,9 +6605,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txl_reserve(c);
-    /* P25: a retransmission of the tail (nothing new left to send, or the RTO's) on the proven EV */
-    slot = rtx && (c->rtx_force || c->sq_send == c->sq_tail) ? mrc__ev_pick_proven(c, (int)MRC__REC(c, psn)->ev)
-                                                              : mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
+    slot = mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1); /* a retransmission avoids its last EV */
     if (slot < 0) { /* no EV can carry data: never silent (7.11) */
         mrc__nopath_arm(c);
         return 0;
@@ -6571,8 +6621,8 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     b.tver = ep->cfg.wire.tver;
     b.pkey = c->attr.pkey;
     b.dest_qp = c->attr.dest_qpn;
-    if (ep->cfg.ack_req_every) {
-        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
+    if (ep->cfg.ack.request_every) {
+        if (++c->pkts_since_areq >= ep->cfg.ack.request_every) {
             b.a = 1;
             c->pkts_since_areq = 0;
         }
@@ -6659,7 +6709,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc_peth p;
     int slot = i                               ? (int)pr->slot
                : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
-                                           : mrc__ev_pick_proven(c, -1);
+                                           : mrc__ev_pick(c, -1);
     if (slot < 0) {
         mrc__nopath_arm(c);
         return 0;
@@ -6807,7 +6857,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_RTX)) return false;
-    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || c->ep->cfg.ev_confirm_late < (c->ev_prof ? 1u : 2u)))
+    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || !mrc__ev_in_scope(c, c->ep->cfg.ev.confirm_late)))
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
         mrc__reo_widen(c, now);
@@ -6907,8 +6957,6 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             c->probes[0].kind = MRC__PROBE_FREE;
             c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
             c->tlp2 = 0;
-            /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
-            if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
         }
@@ -7041,8 +7089,8 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
      * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
      * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
      * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
-    if (!c->rto_heard || !c->ep->cfg.trim_holds_rto) c->retries++;
-    if (!c->rto_heard || !c->ep->cfg.trim_keeps_alive) c->retry_spent++;
+    if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
+    if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;
     c->st.rto_fired++;
     c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
     c->rto_heard = 0;
@@ -7083,7 +7131,7 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
-            if (c->ep->cfg.tlp_copies >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
+            if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
             c->st.tlp_fired++;
         }
     }
@@ -7291,7 +7339,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
         return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    if (ep->cfg.epop_peer_check && !pkey_ok)
+    if (ep->cfg.guard.epop_peer_check && !pkey_ok)
         return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
         mrc__epkt r;
@@ -7783,12 +7831,12 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) { /* the built-in AUTO profile */
-        uint32_t n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
         a->ev_count = n;
-        a->ev_min_active = ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n) : MRC__MAX(n / 8u, 1u);
-        a->event_mask = ep->cfg.ev_event_mask;
+        a->ev_min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }
     pf = mrc__prof_find(ep, id);
@@ -8333,17 +8381,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     if (progress) mrc__req_progress(c, now);
-    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
+    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
     }
     c->reo_deadline = MRC_TIME_NEVER;
     while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer))
                 c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
@@ -8522,7 +8570,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     c->pend_ev = ri->ev;
     c->pend_ts = ts;
     c->pend_port = ri->port;
-    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
+    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
         (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             mrc__ctl e;
@@ -8544,9 +8592,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->tack_every && c->tack_msgs >= cf->tack_every) {
+    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) {
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
         c->st.tx_tack++;
@@ -8581,7 +8629,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     uint32_t ooo = c->ooo;
     uint64_t bitmap = 0;
     bool req_idle;
-    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
     if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28, else mrc__ev_ctl's first plane's turn */
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
@@ -8722,9 +8770,9 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
              : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
                          : MRC_OP_WRITE_MIDDLE;
     a = last;
-    if (cf->ack_req_every) {
+    if (cf->ack.request_every) {
         a = 0;
-        if (++c->pkts_since_areq >= cf->ack_req_every) {
+        if (++c->pkts_since_areq >= cf->ack.request_every) {
             a = 1;
             c->pkts_since_areq = 0;
         }
@@ -9128,7 +9176,7 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "retry_linear must be 0..7 and retry_exp 0..25 (25 = retry for ever)",
         "timeout must be 0..24 (1.024 us x 2^timeout; 0 = never retransmit on timeout)",
         "num_ports must be 1..MRC_MAX_PORTS",
-        "qpn_base must be 3..0xFFFFFF - MRC_MAX_CONNS (with qpn_random false)",
+        "qpn_base must be 0 (random QPNs) or 3..0xFFFFFF - MRC_MAX_CONNS",
         "wire options: bth_m_bit 6 or 7, eeth_op_shift 2 or 4, ts_shift 0..20, tver 0..15, sack_msb_first 0 or 1",
         "a DSCP codepoint is over 63",
         "ev_sport_min is above ev_sport_max",

@@ -519,10 +519,10 @@ static void setup(run *r, const sdef *d, int mode, uint32_t nmsgs) {
         mrc_config cfg;
         mrc_config_default(&cfg);
         cfg.seed = 42u + s; /* every random choice of the core derives from the seed: two runs, the same calls */
-        cfg.evs_per_port = d->evs_per_port;
-        cfg.sack_every = d->sack_every;
-        if (d->cc_algo >= 0) cfg.cc_algo = (uint8_t)d->cc_algo;
-        if (2u * d->delay_ns > cfg.rtt_init_ns) cfg.rtt_init_ns = 2u * d->delay_ns + 2000u;
+        cfg.auto_ev.per_port = d->evs_per_port;
+        cfg.ack.sack_every = d->sack_every;
+        if (d->cc_algo >= 0) cfg.cc.algo = (uint8_t)d->cc_algo;
+        if (2u * d->delay_ns > cfg.recovery.rtt_init_ns) cfg.recovery.rtt_init_ns = 2u * d->delay_ns + 2000u;
         if (mrc_endpoint_init(&g_ep[s], &cfg, 0) != MRC_OK) die("%s: mrc_endpoint_init", d->name);
         if (s == 0) r->cfg = cfg;
     }

@@ -855,13 +855,13 @@ static int setup_endpoint(perf *p, char *err, size_t errlen) {
     mrc_config_default(&cfg);
     cfg.seed = splitmix(p->o.seed ^ (p->server ? 0x5E4Full : 0xC11Eull));
     cfg.num_ports = (uint8_t)p->planes;
-    cfg.sack_every = (uint16_t)p->o.sack_every;
-    cfg.ack_req_every = (uint16_t)p->o.ack_every;
-    cfg.sack_delay_ns = p->o.sack_delay_us * 1000u;
-    cfg.cc_algo = (uint8_t)p->o.cc;
-    cfg.fixed_cwnd_bytes = (uint32_t)p->o.cwnd;
-    cfg.line_rate_mbps = (uint32_t)p->o.rate_mbps;
-    cfg.base_rtt_ns = (uint32_t)p->o.base_rtt_ns;
+    cfg.ack.sack_every = (uint16_t)p->o.sack_every;
+    cfg.ack.request_every = (uint16_t)p->o.ack_every;
+    cfg.ack.sack_delay_ns = p->o.sack_delay_us * 1000u;
+    cfg.cc.algo = (uint8_t)p->o.cc;
+    cfg.cc.fixed_cwnd_bytes = (uint32_t)p->o.cwnd;
+    cfg.cc.line_rate_mbps = (uint32_t)p->o.rate_mbps;
+    cfg.cc.base_rtt_ns = (uint32_t)p->o.base_rtt_ns;
     cfg.place = place_hook;
     cfg.place_ud = p;
 #ifdef MRC_ENABLE_TRACE

@@ -44,6 +44,11 @@
 #ifndef FUZZ_NO_IMPLEMENTATION
 #define MRC_IMPLEMENTATION
 #endif
+/* the harnesses explore every configuration the core takes, the research knobs (mrc_config.research) too: at their
+ * defaults the core behaves exactly as without MRC_RESEARCH */
+#ifndef MRC_RESEARCH
+#define MRC_RESEARCH
+#endif
 #include "mrc.h" /* -I: the directory holding the core (fuzz.mk: FUZZ_CORE_DIR) */
 #if defined(MRC_FASTCHECK) && !defined(FUZZ_NO_IMPLEMENTATION)
 #include "../tests/fixtures/mrc_fastcheck.h" /* make fuzz-fast-check: general code vs fast paths, per call */
@@ -80,6 +85,10 @@ typedef struct fz_in {
     const uint8_t *p;
     size_t n, i;
 } fz_in;
+
+/* EV policy scopes drawn from bits: none, a profile's EVs, every EV (x2); none, hashed EVs, every EV */
+static const uint8_t fz_scope_npa[4] = {MRC_EV_SCOPE_NONE, MRC_EV_SCOPE_PROFILE, MRC_EV_SCOPE_ALL, MRC_EV_SCOPE_ALL};
+static const uint8_t fz_scope_nha[3] = {MRC_EV_SCOPE_NONE, MRC_EV_SCOPE_HASHED, MRC_EV_SCOPE_ALL};
 
 static inline void fz_init(fz_in *in, const uint8_t *p, size_t n) {
     in->p = p;

@@ -514,8 +514,8 @@ static void fz_check_tx(const mrc_txinfo *ti) {
         int found = 0;
         FZ_CHECK(ti->ev_fmt == MRC_EV_FMT_UDP && ti->path_len == 0, "AUTO EV with format %u path %u", ti->ev_fmt,
                  ti->path_len);
-        FZ_CHECK(ti->ev >= g.cfg.ev_sport_min && ti->ev <= g.cfg.ev_sport_max, "AUTO EV %#x outside [%#x, %#x]", ti->ev,
-                 g.cfg.ev_sport_min, g.cfg.ev_sport_max);
+        FZ_CHECK(ti->ev >= g.cfg.auto_ev.sport_min && ti->ev <= g.cfg.auto_ev.sport_max, "AUTO EV %#x outside [%#x, %#x]", ti->ev,
+                 g.cfg.auto_ev.sport_min, g.cfg.auto_ev.sport_max);
         for (j = 0; j < mrc_conn_ev_count(c) && !found; j++) {
             uint32_t ev, st;
             uint8_t port;
@@ -980,20 +980,21 @@ static void fz_session(fz_in *in) {
     mrc_config_default(&g.cfg);
     g.cfg.seed = 0xE5u + c1;
     g.cfg.num_ports = (uint8_t)(1u + (c0 & 3u));
-    g.cfg.evs_per_port = (uint16_t)(1u + ((c0 >> 2) & 3u));
+    g.cfg.auto_ev.per_port = (uint16_t)(1u + ((c0 >> 2) & 3u));
     g.cfg.stev_sport_high = !((c0 >> 4) & 1u);
-    g.cfg.ev_backup_pct = (uint8_t)(((c0 >> 5) & 3u) * 25u);
-    g.cfg.cc_algo = (c1 & 1u) ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_NSCC;
-    g.cfg.rev_ev_echo = (c1 >> 1) & 1u;
-    g.cfg.rev_ev_mirror = !((c1 >> 2) & 1u); /* P28: control packets on the arrival's mirror (EV profiles) */
-    g.cfg.ev_suspect_hold = (uint8_t)((c1 >> 3) & 3u); /* P29: suspect EVs sit out until the verdict */
+    g.cfg.ev.backup_pct = (uint8_t)(((c0 >> 5) & 3u) * 25u);
+    g.cfg.cc.algo = (c1 & 1u) ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_NSCC;
+    /* Q19, P28: replies echo the arrival's entropy, go on its mirror (EV profiles), or rotate */
+    g.cfg.ev.reply = (uint8_t)(((c1 >> 1) & 1u) ? MRC_EV_REPLY_ECHO
+                               : !((c1 >> 2) & 1u) ? MRC_EV_REPLY_MIRROR : MRC_EV_REPLY_ROTATE);
+    g.cfg.ev.hold = fz_scope_npa[(c1 >> 3) & 3u]; /* P29: suspect EVs sit out until the verdict */
     /* ... and the plane-size minimum (default 32) small enough for this harness's planes: 3 none, 2 two EVs */
-    if (g.cfg.ev_suspect_hold >= 2) g.cfg.ev_suspect_min = g.cfg.ev_suspect_hold == 3 ? 0u : 2u;
-    g.cfg.ev_sweep = (uint8_t)(((c0 ^ c1) >> 5) % 3u); /* P35: off, hashed EVs (the default), every EV */
+    if ((c1 >> 3) & 2u) g.cfg.research.hold_min_evs = ((c1 >> 3) & 3u) == 3u ? 0u : 2u;
+    g.cfg.ev.sweep = fz_scope_nha[((c0 ^ c1) >> 5) % 3u]; /* P35: off, hashed EVs (the default), every EV */
     if (c0 & 0x80u) {
-        g.cfg.ev_sport_min = fz_u16(in);
-        g.cfg.ev_sport_max = (uint16_t)(g.cfg.ev_sport_min + fz_u8(in));
-        if (g.cfg.ev_sport_max < g.cfg.ev_sport_min) g.cfg.ev_sport_max = 0xFFFFu;
+        g.cfg.auto_ev.sport_min = fz_u16(in);
+        g.cfg.auto_ev.sport_max = (uint16_t)(g.cfg.auto_ev.sport_min + fz_u8(in));
+        if (g.cfg.auto_ev.sport_max < g.cfg.auto_ev.sport_min) g.cfg.auto_ev.sport_max = 0xFFFFu;
     }
     g.now = 1000000;
     rc = mrc_endpoint_init(&g.ep, &g.cfg, g.now);

@@ -151,13 +151,13 @@ static uint64_t fz_sat(uint64_t v, uint64_t lim) { return v > lim ? lim : v; }
 static void fz_check_params(const mrc__ccx *x, const fz_q *q) {
     const mrc_nscc_cfg *cf = q->prof ? &g.prof.nscc : (const mrc_nscc_cfg *)0;
     mrc_nscc_cfg zero;
-    uint32_t rate = g.cfg.line_rate_mbps ? g.cfg.line_rate_mbps : 100000u * g.cfg.num_ports;
+    uint32_t rate = g.cfg.cc.line_rate_mbps ? g.cfg.cc.line_rate_mbps : 100000u * g.cfg.num_ports;
     uint32_t base, mss = q->mtu, min_cwnd, target;
     uint64_t bdp, a_q16, t;
     memset(&zero, 0, sizeof zero);
     if (!cf) cf = &zero;
     min_cwnd = mrc__data_hdr_len(&q->c, false) + mss + 4u + MRC_NOMINAL_HDR;
-    base = cf->base_rtt ? cf->base_rtt : g.cfg.base_rtt_ns;
+    base = cf->base_rtt ? cf->base_rtt : g.cfg.cc.base_rtt_ns;
     if (!base) base = 1;
     bdp = (uint64_t)rate * base / 8000u; /* < 2^64: both factors are 32-bit */
     if (bdp < min_cwnd) bdp = min_cwnd;
@@ -228,7 +228,7 @@ static int fz_join(fz_q *q) { /* RESET -> RTS; the QP joins (or opens) its peer'
 #ifdef FZ_DEBUG
         fprintf(stderr, "join: ctx %u algo %u rate %u base_cfg %u | base %u bdp %llu target %u maxwnd %llu min %u fi %u "
                         "eta %u alpha %u fi_scale %u gamma %u adj_bytes %u adj_period %u qa_thr %u\n",
-                q->c.ccx, x->algo, g.cfg.line_rate_mbps, g.cfg.base_rtt_ns, x->p.base_rtt, (unsigned long long)x->p.bdp,
+                q->c.ccx, x->algo, g.cfg.cc.line_rate_mbps, g.cfg.cc.base_rtt_ns, x->p.base_rtt, (unsigned long long)x->p.bdp,
                 x->p.target, (unsigned long long)x->p.maxwnd, x->p.min_cwnd, x->p.fi, x->p.eta, x->p.alpha_q16,
                 x->p.fi_scale_q16, x->p.gamma_q16, x->p.adjust_bytes, x->p.adjust_period, x->p.qa_threshold);
 #endif
@@ -259,15 +259,15 @@ static void fz_setup(fz_in *in) {
     g.cfg.trimmable = !((c0 >> 2) & 1u);
     g.cfg.tseth = !((c0 >> 3) & 1u);
     switch ((c0 >> 4) & 3u) {
-    case 0: g.cfg.line_rate_mbps = 0; break;
-    case 1: g.cfg.line_rate_mbps = 25000u * (1u + (c1 & 31u)); break;
-    default: g.cfg.line_rate_mbps = fz_cfg32(in); break;
+    case 0: g.cfg.cc.line_rate_mbps = 0; break;
+    case 1: g.cfg.cc.line_rate_mbps = 25000u * (1u + (c1 & 31u)); break;
+    default: g.cfg.cc.line_rate_mbps = fz_cfg32(in); break;
     }
-    g.cfg.base_rtt_ns = (c0 & 0x40u) ? fz_cfg32(in) : 12000u;
-    g.cfg.cc_algo = (c1 >> 5) == 6 ? MRC_CC_ALGO_FIXED : (c1 >> 5) == 7 ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_NSCC;
-    g.cfg.fixed_cwnd_bytes = (c0 & 0x80u) ? fz_cfg32(in) : 16384u;
+    g.cfg.cc.base_rtt_ns = (c0 & 0x40u) ? fz_cfg32(in) : 12000u;
+    g.cfg.cc.algo = (c1 >> 5) == 6 ? MRC_CC_ALGO_FIXED : (c1 >> 5) == 7 ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_NSCC;
+    g.cfg.cc.fixed_cwnd_bytes = (c0 & 0x80u) ? fz_cfg32(in) : 16384u;
     /* P30's mark: off, 1 or 32 base RTTs (c1 & 3 also picks a line rate) */
-    g.cfg.cc_lh_mark_rtts = (uint8_t)((c1 & 3u) == 0u ? 0u : (c1 & 3u) == 1u ? 1u : 32u);
+    g.cfg.research.cc_lh_mark_rtts = (uint8_t)((c1 & 3u) == 0u ? 0u : (c1 & 3u) == 1u ? 1u : 32u);
     g.now = 1000000;
     rc = mrc_endpoint_init(&g.ep, &g.cfg, g.now);
     FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);
@@ -354,7 +354,7 @@ FZ_NOCOV static void fz_check(int full) {
         const mrc__ccx *cx = &g.ep.ccx[x];
         if (!cx->used) continue;
         if (cx->algo == MRC_CC_ALGO_FIXED) {
-            uint64_t w = g.have_prof && cx->profile_id == FZ_PROF ? g.prof.fixed_cwnd : g.cfg.fixed_cwnd_bytes;
+            uint64_t w = g.have_prof && cx->profile_id == FZ_PROF ? g.prof.fixed_cwnd : g.cfg.cc.fixed_cwnd_bytes;
             FZ_CHECK(cx->cwnd == (w ? w : UINT64_MAX), "fixed window %llu, configured %llu",
                      (unsigned long long)cx->cwnd, (unsigned long long)w);
         }
@@ -447,8 +447,8 @@ static void fz_op_loss(fz_q *q, fz_in *in) {
         fz_same_cwnd(&s, "a silent loss where the fabric trims (Q13)");
     if (g.ep.ccx[x].algo == MRC_CC_ALGO_NSCC) { /* P30: a last-hop trim (only) marks the next lh_mark_rtts base RTTs */
         const mrc__ccx *cx = &g.ep.ccx[x];
-        mrc_time want = why == MRC__LOSS_TRIM_LH && g.cfg.cc_lh_mark_rtts
-                            ? g.now + (mrc_time)cx->p.base_rtt * g.cfg.cc_lh_mark_rtts : g.lh_end[x];
+        mrc_time want = why == MRC__LOSS_TRIM_LH && g.cfg.research.cc_lh_mark_rtts
+                            ? g.now + (mrc_time)cx->p.base_rtt * g.cfg.research.cc_lh_mark_rtts : g.lh_end[x];
         FZ_CHECK(cx->lh_mark_end == want, "last-hop mark until %llu after loss %d, want %llu",
                  (unsigned long long)cx->lh_mark_end, why, (unsigned long long)want);
         g.lh_end[x] = want;

@@ -15,14 +15,16 @@
  * profile - AUTO, or a GEN profile of UDP, STEV or SRv6 format created through the control plane on both endpoints.
  * After the actions (at most FZ_STEPS) comes the calm phase: every link and port up, receives posted, packets
  * delivered in order as time advances from deadline to deadline, until every message has completed or a QP is in
- * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them). The P25 knobs come
- * from bits of c0 ^ c3 (every input bit was taken): bit 1 rtx_proven_ev and tlp_answer_reset, bit 4
- * ev_hashed_fast_demote; bits 2-3 P29's ev_suspect_hold (2 and 3 also lower ev_suspect_min to 2 and 0, else no
- * plane of this harness is large enough for a hold); bit 5 (inverted) Q25's trim_holds_rto. (c0 ^ ext) bit 0 turns
- * P30's last-hop trim marks off (cc_lh_mark_rtts 0; else the default 32); c2 bits 6-7 the QP hint
- * num_remote_recv_peers (P31: none, 2, 64, 2^32 - 1); (c0 ^ ext) bits 1-2 P32's reorder_timer (6 the default, 0
- * off, 1, 64), bit 3 P33's tlp_copies 1 (else the default 2), bits 4-5 P35's ev_sweep (1 the default, 0 off, 2 every
- * EV).
+ * ERR; with extension bit 4 the EV black holes stay (the path manager must route around them). The policy knobs
+ * come from bits of c0 ^ c3 (every input bit was taken): bit 0 (inverted) the P28 mirror reply, bits 2-3 P29's
+ * suspect hold scope (none, profiles, every EV; 2 and 3 also lower the research knob hold_min_evs to 2 and 0, else
+ * no plane of this harness is large enough for a hold), bit 5 (inverted) Q25's trim_holds_rto, bits 6-7 P27's
+ * late verdict scope (as P29's). (c0 ^ ext) bit 0 turns P30's last-hop trim marks off (cc_lh_mark_rtts 0; else the
+ * default 32); c2 bits 6-7 the QP hint num_remote_recv_peers (P31: none, 2, 64, 2^32 - 1); (c0 ^ ext) bits 1-2
+ * P32's reorder_timer (6 the default, 0 off, 1, 64), bit 3 P33's tlp_copies 1 (else the default 2), bits 4-5 P35's
+ * sweep scope (hashed EVs the default, none, every EV). c0 ^ c3 bits 1 and 4 chose experiments of P25 that were
+ * not adopted (docs/DESIGN.md P25); they are left unused so the other bits keep their meaning. The harness builds
+ * with MRC_RESEARCH (fuzz/fuzz.mk) for the research knobs.
  *
  * Oracles:
  *   - while running: completions in posting order; a SEND_DONE with status OK means the bytes are already in the
@@ -52,7 +54,7 @@
 #define FZ_CALM_NS ((mrc_time)20000000000ull) /* 20 s of virtual time */
 #define FZ_INIT_XOR 0x5Au
 #define FZ_GUARD_BYTE 0xE7u
-/* extension byte: bits 1:0 congestion control, 3:2 EV profile, 4 black holes persist, 5 rev_ev_echo, 6 no loss
+/* extension byte: bits 1:0 congestion control, 3:2 EV profile, 4 black holes persist, 5 echo replies, 6 no loss
  * confirmation, 7 STEV entropy low half in the source port */
 enum { FZ_CC_DEFAULT = 0, FZ_CC_NSCC_SMALL = 1, FZ_CC_FIXED = 2, FZ_CC_NONE = 3 };
 #define FZ_CCPROF 5u
@@ -243,7 +245,7 @@ static void fz_ev_profile(int s, unsigned kind) { /* a GEN profile: 1 UDP, 2 STE
     p.state = MRC_PROFILE_OFFLINE;
     p.mode = MRC_EV_MODE_GEN;
     p.fmt_id = 1;
-    p.ev_count = MRC__MIN((uint32_t)g.cfg[s].evs_per_port * g.cfg[s].num_ports, (uint32_t)MRC_MAX_EVS);
+    p.ev_count = MRC__MIN((uint32_t)g.cfg[s].auto_ev.per_port * g.cfg[s].num_ports, (uint32_t)MRC_MAX_EVS);
     p.ev_min_active = 1;
     p.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
     rc = mrc_ev_profile_modify(&g.ep[s], FZ_EVPROF, &p, 0x7Fu, g.now);
@@ -269,39 +271,38 @@ static void fz_setup(fz_in *in) {
         cf->seed = 0xA11CEu + (((c0 ^ c3) >> 5) & 1u ? 0u : s * 0x9E37u) + c3;
         cf->num_ports = (uint8_t)(1u + (c0 & 3u));
         cf->qpn_base = 0x100u + s * 0x40u;
-        cf->evs_per_port = (uint16_t)(1u + (c3 & 3u));
+        cf->auto_ev.per_port = (uint16_t)(1u + (c3 & 3u));
         cf->tseth = !((c0 >> 3) & 1u);
         cf->trimmable = !((c0 >> 4) & 1u);
-        cf->sack_every = (uint16_t)(1u + ((c0 >> 5) & 1u));
-        cf->nack_oor = (c0 >> 6) & 1u;
-        cf->window_inclusive = (c0 >> 7) & 1u;
+        cf->ack.sack_every = (uint16_t)(1u + ((c0 >> 5) & 1u));
+        cf->rx.nack_oor = (c0 >> 6) & 1u;
+        cf->rx.window_inclusive = (c0 >> 7) & 1u;
         cf->wire.sack_msb_first = (uint8_t)((c3 >> 2) & 1u);
         cf->wire.bth_m_bit = (c3 & 8u) ? 6 : 7;
-        cf->ack_req_every = (uint16_t)((c3 >> 4) & 1u) * 2u;
-        cf->fixed_cwnd_bytes = (c3 & 0x20u) ? 3000u : 8000u;
-        cf->tlp_min_ns = 5000u;
-        if ((g.ext & 3u) == FZ_CC_FIXED) cf->cc_algo = MRC_CC_ALGO_FIXED;
-        if ((g.ext & 3u) == FZ_CC_NONE) cf->cc_algo = MRC_CC_ALGO_NONE;
-        cf->rev_ev_echo = (g.ext >> 5) & 1u;
-        cf->ev_confirm_loss = !((g.ext >> 6) & 1u);
+        cf->ack.request_every = (uint16_t)((c3 >> 4) & 1u) * 2u;
+        cf->cc.fixed_cwnd_bytes = (c3 & 0x20u) ? 3000u : 8000u;
+        cf->recovery.tlp_min_ns = 5000u;
+        if ((g.ext & 3u) == FZ_CC_FIXED) cf->cc.algo = MRC_CC_ALGO_FIXED;
+        if ((g.ext & 3u) == FZ_CC_NONE) cf->cc.algo = MRC_CC_ALGO_NONE;
+        cf->ev.confirm_loss = !((g.ext >> 6) & 1u);
         cf->stev_sport_high = !((g.ext >> 7) & 1u);
-        cf->rtx_proven_ev = cf->tlp_answer_reset = (((c0 ^ c3) >> 1) & 1u) != 0;
-        cf->ev_hashed_fast_demote = (((c0 ^ c3) >> 4) & 1u) != 0;
-        cf->ev_confirm_late = (uint8_t)(((c0 ^ c3) >> 6) & 3u); /* P27: 0, 1 (profiles), 2-3 (every EV) */
-        cf->rev_ev_mirror = !((c0 ^ c3) & 1u); /* P28 (with an EV profile and rev_ev_echo off) */
-        cf->ev_suspect_hold = (uint8_t)(((c0 ^ c3) >> 2) & 3u); /* P29: 0, 1 (profiles), 2-3 (every EV) */
-        if (cf->ev_suspect_hold >= 2) /* ... with a minimum this harness's planes reach */
-            cf->ev_suspect_min = cf->ev_suspect_hold == 3 ? 0u : 2u;
-        cf->trim_holds_rto = !(((c0 ^ c3) >> 5) & 1u);           /* Q25: a trim-answered expiry does not back off */
-        cf->cc_lh_mark_rtts = (uint8_t)(((c0 ^ g.ext) & 1u) ? 0u : 32u); /* P30 (every bit is taken: a mix) */
+        cf->ev.confirm_late = fz_scope_npa[((c0 ^ c3) >> 6) & 3u]; /* P27: none, profiles, every EV (2-3) */
+        /* Q19, P28: echo (ext bit 5), else the arrival's mirror (with an EV profile) or the rotation */
+        cf->ev.reply = (uint8_t)(((g.ext >> 5) & 1u) ? MRC_EV_REPLY_ECHO
+                                 : !((c0 ^ c3) & 1u) ? MRC_EV_REPLY_MIRROR : MRC_EV_REPLY_ROTATE);
+        cf->ev.hold = fz_scope_npa[((c0 ^ c3) >> 2) & 3u]; /* P29: none, profiles, every EV (2-3) */
+        if (((c0 ^ c3) >> 2) & 2u) /* ... with a minimum this harness's planes reach */
+            cf->research.hold_min_evs = (((c0 ^ c3) >> 2) & 3u) == 3u ? 0u : 2u;
+        cf->recovery.trim_holds_rto = !(((c0 ^ c3) >> 5) & 1u);           /* Q25: a trim-answered expiry does not back off */
+        cf->research.cc_lh_mark_rtts = (uint8_t)(((c0 ^ g.ext) & 1u) ? 0u : 32u); /* P30 (every bit is taken: a mix) */
         { /* P32's reorder timer: the default 1.5 x the slack, off, a quarter of it, the largest (16 x) */
             static const uint8_t reo[4] = {6u, 0u, 1u, 64u};
-            cf->reorder_timer = reo[((c0 ^ g.ext) >> 1) & 3u];
+            cf->research.reorder_timer = reo[((c0 ^ g.ext) >> 1) & 3u];
         }
-        cf->tlp_copies = (uint8_t)(1u + !(((c0 ^ g.ext) >> 3) & 1u)); /* P33: 2 (the default) or 1 */
+        cf->research.tlp_copies = (uint8_t)(1u + !(((c0 ^ g.ext) >> 3) & 1u)); /* P33: 2 (the default) or 1 */
         { /* P35's sweeps: hashed EVs (the default), off, every EV */
-            static const uint8_t sw[4] = {1u, 0u, 2u, 1u};
-            cf->ev_sweep = sw[((c0 ^ g.ext) >> 4) & 3u];
+            static const uint8_t sw[4] = {MRC_EV_SCOPE_HASHED, MRC_EV_SCOPE_NONE, MRC_EV_SCOPE_ALL, MRC_EV_SCOPE_HASHED};
+            cf->ev.sweep = sw[((c0 ^ g.ext) >> 4) & 3u];
         }
         rc = mrc_endpoint_init(&g.ep[s], cf, g.now);
         FZ_CHECK(rc == MRC_OK, "endpoint_init %d", rc);

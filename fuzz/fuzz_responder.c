@@ -191,19 +191,19 @@ static int fz_setup(fz_in *in) {
     g.cfg.wire.sack_msb_first = (uint8_t)((c0 >> 3) & 1u);
     g.cfg.wire.eeth_op_shift = (c0 & 0x10u) ? 4 : 2;
     g.cfg.tseth = !(c0 & 0x20u);
-    g.cfg.nack_oor = (c0 & 0x40u) != 0;
-    g.cfg.window_inclusive = (c0 & 0x80u) != 0;
-    g.cfg.sack_every = (uint16_t)(1u + (c1 & 3u));
-    g.cfg.tack_every = (uint16_t)((c1 >> 2) & 3u);
+    g.cfg.rx.nack_oor = (c0 & 0x40u) != 0;
+    g.cfg.rx.window_inclusive = (c0 & 0x80u) != 0;
+    g.cfg.ack.sack_every = (uint16_t)(1u + (c1 & 3u));
+    g.cfg.ack.tack_every = (uint16_t)((c1 >> 2) & 3u);
     g.cfg.trimmable = !(c1 & 0x10u);
-    g.cfg.ack_req_every = (uint16_t)((c1 >> 5) & 3u);
-    g.cfg.fixed_cwnd_bytes = (c2 & 0x80u) ? (uint32_t)(c2 & 0x7Fu) * 64u : 0u;
-    if (c2 & 0x80u) g.cfg.cc_algo = g.cfg.fixed_cwnd_bytes ? MRC_CC_ALGO_FIXED : MRC_CC_ALGO_NONE; /* else NSCC */
+    g.cfg.ack.request_every = (uint16_t)((c1 >> 5) & 3u);
+    g.cfg.cc.fixed_cwnd_bytes = (c2 & 0x80u) ? (uint32_t)(c2 & 0x7Fu) * 64u : 0u;
+    if (c2 & 0x80u) g.cfg.cc.algo = g.cfg.cc.fixed_cwnd_bytes ? MRC_CC_ALGO_FIXED : MRC_CC_ALGO_NONE; /* else NSCC */
     g.cfg.wire.ts_shift = (uint8_t)((c2 & 0x40u) ? (c2 & 15u) : 7u);
-    g.cfg.qpn_random = !(c3 & 0x80u); /* P16: random QPNs, or fixed ones at the top of the 24-bit space */
-    g.cfg.qpn_base = (c3 & 0x80u) ? MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS : 0x100u;
-    g.cfg.evs_per_port = (uint16_t)(1u + ((c3 >> 4) & 3u));
-    g.cfg.reorder_slack_ns = (c3 & 8u) ? 500u : 0u;
+    /* P16: random QPNs, or fixed ones at the top of the 24-bit space */
+    g.cfg.qpn_base = (c3 & 0x80u) ? MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS : 0u;
+    g.cfg.auto_ev.per_port = (uint16_t)(1u + ((c3 >> 4) & 3u));
+    g.cfg.recovery.reorder_slack_ns = (c3 & 8u) ? 500u : 0u;
     g.cfg.place = fz_place;
     g.cfg.place_ud = &g;
     g.now = 1000000;

@@ -78,16 +78,16 @@ static void fz_setup_common(fz_in *in, unsigned state) {
     int rc;
     mrc_config_default(&g.cfg);
     g.cfg.num_ports = (uint8_t)(1u + (c0 & 1u));
-    g.cfg.evs_per_port = (uint16_t)(1u + ((c0 >> 1) & 3u));
+    g.cfg.auto_ev.per_port = (uint16_t)(1u + ((c0 >> 1) & 3u));
     g.cfg.wire.sack_msb_first = (uint8_t)((c0 >> 3) & 1u);
-    g.cfg.window_inclusive = (c0 >> 4) & 1u;
-    g.cfg.nack_oor = (c0 >> 5) & 1u;
+    g.cfg.rx.window_inclusive = (c0 >> 4) & 1u;
+    g.cfg.rx.nack_oor = (c0 >> 5) & 1u;
     g.cfg.tseth = !((c0 >> 6) & 1u);
-    g.cfg.sack_every = (uint16_t)(1u + (c1 & 3u));
-    g.cfg.reorder_slack_ns = (c1 & 4u) ? 300u : 0u;
-    g.cfg.ack_req_every = (uint16_t)((c1 >> 3) & 3u);
-    g.nack_oor = g.cfg.nack_oor;
-    g.cfg.cc_algo = MRC_CC_ALGO_NONE; /* the reference models the PSN window and MPR; congestion windows are not in it */
+    g.cfg.ack.sack_every = (uint16_t)(1u + (c1 & 3u));
+    g.cfg.recovery.reorder_slack_ns = (c1 & 4u) ? 300u : 0u;
+    g.cfg.ack.request_every = (uint16_t)((c1 >> 3) & 3u);
+    g.nack_oor = g.cfg.rx.nack_oor;
+    g.cfg.cc.algo = MRC_CC_ALGO_NONE; /* the reference models the PSN window and MPR; congestion windows are not in it */
     g.now = 1000000;
     rc = mrc_endpoint_init(&g.ep, &g.cfg, g.now);
     FZ_CHECK(rc == MRC_OK, "init %d", rc);
@@ -129,7 +129,7 @@ static void fz_setup_common(fz_in *in, unsigned state) {
         FZ_CHECK(rc == MRC_OK, "RTS %d", rc);
         g.win = MRC__MIN((uint32_t)a.mpr * 128u, (uint32_t)MRC_MAX_INFLIGHT);
     } else {
-        g.win = g.mpr_dest * 128u - (g.cfg.window_inclusive ? 0u : 1u);
+        g.win = g.mpr_dest * 128u - (g.cfg.rx.window_inclusive ? 0u : 1u);
     }
 }
 
@@ -266,10 +266,10 @@ static void fz_rsp_counters(void) {
 /* P19: PROBE_REQs are answered at most probe_rate_pps per connection with bursts of probe_burst (GCRA in virtual
  * time; the same arithmetic as the core's bucket, from the configuration): does this one fit? */
 static int fz_probe_fits(void) {
-    mrc_time T = g.cfg.probe_rate_pps ? (mrc_time)1000000000u / g.cfg.probe_rate_pps : 0, tau;
+    mrc_time T = g.cfg.guard.probe_rate_pps ? (mrc_time)1000000000u / g.cfg.guard.probe_rate_pps : 0, tau;
     if (!T) return 1;
     if (T < 1) T = 1;
-    tau = T * (mrc_time)(g.cfg.probe_burst ? g.cfg.probe_burst - 1u : 0u);
+    tau = T * (mrc_time)(g.cfg.guard.probe_burst ? g.cfg.guard.probe_burst - 1u : 0u);
     if (g.probe_tat > g.now && g.probe_tat - g.now > tau) return 0;
     g.probe_tat = (g.probe_tat > g.now ? g.probe_tat : g.now) + T;
     return 1;
@@ -278,7 +278,7 @@ static int fz_probe_fits(void) {
 static void fz_run_responder(fz_in *in) {
     unsigned ops;
     fz_setup_common(in, (fz_u8(in) & 1u) ? MRC_QPS_RTS : MRC_QPS_RTR);
-    g.win = g.mpr_dest * 128u - (g.cfg.window_inclusive ? 0u : 1u);
+    g.win = g.mpr_dest * 128u - (g.cfg.rx.window_inclusive ? 0u : 1u);
     g.cack = -1;
     for (ops = 0; ops < FZ_MAX_OPS && fz_left(in) > 0; ops++) {
         uint8_t op = fz_u8(in);

@@ -103,7 +103,7 @@ static void gc_record(int lossy, uint64_t seed) {
         mrc_config_default(&cfg);
         cfg.seed = 0x5EEDu; /* side B's first rkey then equals fuzz_responder's region 0 rkey (config byte c3 = 0) */
         cfg.num_ports = 2;
-        cfg.evs_per_port = 1;
+        cfg.auto_ev.per_port = 1;
         if (mrc_endpoint_init(&r->ep[s], &cfg, 0) != MRC_OK) exit(2);
         if (mrc_endpoint_reg_mr(&r->ep[s], r->mem[s], 0x10000u, GC_REGION, MRC_ACCESS_REMOTE_WRITE, (void *)0,
                                 &r->rkey[s]) != MRC_OK)

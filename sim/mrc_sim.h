@@ -107,7 +107,6 @@ typedef struct mrc_sim_config {
     bool ev_groups;           /* ev_paths on the fat tree: the profile's P26 hop groups say which EVs share a T1 (the
                                  T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
                                  retires them together (default true). The Clos has none: its EVs share no hop */
-    uint8_t ev_group_retire;  /* mrc_config.ev_group_retire (default: the core's, 2) */
     bool ev_hashed;           /* ECMP-hashed EVs in an EXP profile instead of AUTO (default false; ECMP routing, not
                                  with ev_paths): each endpoint's profile holds evs_per_qp random UDP source ports, EV
                                  i on plane i % P + 1, and the EV policies are set as AUTO EVs get them (P23 recycling
@@ -124,22 +123,17 @@ typedef struct mrc_sim_config {
                                  flows crosses the cable - no packet is sent into the hole after the fault, whatever
                                  the EV policy. Marks follow data paths only (a profile's EV serves all of a host's
                                  QPs, so marking for the SACK paths would take EVs from its data too) */
-    uint8_t cc_lh_mark_rtts;  /* mrc_config.cc_lh_mark_rtts (default: the core's, 32; P30) */
-    uint8_t reorder_timer;    /* mrc_config.reorder_timer (default: the core's, 6; P32) */
-    uint8_t tlp_copies;       /* mrc_config.tlp_copies (default: the core's, 2; P33) */
-    uint8_t ev_sweep;         /* mrc_config.ev_sweep (default: the core's; P35) */
-    uint8_t ev_suspect_hold;  /* mrc_config.ev_suspect_hold (default: the core's; P29) */
-    uint8_t ev_confirm_late;  /* mrc_config.ev_confirm_late (default: the core's; P27) */
     uint32_t cwnd_bytes;      /* 0 (default): the core's NSCC, sized from the host rate and the unloaded RTT; a
                                  value: a fixed window of that many bytes; MRC_SIM_NONE: no congestion control */
     uint8_t mpr;              /* MPR and MPR_dest, units of 128 PSNs (default 8) */
     uint8_t timeout;          /* ACK timeout exponent, 1.024 us x 2^t (default 7: 131 us) */
     uint8_t retry_linear, retry_exp; /* (default 7, 7) */
-    uint16_t sack_every;      /* (default 1) */
-    uint32_t reorder_slack_ns;/* mrc_config.reorder_slack_ns (default 0: the core's automatic slack) */
-    bool trimmable;           /* first transmissions trimmable (default true) */
-    uint8_t ev_recycle;       /* mrc_config.ev_recycle (default: the core's, docs/PROTOCOL.md P23) */
-    uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints, shared by endpoints and switches (default: mrc_config_default) */
+    /* every endpoint's mrc_config, passed through as it is (default: mrc_config_default), except what the fabric
+     * decides: seed (one per host), num_ports (the planes), qpn_base (fixed QPNs: flows are indexed by QPN),
+     * auto_ev.per_port (evs_per_qp over the planes), cc.algo and cc.fixed_cwnd_bytes (cwnd_bytes), cc.line_rate_mbps
+     * and cc.base_rtt_ns (the host's rate and the unloaded RTT) and the hooks. Its dscp[] are the switches' too. A
+     * scenario that needs an EV policy other than the default names its preset (mrc_ev_policy_preset). */
+    mrc_config core;
     /* outputs */
     uint64_t sample_ns;       /* time-series interval (default 0 = none) */
     uint8_t verify;           /* MRC_SIM_VERIFY_* placed-byte check (default SAMPLED: 3 x 8 bytes per packet) */
@@ -312,6 +306,7 @@ MRC_SIM_API int mrc_sim_svg_plot(FILE *f, const char *title, const char *xlabel,
 #define MRC_SIM__DATA_HDR ((uint32_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
 #define MRC_SIM__ACK_LEN ((uint32_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN)
 #define MRC_SIM__IOVA 0x10000000000ull
+#define MRC_SIM__QPN_BASE 0x100u /* every endpoint's QPNs: qpn_base + conn slot */
 
 enum {
     MRC_SIM__EV_ARRIVE = 1, MRC_SIM__EV_TXDONE, MRC_SIM__EV_TIMER, MRC_SIM__EV_FLOW, MRC_SIM__EV_FAULT_ON,
@@ -528,10 +523,8 @@ MRC_SIM__PRIVATE void mrc_sim__pkt_release(mrc_sim *s, uint32_t i) {
 
 /* ---- configuration ---------------------------------------------------------------------------------------------- */
 MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
-    mrc_config mc;
     if (!c) return;
     memset(c, 0, sizeof *c);
-    mrc_config_default(&mc);
     c->seed = 1;
     c->topo = MRC_SIM_FATTREE;
     c->k = 16;
@@ -556,22 +549,12 @@ MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *c) {
     c->evs_per_qp = 128;
     c->ev_paths = false;
     c->ev_groups = true;
-    c->ev_group_retire = mc.ev_group_retire;
-    c->cc_lh_mark_rtts = mc.cc_lh_mark_rtts;
-    c->reorder_timer = mc.reorder_timer;
-    c->tlp_copies = mc.tlp_copies;
-    c->ev_sweep = mc.ev_sweep;
-    c->ev_suspect_hold = mc.ev_suspect_hold;
-    c->ev_confirm_late = mc.ev_confirm_late;
     c->cwnd_bytes = 0;
     c->mpr = 8;
     c->timeout = 7;
     c->retry_linear = 7;
     c->retry_exp = 7;
-    c->sack_every = mc.sack_every;
-    c->trimmable = true;
-    c->ev_recycle = mc.ev_recycle;
-    memcpy(c->dscp, mc.dscp, sizeof c->dscp);
+    mrc_config_default(&c->core);
     c->verify = MRC_SIM_VERIFY_SAMPLED;
     c->linger_ns = 200000;
 }
@@ -1087,7 +1070,7 @@ MRC_SIM__PRIVATE void mrc_sim__enqueue(mrc_sim *s, uint32_t li, uint32_t pi) {
         if (keep > mrc_len) keep = mrc_len;
         p->payload_len = keep - p->hdr_len;
         p->trimmed = 1;
-        p->dscp = s->cfg.dscp[l->to_host && s->cfg.trim_lasthop_dscp ? MRC_DSCP_TRIMMED_LASTHOP : MRC_DSCP_TRIMMED];
+        p->dscp = s->cfg.core.dscp[l->to_host && s->cfg.trim_lasthop_dscp ? MRC_DSCP_TRIMMED_LASTHOP : MRC_DSCP_TRIMMED];
         p->wire = keep + mrc_sim__overhead(s);
         s->tot.trims++;
         if (p->flow != MRC_SIM__NIL) s->flow[p->flow].r.fabric_trims++;
@@ -1908,7 +1891,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
     if (s->cfg.ev_hashed) s->hashed_evs = s->P * (s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
     /* DSCP codepoint -> class, as a switch is configured */
     for (i = 0; i < 64; i++) s->cls_of[i] = MRC_DSCP_NO_TRIM;
-    for (i = MRC_DSCP_CLASSES; i-- > 0;) s->cls_of[s->cfg.dscp[i] & 63u] = (uint8_t)i;
+    for (i = MRC_DSCP_CLASSES; i-- > 0;) s->cls_of[s->cfg.core.dscp[i] & 63u] = (uint8_t)i;
     s->scratch = (uint8_t *)malloc(16384);
     if (!s->scratch) {
         mrc_sim__seterr(err, cap, "out of memory");
@@ -1916,42 +1899,20 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
     }
     for (i = 0; i < s->H; i++) {
         mrc_sim__host *h = &s->host[i];
-        mrc_config mc;
+        mrc_config mc = s->cfg.core; /* passed through, but for what the fabric decides */
         uint32_t j;
-        mrc_config_default(&mc);
         mc.seed = mrc_sim__mix(s->cfg.seed ^ (0x686F737400000000ull + i));
-        mc.qpn_random = false; /* fixed QPNs (qpn_base + slot): flows are indexed by QPN - qpn_base below */
+        mc.qpn_base = MRC_SIM__QPN_BASE; /* fixed QPNs (qpn_base + slot): flows are indexed by QPN - qpn_base below */
         mc.num_ports = (uint8_t)s->P;
-        memcpy(mc.dscp, s->cfg.dscp, sizeof mc.dscp);
-        mc.trimmable = s->cfg.trimmable;
-        mc.ev_recycle = s->cfg.ev_recycle;
-        mc.sack_every = s->cfg.sack_every;
-        mc.reorder_slack_ns = s->cfg.reorder_slack_ns;
         /* congestion control: the core's NSCC sized for this host and fabric, unless a fixed window (or none) is
          * asked for */
-        mc.cc_algo = s->cfg.cwnd_bytes == 0 ? MRC_CC_ALGO_NSCC
+        mc.cc.algo = s->cfg.cwnd_bytes == 0 ? MRC_CC_ALGO_NSCC
                      : s->cfg.cwnd_bytes == MRC_SIM_NONE ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_FIXED;
-        mc.fixed_cwnd_bytes = s->cwnd;
-        mc.line_rate_mbps = (uint32_t)((s->cfg.host_bps ? s->cfg.host_bps : s->cfg.link_bps) / 1000000u * s->P);
-        mc.base_rtt_ns = (uint32_t)s->rtt;
-        mc.evs_per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
-        mc.ev_group_retire = s->cfg.ev_group_retire;
-        mc.cc_lh_mark_rtts = s->cfg.cc_lh_mark_rtts;
-        mc.reorder_timer = s->cfg.reorder_timer;
-        mc.tlp_copies = s->cfg.tlp_copies;
-        mc.ev_sweep = s->cfg.ev_sweep;
-        mc.ev_suspect_hold = s->cfg.ev_suspect_hold;
-        mc.ev_confirm_late = s->cfg.ev_confirm_late;
-        if (s->path_evs) mc.ev_backup_pct = 0; /* every path carries data: backups would idle a quarter of the T1s */
-        /* ... and its EVs stand for SRv6 paths, though carried as UDP source ports the simulator decodes: the core's
-         * default sweep scope (P35, hashed EVs) leaves real SRv6 formats out, and so does the simulator */
-        if (s->path_evs && mc.ev_sweep == 1) mc.ev_sweep = 0;
-        if (s->hashed_evs) { /* the policies AUTO EVs get (docs/PROTOCOL.md P23, P27-P29; P35 treats both alike) */
-            if (mc.ev_recycle == 1) mc.ev_recycle = 2;
-            if (mc.ev_confirm_late < 2) mc.ev_confirm_late = 0;
-            if (mc.ev_suspect_hold < 2) mc.ev_suspect_hold = 0;
-            mc.rev_ev_mirror = false;
-        }
+        mc.cc.fixed_cwnd_bytes = s->cwnd;
+        if (!mc.cc.line_rate_mbps)
+            mc.cc.line_rate_mbps = (uint32_t)((s->cfg.host_bps ? s->cfg.host_bps : s->cfg.link_bps) / 1000000u * s->P);
+        mc.cc.base_rtt_ns = (uint32_t)s->rtt;
+        mc.auto_ev.per_port = (uint16_t)(s->cfg.evs_per_qp / s->P ? s->cfg.evs_per_qp / s->P : 1u);
         mc.place = mrc_sim__place;
         mc.place_ud = h;
         mc.trace = mrc_sim__trace;

@@ -15,6 +15,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define MRC_IMPLEMENTATION
+#define MRC_RESEARCH /* the simulator is the research tool: mrc_config.research's knobs (--lh-mark, --tlp-copies, ...) */
 #include "../mrc.h"
 #ifdef MRC_FASTCHECK /* make fast-check: every recv and poll_tx runs general code and fast path, compared */
 #include "../tests/fixtures/mrc_fastcheck.h"
@@ -35,22 +36,24 @@ typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
     uint64_t seed, size, cwnd, sample_ns, slack_ns, host_mbps;
     uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
-    int json, list, quiet, update_golden, strict, routing, no_trim, no_recycle, cwnd_set, seed_set, no_ev_groups;
+    int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set, no_ev_groups;
     int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed, oracle_fault;
-    int ev_sweep, suspect_hold, confirm_late;
+    int ev_policy, ev_recycle, ev_sweep, suspect_hold, confirm_late; /* -1: the scenario's */
 } opts;
 
 static void usage(FILE *f) {
     fputs("usage: mrc_simrun --list\n"
           "       mrc_simrun --scenario NAME [--seed N] [--json] [--out DIR] [--hosts N] [--k K] [--planes P]\n"
           "                  [--radix R] [--size BYTES] [--routing ecmp|srv6|srv6-paths] [--no-ev-groups]\n"
-          "                  [--group-retire 0|1|2] [--evs N] [--no-trim] [--no-recycle] [--cwnd BYTES|unlimited]\n"
+          "                  [--evs N] [--no-trim] [--cwnd BYTES|unlimited]\n"
           "                  [--no-lasthop-dscp] [--lh-mark RTTS] [--no-hints]\n"
           "                  [--matrix FILE]\n"
           "                  [--pcap FILE --pcap-hosts A,B]\n"
           "                  [--sample-us N] [--reorder-slack-us N] [--reorder-timer Q] [--tlp-copies 1|2]\n"
           "                  [--ev-hashed] [--oracle-bypass] [--oracle-fault] [--host-mbps N]\n"
-          "                  [--ev-sweep 0|1|2] [--suspect-hold 0|1|2] [--confirm-late 0|1|2]\n"
+          "                  [--ev-policy default|rotation|ecmp|paths] [--ev-recycle S] [--ev-sweep S]\n"
+          "                  [--suspect-hold S] [--confirm-late S] [--no-recycle] [--group-retire alone|at-once|second]\n"
+          "                  (S, an EV scope: none, auto, hashed, profile, all)\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -130,6 +133,7 @@ typedef struct scenario {
     uint64_t sample_ns;
     uint64_t win_lo, win_hi;          /* goodput window (plane down) */
     int quick;                        /* 1: in the quick suite; 2: fixed window of one packet */
+    int ev_policy;                    /* the EV policy, MRC_EV_PRESET_* (0: the default) */
 } scenario;
 
 #define FT(k_) MRC_SIM_FATTREE, (k_), 1, 0, 0
@@ -137,82 +141,82 @@ typedef struct scenario {
 static const scenario scenarios[] = {
     /* the standard suite (make sim) */
     {"perm_ft", "permutation, 3-tier fat tree, 2 MB per host, MRC spraying 128 EVs", W_PERM, F_NONE, FT(16),
-     2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0},
+     2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
     {"perm_ft_1ev", "baseline: same, one EV per QP (RoCE-like single ECMP path)", W_PERM, F_NONE, FT(16), 2000000, 0,
-     1, 0, 0, 0, 0, 5000, 0, 0, 0},
+     1, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
     {"perm_ft_notrim", "baseline: same, switches drop instead of trimming", W_PERM, F_NONE, FT(16), 2000000, 0, 0, 1,
-     0, 0, 0, 5000, 0, 0, 0},
+     0, 0, 0, 5000, 0, 0, 0, 0},
     {"perm_ft_srv6", "same as perm_ft with static SRv6 uSID source routes (simulator's own EV->path encoding)",
-     W_PERM, F_NONE, FT(16), 2000000, 0, 0, 0, 1, 0, 0, 5000, 0, 0, 0},
+     W_PERM, F_NONE, FT(16), 2000000, 0, 0, 0, 1, 0, 0, 5000, 0, 0, 0, 0},
     {"perm_mp", "permutation, 8-plane 2-tier Clos (8 x 100G ports per host), 2 MB per host", W_PERM, F_NONE,
-     MP(8, 64, 1024), 2000000, 0, 0, 0, 0, 0, 0, 2000, 0, 0, 0},
+     MP(8, 64, 1024), 2000000, 0, 0, 0, 0, 0, 0, 2000, 0, 0, 0, 0},
     {"perm_mp_srv6", "perm_mp over static SRv6 uSID routes with the path-aware EV profile: each QP has one EV per "
      "(plane, T1), 8 x 32 = 256, every T1 of every plane used once", W_PERM, F_NONE, MP(8, 64, 1024), 2000000, 0, 0, 0,
-     2, 0, 0, 2000, 0, 0, 0},
+     2, 0, 0, 2000, 0, 0, 0, MRC_EV_PRESET_PATHS},
     {"perm_mp_16m", "perm_mp with 16 MB per host (flows as long in base RTTs as perm_ft's)", W_PERM, F_NONE,
-     MP(8, 64, 1024), 16000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0},
+     MP(8, 64, 1024), 16000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
     {"perm_mp_16m_srv6", "perm_mp_srv6 with 16 MB per host", W_PERM, F_NONE, MP(8, 64, 1024), 16000000, 0, 0, 0, 2, 0,
-     0, 5000, 0, 0, 0},
+     0, 5000, 0, 0, 0, MRC_EV_PRESET_PATHS},
     {"perm_mp_1ev", "baseline: same, one EV per port (one ECMP path per plane)", W_PERM, F_NONE, MP(8, 64, 1024),
-     2000000, 0, 1, 0, 0, 0, 0, 2000, 0, 0, 0},
+     2000000, 0, 1, 0, 0, 0, 0, 2000, 0, 0, 0, 0},
     {"blackhole_ft", "perm_ft with 1% of fabric cables black-holed (silent drop) at 50 us", W_PERM, F_BLACKHOLE,
-     FT(16), 2000000, 0, 0, 0, 0, 50000, 0.01, 5000, 0, 0, 0},
+     FT(16), 2000000, 0, 0, 0, 0, 50000, 0.01, 5000, 0, 0, 0, 0},
     {"t1_blackhole_mp", "perm on 8 planes, 16 MB, one T1 switch of plane 1 silently stops forwarding at 50 us",
-     W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0},
+     W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0, 0},
     {"t1_blackhole_mp_srv6", "t1_blackhole_mp over SRv6 with the path-aware EV profile (8 x 16 EVs: one per plane "
      "and T1, so exactly one EV of each QP crosses the dead T1)", W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0,
-     0, 0, 2, 50000, 0, 5000, 80000, 160000, 0},
+     0, 0, 2, 50000, 0, 5000, 80000, 160000, 0, MRC_EV_PRESET_PATHS},
     {"planedown_mp", "perm on 8 planes, 256 hosts x 16 MB; plane 1 (every host port 1) down at 50 us", W_PERM,
-     F_PLANE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0},
+     F_PLANE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0, 0},
     {"blackhole_ft_srv6", "blackhole_ft over SRv6 with the path-aware EV profile (64 EVs: one per (T1, T2) up path)",
-     W_PERM, F_BLACKHOLE, FT(16), 2000000, 0, 0, 0, 2, 50000, 0.01, 5000, 0, 0, 0},
+     W_PERM, F_BLACKHOLE, FT(16), 2000000, 0, 0, 0, 2, 50000, 0.01, 5000, 0, 0, 0, MRC_EV_PRESET_PATHS},
     {"loss_ft", "perm_ft with 1% random loss on every link", W_PERM, F_LOSS, FT(16), 2000000, 0, 0, 0, 0, 0, 10000,
-     5000, 0, 0, 0},
+     5000, 0, 0, 0, 0},
     {"loss_ft_1ev", "baseline: loss_ft with one EV per QP", W_PERM, F_LOSS, FT(16), 2000000, 0, 1, 0, 0, 0, 10000,
-     5000, 0, 0, 0},
+     5000, 0, 0, 0, 0},
     {"incast_ft", "incast 127 -> 1 x 2 MB on the fat tree, trimming on", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 0,
-     0, 0, 0, 100000, 0, 0, 0},
+     0, 0, 0, 100000, 0, 0, 0, 0},
     {"incast_ft_notrim", "baseline: incast 127 -> 1 without trimming", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 1,
-     0, 0, 0, 100000, 0, 0, 0},
+     0, 0, 0, 100000, 0, 0, 0, 0},
     {"incast_ft_cwnd1", "diagnostic: incast_ft with a fixed window of one packet per QP (a stand-in for a converged "
-     "congestion control)", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 0, 0, 0, 0, 100000, 0, 0, 2},
+     "congestion control)", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 0, 0, 0, 0, 100000, 0, 0, 2, 0},
     {"victim_ft", "incast 7 -> 1 x 2 MB plus a victim flow (2 MB at 200 us) into a host on the receiver's T0",
-     W_VICTIM, F_NONE, FT(16), 2000000, 7, 0, 0, 0, 0, 0, 10000, 0, 0, 0},
+     W_VICTIM, F_NONE, FT(16), 2000000, 7, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0},
     {"victim_ft_1ev", "baseline: victim_ft with one EV per QP", W_VICTIM, F_NONE, FT(16), 2000000, 7, 1, 0, 0, 0, 0,
-     10000, 0, 0, 0},
+     10000, 0, 0, 0, 0},
     {"alltoall_ft", "all-to-all among 32 hosts spread over a k=8 fat tree, 256 KB per pair", W_ALLTOALL, F_NONE,
-     FT(8), 256000, 32, 0, 0, 0, 0, 0, 10000, 0, 0, 0},
+     FT(8), 256000, 32, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0},
     {"allreduce_mp", "ring all-reduce, 64 hosts on 8 planes, 64 MB per host (2(N-1) dependent steps)", W_ALLREDUCE,
-     F_NONE, MP(8, 16, 128), 64000000, 64, 0, 0, 0, 0, 0, 20000, 0, 0, 0},
+     F_NONE, MP(8, 16, 128), 64000000, 64, 0, 0, 0, 0, 0, 20000, 0, 0, 0, 0},
     {"faults_ft", "perm on a k=8 fat tree, 8 MB: a flapping link, a degraded link, a T1 switch down, 0.1% loss",
-     W_PERM, F_MIX, FT(8), 8000000, 0, 0, 0, 0, 50000, 0, 10000, 0, 0, 0},
+     W_PERM, F_MIX, FT(8), 8000000, 0, 0, 0, 0, 50000, 0, 10000, 0, 0, 0, 0},
     {"matrix", "connection matrix from --matrix FILE (src dst bytes start_us per line)", W_MATRIX, F_NONE, FT(16), 0,
-     0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* small versions (make sim-quick) */
     {"q_selftest", "routing self-test (ECMP and SRv6) on both topologies", W_SELFTEST, F_NONE, FT(4), 0, 0, 0, 0, 0, 0,
-     0, 0, 0, 0, 1},
+     0, 0, 0, 0, 1, 0},
     {"q_perm_ft", "permutation, k=4 fat tree (16 hosts), 2 MB", W_PERM, F_NONE, FT(4), 2000000, 0, 0, 0, 0, 0, 0,
-     5000, 0, 0, 1},
+     5000, 0, 0, 1, 0},
     {"q_perm_srv6", "q_perm_ft over SRv6 uSID source routes", W_PERM, F_NONE, FT(4), 2000000, 0, 0, 0, 1, 0, 0, 5000,
-     0, 0, 1},
+     0, 0, 1, 0},
     {"q_perm_mp", "permutation, 4 planes, radix 8, 32 hosts, 2 MB", W_PERM, F_NONE, MP(4, 8, 32), 2000000, 0, 0, 0,
-     0, 0, 0, 2000, 0, 0, 1},
+     0, 0, 0, 2000, 0, 0, 1, 0},
     {"q_blackhole", "q_perm_ft with one fabric cable black-holed at 50 us", W_PERM, F_BLACKHOLE, FT(4), 2000000, 0, 0,
-     0, 0, 50000, 0.01, 5000, 0, 0, 1},
+     0, 0, 50000, 0.01, 5000, 0, 0, 1, 0},
     {"q_planedown", "4 planes, 32 hosts x 8 MB, plane 1 down at 30 us", W_PERM, F_PLANE, MP(4, 8, 32), 8000000, 0, 0,
-     0, 0, 30000, 0, 5000, 50000, 100000, 1},
+     0, 0, 30000, 0, 5000, 50000, 100000, 1, 0},
     {"q_loss", "q_perm_ft with 1% loss on every link", W_PERM, F_LOSS, FT(4), 2000000, 0, 0, 0, 0, 0, 10000, 5000, 0,
-     0, 1},
+     0, 1, 0},
     {"q_incast", "incast 15 -> 1 x 256 KB, k=4 fat tree", W_INCAST, F_NONE, FT(4), 256000, 15, 0, 0, 0, 0, 0, 20000,
-     0, 0, 1},
+     0, 0, 1, 0},
     {"q_victim", "incast 7 -> 1 + victim, k=4 fat tree, 1 MB", W_VICTIM, F_NONE, FT(4), 1000000, 7, 0, 0, 0, 0, 0,
-     10000, 0, 0, 1},
+     10000, 0, 0, 1, 0},
     {"q_alltoall", "all-to-all, 16 hosts, 64 KB per pair", W_ALLTOALL, F_NONE, FT(4), 64000, 16, 0, 0, 0, 0, 0, 10000,
-     0, 0, 1},
+     0, 0, 1, 0},
     {"q_allreduce", "ring all-reduce, 8 hosts on 4 planes, 4 MB", W_ALLREDUCE, F_NONE, MP(4, 8, 32), 4000000, 8, 0, 0,
-     0, 0, 0, 10000, 0, 0, 1},
+     0, 0, 0, 10000, 0, 0, 1, 0},
     {"q_faults", "every fault kind on a k=4 fat tree, 4 MB permutation", W_PERM, F_MIX, FT(4), 4000000, 0, 0, 0, 0,
-     30000, 0, 10000, 0, 0, 1},
+     30000, 0, 10000, 0, 0, 1, 0},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
@@ -385,27 +389,33 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (o->evs) c.evs_per_qp = (uint16_t)o->evs;
     c.trim = !(sc->no_trim || o->no_trim);
     {   /* 0 ECMP, 1 SRv6 (AUTO EVs, the simulator's EV->path encoding), 2 SRv6 with the path-aware EV profile */
-        int rt = o->routing >= 0 ? o->routing : sc->srv6;
+        int rt = o->routing >= 0 ? o->routing : sc->srv6, pol = sc->ev_policy;
         c.routing = (uint8_t)(rt ? MRC_SIM_ROUTE_SRV6 : MRC_SIM_ROUTE_ECMP);
         c.ev_paths = rt == 2;
+        /* the EV policy: the scenario's; --routing srv6-paths brings the path-aware policy, --ev-hashed the one of
+         * AUTO's EVs (its profile stands in for them), --ev-policy overrides both */
+        if (rt == 2 && sc->srv6 != 2) pol = MRC_EV_PRESET_PATHS;
+        if (o->ev_hashed) pol = MRC_EV_PRESET_ECMP;
+        if (o->ev_policy >= 0) pol = o->ev_policy;
+        (void)mrc_ev_policy_preset(&c.core.ev, pol);
     }
     if (o->no_ev_groups) c.ev_groups = false;
     if (o->oracle_bypass) c.oracle_bypass = true;
     if (o->oracle_fault) c.oracle_fault = true;
     if (o->host_mbps) c.host_bps = o->host_mbps * 1000000u; /* hosts slower than the fabric (ideal_us follows) */
     if (o->ev_hashed) c.ev_hashed = true; /* ECMP-hashed EVs in a profile the oracle can mark */
-    if (o->no_recycle) c.ev_recycle = 0; /* the rotation alone (docs/PROTOCOL.md P23) */
-    if (o->group_retire >= 0) c.ev_group_retire = (uint8_t)o->group_retire;
+    if (o->ev_recycle >= 0) c.core.ev.recycle = (uint8_t)o->ev_recycle; /* P23 EV recycling */
+    if (o->group_retire >= 0) c.core.ev.group_retire = (uint8_t)o->group_retire;
     if (o->no_lh_dscp) c.trim_lasthop_dscp = false; /* every trim DSCP TRIMMED: P30 never fires */
-    if (o->lh_mark >= 0) c.cc_lh_mark_rtts = (uint8_t)o->lh_mark;
-    if (o->reo_timer >= 0) c.reorder_timer = (uint8_t)o->reo_timer;
-    if (o->tlp_copies > 0) c.tlp_copies = (uint8_t)o->tlp_copies;
-    if (o->ev_sweep >= 0) c.ev_sweep = (uint8_t)o->ev_sweep;
-    if (o->suspect_hold >= 0) c.ev_suspect_hold = (uint8_t)o->suspect_hold;
-    if (o->confirm_late >= 0) c.ev_confirm_late = (uint8_t)o->confirm_late;
+    if (o->lh_mark >= 0) c.core.research.cc_lh_mark_rtts = (uint8_t)o->lh_mark;
+    if (o->reo_timer >= 0) c.core.research.reorder_timer = (uint8_t)o->reo_timer;
+    if (o->tlp_copies > 0) c.core.research.tlp_copies = (uint8_t)o->tlp_copies;
+    if (o->ev_sweep >= 0) c.core.ev.sweep = (uint8_t)o->ev_sweep;
+    if (o->suspect_hold >= 0) c.core.ev.hold = (uint8_t)o->suspect_hold;
+    if (o->confirm_late >= 0) c.core.ev.confirm_late = (uint8_t)o->confirm_late;
     if (sc->quick & 2) c.cwnd_bytes = c.mtu; /* a window of one packet: a stand-in for a converged CC */
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
-    c.reorder_slack_ns = (uint32_t)o->slack_ns;
+    c.core.recovery.reorder_slack_ns = (uint32_t)o->slack_ns;
     c.sample_ns = o->sample_ns ? o->sample_ns : sc->sample_ns;
     if (o->pcap && with_fault) {
         pcapf = fopen(o->pcap, "wb");
@@ -1424,6 +1434,17 @@ static int suite_quick(const opts *o) {
     return fail ? 1 : 0;
 }
 
+/* an EV scope of mrc_ev_policy by name, or -1 */
+static int parse_scope(const char *v) {
+    static const struct { const char *name; int scope; } t[] = {
+        {"none", MRC_EV_SCOPE_NONE}, {"auto", MRC_EV_SCOPE_AUTO}, {"hashed", MRC_EV_SCOPE_HASHED},
+        {"profile", MRC_EV_SCOPE_PROFILE}, {"all", MRC_EV_SCOPE_ALL}};
+    size_t i;
+    for (i = 0; v && i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(v, t[i].name)) return t[i].scope;
+    return -1;
+}
+
 /* ---- main ------------------------------------------------------------------------------------------------------- */
 int main(int argc, char **argv) {
     opts o;
@@ -1434,7 +1455,7 @@ int main(int argc, char **argv) {
     o.group_retire = -1;
     o.lh_mark = -1;
     o.reo_timer = -1;
-    o.ev_sweep = o.suspect_hold = o.confirm_late = -1;
+    o.ev_policy = o.ev_recycle = o.ev_sweep = o.suspect_hold = o.confirm_late = -1;
     o.tlp_copies = 0;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : (const char *)0;
@@ -1448,7 +1469,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--json")) o.json = 1;
         else if (!strcmp(a, "--quiet")) o.quiet = 1;
         else if (!strcmp(a, "--no-trim")) o.no_trim = 1;
-        else if (!strcmp(a, "--no-recycle")) o.no_recycle = 1;
+        else if (!strcmp(a, "--no-recycle")) o.ev_recycle = MRC_EV_SCOPE_NONE;
         else if (!strcmp(a, "--no-lasthop-dscp")) o.no_lh_dscp = 1;
         else if (!strcmp(a, "--no-hints")) o.no_hints = 1;
         else if (!strcmp(a, "--update-golden")) o.update_golden = 1;
@@ -1514,8 +1535,17 @@ int main(int argc, char **argv) {
             o.ev_hashed = 1;
         } else if (!strcmp(a, "--group-retire")) {
             NEEDV();
-            if (parse_u64(v, 0, 2, &x, 0)) return bad_arg(a, v, "0, 1 or 2");
-            o.group_retire = (int)x;
+            if (!strcmp(v, "alone")) o.group_retire = MRC_EV_RETIRE_ALONE;
+            else if (!strcmp(v, "at-once")) o.group_retire = MRC_EV_RETIRE_AT_ONCE;
+            else if (!strcmp(v, "second")) o.group_retire = MRC_EV_RETIRE_SECOND;
+            else return bad_arg(a, v, "alone, at-once or second");
+        } else if (!strcmp(a, "--ev-policy")) {
+            NEEDV();
+            if (!strcmp(v, "default")) o.ev_policy = MRC_EV_PRESET_DEFAULT;
+            else if (!strcmp(v, "rotation")) o.ev_policy = MRC_EV_PRESET_ROTATION;
+            else if (!strcmp(v, "ecmp")) o.ev_policy = MRC_EV_PRESET_ECMP;
+            else if (!strcmp(v, "paths")) o.ev_policy = MRC_EV_PRESET_PATHS;
+            else return bad_arg(a, v, "default, rotation, ecmp or paths");
         } else if (!strcmp(a, "--lh-mark")) {
             NEEDV();
             if (parse_u64(v, 0, 255, &x, 0)) return bad_arg(a, v, "base RTTs in 0..255");
@@ -1524,12 +1554,15 @@ int main(int argc, char **argv) {
             NEEDV();
             if (parse_u64(v, 0, 64, &x, 0)) return bad_arg(a, v, "quarters of the reordering slack in 0..64");
             o.reo_timer = (int)x;
-        } else if (!strcmp(a, "--ev-sweep") || !strcmp(a, "--suspect-hold") || !strcmp(a, "--confirm-late")) {
+        } else if (!strcmp(a, "--ev-sweep") || !strcmp(a, "--suspect-hold") || !strcmp(a, "--confirm-late") ||
+                   !strcmp(a, "--ev-recycle")) {
+            int sc_ = parse_scope(v);
             NEEDV();
-            if (parse_u64(v, 0, 2, &x, 0)) return bad_arg(a, v, "0, 1 or 2");
-            if (a[2] == 'e') o.ev_sweep = (int)x;
-            else if (a[2] == 's') o.suspect_hold = (int)x;
-            else o.confirm_late = (int)x;
+            if (sc_ < 0) return bad_arg(a, v, "an EV scope: none, auto, hashed, profile or all");
+            if (!strcmp(a, "--ev-sweep")) o.ev_sweep = sc_;
+            else if (!strcmp(a, "--ev-recycle")) o.ev_recycle = sc_;
+            else if (a[2] == 's') o.suspect_hold = sc_;
+            else o.confirm_late = sc_;
         } else if (!strcmp(a, "--tlp-copies")) {
             NEEDV();
             if (parse_u64(v, 1, 2, &x, 0)) return bad_arg(a, v, "1 or 2");

@@ -225,7 +225,7 @@ static int run_seed(uint64_t seed) {
         mrc_config_default(&cfg);
         cfg.seed = seed * 2 + s;
         cfg.num_ports = (uint8_t)nports;
-        cfg.evs_per_port = (uint16_t)(1 + below(16));
+        cfg.auto_ev.per_port = (uint16_t)(1 + below(16));
         if (mrc_endpoint_init(&S[s].ep, &cfg, 0) != MRC_OK) return 4;
         if (mrc_endpoint_reg_mr(&S[s].ep, S[s].dst, IOVA, (uint64_t)nq * SLICE, MRC_ACCESS_REMOTE_WRITE, NULL,
                                 &S[s].rkey) != MRC_OK)

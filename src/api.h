@@ -253,136 +253,170 @@ typedef int (*mrc_place_fn)(void *ud, uint32_t rkey, void *region_user, uint64_t
                             uint32_t len);
 typedef void (*mrc_trace_fn)(void *ud, unsigned id, uint64_t a, uint64_t b);
 
-typedef struct mrc_config {
-    uint64_t seed;            /* all randomness (QPNs too, P16) derives from this: same seed, same bytes */
-    uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
-    uint32_t qpn_base;        /* with qpn_random false: QPN of conn slot 0 (default 0x100); slot i gets qpn_base + i */
-    bool qpn_random;          /* P16: QPNs drawn from a seeded stream of their own, unique, 24-bit, never 0/1/2/0xFFFFFF
-                                 (default true); false: qpn_base + slot (predictable) */
-    mrc_wire_opts wire;
-    uint8_t dscp[MRC_DSCP_CLASSES]; /* codepoints per class; defaults in docs/PROTOCOL.md */
-    bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true), else DSCP_NO_TRIM */
-    bool tseth;               /* data packets carry TSETH (default true) */
-    /* responder (docs/PROTOCOL.md section 6) */
-    uint16_t sack_every;      /* Q6: SACK every N data packets (default 1); always at once on a, CE, rtx, holes */
-    uint32_t sack_delay_ns;   /* Q6: longest a coalesced SACK waits (default 4000) */
-    bool nack_oor;            /* Q10: answer out-of-window PSNs with NACK PSN_OOR_WINDOW (default false: drop) */
-    bool window_inclusive;    /* Q10: accept up to cack+MPR (true) or cack+MPR-1 (false, default) */
-    uint16_t tack_every;      /* Q6: positive transport ACK every M completed messages (default 0: never) */
-    /* requester */
-    uint32_t reorder_slack_ns;/* Q5: hole declared lost once a packet sent this much later is acked
-                                 (default 0 = auto: max(reorder_slack_min_ns, min_rtt / 4)) */
-    uint32_t reorder_slack_min_ns; /* Q5: floor of the automatic slack (default 2000) */
-    uint32_t rtt_init_ns;     /* RTT assumed before the first sample (default 20000) */
-    uint32_t tlp_min_ns;      /* tail-loss probe after max(this, 2 * srtt) without progress (default 10000) */
-    uint8_t tlp_copies;       /* P33: the tail-loss probe goes out on this many EVs, 1 or 2 (default 2: a second on
-                                 another EV right after the first; an answer to either counts) */
-    uint8_t reorder_timer;    /* P32: a record in flight that a later transmission's SACK overtook by less than the
-                                 slack is lost at its send time + that transmission's RTT + this many quarters of the
-                                 slack (RACK's reorder timer; default 6: 1.5 x slack; at most 64; 0: off, the
-                                 tail-loss probe and the RTO find such a hole) */
-    uint16_t ack_req_every;   /* set BTH a every N data packets; 0 (default): on the last packet of a message */
-    /* congestion control (docs/PROTOCOL.md section 8): the built-in CC profile 0 */
-    uint8_t cc_algo;          /* MRC_CC_ALGO_NSCC (default), MRC_CC_ALGO_FIXED or MRC_CC_ALGO_NONE */
-    uint32_t fixed_cwnd_bytes;/* MRC_CC_ALGO_FIXED: the window in nominal bytes (default 0 = none) */
+/* ---- configuration: mrc_config_default, then change what your deployment needs -------------------------------- */
+/* The EV policies (docs/PROTOCOL.md 7.3-7.5): which EV carries a packet, and what an acknowledgement, a trim or a loss
+ * does to the EV it names. A rule applies to a scope of EVs: an OR of the kinds below (MRC_EV_SCOPE_* name the useful
+ * ones). Start from a preset (mrc_ev_policy_preset) rather than setting rules one by one. */
+enum {
+    MRC_EV_KIND_AUTO = 1u,    /* the AUTO profile's EVs: random UDP source ports the fabric's ECMP hash maps to paths */
+    MRC_EV_KIND_HASHED = 2u,  /* a controller's UDP or STEV profile's EVs: hash inputs too */
+    MRC_EV_KIND_PATH = 4u,    /* a controller's SRv6 profile's EVs: each names its path */
+    MRC_EV_SCOPE_NONE = 0u,   /* the rule is off */
+    MRC_EV_SCOPE_AUTO = MRC_EV_KIND_AUTO,
+    MRC_EV_SCOPE_HASHED = MRC_EV_KIND_AUTO | MRC_EV_KIND_HASHED,
+    MRC_EV_SCOPE_PROFILE = MRC_EV_KIND_HASHED | MRC_EV_KIND_PATH,
+    MRC_EV_SCOPE_ALL = MRC_EV_KIND_AUTO | MRC_EV_KIND_HASHED | MRC_EV_KIND_PATH
+};
+/* where a QP's control packets (SACK, NACK, transport ACK) go back (Q19 reverse-path EVs, P28 mirror reverse path) */
+enum {
+    MRC_EV_REPLY_ROTATE = 0,  /* the QP's own data-carrying EVs of the arrival plane, in turn */
+    MRC_EV_REPLY_MIRROR = 1,  /* on a QP with an EV profile, the EV the arrival came on (its path's mirror) while that
+                                 EV is not known bad; else as ROTATE */
+    MRC_EV_REPLY_ECHO = 2     /* the arriving packet's own entropy, echoed */
+};
+/* what a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) does to the group (P26 hop groups) */
+enum {
+    MRC_EV_RETIRE_ALONE = 0,  /* that EV alone is demoted */
+    MRC_EV_RETIRE_AT_ONCE = 1,/* the QP's other EVs of the group too */
+    MRC_EV_RETIRE_SECOND = 2  /* ... once another EV of the group is ASSUMED_BAD already: two paths through the hop
+                                 failed, not one link of one path */
+};
+typedef struct mrc_ev_policy {
+    uint8_t recycle;          /* P23 EV recycling, scope: an EV whose packet a SACK named without CE carries one of
+                                 its plane's next packets before the rotation moves on (default AUTO) */
+    uint8_t hold;             /* P29 suspect hold, scope: an EV whose silent loss awaits its verdict sits out of the
+                                 rotation until then, at most 8 rounds of its plane (default ALL) */
+    uint8_t confirm_late;     /* P27 late-SACK verdict, scope: a SACK that comes after another acknowledged the PSN,
+                                 or stale, still confirms or clears that loss (default ALL) */
+    uint8_t sweep;            /* P35 sweeps, scope: a confirmed silent loss makes every EV of its plane that has not
+                                 delivered a packet sent since sit out until a probe or a SACK shows its path works
+                                 (default HASHED: a fault behind a hash may be on any EV's path) */
+    uint8_t group_retire;     /* P26 hop groups: MRC_EV_RETIRE_* (default SECOND) */
+    uint8_t reply;            /* Q19, P28: MRC_EV_REPLY_* (default MIRROR) */
+    bool confirm_loss;        /* Q5, Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
+                                 SACKed with its own timestamp (default true; needs tseth), else at once */
+    uint8_t backup_pct;       /* share of each port's EVs held as backups, 0..90 (default 25; 0: every EV carries) */
+    uint8_t revive_probes;    /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
+    uint32_t probe_interval_ns; /* Q8: the round of probes of ASSUMED_BAD EVs; an answer must come within one (default
+                                 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
+} mrc_ev_policy;
+enum {
+    MRC_EV_PRESET_DEFAULT = 0, /* every adopted rule: what mrc_config_default gives */
+    MRC_EV_PRESET_ROTATION,    /* the plain rotation with path health (7.3-7.5): no recycling, holds, late verdicts
+                                  or sweeps, a group's EVs retired alone, replies rotate - a baseline */
+    MRC_EV_PRESET_ECMP,        /* a controller's profile lists ECMP hash inputs (random source ports): its EVs are
+                                  treated as AUTO's - recycled, replies rotate */
+    MRC_EV_PRESET_PATHS        /* a path-aware profile, one EV per path: every path carries data (no backups) and no
+                                  plane is swept (each path is watched on its own) */
+};
+/* Fill *p with a preset: MRC_OK, or MRC_ERR_INVAL for an unknown preset or a NULL p. */
+MRC_API int mrc_ev_policy_preset(mrc_ev_policy *p, int preset);
+
+typedef struct mrc_ack_config { /* acknowledgements (docs/PROTOCOL.md Q6 SACK frequency, P7 SACK coalescing) */
+    uint16_t sack_every;      /* a SACK every N data packets, at once on a request, CE, retransmission or hole
+                                 (default 1): raise it to send fewer acknowledgements */
+    uint32_t sack_delay_ns;   /* the longest a coalesced SACK waits (default 4000) */
+    uint16_t tack_every;      /* a positive transport ACK every M completed messages (default 0: never), for a peer
+                                 that wants them */
+    uint16_t request_every;   /* the requester sets BTH a every N data packets (default 0: on a message's last) */
+} mrc_ack_config;
+typedef struct mrc_recovery_config { /* loss recovery (Q5 reordering slack, P3-P5, Q25 retry budget, 7.11) */
+    uint32_t reorder_slack_ns; /* a hole is lost once a packet sent this much later is acknowledged (default 0 = auto:
+                                 max(reorder_slack_min_ns, min RTT / 4)): set it for a fabric that reorders more */
+    uint32_t reorder_slack_min_ns; /* the floor of the automatic slack (default 2000) */
+    uint32_t rtt_init_ns;     /* the RTT assumed before the first sample (default 20000): your fabric's RTT */
+    uint32_t tlp_min_ns;      /* the tail-loss probe after max(this, 2 x smoothed RTT) without progress (default
+                                 10000) */
+    bool trim_keeps_alive;    /* Q25: an RTO after which a trim NACK came back spends no retry (default true):
+                                 congestion is not a dead path */
+    bool trim_holds_rto;      /* Q25: ... nor backs off (default true) */
+    uint32_t nopath_timeout_ns; /* 7.11: a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH)
+                                 after this long (default 0 = auto: as long as its RTO retries would last) */
+} mrc_recovery_config;
+typedef struct mrc_rx_config { /* the responder's window and flow control */
+    bool nack_oor;            /* Q10 window edge: a PSN past the window is answered NACK PSN_OOR_WINDOW (default
+                                 false: dropped), for a peer that expects the NACK */
+    bool window_inclusive;    /* Q10: the window ends at cack + MPR (true) or cack + MPR - 1 (default false) */
+    uint8_t pen_ooo_pct;      /* Q12 receiver penalty: once out-of-order PSNs fill this share of the window (default
+                                 50; 0 = never), rising to 127 when it is full */
+    uint16_t mpr_budget;      /* Q9 dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
+                                 advertises its mpr_dest): set it to bound a receiver's buffer */
+} mrc_rx_config;
+typedef struct mrc_cc_config { /* the built-in CC profile 0 (docs/PROTOCOL.md section 8) */
+    uint8_t algo;             /* MRC_CC_ALGO_NSCC (default), MRC_CC_ALGO_FIXED or MRC_CC_ALGO_NONE */
+    uint32_t fixed_cwnd_bytes;/* MRC_CC_ALGO_FIXED: the window in nominal bytes */
     uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
-    uint32_t base_rtt_ns;     /* NSCC: unloaded network RTT its defaults derive from (default 12000) */
-    uint8_t cc_subpkt_shift;  /* P24: NSCC's window may fall to one nominal packet >> this (0..12), and below one
-                                 packet its context paces: one packet per base RTT x packet / window (default 4;
-                                 0: the window stops at one packet in flight, as before P24) */
-    uint8_t cc_lh_mark_rtts;  /* P30: for this many base RTTs after a TRIMMED_LASTHOP NACK, NSCC reads the context's
-                                 SACKs that carry an RTT sample as ECN-marked (default 32; 0 = off) */
-    /* responder flow control (Q9, Q12) */
-    uint8_t rcv_pen_ooo_pct;  /* receiver penalty once out-of-order PSNs fill this share of the window (default 50;
-                                 0 = never), rising to 127 when it is full */
-    uint16_t dyn_mpr_budget;  /* dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
-                                 advertises its mpr_dest) */
-    /* EV / path manager (docs/PROTOCOL.md section 7). The built-in AUTO EV profile (ID 0) gives each QP
-     * evs_per_port random UDP source ports per port. */
-    uint16_t evs_per_port;    /* AUTO: EVs per port (default 16: 128 over 8 planes) */
-    uint16_t ev_sport_min, ev_sport_max; /* AUTO EV values (UDP source ports), default 49152..65535 */
-    uint16_t ev_min_active;   /* AUTO: EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of
-                                 the QP's EVs, at least 1) */
-    uint32_t ev_event_mask;   /* AUTO: EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
-    uint8_t ev_backup_pct;    /* every profile: share of each port's EVs held as backups, 0..90 (default 25) */
-    uint8_t ev_revive_probes; /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
-    uint32_t ev_probe_interval_ns; /* Q8: probe round of ASSUMED_BAD EVs; an answer must arrive within one
-                                      round (default 0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
-    bool rev_ev_echo;         /* Q19: control packets echo the arriving EV (true) instead of leaving on the QP's own
-                                 EVs of the arrival plane, in turn (false, default) */
-    bool rev_ev_mirror;       /* P28: on a QP with an EV profile, a control packet leaves on the QP's own EV with the
-                                 arrival's entropy and port - the arrival path's mirror - while that EV is not known
-                                 bad (true, default); else as Q19 says */
-    uint8_t ev_recycle;       /* P23: an EV whose packet was acknowledged without CE carries one of the next packets of
-                                 its plane before the rotation moves on: 1 (default) for AUTO EVs (random source
-                                 ports the fabric hashes), not for a profile's EVs (a controller's list of paths,
-                                 which the rotation spreads one packet each); 2 for every EV; 0: the rotation only */
-    bool ev_confirm_loss;     /* Q5/Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
-                                 SACKed with its own timestamp (true, default; needs tseth), or at once (false) */
-    uint8_t ev_suspect_hold;  /* P29: an EV whose silent loss awaits confirmation sits out of the rotation until the
-                                 verdict (at most 8 rounds of its plane): 2 (default since P35) for every EV, 1 for a
-                                 profile's EVs only, 0: it keeps its turns meanwhile */
-    uint16_t ev_suspect_min;  /* P29: ... only in a plane with at least this many EVs in its rotation (default 32: one
-                                 EV of fewer is too large a share of the plane's paths to take out on suspicion) */
-    uint8_t ev_confirm_late;  /* P27: that SACK decides even when it comes after another SACK acknowledged the PSN
-                                 (SACKs reorder on the way back), or is stale: 2 (default since P35; or more) for every
-                                 EV, 1 for a profile's EVs only (a controller's list of paths), 0: only a SACK naming a
-                                 PSN not acknowledged yet */
-    uint8_t ev_group_retire;  /* P26: a confirmed silent loss on an EV of a hop group (mrc_ev_profile_groups) demotes
-                                 the QP's other EVs of that group too: 2 (default) only when another EV of the group
-                                 is ASSUMED_BAD already (two paths through the hop failed, not one link of one path);
-                                 1 at once; 0: that EV alone */
-    bool ev_hashed_fast_demote; /* P25: a silent loss on an ECMP-hashed EV (UDP or STEV format: the fabric's hash
-                                 picks its path) demotes it at once, ev_confirm_loss notwithstanding (true); false
-                                 (default): as ev_confirm_loss says for every EV */
-    uint8_t ev_sweep;         /* P35: a confirmed silent loss on an ECMP-hashed EV (AUTO, or a UDP or STEV profile's)
-                                 shows a fault behind the hash, which may sit on the path of any EV: every EV of its
-                                 plane that has not delivered a packet sent since the loss sits out until the answer
-                                 to a probe, or a SACK of such a packet, shows its path works, instead of each dead
-                                 one being found by a lost data packet: 1 (default) for hashed EVs, 2 for every EV,
-                                 0 off */
-    bool tlp_answer_reset;    /* P25: an answered tail-loss probe resets the TLP back-off (true); false (default):
-                                 only progress does */
-    bool rtx_proven_ev;       /* P25: the tail's retransmissions (nothing new left to send, or the RTO's) and the
-                                 tail-loss probe go on the EV of the latest SACK that named a packet, while it
-                                 carries data (true); false (default): on the next EV of the rotation */
-    bool stev_sport_high;     /* Q16: STEV/SRv6 entropy bits 31:16 in the UDP source port and 15:0 in the flow
-                                 label (true, default), or the other way round (mrc_endpoint_ev_headers) */
-    uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP device attribute ev_max_width): EV
-                                 formats wider are rejected; 16..8 x MRC_EV_BYTES (default 0 = 8 x MRC_EV_BYTES) */
-    /* hostile peers (docs/PROTOCOL.md P17-P20, Security properties) */
-    bool zero_len_rkey;       /* P10: a zero-length write must name a valid rkey with remote-write access and a VA
-                                 inside its region (true, default); false: IBTA, no rkey check */
-    bool epop_peer_check;     /* P19: QP 0x2 packets need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
-                                 (true, default); false: anyone */
+    uint32_t base_rtt_ns;     /* NSCC: the unloaded network RTT its defaults derive from (default 12000) */
+} mrc_cc_config;
+typedef struct mrc_auto_ev_config { /* the built-in AUTO EV profile, ID 0 (P12): random UDP source ports */
+    uint16_t per_port;        /* EVs per port (default 16: 128 over 8 planes) */
+    uint16_t sport_min, sport_max; /* the UDP source ports drawn (default 49152..65535): your fabric's ECMP range */
+    uint16_t min_active;      /* EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of the QP's
+                                 EVs, at least 1) */
+    uint32_t event_mask;      /* EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
+} mrc_auto_ev_config;
+typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10, P19, Security properties) */
+    bool zero_len_rkey;       /* P10 zero-length writes: they must name a valid rkey with remote-write access and a
+                                 VA inside its region (default true); false: IBTA, no rkey check */
+    bool epop_peer_check;     /* P19: packets to QP 0x2 need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
+                                 (default true); false: anyone */
     uint32_t epop_rate_pps;   /* P19: endpoint requests (PSU, EV_PROBE) taken per peer per second (default 10000;
                                  0 = unlimited) */
-    uint16_t epop_burst;      /* P19: ... and in one burst (default 32, at least 1) */
+    uint16_t epop_burst;      /* ... and in one burst (default 32, at least 1) */
     uint32_t probe_rate_pps;  /* P19: PROBE_REQs answered per connection per second (default 250000; 0 = unlimited) */
-    uint16_t probe_burst;     /* P19: ... and in one burst (default 64, at least 1) */
-    /* liveness (docs/PROTOCOL.md 7.11) */
-    uint32_t nopath_timeout_ns; /* a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH) after
-                                   this long (default 0 = auto: as long as its RTO retries would last) */
-    uint32_t psu_retry_ns;    /* an unanswered PORT_STATUS_UPDATE the core sent is sent again after this long,
-                                 doubling each time (default 200000) */
-    uint8_t psu_retries;      /* ... at most this many times (default 8; 0: sent once, never again) */
-    bool trim_keeps_alive;    /* Q25: an RTO expiry after which a trim NACK came back does not spend the retry budget
-                                 (true, default): congestion is not a dead path */
-    bool trim_holds_rto;      /* Q25: ... nor back off: the next wait is the same (true, default) */
-    /* memory */
-    uint32_t pool_blocks;     /* in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of them;
-                                 see IN-FLIGHT MEMORY at the top) */
-    /* speed */
-    bool fast_path_off;       /* P22: every packet takes the general code (default false: common-case packets take the
-                                 fast paths, with identical results; make fast-check compares the two per call) */
-    /* hooks */
-    mrc_place_fn place;
+    uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+} mrc_guard_config;
+#ifdef MRC_RESEARCH
+/* Knobs kept for research only (the simulator's experiments): each turns an adopted rule off or moves it away from
+ * its measured best. Without MRC_RESEARCH they do not exist and the core uses the defaults given here. */
+typedef struct mrc_research_config {
+    uint8_t tlp_copies;       /* P33 TLP copies: the tail-loss probe on this many EVs, 1 or 2 (default 2) */
+    uint8_t reorder_timer;    /* P32 reorder timer: quarters of the slack after an overtaking transmission's RTT
+                                 (default 6; at most 64; 0: off) */
+    uint8_t cc_subpkt_shift;  /* P24 sub-packet windows: NSCC's window may fall to one packet >> this, 0..12 (default 4;
+                                 0: it stops at one packet) */
+    uint8_t cc_lh_mark_rtts;  /* P30 last-hop trim mark: base RTTs during which SACKs read as marked (default 32) */
+    uint16_t hold_min_evs;    /* P29 suspect hold: only in a plane with at least this many EVs (default 32) */
+} mrc_research_config;
+#endif
+
+typedef struct mrc_config {
+    uint64_t seed;            /* all randomness (QPNs too) derives from it: same seed, same bytes */
+    uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
+    uint32_t qpn_base;        /* P16: 0 (default): QPNs drawn from a seeded stream, unique, 24-bit, never 0/1/2 or
+                                 0xFFFFFF; a value: conn slot i gets qpn_base + i (predictable: tests, captures) */
+    mrc_wire_opts wire;       /* layout choices both ends must agree on (docs/PROTOCOL.md section 6) */
+    uint8_t dscp[MRC_DSCP_CLASSES]; /* your fabric's codepoints per class (defaults in docs/PROTOCOL.md 3.6) */
+    bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true): false where switches drop */
+    bool tseth;               /* data packets carry TSETH (default true): false for a peer that rejects it */
+    mrc_ack_config ack;
+    mrc_recovery_config recovery;
+    mrc_rx_config rx;
+    mrc_cc_config cc;
+    mrc_auto_ev_config auto_ev;
+    mrc_ev_policy ev;         /* default: MRC_EV_PRESET_DEFAULT */
+    mrc_guard_config guard;
+    uint32_t psu_retry_ns;    /* 7.8: an unanswered PORT_STATUS_UPDATE the core sent goes again after this long,
+                                 doubling (default 200000) */
+    uint8_t psu_retries;      /* ... at most this many times (default 8; 0: once) */
+    bool stev_sport_high;     /* Q16 STEV header mapping: STEV/SRv6 entropy bits 31:16 in the UDP source port, 15:0 in
+                                 the flow label (default true), or the other way round: as your fabric hashes */
+    uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP ev_max_width), 16..8 x MRC_EV_BYTES
+                                 (default 0 = 8 x MRC_EV_BYTES): EV formats wider are refused */
+    uint32_t pool_blocks;     /* P21: in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of
+                                 them): lower it to provision by bandwidth-delay product (IN-FLIGHT MEMORY above) */
+    bool fast_path_off;       /* P22 fast paths: every packet takes the general code (default false); to rule the
+                                 fast paths out while debugging (make fast-check compares the two per call) */
+    mrc_place_fn place;       /* firmware DMA: placement into MRC_ACCESS_EXTERNAL regions (default none) */
     void *place_ud;
-    mrc_trace_fn trace;       /* only with MRC_ENABLE_TRACE */
+    mrc_trace_fn trace;       /* the numeric trace hook, with MRC_ENABLE_TRACE (default none) */
     void *trace_ud;
+#ifdef MRC_RESEARCH
+    mrc_research_config research;
+#endif
 } mrc_config;
 
-/* Fill every field with its documented default. Zero-filled is also a valid "not configured" state. */
+/* Fill every field with its documented default. */
 MRC_API void mrc_config_default(mrc_config *cfg);
 
 /* ---- statistics --------------------------------------------------------------------------------------------- */
@@ -714,6 +748,7 @@ enum mrc_detail_code {
     /* mrc_ev_op (index: the entry) */
     MRC_DETAIL_EV_OP, MRC_DETAIL_PROFILE_UNKNOWN, MRC_DETAIL_ARRAY_ROOM, MRC_DETAIL_EV_NOT_FOUND,
     MRC_DETAIL_EV_STATE, MRC_DETAIL_EV_PORT,
+    MRC_DETAIL_CFG_EV_POLICY,     /* mrc_config.ev: a scope, reply or retire value out of range */
     MRC_DETAIL_COUNT
 };
 typedef struct mrc_detail {

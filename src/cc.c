@@ -304,7 +304,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     if (!x->used) {
         const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
         mrc_nscc_cfg dflt;
-        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.line_rate_mbps;
+        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
         uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
         MRC_MEMSET(x, 0, sizeof *x);
         MRC_MEMSET(&dflt, 0, sizeof dflt);
@@ -312,21 +312,21 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
         x->peer = c->attr.peer;
         x->profile_id = c->attr.cc_profile_id;
         x->ready_head = x->ready_tail = MRC__EV_NONE;
-        x->algo = pf ? pf->algo : ep->cfg.cc_algo;
+        x->algo = pf ? pf->algo : ep->cfg.cc.algo;
         if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
         if (x->algo == MRC_CC_ALGO_NSCC) {
             x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
             if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31: or a known incast's fair share */
                 x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
             x->last_adjust = x->last_dec = ep->now;
-            if (ep->cfg.cc_subpkt_shift) { /* P24: the window may fall below one packet; the context then paces */
+            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24: the window may fall below one packet; the context then paces */
                 x->p.subpkt = 1;
-                x->p.floor = MRC__MAX(nominal >> MRC__MIN(ep->cfg.cc_subpkt_shift, 12u), 1u);
+                x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
-            x->p.lh_mark_rtts = ep->cfg.cc_lh_mark_rtts;
+            x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
         } else if (x->algo == MRC_CC_ALGO_FIXED) {
-            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.fixed_cwnd_bytes;
+            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
             x->p.maxwnd = x->cwnd;
         } else {
             x->cwnd = UINT64_MAX;
@@ -475,9 +475,9 @@ MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_pro
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) {
         a->state = MRC_PROFILE_ONLINE;
-        a->algorithm = names[ep->cfg.cc_algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc_algo : 0];
-        a->fixed_cwnd = ep->cfg.fixed_cwnd_bytes;
-        a->nscc.base_rtt = ep->cfg.base_rtt_ns;
+        a->algorithm = names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
+        a->fixed_cwnd = ep->cfg.cc.fixed_cwnd_bytes;
+        a->nscc.base_rtt = ep->cfg.cc.base_rtt_ns;
         return MRC_OK;
     }
     pf = mrc__ccprof_find(ep, id);

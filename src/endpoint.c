@@ -195,17 +195,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     if (progress) mrc__req_progress(c, now);
-    if (ep->cfg.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
+    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.reorder_slack_min_ns);
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
     }
     c->reo_deadline = MRC_TIME_NEVER;
     while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && ep->cfg.reorder_timer)
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer))
                 c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
@@ -384,7 +384,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     c->pend_ev = ri->ev;
     c->pend_ts = ts;
     c->pend_port = ri->port;
-    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->sack_every ||
+    if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
         (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             mrc__ctl e;
@@ -406,9 +406,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->tack_every && c->tack_msgs >= cf->tack_every) {
+    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) {
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
         c->st.tx_tack++;
@@ -443,7 +443,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     uint32_t ooo = c->ooo;
     uint64_t bitmap = 0;
     bool req_idle;
-    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.rev_ev_echo || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
     if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28, else mrc__ev_ctl's first plane's turn */
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
@@ -584,9 +584,9 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
              : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
                          : MRC_OP_WRITE_MIDDLE;
     a = last;
-    if (cf->ack_req_every) {
+    if (cf->ack.request_every) {
         a = 0;
-        if (++c->pkts_since_areq >= cf->ack_req_every) {
+        if (++c->pkts_since_areq >= cf->ack.request_every) {
             a = 1;
             c->pkts_since_areq = 0;
         }

@@ -184,7 +184,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
         return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    if (ep->cfg.epop_peer_check && !pkey_ok)
+    if (ep->cfg.guard.epop_peer_check && !pkey_ok)
         return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
         mrc__epkt r;
@@ -676,12 +676,12 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) { /* the built-in AUTO profile */
-        uint32_t n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
         a->ev_count = n;
-        a->ev_min_active = ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n) : MRC__MAX(n / 8u, 1u);
-        a->event_mask = ep->cfg.ev_event_mask;
+        a->ev_min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }
     pf = mrc__prof_find(ep, id);

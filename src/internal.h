@@ -64,6 +64,17 @@
 #else
 #define MRC__TRACE(ep, id, a, b) ((void)0)
 #endif
+/* The knobs of mrc_research_config: read from the configuration with MRC_RESEARCH, else these constants */
+#define MRC__DEF_tlp_copies 2u
+#define MRC__DEF_reorder_timer 6u
+#define MRC__DEF_cc_subpkt_shift 4u
+#define MRC__DEF_cc_lh_mark_rtts 32u
+#define MRC__DEF_hold_min_evs 32u
+#ifdef MRC_RESEARCH
+#define MRC__KNOB(ep, name) ((ep)->cfg.research.name)
+#else
+#define MRC__KNOB(ep, name) MRC__DEF_##name
+#endif
 #define MRC__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MRC__MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MRC__STATIC_ASSERT(cond, name) typedef char mrc__static_assert_##name[(cond) ? 1 : -1]

@@ -119,7 +119,7 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "retry_linear must be 0..7 and retry_exp 0..25 (25 = retry for ever)",
         "timeout must be 0..24 (1.024 us x 2^timeout; 0 = never retransmit on timeout)",
         "num_ports must be 1..MRC_MAX_PORTS",
-        "qpn_base must be 3..0xFFFFFF - MRC_MAX_CONNS (with qpn_random false)",
+        "qpn_base must be 0 (random QPNs) or 3..0xFFFFFF - MRC_MAX_CONNS",
         "wire options: bth_m_bit 6 or 7, eeth_op_shift 2 or 4, ts_shift 0..20, tver 0..15, sack_msb_first 0 or 1",
         "a DSCP codepoint is over 63",
         "ev_sport_min is above ev_sport_max",

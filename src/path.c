@@ -27,6 +27,11 @@
 MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c) {
     return !c->ev_prof || c->ep->profs[c->ev_prof - 1u].fmt_mode != MRC_EV_FMT_SRV6;
 }
+/* a rule of the EV policy whose scope (an OR of MRC_EV_KIND_*) holds the kind of the QP's EVs applies to it */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_in_scope(const mrc_conn *c, unsigned scope) {
+    unsigned kind = !c->ev_prof ? MRC_EV_KIND_AUTO : mrc__ev_hashed(c) ? MRC_EV_KIND_HASHED : MRC_EV_KIND_PATH;
+    return (scope & kind) != 0u;
+}
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
@@ -83,7 +88,7 @@ MRC__PRIVATE void mrc__ev_event(mrc_conn *c, uint16_t slot, uint32_t state) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     mrc_event ev;
     MRC__TRACE(c->ep, MRC_TRACE_EV_STATE, ((uint64_t)c->qpn << 16) | slot, state);
-    if (!((pf ? pf->event_mask : c->ep->cfg.ev_event_mask) & state)) return;
+    if (!((pf ? pf->event_mask : c->ep->cfg.auto_ev.event_mask) & state)) return;
     MRC_MEMSET(&ev, 0, sizeof ev);
     ev.type = MRC_EVT_EV_STATE;
     ev.qpn = c->qpn;
@@ -215,7 +220,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
 /* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
 MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
-    mrc_time t = c->ep->cfg.ev_probe_interval_ns;
+    mrc_time t = c->ep->cfg.ev.probe_interval_ns;
     return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
@@ -276,7 +281,7 @@ MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned p
     const mrc__evprof *pf = mrc__conn_prof(c);
     int i;
     unsigned st;
-    if (!pf || !c->ep->cfg.rev_ev_mirror) return MRC__EV_NONE; /* (both callers already left rev_ev_echo out) */
+    if (!pf || c->ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR) return MRC__EV_NONE; /* (both callers left ECHO out) */
     i = mrc__prof_lookup(pf, ent, port);
     if (i < 0 || (unsigned)i >= c->ev_count) return MRC__EV_NONE;
     st = MRC__EVST(&c->evs[i]);
@@ -321,7 +326,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         slots[e->port - 1u]++;
     }
     for (p = 0, i = 0; p < MRC_MAX_PORTS; p++) { /* segments, active shares, the per-port floor */
-        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev_backup_pct / 100u;
+        uint32_t t = usable[p] - (uint32_t)usable[p] * c->ep->cfg.ev.backup_pct / 100u;
         c->act_target[p] = (uint16_t)(usable[p] && !t ? 1u : t);
         c->seg[p] = (uint16_t)i;
         i += slots[p];
@@ -359,7 +364,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     const mrc__evprof *pf = mrc__conn_prof(c);
-    uint32_t n, i, j, range = (uint32_t)ep->cfg.ev_sport_max - ep->cfg.ev_sport_min + 1u;
+    uint32_t n, i, j, range = (uint32_t)ep->cfg.auto_ev.sport_max - ep->cfg.auto_ev.sport_min + 1u;
     if (pf) {
         n = pf->ev_count;
         for (i = 0; i < n; i++) {
@@ -368,18 +373,18 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
         }
         c->ev_min_active = (uint16_t)pf->ev_min_active;
     } else {
-        n = MRC__MIN((uint32_t)ep->cfg.evs_per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         for (i = 0; i < n; i++) {
             uint32_t v, tries = 0;
             do { /* distinct values, as long as the range allows */
-                v = ep->cfg.ev_sport_min + mrc__rand_below(ep, range);
+                v = ep->cfg.auto_ev.sport_min + mrc__rand_below(ep, range);
                 for (j = 0; j < i && c->evs[j].sport != v; j++) {
                 }
             } while (j < i && ++tries < 16u);
             c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
-        c->ev_min_active = (uint16_t)(ep->cfg.ev_min_active ? MRC__MIN((uint32_t)ep->cfg.ev_min_active, n)
+        c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)
                                                             : MRC__MAX(n / 8u, 1u));
     }
     for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);

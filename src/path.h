@@ -12,6 +12,7 @@ enum { MRC__EVS_ACTIVE = 0, MRC__EVS_SKIP, MRC__EVS_BACKUP, MRC__EVS_BAD, MRC__E
 #define MRC__EVF_OKC 0x70u    /* consecutive probe answers of an ASSUMED_BAD EV */
 #define MRC__EVST(e) ((unsigned)((e)->st & 7u))
 MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c); /* the fabric's hash picks its EVs' paths */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_in_scope(const mrc_conn *c, unsigned scope); /* mrc_ev_policy scopes */
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);

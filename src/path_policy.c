@@ -28,7 +28,7 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (c->ep->cfg.ev_recycle < (c->ev_prof ? 2u : 1u) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
         e->rc == 0xFFu)
         return;
     c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
@@ -82,17 +82,6 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     if (avoid >= 0 && avoid < (int)c->ev_count && MRC__EVST(&c->evs[avoid]) <= MRC__EVS_SKIP) return avoid;
     return -1;
 }
-/* P25: the EV for a retransmission of the tail (avoid: the EV its PSN last went on) or the tail-loss probe (avoid
- * -1). At the tail a retransmission or probe lost again costs a doubled TLP or the RTO, and a rotation EV may be on a
- * dead cable nobody has found yet; so with rtx_proven_ev they go on the EV of the latest SACK that named a packet
- * (it delivered one RTT ago) while that EV is ACTIVE and not `avoid', else on the rotation's next. O(1); the
- * rotation is untouched. */
-MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid) {
-    uint16_t s = c->ev_proven;
-    if (c->ep->cfg.rtx_proven_ev && s < c->ev_count && (int)s != avoid && MRC__EVST(&c->evs[s]) == MRC__EVS_ACTIVE)
-        return (int)s;
-    return mrc__ev_pick(c, avoid);
-}
 
 /* ---- skips and holds: an EV that may have lost a packet sits out (P27, P29) --------------------------------- */
 /* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
@@ -118,8 +107,8 @@ MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
     if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
-    if (c->ep->cfg.ev_suspect_hold < (c->ev_prof ? 1u : 2u) ||
-        (unsigned)c->n_act[p] + c->n_skip[p] < c->ep->cfg.ev_suspect_min)
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.hold) ||
+        (unsigned)c->n_act[p] + c->n_skip[p] < MRC__KNOB(c->ep, hold_min_evs))
         return;
     if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
         mrc__ev_skip(c, (uint16_t)slot);
@@ -274,7 +263,7 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
     uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
     uint64_t held0;
-    if (ep->cfg.ev_sweep < (mrc__ev_hashed(c) ? 1u : 2u) || c->state != MRC_QPS_RTS) return;
+    if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
     if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
@@ -416,8 +405,8 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
-    if (!confirmed || !pf || !pf->ev[slot].grp_nx || !c->ep->cfg.ev_group_retire) return;
-    if (c->ep->cfg.ev_group_retire >= 2) { /* a second witness: another EV of the group bad already */
+    if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
+    if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already */
         for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
              j = pf->ev[j].grp_nx - 1u) {
         }
@@ -501,7 +490,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     }
     c->st.ev_probe_ok++;
     okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
-    if (okc >= c->ep->cfg.ev_revive_probes) {
+    if (okc >= c->ep->cfg.ev.revive_probes) {
         mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);
     } else {
         e->st = (uint8_t)(okc << 4);

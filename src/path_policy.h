@@ -10,7 +10,6 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p);
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot);
 MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);        /* the EV of the next data packet, or -1 */
-MRC__PRIVATE int mrc__ev_pick_proven(mrc_conn *c, int avoid); /* ... for a retransmission */
 
 /* ---- skips, holds and sweeps ---------------------------------------------------------------------------------- */
 #define MRC__SUS_ROUNDS 8u /* P29: the most rounds of its plane a held EV sits out awaiting a verdict */

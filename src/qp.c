@@ -68,7 +68,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         mrc__conn_clear(c);
         c->ep = ep;
         c->slot = (uint16_t)i;
-        c->qpn = ep->cfg.qpn_random ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -285,7 +285,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
         /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
-        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.window_inclusive ? 0u : 1u);
+        c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
         for (i = 8; i <= 12; i++)
             if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
         c->msn_done = 0;
@@ -295,7 +295,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         mrc__set_req_window(c, c->attr.mpr);
         /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
         c->next_rqmsn = 0;
-        c->srtt = c->ep->cfg.rtt_init_ns;
+        c->srtt = c->ep->cfg.recovery.rtt_init_ns;
         c->rtt_min = MRC_TIME_NEVER;
         c->reo_mult = 1;
         c->reo_last = now;

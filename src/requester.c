@@ -133,7 +133,7 @@ MRC__PRIVATE bool mrc__retry_infinite(const mrc_conn *c) { return c->attr.retry_
 MRC__PRIVATE mrc_time mrc__nopath_bound(const mrc_conn *c) {
     mrc_time t = 0;
     uint32_t n;
-    if (c->ep->cfg.nopath_timeout_ns) return c->ep->cfg.nopath_timeout_ns;
+    if (c->ep->cfg.recovery.nopath_timeout_ns) return c->ep->cfg.recovery.nopath_timeout_ns;
     if (mrc__retry_infinite(c)) return (mrc_time)1024u << 24;
     for (n = 0; n <= (uint32_t)c->attr.retry_linear + c->attr.retry_exp; n++) t += mrc__rto_interval(c, n);
     return t;
@@ -153,7 +153,7 @@ MRC__PRIVATE void mrc__nopath_arm(mrc_conn *c) {
 MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
     c->nopath_deadline = MRC_TIME_NEVER;
     if (c->state != MRC_QPS_RTS || !mrc__req_has_work(c) || mrc__ev_can_carry(c)) return;
-    if (!c->ep->cfg.nopath_timeout_ns && mrc__retry_infinite(c)) {
+    if (!c->ep->cfg.recovery.nopath_timeout_ns && mrc__retry_infinite(c)) {
         c->nopath_deadline = now + mrc__nopath_bound(c);
         return;
     }
@@ -176,14 +176,9 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
 /* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
  * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
  * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
- * demotes at once. With ev_hashed_fast_demote (P25, off by default) an ECMP-hashed EV (any but an SRv6 profile's)
- * is demoted at once: a dead cable under a hash is found one loss per EV instead of letting the rotation reach it
- * again while the confirmation is pending; but a SACK lost on the way back makes a delivered packet look lost too,
- * and that demotes a good EV until probes revive it (the floor bounds how many). */
+ * demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted: docs/DESIGN.md P25.) */
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
-    bool hashed = mrc__ev_hashed(c);
-    bool defer = c->ep->cfg.ev_confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE) &&
-                 !(hashed && c->ep->cfg.ev_hashed_fast_demote);
+    bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
@@ -253,9 +248,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txl_reserve(c);
-    /* P25: a retransmission of the tail (nothing new left to send, or the RTO's) on the proven EV */
-    slot = rtx && (c->rtx_force || c->sq_send == c->sq_tail) ? mrc__ev_pick_proven(c, (int)MRC__REC(c, psn)->ev)
-                                                              : mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1);
+    slot = mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1); /* a retransmission avoids its last EV */
     if (slot < 0) { /* no EV can carry data: never silent (7.11) */
         mrc__nopath_arm(c);
         return 0;
@@ -271,8 +264,8 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     b.tver = ep->cfg.wire.tver;
     b.pkey = c->attr.pkey;
     b.dest_qp = c->attr.dest_qpn;
-    if (ep->cfg.ack_req_every) {
-        if (++c->pkts_since_areq >= ep->cfg.ack_req_every) {
+    if (ep->cfg.ack.request_every) {
+        if (++c->pkts_since_areq >= ep->cfg.ack.request_every) {
             b.a = 1;
             c->pkts_since_areq = 0;
         }
@@ -359,7 +352,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc_peth p;
     int slot = i                               ? (int)pr->slot
                : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
-                                           : mrc__ev_pick_proven(c, -1);
+                                           : mrc__ev_pick(c, -1);
     if (slot < 0) {
         mrc__nopath_arm(c);
         return 0;
@@ -507,7 +500,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_RTX)) return false;
-    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || c->ep->cfg.ev_confirm_late < (c->ev_prof ? 1u : 2u)))
+    if (!fresh && (!(r->flags & MRC__PR_EVLOST) || !mrc__ev_in_scope(c, c->ep->cfg.ev.confirm_late)))
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
         mrc__reo_widen(c, now);
@@ -607,8 +600,6 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             c->probes[0].kind = MRC__PROBE_FREE;
             c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
             c->tlp2 = 0;
-            /* P25: the peer and a path answered: the next probe of what it reveals need not back off */
-            if (c->ep->cfg.tlp_answer_reset) c->tlp_count = 0;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
         }
@@ -741,8 +732,8 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
      * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
      * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
      * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
-    if (!c->rto_heard || !c->ep->cfg.trim_holds_rto) c->retries++;
-    if (!c->rto_heard || !c->ep->cfg.trim_keeps_alive) c->retry_spent++;
+    if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
+    if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;
     c->st.rto_fired++;
     c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
     c->rto_heard = 0;
@@ -783,7 +774,7 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
-            if (c->ep->cfg.tlp_copies >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
+            if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
             c->st.tlp_fired++;
         }
     }

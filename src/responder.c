@@ -136,10 +136,10 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
 /* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (now >= ep->epoch_end) {
-        ep->rx_prev = now - ep->epoch_end < ep->cfg.base_rtt_ns ? ep->rx_cur : 0u;
+        ep->rx_prev = now - ep->epoch_end < ep->cfg.cc.base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
         ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, ep->cfg.base_rtt_ns);
+        ep->epoch_end = mrc__deadline_add(now, ep->cfg.cc.base_rtt_ns);
     }
     if (c->rx_epoch != ep->epoch) {
         c->rx_epoch = ep->epoch;
@@ -174,7 +174,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     }
     if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
         c->st.rx_oor++;
-        if (cf->nack_oor) {
+        if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
             c->st.tx_nack++;
         }
@@ -228,7 +228,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
      * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
      * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
-    if (dlen != 0 || plen != 0 || cf->zero_len_rkey) {
+    if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
         mi = mrc__mr_find(ep, k->reth.rkey);
         if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
             k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
@@ -269,12 +269,12 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (k->bth.a || ce || k->bth.rtx || psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1 ||
-        c->sack_pending >= cf->sack_every) {
+        c->sack_pending >= cf->ack.sack_every) {
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->sack_delay_ns);
+        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->tack_every && c->tack_msgs >= cf->tack_every) { /* Q6: positive transport ACK */
+    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
         c->st.tx_tack++;
@@ -321,8 +321,8 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
-    if (ep->cfg.rcv_pen_ooo_pct) {
-        thr = c->rsp_win / 100u * ep->cfg.rcv_pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rcv_pen_ooo_pct / 100u;
+    if (ep->cfg.rx.pen_ooo_pct) {
+        thr = c->rsp_win / 100u * ep->cfg.rx.pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rx.pen_ooo_pct / 100u;
         if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
@@ -333,8 +333,8 @@ MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
 MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t n = MRC__MAX(MRC__MAX(ep->rx_cur, ep->rx_prev), 1u), share;
-    if (!ep->cfg.dyn_mpr_budget) return c->attr.mpr_dest;
-    share = MRC__MAX((uint32_t)ep->cfg.dyn_mpr_budget / n, 1u);
+    if (!ep->cfg.rx.mpr_budget) return c->attr.mpr_dest;
+    share = MRC__MAX((uint32_t)ep->cfg.rx.mpr_budget / n, 1u);
     return (uint8_t)MRC__MIN(share, (uint32_t)c->attr.mpr_dest);
 }
 /* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
@@ -347,7 +347,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     int n = MRC_BTH_LEN;
     /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
      * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
-    if (!ep->cfg.rev_ev_echo && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
+    if (ep->cfg.ev.reply != MRC_EV_REPLY_ECHO && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
     if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);

@@ -26,12 +26,38 @@ MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     return MRC_OK;
 }
 /* ---- configuration, PRNG, clock, ports ---------------------------------------------------------------------- */
+MRC_API int mrc_ev_policy_preset(mrc_ev_policy *p, int preset) {
+    if (!p || preset < MRC_EV_PRESET_DEFAULT || preset > MRC_EV_PRESET_PATHS) return MRC_ERR_INVAL;
+    MRC_MEMSET(p, 0, sizeof *p);
+    p->recycle = MRC_EV_SCOPE_AUTO;
+    p->hold = MRC_EV_SCOPE_ALL;
+    p->confirm_late = MRC_EV_SCOPE_ALL;
+    p->sweep = MRC_EV_SCOPE_HASHED;
+    p->group_retire = MRC_EV_RETIRE_SECOND;
+    p->reply = MRC_EV_REPLY_MIRROR;
+    p->confirm_loss = true;
+    p->backup_pct = 25;
+    p->revive_probes = 3;
+    p->probe_interval_ns = 0;
+    if (preset == MRC_EV_PRESET_ROTATION) {
+        p->recycle = p->hold = p->confirm_late = p->sweep = MRC_EV_SCOPE_NONE;
+        p->group_retire = MRC_EV_RETIRE_ALONE;
+        p->reply = MRC_EV_REPLY_ROTATE;
+    } else if (preset == MRC_EV_PRESET_ECMP) {
+        p->recycle = MRC_EV_SCOPE_ALL;
+        p->reply = MRC_EV_REPLY_ROTATE;
+    } else if (preset == MRC_EV_PRESET_PATHS) {
+        p->backup_pct = 0;
+        p->sweep = MRC_EV_SCOPE_NONE;
+    }
+    return MRC_OK;
+}
 MRC_API void mrc_config_default(mrc_config *cfg) {
     if (!cfg) return;
     MRC_MEMSET(cfg, 0, sizeof *cfg);
     cfg->seed = 0x6D72632D31303030ull; /* "mrc-1000" */
     cfg->num_ports = MRC_MAX_PORTS;
-    cfg->qpn_base = 0x100;
+    cfg->qpn_base = 0; /* random QPNs */
     cfg->wire.bth_m_bit = 7;
     cfg->wire.eeth_op_shift = 2;
     cfg->wire.sack_msb_first = 0;
@@ -46,59 +72,47 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->dscp[MRC_DSCP_CONTROL] = 48;
     cfg->trimmable = true;
     cfg->tseth = true;
-    cfg->sack_every = 1;
-    cfg->sack_delay_ns = 4000;
-    cfg->nack_oor = false;
-    cfg->window_inclusive = false;
-    cfg->tack_every = 0;
-    cfg->reorder_slack_ns = 0;
-    cfg->reorder_slack_min_ns = 2000;
-    cfg->rtt_init_ns = 20000;
-    cfg->tlp_min_ns = 10000;
-    cfg->reorder_timer = 6;
-    cfg->tlp_copies = 2;
-    cfg->ack_req_every = 0;
-    cfg->cc_algo = MRC_CC_ALGO_NSCC;
-    cfg->fixed_cwnd_bytes = 0;
-    cfg->line_rate_mbps = 0;
-    cfg->base_rtt_ns = 12000;
-    cfg->cc_subpkt_shift = 4;
-    cfg->cc_lh_mark_rtts = 32;
-    cfg->rcv_pen_ooo_pct = 50;
-    cfg->dyn_mpr_budget = 0;
-    cfg->evs_per_port = 16;
-    cfg->ev_min_active = 0;
-    cfg->ev_event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
-    cfg->ev_backup_pct = 25;
-    cfg->ev_revive_probes = 3;
-    cfg->ev_probe_interval_ns = 0;
-    cfg->rev_ev_echo = false;
-    cfg->rev_ev_mirror = true;
-    cfg->ev_confirm_loss = true;
-    cfg->ev_confirm_late = 2;
-    cfg->ev_suspect_hold = 2;
-    cfg->ev_suspect_min = 32;
-    cfg->ev_group_retire = 2;
-    cfg->ev_recycle = 1;
-    cfg->rtx_proven_ev = false;
-    cfg->tlp_answer_reset = false;
-    cfg->ev_hashed_fast_demote = false;
-    cfg->ev_sweep = 1;
-    cfg->stev_sport_high = true;
-    cfg->ev_sport_min = 49152;
-    cfg->ev_sport_max = 65535;
-    cfg->qpn_random = true;
-    cfg->zero_len_rkey = true;
-    cfg->epop_peer_check = true;
-    cfg->epop_rate_pps = 10000;
-    cfg->epop_burst = 32;
-    cfg->probe_rate_pps = 250000;
-    cfg->probe_burst = 64;
-    cfg->nopath_timeout_ns = 0;
+    cfg->ack.sack_every = 1;
+    cfg->ack.sack_delay_ns = 4000;
+    cfg->ack.tack_every = 0;
+    cfg->ack.request_every = 0;
+    cfg->recovery.reorder_slack_ns = 0;
+    cfg->recovery.reorder_slack_min_ns = 2000;
+    cfg->recovery.rtt_init_ns = 20000;
+    cfg->recovery.tlp_min_ns = 10000;
+    cfg->recovery.trim_keeps_alive = true;
+    cfg->recovery.trim_holds_rto = true;
+    cfg->recovery.nopath_timeout_ns = 0;
+    cfg->rx.nack_oor = false;
+    cfg->rx.window_inclusive = false;
+    cfg->rx.pen_ooo_pct = 50;
+    cfg->rx.mpr_budget = 0;
+    cfg->cc.algo = MRC_CC_ALGO_NSCC;
+    cfg->cc.fixed_cwnd_bytes = 0;
+    cfg->cc.line_rate_mbps = 0;
+    cfg->cc.base_rtt_ns = 12000;
+    cfg->auto_ev.per_port = 16;
+    cfg->auto_ev.sport_min = 49152;
+    cfg->auto_ev.sport_max = 65535;
+    cfg->auto_ev.min_active = 0;
+    cfg->auto_ev.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    (void)mrc_ev_policy_preset(&cfg->ev, MRC_EV_PRESET_DEFAULT);
+    cfg->guard.zero_len_rkey = true;
+    cfg->guard.epop_peer_check = true;
+    cfg->guard.epop_rate_pps = 10000;
+    cfg->guard.epop_burst = 32;
+    cfg->guard.probe_rate_pps = 250000;
+    cfg->guard.probe_burst = 64;
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
-    cfg->trim_keeps_alive = true;
-    cfg->trim_holds_rto = true;
+    cfg->stev_sport_high = true;
+#ifdef MRC_RESEARCH
+    cfg->research.tlp_copies = MRC__DEF_tlp_copies;
+    cfg->research.reorder_timer = MRC__DEF_reorder_timer;
+    cfg->research.cc_subpkt_shift = MRC__DEF_cc_subpkt_shift;
+    cfg->research.cc_lh_mark_rtts = MRC__DEF_cc_lh_mark_rtts;
+    cfg->research.hold_min_evs = MRC__DEF_hold_min_evs;
+#endif
 }
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
@@ -146,7 +160,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     }
     if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0, 0);
-    if (!cfg->qpn_random &&
+    if (cfg->qpn_base &&
         (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0, 0);
     if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
@@ -155,14 +169,17 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
-    if (cfg->ev_sport_min > cfg->ev_sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
-    if (cfg->evs_per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
-    if (cfg->ev_backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
-    if (cfg->ev_revive_probes < 1 || cfg->ev_revive_probes > 7)
+    if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
+    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
+    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
+    if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
+        cfg->ev.reply > MRC_EV_REPLY_ECHO || cfg->ev.group_retire > MRC_EV_RETIRE_SECOND)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0, 0);
+    if (cfg->ev.revive_probes < 1 || cfg->ev.revive_probes > 7)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0, 0);
-    if (cfg->ev_event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
+    if (cfg->auto_ev.event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0, 0);
-    if (cfg->sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
+    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
     if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0, 0);
     if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0, 0);
@@ -175,8 +192,8 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     if (!ep->cfg.ev_max_width) ep->cfg.ev_max_width = 8u * MRC_EV_BYTES;
     ep->rng = cfg->seed;
     ep->qpn_rng = cfg->seed ^ 0x51504E2D51504E2Dull; /* "QPN-QPN-" */
-    mrc__bucket_cfg(cfg->epop_rate_pps, cfg->epop_burst, &ep->epop_T, &ep->epop_tau);
-    mrc__bucket_cfg(cfg->probe_rate_pps, cfg->probe_burst, &ep->probe_T, &ep->probe_tau);
+    mrc__bucket_cfg(cfg->guard.epop_rate_pps, cfg->guard.epop_burst, &ep->epop_T, &ep->epop_tau);
+    mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
     ep->ep_deadline = MRC_TIME_NEVER;
@@ -304,9 +321,9 @@ MRC__PRIVATE uint32_t mrc__qpn_draw(mrc_endpoint *ep, unsigned slot) {
     return q;
 }
 MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn) {
-    uint32_t slot = ep->cfg.qpn_random ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
+    uint32_t slot = !ep->cfg.qpn_base ? qpn & ((1u << MRC__QPN_SLOT_BITS) - 1u) : qpn - ep->cfg.qpn_base;
     mrc_conn *c;
-    if ((!ep->cfg.qpn_random && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
+    if ((ep->cfg.qpn_base && qpn < ep->cfg.qpn_base) || slot >= MRC_MAX_CONNS) return (mrc_conn *)0;
     c = ep->conns[slot];
     return (c && c->qpn == qpn) ? c : (mrc_conn *)0;
 }

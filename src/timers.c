@@ -82,7 +82,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
     return MRC__MIN(t, cap);
 }
 MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
-    mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt);
+    mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
@@ -92,13 +92,13 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
-    if (cf->reorder_slack_ns) return cf->reorder_slack_ns;
+    if (cf->recovery.reorder_slack_ns) return cf->recovery.reorder_slack_ns;
     if (c->reo_mult > 1 && c->ep->now - c->reo_last > 16u * c->srtt) {
         c->reo_mult--;
         c->reo_last = c->ep->now;
     }
-    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->rtt_init_ns : c->rtt_min) >> 2;
-    s = MRC__MAX(s, (mrc_time)cf->reorder_slack_min_ns);
+    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->recovery.rtt_init_ns : c->rtt_min) >> 2;
+    s = MRC__MAX(s, (mrc_time)cf->recovery.reorder_slack_min_ns);
     return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
 }
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
@@ -115,11 +115,11 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
  * transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
-    return sent + c->lat_acked_rtt + ((slack * MRC__MIN(c->ep->cfg.reorder_timer, 64u)) >> 2);
+    return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
     mrc_time sent;
-    if (!c->ep->cfg.reorder_timer || !c->txl.n) return MRC_TIME_NEVER;
+    if (!MRC__KNOB(c->ep, reorder_timer) || !c->txl.n) return MRC_TIME_NEVER;
     sent = MRC__REC_SENT(c, c->txl.head);
     if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
     return mrc__reo_at(c, sent, mrc__slack(c));
@@ -165,7 +165,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     else
         rto = mrc__rto_interval(c, MRC__MIN(retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
     c->rto_deadline = mrc__deadline_add(rto_start, rto);
-    tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
+    tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
     d = mrc__timers_min(c);
