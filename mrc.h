@@ -88,7 +88,8 @@
  *                          data and SACK headers take fixed-offset fast paths built from the same tables
  *   MRC_FAST_PATH          1 (default): common-case packets (an in-order data packet on a clean QP, the SACK it
  *                          causes, the SACK that advances the cumulative acknowledgement) take dedicated code paths
- *                          with the same results as the general code (docs/PROTOCOL.md P22; make fast-check proves it
+ *                          with the same results as the general code (docs/PROTOCOL.md P22 fast paths; make fast-check
+ * proves it
  *                          per call); 0 compiles them out (smaller code). mrc_config.fast_path_off turns them off at
  *                          run time
  *
@@ -96,7 +97,8 @@
  * MEMORY    no heap, no globals, no static mutable state; sizeof(mrc_endpoint) and sizeof(mrc_conn) are fixed by the
  *           macros above. A posted write's source buffer stays caller-owned until its MRC_EVT_SEND_DONE.
  * IN-FLIGHT MEMORY  a QP's per-PSN requester state (record, send time, acknowledgement of each PSN it has sent and
- *           the peer has not yet cumulatively acknowledged) lives in the endpoint's pool of MRC_POOL_BLOCKS blocks of 64
+ *           the peer has not yet cumulatively acknowledged) lives in the endpoint's pool of MRC_POOL_BLOCKS blocks of
+ * 64
  *           PSNs, as a NIC keeps shared context memory: a QP's own structure is small, and in-flight state is
  *           provisioned by aggregate bandwidth-delay product rather than QPs x largest window (make size prints the
  *           bytes per block). A QP takes a block when its next new PSN enters one. Once the cumulative
@@ -382,13 +384,15 @@ MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b);
 
 /* ---- wire layout choices (docs/PROTOCOL.md section 6; both ends must agree) --------------------------------- */
 typedef struct mrc_wire_opts {
-    uint8_t bth_m_bit;        /* Q1: bit of BTH byte 1 that holds m (7: third-party model, default; 6: IBTA);
+    uint8_t bth_m_bit;        /* Q1 BTH bit order: bit of BTH byte 1 that holds m (7: third-party model, default; 6:
+                                 IBTA);
                                   se takes the other one */
     uint8_t eeth_op_shift;    /* Q16b: EETH op position in byte 1: 2 (bits 3:2, default) or 4 (bits 5:4) */
-    uint8_t sack_msb_first;   /* Q4: 0 (default): bitmap bit 0 (LSB of the BE 64-bit word) = base PSN;
+    uint8_t sack_msb_first;   /* Q4 SACK bitmap order: 0 (default): bitmap bit 0 (LSB of the BE 64-bit word) = base PSN;
                                   1: the MSB is the base PSN */
-    uint8_t ts_shift;         /* Q2: TSETH tx_timestamp unit = 2^ts_shift ns (default 7 = 128 ns) */
-    uint8_t tver;             /* Q1: BTH tver sent (default 0); ignored on receive */
+    uint8_t ts_shift;         /* Q2 TSETH timestamp unit: TSETH tx_timestamp unit = 2^ts_shift ns (default 7 = 128 ns)
+                                 */
+    uint8_t tver;             /* Q1 BTH bit order: BTH tver sent (default 0); ignored on receive */
 } mrc_wire_opts;
 
 /* ---- decoded headers (codec) -------------------------------------------------------------------------------- */
@@ -572,12 +576,15 @@ typedef struct mrc_ev_policy {
                                  delivered a packet sent since sit out until a probe or a SACK shows its path works
                                  (default HASHED: a fault behind a hash may be on any EV's path) */
     uint8_t group_retire;     /* P26 hop groups: MRC_EV_RETIRE_* (default SECOND) */
-    uint8_t reply;            /* Q19, P28: MRC_EV_REPLY_* (default MIRROR) */
-    bool confirm_loss;        /* Q5, Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
-                                 SACKed with its own timestamp (default true; needs tseth), else at once */
+    uint8_t reply;            /* Q19 reverse-path EVs, P28 mirror reverse path: MRC_EV_REPLY_* (default MIRROR) */
+    bool confirm_loss;        /* Q5 reordering slack, Q8 EV health timers: a loss seen only as a SACK hole demotes its
+                                 EV once the retransmission is SACKed with its own timestamp (default true; needs
+                                 tseth), else at once */
     uint8_t backup_pct;       /* share of each port's EVs held as backups, 0..90 (default 25; 0: every EV carries) */
-    uint8_t revive_probes;    /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
-    uint32_t probe_interval_ns; /* Q8: the round of probes of ASSUMED_BAD EVs; an answer must come within one (default
+    uint8_t revive_probes;    /* Q8 EV health timers: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7
+                                 (default 3) */
+    uint32_t probe_interval_ns; /* Q8 EV health timers: the round of probes of ASSUMED_BAD EVs; an answer must come
+                                   within one (default
                                  0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
 } mrc_ev_policy;
 enum {
@@ -607,16 +614,17 @@ typedef struct mrc_recovery_config { /* loss recovery (Q5 reordering slack, P3-P
     uint32_t rtt_init_ns;     /* the RTT assumed before the first sample (default 20000): your fabric's RTT */
     uint32_t tlp_min_ns;      /* the tail-loss probe after max(this, 2 x smoothed RTT) without progress (default
                                  10000) */
-    bool trim_keeps_alive;    /* Q25: an RTO after which a trim NACK came back spends no retry (default true):
-                                 congestion is not a dead path */
-    bool trim_holds_rto;      /* Q25: ... nor backs off (default true) */
+    bool trim_keeps_alive;    /* Q25 retry budget: an RTO after which a trim NACK came back spends no retry (default
+                                 true): congestion is not a dead path */
+    bool trim_holds_rto;      /* Q25 retry budget: ... nor backs off (default true) */
     uint32_t nopath_timeout_ns; /* 7.11: a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH)
                                  after this long (default 0 = auto: as long as its RTO retries would last) */
 } mrc_recovery_config;
 typedef struct mrc_rx_config { /* the responder's window and flow control */
     bool nack_oor;            /* Q10 window edge: a PSN past the window is answered NACK PSN_OOR_WINDOW (default
                                  false: dropped), for a peer that expects the NACK */
-    bool window_inclusive;    /* Q10: the window ends at cack + MPR (true) or cack + MPR - 1 (default false) */
+    bool window_inclusive;    /* Q10 window edge: the window ends at cack + MPR (true) or cack + MPR - 1 (default false)
+                                 */
     uint8_t pen_ooo_pct;      /* Q12 receiver penalty: once out-of-order PSNs fill this share of the window (default
                                  50; 0 = never), rising to 127 when it is full */
     uint16_t mpr_budget;      /* Q9 dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
@@ -628,22 +636,25 @@ typedef struct mrc_cc_config { /* the built-in CC profile 0 (docs/PROTOCOL.md se
     uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
     uint32_t base_rtt_ns;     /* NSCC: the unloaded network RTT its defaults derive from (default 12000) */
 } mrc_cc_config;
-typedef struct mrc_auto_ev_config { /* the built-in AUTO EV profile, ID 0 (P12): random UDP source ports */
+typedef struct mrc_auto_ev_config { /* the built-in AUTO EV profile, ID 0 (P12 AUTO EV profile): random UDP source ports
+                                       */
     uint16_t per_port;        /* EVs per port (default 16: 128 over 8 planes) */
     uint16_t sport_min, sport_max; /* the UDP source ports drawn (default 49152..65535): your fabric's ECMP range */
     uint16_t min_active;      /* EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of the QP's
                                  EVs, at least 1) */
     uint32_t event_mask;      /* EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
 } mrc_auto_ev_config;
-typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10, P19, Security properties) */
+typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-length writes, P19 QP 0x2 and probe trust,
+                                     Security properties) */
     bool zero_len_rkey;       /* P10 zero-length writes: they must name a valid rkey with remote-write access and a
                                  VA inside its region (default true); false: IBTA, no rkey check */
-    bool epop_peer_check;     /* P19: packets to QP 0x2 need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
-                                 (default true); false: anyone */
-    uint32_t epop_rate_pps;   /* P19: endpoint requests (PSU, EV_PROBE) taken per peer per second (default 10000;
-                                 0 = unlimited) */
+    bool epop_peer_check;     /* P19 QP 0x2 and probe trust: packets to QP 0x2 need the pkey of a connected (RTR/RTS) QP
+                                 to rxinfo.peer (default true); false: anyone */
+    uint32_t epop_rate_pps;   /* P19 QP 0x2 and probe trust: endpoint requests (PSU, EV_PROBE) taken per peer per second
+                                 (default 10000; 0 = unlimited) */
     uint16_t epop_burst;      /* ... and in one burst (default 32, at least 1) */
-    uint32_t probe_rate_pps;  /* P19: PROBE_REQs answered per connection per second (default 250000; 0 = unlimited) */
+    uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
+                                 250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
 } mrc_guard_config;
 #ifdef MRC_RESEARCH
@@ -663,8 +674,9 @@ typedef struct mrc_research_config {
 typedef struct mrc_config {
     uint64_t seed;            /* all randomness (QPNs too) derives from it: same seed, same bytes */
     uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
-    uint32_t qpn_base;        /* P16: 0 (default): QPNs drawn from a seeded stream, unique, 24-bit, never 0/1/2 or
-                                 0xFFFFFF; a value: conn slot i gets qpn_base + i (predictable: tests, captures) */
+    uint32_t qpn_base;        /* P16 rkeys and QPNs: 0 (default): QPNs drawn from a seeded stream, unique, 24-bit, never
+                                 0/1/2 or 0xFFFFFF; a value: conn slot i gets qpn_base + i (predictable: tests,
+                                 captures) */
     mrc_wire_opts wire;       /* layout choices both ends must agree on (docs/PROTOCOL.md section 6) */
     uint8_t dscp[MRC_DSCP_CLASSES]; /* your fabric's codepoints per class (defaults in docs/PROTOCOL.md 3.6) */
     bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true): false where switches drop */
@@ -683,8 +695,9 @@ typedef struct mrc_config {
                                  the flow label (default true), or the other way round: as your fabric hashes */
     uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP ev_max_width), 16..8 x MRC_EV_BYTES
                                  (default 0 = 8 x MRC_EV_BYTES): EV formats wider are refused */
-    uint32_t pool_blocks;     /* P21: in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of
-                                 them): lower it to provision by bandwidth-delay product (IN-FLIGHT MEMORY above) */
+    uint32_t pool_blocks;     /* P21 pooled in-flight memory: in-flight pool blocks this endpoint uses,
+                                 1..MRC_POOL_BLOCKS (default 0: all of them): lower it to provision by bandwidth-delay
+                                 product (IN-FLIGHT MEMORY above) */
     bool fast_path_off;       /* P22 fast paths: every packet takes the general code (default false); to rule the
                                  fast paths out while debugging (make fast-check compares the two per call) */
     mrc_place_fn place;       /* firmware DMA: placement into MRC_ACCESS_EXTERNAL regions (default none) */
@@ -748,7 +761,7 @@ typedef struct mrc_conn_stats {
     uint64_t rx_sack, rx_nack, rx_tack, rx_nack_reason[32];
     uint64_t rtx_nack, rtx_sack_hole, rtx_rto, rtx_probe_loss; /* why a PSN was retransmitted */
     uint64_t rtx_spurious;    /* retransmissions shown unnecessary (an earlier transmission was SACKed) */
-    uint64_t rtx_reo_timer;   /* P32: of rtx_sack_hole, the holes the reorder timer declared */
+    uint64_t rtx_reo_timer;   /* P32 reorder timer: of rtx_sack_hole, the holes the reorder timer declared */
     uint64_t rto_fired, tlp_fired;
     uint64_t msgs_done;
     /* responder */
@@ -757,15 +770,17 @@ typedef struct mrc_conn_stats {
     uint64_t imm_delivered;
     /* path signals and what the EV manager did with them */
     uint64_t ev_skip_req, ev_trims, ev_losses;
-    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim, a P29 hold) */
+    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim, a P29 suspect hold hold) */
     uint64_t ev_demoted;      /* EVs that went ASSUMED_BAD */
     uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
-    uint64_t ev_group_retired;/* P26: EVs demoted with a hop-group member whose silent loss was confirmed */
-    uint64_t ev_suspect_held; /* P29: EVs taken out of the rotation while a silent loss on them awaits its verdict */
+    uint64_t ev_group_retired;/* P26 hop groups: EVs demoted with a hop-group member whose silent loss was confirmed */
+    uint64_t ev_suspect_held; /* P29 suspect hold: EVs taken out of the rotation while a silent loss on them awaits its
+                                 verdict */
     uint64_t ev_sweeps;       /* P35: sweeps started by a confirmed silent loss */
-    uint64_t ev_ver_held;     /* P35: EVs a sweep took out of the rotation until verified */
-    uint64_t ev_verified;     /* P35: ... and brought back by a probe answer or a SACK of a later packet */
-    uint64_t ev_ver_failed;   /* P35: ... whose verification probe went unanswered (then demoted as a silent loss) */
+    uint64_t ev_ver_held;     /* P35 sweeps: EVs a sweep took out of the rotation until verified */
+    uint64_t ev_verified;     /* P35 sweeps: ... and brought back by a probe answer or a SACK of a later packet */
+    uint64_t ev_ver_failed;   /* P35 sweeps: ... whose verification probe went unanswered (then demoted as a silent
+                                 loss) */
     uint64_t ev_revived;      /* ASSUMED_BAD EVs revived by probes */
     uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
     uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
@@ -925,7 +940,7 @@ enum {
 /* QP hints (MRC's MRC_QP_HINT, optional, set going to INIT): what the application knows of its traffic. 0 = not
  * known. The core uses num_remote_recv_peers: where the fabric trims (mrc_config.trimmable), a QP whose congestion
  * context it creates starts NSCC's window at maxwnd / num_remote_recv_peers, at least one packet, instead of maxwnd
- * (docs/PROTOCOL.md P31). The other two are kept and reported by mrc_conn_query only. */
+ * (docs/PROTOCOL.md P31 QP hints). The other two are kept and reported by mrc_conn_query only. */
 typedef struct mrc_qp_hint {
     uint32_t num_qps_per_peer;      /* QPs this application opens to the same peer */
     uint32_t num_send_peers;        /* peers this endpoint sends to at the same time */
@@ -980,7 +995,8 @@ MRC_API void *mrc_conn_user(const mrc_conn *c);
 /* Defaults that work: pkey 0xFFFF, remote write allowed, the built-in EV and CC profiles, path_mtu 4096, windows
  * mpr = mpr_dest = min(8, MRC_MAX_MPR_UNITS, MRC_MAX_INFLIGHT / 128) units (1,024 PSNs), max_wimm = max_wimm_dest =
  * MRC_MAX_WIMM, retries 7 linear + 7 exponential, timeout 14 (1.024 us x 2^14 = 16.8 ms, first RTO; a dead peer is
- * reported 4.4 s after its last answer, docs/PROTOCOL.md P5). dest_qpn, rq_psn, sq_psn, peer and caps are 0: set them. */
+ * reported 4.4 s after its last answer, docs/PROTOCOL.md P5 RTO schedule). dest_qpn, rq_psn, sq_psn, peer and caps are
+ * 0: set them. */
 MRC_API void mrc_conn_attr_default(mrc_conn_attr *a);
 MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now);
 
@@ -1127,7 +1143,8 @@ typedef struct mrc_cc_info {
     uint64_t maxwnd;
 } mrc_cc_info;
 MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out); /* MRC_OK, MRC_ERR_INVAL */
-/* Host backpressure (Q12): a receiver penalty 0..127 every SACK of this endpoint carries while it is set. */
+/* Host backpressure (Q12 receiver penalty): a receiver penalty 0..127 every SACK of this endpoint carries while it is
+ * set. */
 MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC_OK, MRC_ERR_INVAL */
 
 /* ---- EV formats, EV profiles and path state (docs/PROTOCOL.md section 7) ----------------------------------------
@@ -1138,7 +1155,8 @@ MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC
  * mrc_config.evs_per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
  * INIT. Every call returns MRC_OK or a negative mrc_err. */
 enum mrc_ev_fmt_mode {
-    MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16) */
+    MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16 STEV header mapping)
+                                  */
     MRC_EV_FMT_SRV6 = 1u << 1, /* up to 128 bits: outer IPv6 DA (locator + uSIDs); up to 256 with one SRH segment */
     MRC_EV_FMT_UDP = 1u << 2   /* up to 16 bits in the UDP source port */
 };
@@ -1235,8 +1253,8 @@ MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_
  * profile 0), MRC_ERR_NOENT (no such profile in OFFLINE or ONLINE). O(n^2) once, at configuration. */
 MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n);
 
-/* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes the
- * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
+/* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes
+ * the expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
  * or MRC_ERR_INVAL (invalid profile, or abstract bits left over past the fields' masks). */
 MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields);
 MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
@@ -1266,14 +1284,15 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * only while no pool block is free or retained. Rules 13 and 14: every PSN in flight has its live pool block, and
  * the record lists (transmit, retransmission) hold only those PSNs. Rule 15: each block in its table is its own, and
  * a retained one is linked in the FIFO of retained blocks. Rule 16: its timer-heap key is the earliest of its
- * timers, and it is in the heap exactly when that is finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies
- * in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26): its profile's hop-group rings stay inside
- * its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs.
- * Rule 20 (P28): its profile's entropy index finds each of its EVs. Rule 21 (P29): only a skipped EV has a hold, of
- * at most 8 rounds, or P35's hold. Rule 22 (P33): the tail-loss probe's other copy is awaited only with the probe, on
- * one of its EVs. Rule 23 (P35): its verification queue stays within its EV set; an EV is marked as probed only
- * while held for verification with a verification probe naming it, and while a verification probe is out the
- * verification deadline is armed. */
+ * timers, and it is in the heap exactly when that is finite. Rule 17 (P23 EV recycling): each plane's FIFO of recycled
+ * EVs lies in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26 hop groups): its profile's hop-group
+ * rings stay inside its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25 hashed-EV
+ * bypass knobs) is none or one of its EVs.
+ * Rule 20 (P28 mirror reverse path): its profile's entropy index finds each of its EVs. Rule 21 (P29 suspect hold):
+ * only a skipped EV has a hold, of at most 8 rounds, or P35 sweeps's hold. Rule 22 (P33 TLP copies): the tail-loss
+ * probe's other copy is awaited only with the probe, on one of its EVs. Rule 23 (P35): its verification queue stays
+ * within its EV set; an EV is marked as probed only while held for verification with a verification probe naming it,
+ * and while a verification probe is out the verification deadline is armed. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1313,12 +1332,47 @@ enum {
     MRC_TRACE_EV_STATE,       /* a = qpn << 16 | EV index, b = MRC_EVS_* state */
     MRC_TRACE_EV_PROBE,       /* a = qpn << 16 | EV index, b = 1 answered, 0 timed out */
     MRC_TRACE_EPOP,           /* a = opcode << 8 | op, b = req_id */
-    MRC_TRACE_EV_SWEEP        /* P35: a = qpn << 16 | port, b = EVs held by the sweep */
+    MRC_TRACE_EV_SWEEP        /* P35 sweeps: a = qpn << 16 | port, b = EVs held by the sweep */
 };
 
 /* ====== src/types.h ============================================================================================= */
 /* ================================================================================================================
  * Internal state. The structs are public only so callers can allocate them; touch them through the API.
+ *
+ * Glossary of the abbreviations in the names below and in the sources (docs/PROTOCOL.md has the protocol's terms):
+ *   act        active: an EV in its port's rotation, carrying data
+ *   bk         backup: a good EV held as a spare for its port
+ *   btab, pblk a QP's table of in-flight pool blocks; a pool block (64 PSNs of requester state, P21)
+ *   cack       the responder's cumulative acknowledgement (SETH cack_psn)
+ *   ccx        congestion context: a peer and a CC profile, whose QPs share one window
+ *   ctl, ctlq  a control packet (SACK, NACK, transport ACK); a QP's queue of them
+ *   ctq, txq, evq  the endpoint's queues of QPs with control packets, with requester work, with events to pull
+ *   dlv        an EV's delivery stamp (P35 sweeps)
+ *   epop       endpoint operation: a packet to QP 0x2 (PORT_STATUS_UPDATE, EV_PROBE); epq their queue; epreq and
+ *              psureq the requests awaiting answers
+ *   ev, evs    entropy value (a path); a QP's EV slots
+ *   evr        the EV rotation of a port
+ *   evp        the rounds of probes of ASSUMED_BAD EVs (Q8 EV health timers)
+ *   hw         high water
+ *   imm, imms  an immediate (Write-IMM); the ones stashed until delivered in MSN order
+ *   lat        latest
+ *   mpr        the responder's window (maximum PSN range), in units of 128 PSNs
+ *   msn        message sequence number
+ *   ooo        out of order
+ *   pen        receiver penalty (Q12)
+ *   plist      a list of PSNs linked through their records (txl, rtxq)
+ *   psu        PORT_STATUS_UPDATE
+ *   rc         recycle: a port's ring of clean returns (P23 EV recycling)
+ *   reo        reorder: the reorder deadline (P32 reorder timer)
+ *   rq, rqe    receive queue; a posted receive
+ *   rtxq       the retransmission queue
+ *   sq, wr     send queue; a work request
+ *   sw         sweep (P35 sweeps): sw_at, sw_ref, sw_backoff, sw_found
+ *   tat        theoretical arrival time of a GCRA rate limit (P19)
+ *   tlp, tlp2  tail-loss probe; its second copy (P33 TLP copies)
+ *   txl        transmit list: the records in flight in the order they were sent (P3 send-order loss detection)
+ *   ver        verification (P35): the EVs a sweep holds until a probe or a SACK shows their path works
+ *   wimm       Write-IMM messages awaiting their receive (Q23 WIMM overflow)
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
 
@@ -1337,14 +1391,17 @@ typedef struct mrc__ev {
                                * slot of its backup stack or of the bad FIFO (MRC__EV_NONE: the last); else unused */
     uint8_t port;             /* 1-based egress port (a profile's EV: a copy of the profile's, read per packet) */
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
-    uint8_t rc;               /* P23: its clean returns waiting in its port's recycle ring (0 unless ACTIVE) */
-    uint8_t hold;             /* P29, SKIP only: rounds of its port it still sits out awaiting a loss verdict; P35:
+    uint8_t rc;               /* P23 EV recycling: its clean returns waiting in its port's recycle ring (0 unless
+                                 ACTIVE) */
+    uint8_t hold;             /* P29 suspect hold, SKIP only: rounds of its port it still sits out awaiting a loss
+                                 verdict; P35 sweeps:
                                * MRC__HOLD_VER, held until verified */
-    uint16_t dlv;             /* P35: send time, in units of 256 ns (mod 2^16), of the latest packet on it a SACK named */
+    uint16_t dlv;             /* P35 sweeps: send time, in units of 256 ns (mod 2^16), of the latest packet on it a SACK
+                                 named */
 } mrc__ev;
-#define MRC__HOLD_VER 0xFFu   /* P35: the hold of a skipped EV awaiting verification (not a count of rounds) */
-#define MRC__EVF_VPROBE 0x80u /* P35, a skipped EV held for verification: its verification probe is out */
-#define MRC__EVF_VRETRY 0x10u /* P35, ... its first verification probe went unanswered: this is the second */
+#define MRC__HOLD_VER 0xFFu   /* P35 sweeps: the hold of a skipped EV awaiting verification (not a count of rounds) */
+#define MRC__EVF_VPROBE 0x80u /* P35 sweeps, a skipped EV held for verification: its verification probe is out */
+#define MRC__EVF_VRETRY 0x10u /* P35 sweeps, ... its first verification probe went unanswered: this is the second */
 
 /* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
  * c->probes_due is set, else awaiting its SACK. Its send time is c->probe_sent[i]. */
@@ -1364,12 +1421,14 @@ typedef struct mrc__event {   /* one EV of an EV profile's array */
     uint8_t path[MRC_EV_BYTES]; /* expanded (SRv6 DA + SRH) */
     uint32_t entropy;         /* what travels in the UDP source port / flow label */
     uint16_t bad_refs;        /* QPs holding it ASSUMED_BAD */
-    uint16_t group;           /* P26: hop group (mrc_ev_profile_groups), 0 = none */
-    uint16_t grp_nx;          /* P26: 1 + the next EV of its group, round the ring (back to itself); 0 = no group */
+    uint16_t group;           /* P26 hop groups: hop group (mrc_ev_profile_groups), 0 = none */
+    uint16_t grp_nx;          /* P26 hop groups: 1 + the next EV of its group, round the ring (back to itself); 0 = no
+                                 group */
     uint8_t port, denied;
 } mrc__event;
 
-#define MRC__EVH (2u * MRC_MAX_EVS) /* P28: entries of a profile's entropy index (at most half full) */
+#define MRC__EVH (2u * MRC_MAX_EVS) /* P28 mirror reverse path: entries of a profile's entropy index (at most half full)
+                                       */
 typedef struct mrc__evprof {  /* an EV profile */
     uint64_t id, fmt_id;
     uint8_t used, state, mode, nfields, have, fmt_mode, path_len;
@@ -1377,7 +1436,8 @@ typedef struct mrc__evprof {  /* an EV profile */
     uint32_t ev_count, ev_min_active, event_mask;
     mrc_ev_field field[MRC_MAX_EV_FIELDS];
     mrc__event ev[MRC_MAX_EVS];
-    uint16_t hix[MRC__EVH];   /* P28: entropy -> 1 + EV index, open addressing (0 = empty); mrc__prof_index */
+    uint16_t hix[MRC__EVH];   /* P28 mirror reverse path: entropy -> 1 + EV index, open addressing (0 = empty);
+                                 mrc__prof_index */
 } mrc__evprof;
 
 typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH request or EETH response) */
@@ -1390,12 +1450,15 @@ typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH reques
 typedef struct mrc__nscc_prm { /* NSCC parameters in integer form, per congestion context */
     uint64_t maxwnd, bdp;
     uint32_t target, base_rtt, qa_threshold, adjust_period, adjust_bytes, min_cwnd; /* min_cwnd: one packet */
-    uint32_t floor;             /* the window's least value: min_cwnd, or below it with sub-packet pacing (P24) */
+    uint32_t floor;             /* the window's least value: min_cwnd, or below it with sub-packet pacing (P24
+                                   sub-packet windows) */
     uint32_t eta, fi;           /* bytes */
     uint32_t fi_scale_q16, gamma_q16, md_floor_q16, alpha_q16; /* alpha: bytes per ns of delay below target */
     uint8_t qa_gate, disable_qa, maxwnd_set, trimming;
-    uint8_t subpkt;             /* P24: a window below one packet paces the context (floor < min_cwnd) */
-    uint8_t lh_mark_rtts;       /* P30: SACKs count as marked for this many base RTTs after a last-hop trim */
+    uint8_t subpkt;             /* P24 sub-packet windows: a window below one packet paces the context (floor <
+                                   min_cwnd) */
+    uint8_t lh_mark_rtts;       /* P30 last-hop trim mark: SACKs count as marked for this many base RTTs after a
+                                   last-hop trim */
 } mrc__nscc_prm;
 
 typedef struct mrc__ccprof {  /* a CC profile */
@@ -1412,17 +1475,18 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     uint16_t refs, ready_head, ready_tail; /* QPs using it; FIFO of READY QPs (conn slots) */
     uint8_t used, algo;
     uint64_t cwnd, inflight;  /* nominal bytes */
-    mrc_time pace_next;       /* P24: with a window below one packet, no packet before this (0: none sent so) */
+    mrc_time pace_next;       /* P24 sub-packet windows: with a window below one packet, no packet before this (0: none
+                                 sent so) */
     mrc__nscc_prm p;
     /* NSCC state (docs/PROTOCOL.md 8.5) */
     int64_t inc;              /* accumulated increase, bytes^2 */
     uint64_t received, achieved, fi_count, ign_bytes, ign_done, saved_cwnd;
     uint32_t avg_q4;          /* average queueing delay, ns x 16 */
     mrc_time last_adjust, last_dec, qa_end;
-    mrc_time last_sub;        /* P24: the last decrease below one packet */
-    mrc_time lh_mark_end;     /* P30: SACKs before this count as ECN-marked (0: none) */
+    mrc_time last_sub;        /* P24 sub-packet windows: the last decrease below one packet */
+    mrc_time lh_mark_end;     /* P30 last-hop trim mark: SACKs before this count as ECN-marked (0: none) */
     uint8_t qa_loss, fast;
-    uint8_t qa_trim;          /* P24: the loss that armed quick adapt was a trim */
+    uint8_t qa_trim;          /* P24 sub-packet windows: the loss that armed quick adapt was a trim */
 } mrc__ccx;
 
 typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
@@ -1483,7 +1547,7 @@ typedef struct mrc__psnrec {
     mrc__sqslot wr;           /* send-queue slot of its message */
     mrc__evslot ev;           /* EV slot of the latest transmission */
     mrc__evslot ev_lost;      /* with MRC__PR_EVLOST: EV of a transmission judged lost whose loss awaits confirmation
-                               * (Q5) */
+                               * (Q5 reordering slack) */
     uint8_t flags;            /* MRC__PR_* */
 } mrc__psnrec;
 
@@ -1514,7 +1578,8 @@ typedef struct mrc__pblk {
     uint64_t acked;                   /* bit i: PSN 64 x block + i is acknowledged (the requester's knowledge) */
     mrc__psnrec rec[MRC__BLK_PSNS];
     mrc__blkidx next, prev;           /* free list (next) or FIFO of retained blocks (both); index plus one, 0: none.
-                                       * prev is 0 unless retained: retained = prev or the FIFO's head (mrc__pool_ret) */
+                                       * prev is 0 unless retained: retained = prev or the FIFO's head (mrc__pool_ret)
+                                       * */
     uint16_t owner;                   /* held: the QP's conn slot */
     uint16_t loc;                     /* held: its entry in the QP's block table x 64 + lo, the first slot it holds */
 } mrc__pblk;
@@ -1572,15 +1637,17 @@ struct mrc_conn {
     uint32_t tx_count;        /* data transmissions so far (mod 2^32; a record's txseq is its low bits) */
     mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
-    mrc_time lat_acked_rtt;   /* P32: how long that transmission took to be acknowledged */
+    mrc_time lat_acked_rtt;   /* P32 reorder timer: how long that transmission took to be acknowledged */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
-    mrc_time reo_deadline;    /* P32: the reorder timer: the oldest record in flight is lost then */
-    mrc_time ver_deadline;    /* P35: the earliest a verification probe out goes unanswered */
-    uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25: not trim-answered) */
-    uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25: not trim-answered) */
+    mrc_time reo_deadline;    /* P32 reorder timer: the reorder timer: the oldest record in flight is lost then */
+    mrc_time ver_deadline;    /* P35 sweeps: the earliest a verification probe out goes unanswered */
+    uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25 retry budget: not
+                                 trim-answered) */
+    uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25 retry budget: not
+                                 trim-answered) */
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
-    uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
+    uint8_t reo_mult;         /* reordering tolerance multiplier (Q5 reordering slack) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
     uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
     uint16_t ready_next;      /* next READY QP of the context */
@@ -1590,17 +1657,19 @@ struct mrc_conn {
     uint32_t last_rcvd;       /* the peer's last rcvd_bytes (24 bits, 256-byte units; it counts from 0 too) */
     uint64_t tx_nominal;      /* nominal bytes of every data transmission, as the responder counts rcvd_bytes */
     uint64_t rcvd_credit;     /* 256-byte units of rcvd_bytes credited so far (never more than tx_nominal / 256) */
-    mrc_time probe_tat;       /* P19: PROBE_REQ answer bucket (GCRA theoretical arrival time) */
-    mrc_time epop_tat;        /* P19: endpoint-request bucket of this QP's peer (kept by its lowest connected slot) */
+    mrc_time probe_tat;       /* P19 QP 0x2 and probe trust: PROBE_REQ answer bucket (GCRA theoretical arrival time) */
+    mrc_time epop_tat;        /* P19 QP 0x2 and probe trust: endpoint-request bucket of this QP's peer (kept by its
+                                 lowest connected slot) */
     mrc_time reo_last;        /* when it last changed */
     uint32_t tlp_count;
     uint16_t probe_id;        /* PETH probe_id of the last probe */
     uint32_t probes_due;      /* bit i: probes[i] waits for poll_tx */
     mrc__probe probes[MRC_MAX_PROBES];
     mrc_time probe_sent[MRC_MAX_PROBES]; /* when probes[i] went out */
-    mrc_time tlp2_sent;       /* P33: the other copy of the tail-loss probe: when it went out ... */
+    mrc_time tlp2_sent;       /* P33 TLP copies: the other copy of the tail-loss probe: when it went out ... */
     mrc__evslot tlp2_slot;    /* ... and on which EV */
-    uint8_t tlp2;             /* P33: MRC__TLP2_DUE: a copy is still to go; MRC__TLP2_OUT: tlp2_* name one awaiting */
+    uint8_t tlp2;             /* P33 TLP copies: MRC__TLP2_DUE: a copy is still to go; MRC__TLP2_OUT: tlp2_* name one
+                                 awaiting */
     uint32_t pkts_since_areq;
     /* --- EV / path manager --- */
     uint8_t ev_prof;          /* 0: AUTO; else 1 + index of the EV profile in the endpoint */
@@ -1608,11 +1677,14 @@ struct mrc_conn {
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
     mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
-    uint16_t ev_proven;       /* P25: the EV of the latest SACK that named a packet (MRC__EV_NONE: none yet) */
-    mrc_time sw_at, sw_ref;   /* P35: when the last sweep began, and the send time after which a SACK proves an EV */
-    uint8_t sw_backoff;       /* P35: the next sweep waits 2 smoothed RTTs << this (0..MRC__SW_BACKOFF) */
-    uint8_t sw_found;         /* P35: an EV failed its verification since the last sweep */
-    uint16_t ver_head, ver_n; /* P35: FIFO of EVs awaiting a verification probe in ver_ring (stale entries skipped) */
+    uint16_t ev_proven;       /* P25 hashed-EV bypass knobs: the EV of the latest SACK that named a packet
+                                 (MRC__EV_NONE: none yet) */
+    mrc_time sw_at, sw_ref;   /* P35 sweeps: when the last sweep began, and the send time after which a SACK proves an
+                                 EV */
+    uint8_t sw_backoff;       /* P35 sweeps: the next sweep waits 2 smoothed RTTs << this (0..MRC__SW_BACKOFF) */
+    uint8_t sw_found;         /* P35 sweeps: an EV failed its verification since the last sweep */
+    uint16_t ver_head, ver_n; /* P35 sweeps: FIFO of EVs awaiting a verification probe in ver_ring (stale entries
+                                 skipped) */
     mrc__evslot ver_ring[MRC_MAX_EVS];
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
@@ -1621,16 +1693,18 @@ struct mrc_conn {
     uint16_t seg[MRC_MAX_PORTS], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
     uint16_t bk_head[MRC_MAX_PORTS];      /* per port: stack of backup slots */
     uint16_t bk_n[MRC_MAX_PORTS], act_target[MRC_MAX_PORTS];
-    uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19) */
+    uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
+                                             */
     uint32_t peer_ports;      /* ports the peer announced usable (PORT_STATUS_UPDATE); all at first */
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
     mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
-    mrc_time pace_deadline;   /* P24: READY on its context's pacing clock with nothing in flight: wakes it then */
+    mrc_time pace_deadline;   /* P24 sub-packet windows: READY on its context's pacing clock with nothing in flight:
+                                 wakes it then */
     mrc__evslot ring[MRC_MAX_EVS];        /* the ports' rotations, segment by segment (see seg[]) */
-    /* P23: per port p, a FIFO of its EVs' clean returns, rc_ring[seg[p], seg[p] + slots on p) from rc_head[p], rc_n[p]
-     * entries (an entry of an EV whose rc is 0 is stale) */
+    /* P23 EV recycling: per port p, a FIFO of its EVs' clean returns, rc_ring[seg[p], seg[p] + slots on p) from
+     * rc_head[p], rc_n[p] entries (an entry of an EV whose rc is 0 is stale) */
     mrc__evslot rc_ring[MRC_MAX_EVS];
     uint16_t rc_head[MRC_MAX_PORTS], rc_n[MRC_MAX_PORTS];
     mrc__ev evs[MRC_MAX_EVS];
@@ -1662,8 +1736,9 @@ struct mrc_endpoint {
     mrc_config cfg;
     mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
     uint64_t rng;
-    uint64_t qpn_rng;         /* P16: the QPN stream (separate, so QPNs do not move the other draws) */
-    mrc_time epop_T, epop_tau, probe_T, probe_tau; /* P19: bucket intervals and burst tolerances (0: unlimited) */
+    uint64_t qpn_rng;         /* P16 rkeys and QPNs: the QPN stream (separate, so QPNs do not move the other draws) */
+    mrc_time epop_T, epop_tau, probe_T, probe_tau; /* P19 QP 0x2 and probe trust: bucket intervals and burst tolerances
+                                                      (0: unlimited) */
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
@@ -1693,7 +1768,8 @@ struct mrc_endpoint {
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
     mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
-    mrc_time epop_any_tat;    /* P19: endpoint-request bucket of peers without a connected QP (epop_peer_check off) */
+    mrc_time epop_any_tat;    /* P19 QP 0x2 and probe trust: endpoint-request bucket of peers without a connected QP
+                                 (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
     mrc__psureq psureq[MRC_MAX_EP_REQS]; /* those awaiting an answer, one per peer (not the controller's slots) */
     /* congestion control */
@@ -1817,7 +1893,8 @@ MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
  * ============================================================================================================== */
 
 /* ---- header layouts (docs/PROTOCOL.md section 3.3) ------------------------------------------------------------ */
-/* BTH, 12 bytes (spec Table 6-3/7-10). m/se positions are a runtime choice (mrc_wire_opts.bth_m_bit, Q1). */
+/* BTH, 12 bytes (spec Table 6-3/7-10). m/se positions are a runtime choice (mrc_wire_opts.bth_m_bit, Q1 BTH bit order).
+ * */
 #define MRC__BTH_OPCODE     0, 1, 0, 8
 #define MRC__BTH_PAD        1, 1, 4, 2
 #define MRC__BTH_TVER       1, 1, 0, 4
@@ -1892,7 +1969,7 @@ MRC__STATIC_ASSERT(sizeof(uint64_t) == 8, u64);
 #define MRC__ERTH_TS        12, 2, 0, 16
 #define MRC__ERTH_TSR       14, 1, 7, 1
 #define MRC__ERTH_FTYPE     15, 1, 0, 4
-/* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b) */
+/* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b EETH op position) */
 #define MRC__EETH_TS        28, 2, 0, 16
 
 /* ---- fixed-offset field access: constant-offset big-endian loads and stores of a field's span ------------------ */
@@ -1938,7 +2015,7 @@ MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v);
                                    sizeof(char[(o) >= (base) && (o) + (s) <= (base) + (n) ? 1 : -1])))
 #define MRC__FW(base, n, F, v) MRC__FW_(base, n, F, v)
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u);                 /* a 16-bit field as signed */
-MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1) */
+MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1 BTH bit order) */
 MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o); /* SETH takes the fast path */
 
 /* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */
@@ -2280,7 +2357,8 @@ MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o
     h->type = MRC__GET8(p, MRC__X_TYPE);
     h->nxt = MRC__GET8(p, MRC__X_NXT);
     h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
-    /* Q16b: accept the other position too when the configured one is zero and the other is the only op bits */
+    /* Q16b EETH op position: accept the other position too when the configured one is zero and the other is the only op
+     * bits */
     if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
     h->tx_timestamp = MRC__GET16(p, MRC__EETH_TS);
     return MRC_EETH_LEN;
@@ -2625,7 +2703,7 @@ MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
 MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off, uint32_t want) {
     k->hdr_len = (uint32_t)off;
     if (len - off < k->bth.pad) {
-        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17) */
+        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17 trim recognition) */
         if (!(want & MRC_HDR_METH)) return MRC_ERR_MALFORMED;
         k->flags |= MRC_PKT_CUT;
         return MRC_OK;
@@ -2743,7 +2821,7 @@ MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o,
     return MRC__PKT_DECODE(p, len, o, k, true);
 }
 
-/* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15) ----------------------------------------------- */
+/* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15 ICRC and SRv6) -------------------------------- */
 MRC_API uint32_t mrc_crc32(uint32_t crc, const uint8_t *p, size_t n) {
     static const uint32_t t[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
                                    0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
@@ -3012,8 +3090,8 @@ MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
     return dt >= MRC_TIME_NEVER - t ? MRC_TIME_NEVER : t + dt;
 }
-/* GCRA token bucket in virtual time (P19): true when the event is within the rate (and it is then counted). T is
- * the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
+/* GCRA token bucket in virtual time (P19 QP 0x2 and probe trust): true when the event is within the rate (and it is
+ * then counted). T is the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
@@ -3050,7 +3128,8 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
-    if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
+    if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
     if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
     if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
     if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
@@ -3187,7 +3266,8 @@ MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
 }
 
 /* ---- conn table --------------------------------------------------------------------------------------------- */
-/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
+/* P16 rkeys and QPNs: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random
+ * */
 #define MRC__QPN_SLOT_BITS                                                                                          \
     (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
      : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \
@@ -3352,7 +3432,7 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after a
 
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
-MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32) */
+MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32 reorder timer) */
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
@@ -3368,9 +3448,9 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
  * TIMERS - src/timers.c
  * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by their earliest one (mrc_endpoint_next_deadline
  * reads its top in O(1); a QP whose earliest deadline moves is re-sifted in O(log QPs)), and the requester's
- * retransmission timers: the RTO with linear then exponential back-off (Q25), the tail-loss probe and the reorder
- * deadline (P32, the reorder tolerance). What a timer does when it fires belongs to its owner (requester, responder,
- * paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
+ * retransmission timers: the RTO with linear then exponential back-off (Q25 retry budget), the tail-loss probe and the
+ * reorder deadline (P32 reorder timer, the reorder tolerance). What a timer does when it fires belongs to its owner
+ * (requester, responder, paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
  * Calls: state.
  * ============================================================================================================== */
 
@@ -3433,7 +3513,7 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
 }
 
 /* ---- the requester's timers: RTO, tail-loss probe, reorder deadline ----------------------------------------- */
-/* ACK timeout (docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
+/* ACK timeout (docs/PROTOCOL.md P5 RTO schedule): T = 1.024 us * 2^timeout. The wait before expiry n is T while
  * n <= retry_linear + 1 and doubles after each exponential retry, capped at 2^24 * 1.024 us. */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
     const mrc_time cap = (mrc_time)1024u << 24;
@@ -3450,9 +3530,10 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
-/* Reordering tolerance (Q5): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16) that grows
- * by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed (the
- * retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT. */
+/* Reordering tolerance (Q5 reordering slack): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16)
+ * that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed
+ * (the retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT.
+ * */
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
@@ -3472,12 +3553,12 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
         c->reo_last = now;
     }
 }
-/* P32, the reorder timer (RACK's, RFC 8985 6.2): the time rule above declares a record lost only when a SACK shows
- * that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late left to
- * arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later transmission is
- * known to have arrived, the oldest record in flight is lost at its send time + the RTT that transmission took + the
- * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
- * transmission (mrc__req_timers_x), which only appends to the list. */
+/* P32 reorder timer, the reorder timer (RACK's, RFC 8985 6.2): the time rule above declares a record lost only when a
+ * SACK shows that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late
+ * left to arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later
+ * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
+ * transmission took + the slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
+ * except after a transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
@@ -3605,8 +3686,8 @@ MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
     return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
 }
 /* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
- * always goes, unless the window is below one packet and the pacing clock says not yet (P24; pace_next stays 0
- * without sub-packet windows) */
+ * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;
+ * pace_next stays 0 without sub-packet windows) */
 MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
     return !x || x->inflight + nominal <= x->cwnd || (x->inflight == 0 && now >= x->pace_next);
 }
@@ -3626,8 +3707,9 @@ MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
-/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.2: the scheduler gates every data packet),
- * or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when sent). */
+/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.3: the scheduler gates every data
+ * packet), or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when
+ * sent). */
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
     uint32_t psn;
     const mrc__psnrec *r;
@@ -3642,12 +3724,12 @@ MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
 MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
     if (!x) return;
-    /* P24: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock holds it, and its
-     * own deadline (mrc__cc_pace_expire) wakes the READY list then */
+    /* P24 sub-packet windows: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock
+     * holds it, and its own deadline (mrc__cc_pace_expire) wakes the READY list then */
     if (MRC__UNLIKELY(!x->inflight) && x->pace_next > c->ep->now && c->pace_deadline != x->pace_next) {
         c->pace_deadline = x->pace_next;
         /* with nothing in flight its retransmission timers have nothing to time: they run from when it may send
-         * (an RTO here would bypass the window, P24's point, and back off the QP's tail) */
+         * (an RTO here would bypass the window, P24 sub-packet windows's point, and back off the QP's tail) */
         if (c->state == MRC_QPS_RTS && (c->rto_start < x->pace_next || c->tlp_base < x->pace_next)) {
             c->rto_start = MRC__MAX(c->rto_start, x->pace_next);
             c->tlp_base = MRC__MAX(c->tlp_base, x->pace_next);
@@ -3713,8 +3795,8 @@ MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
 /* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
  * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
  * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list -
- * unless the context's pacing clock holds it (P24): then it goes back with its pacing deadline armed, which wakes
- * the list again, and the others wait with it. */
+ * unless the context's pacing clock holds it (P24 sub-packet windows): then it goes back with its pacing deadline
+ * armed, which wakes the list again, and the others wait with it. */
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
     unsigned n = 0;
     while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
@@ -3723,12 +3805,14 @@ MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
         if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
         c->in_ready = 0;
         mrc__sched_tx(c);
-        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24: the pacing clock holds it (its deadline is
+        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24 sub-packet windows: the pacing clock holds it (its
+                                                                  deadline is
                                                                  * armed) and the context with it */
     }
 }
-/* P24: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in flight; the first
- * to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules the QP. */
+/* P24 sub-packet windows: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in
+ * flight; the first to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules
+ * the QP. */
 MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
     c->pace_deadline = MRC_TIME_NEVER;
@@ -3803,7 +3887,7 @@ MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c) {
 typedef struct mrc__cc_sample { /* what one SACK tells the context */
     uint64_t newly;           /* bytes the responder newly received (rcvd_bytes delta) */
     mrc_time rtt;             /* RTT of the named, never retransmitted packet; 0 = no sample */
-    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27), receiver penalty, restore */
+    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27 ECN echo), receiver penalty, restore */
 } mrc__cc_sample;
 /* why a PSN was declared lost (mrc__cc_on_loss, mrc__req_mark_lost; trace MRC_TRACE_LOSS) */
 enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5,
@@ -3896,7 +3980,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     if ((double)cf->max_md_jump > 0.0 && (double)cf->max_md_jump <= 1.0)
         p->md_floor_q16 = 65536u - (uint32_t)(cf->max_md_jump * 65536.0f);
 #endif
-    /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16) */
+    /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
+     * mapping) */
     p->alpha_q16 = (uint32_t)MRC__MIN(mrc__mul_sat(4u * (uint64_t)mss, a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
@@ -3918,7 +4003,8 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
     } else if (now > x->qa_end) {
         if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
             x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
-            /* P24: below one packet only after a trim (congestion); a silent loss may be a path fault */
+            /* P24 sub-packet windows: below one packet only after a trim (congestion); a silent loss may be a path
+             * fault */
             x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
             x->ign_bytes = x->inflight;
             x->ign_done = 0;
@@ -3967,7 +4053,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
 MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly, w0 = x->cwnd;
-    bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30: marked, or soon after a last-hop trim */
+    bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30 last-hop trim mark: marked, or soon after
+                                                                           a last-hop trim */
     x->achieved += newly;
     x->received += newly;
     if (x->ign_done < x->ign_bytes) x->ign_done += newly;
@@ -3975,7 +4062,7 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
         c->st.cc_rtt_samples++;
         if (MRC__UNLIKELY(s->rtt < x->p.base_rtt)) mrc__nscc_base_rtt_slow(x, s->rtt);
         delay = (uint32_t)MRC__MIN(s->rtt - x->p.base_rtt, (mrc_time)0xFFFFFFFFu);
-        mrc__nscc_avg(x, delay, s->ecn); /* the true echo: P30 leaves the average alone */
+        mrc__nscc_avg(x, delay, s->ecn); /* the true echo: P30 last-hop trim mark leaves the average alone */
     } else {
         delay = mrc__avg_delay(x);
     }
@@ -4018,17 +4105,18 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
         x->received = 0;
         mrc__cc_clamp(x);
     }
-    /* P24: below one packet an acknowledgement covers more than the window, and the increases, scaled for a window
-     * acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per acknowledgement there */
+    /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,
+     * scaled for a window acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per
+     * acknowledgement there */
     if (MRC__UNLIKELY(w0 < x->p.min_cwnd) && x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
 }
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     mrc__nscc_ack(c, x, s, now);
 }
-/* A window decrease by d bytes (a trim, a drop-tail loss, the receiver penalty), clamped. P24: to one packet as it
- * always could; below one packet at most once per base RTT and at most by half (a burst of trims is one congestion
- * event: without this bound the trims of one window in flight took it to the floor, 64 base RTTs per packet, and
- * the ramp back up - one SACK per pacing interval - left the link idle when the other flows finished). */
+/* A window decrease by d bytes (a trim, a drop-tail loss, the receiver penalty), clamped. P24 sub-packet windows: to
+ * one packet as it always could; below one packet at most once per base RTT and at most by half (a burst of trims is
+ * one congestion event: without this bound the trims of one window in flight took it to the floor, 64 base RTTs per
+ * packet, and the ramp back up - one SACK per pacing interval - left the link idle when the other flows finished). */
 MRC__PRIVATE void mrc__nscc_dec(mrc__ccx *x, uint64_t d, mrc_time now) {
     uint64_t w = x->cwnd > d ? x->cwnd - d : 0u;
     if (MRC__UNLIKELY(w < x->p.min_cwnd) && x->p.subpkt) {
@@ -4051,16 +4139,16 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
     mrc__nscc_dec(x, bytes, now);
     c->st.cc_nack_dec++;
 }
-/* P30: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN rule reads as
- * "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs with an RTT sample count as
- * ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
+/* P30 last-hop trim mark: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN
+ * rule reads as "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs with an RTT sample
+ * count as ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
  * decreases the window. O(1). */
 MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
     if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
-/* A packet judged lost without a trim (Q13). Where the fabric trims, a silent loss is a path fault, not a full
- * queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed cable
- * must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
+/* A packet judged lost without a trim (Q13 NSCC constants). Where the fabric trims, a silent loss is a path fault, not
+ * a full queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed
+ * cable must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
  * the window loses the packet's bytes as for a trim. */
 MRC__PRIVATE void mrc__nscc_on_loss(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
     (void)c;
@@ -4138,13 +4226,16 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
         x->ready_head = x->ready_tail = MRC__EV_NONE;
         x->algo = pf ? pf->algo : ep->cfg.cc.algo;
         if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss,
+                           nominal);
         if (x->algo == MRC_CC_ALGO_NSCC) {
-            x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
-            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31: or a known incast's fair share */
+            x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
+            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
+                                                                             share */
                 x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
             x->last_adjust = x->last_dec = ep->now;
-            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24: the window may fall below one packet; the context then paces */
+            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
+                                                     context then paces */
                 x->p.subpkt = 1;
                 x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
@@ -4180,8 +4271,8 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
 }
 
 /* ---- a QP's inputs: sent, acknowledged, lost, a SACK's congestion signals ----------------------------------- */
-/* P24: a packet sent with the window below its size sets the pacing clock: the context's next packet waits
- * base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
+/* P24 sub-packet windows: a packet sent with the window below its size sets the pacing clock: the context's next packet
+ * waits base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
  * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
  * path, tools/div_check.py); the fast path leaves these packets to the general code. */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
@@ -4210,7 +4301,8 @@ MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_ti
     if (!x) return;
     ops = &mrc__cc_table[x->algo];
     if (why == MRC__LOSS_TRIM_LH) mrc__nscc_lh_mark(x, now); /* lh_mark_rtts is 0 unless NSCC */
-    if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14) */
+    if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14
+                                                                non-trim NACKs) */
         if (ops->on_trim) ops->on_trim(c, x, nominal, now);
     } else if (why != MRC__LOSS_NACK) {
         if (ops->on_loss) ops->on_loss(c, x, nominal, now);
@@ -4226,7 +4318,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
 
-/* ---- CC profiles and queries ---------------------------------------------------------------------------------------- */
+/* ---- CC profiles and queries -------------------------------------------------------------------------------- */
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
@@ -4371,7 +4463,7 @@ MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a,
 MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot);
 MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot);
 MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
-MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c); /* empty the recycle rings (P23) */
+MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c); /* empty the recycle rings (P23 EV recycling) */
 
 /* ---- the backup stacks, the bad FIFO, the probe clock, probes and the EVs of control packets ------------------- */
 enum { MRC__TLP2_DUE = 1, MRC__TLP2_OUT = 2, MRC__TLP2_MATCH = MRC_MAX_PROBES }; /* c->tlp2; mrc__probe_match */
@@ -4408,8 +4500,8 @@ MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field 
 /* ================================================================================================================
  * EV / PATH MANAGER - src/path.c
  * Owns: the mechanism of paths - each QP's EV set, the state of every EV and how it changes (rotation, skips,
- * backups, the bad FIFO, rebuilds), the EV of every packet it sends, the EVs control packets leave on (Q19), the
- * probe clock, controller events, and the EV expansion algorithm (docs/PROTOCOL.md 7.1). What to do on an
+ * backups, the bad FIFO, rebuilds), the EV of every packet it sends, the EVs control packets leave on (Q19 reverse-path
+ * EVs), the probe clock, controller events, and the EV expansion algorithm (docs/PROTOCOL.md 7.1). What to do on an
  * acknowledgement, a trim or a loss - which EV to use, when to hold one back, when to demote, sweep or verify - is
  * policy, in src/path_policy.c.
  *
@@ -4450,7 +4542,7 @@ MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
     return c->ev_prof ? c->ep->profs[c->ev_prof - 1u].ev[slot].entropy : (uint32_t)c->evs[slot].sport;
 }
-MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 hold too */
+MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 suspect hold hold too */
     e->st = (uint8_t)st;
     e->hold = 0;
 }
@@ -4523,7 +4615,7 @@ MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a,
 /* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
 MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
     unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].at, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
-    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23) */
+    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23 EV recycling) */
     if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
         mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
         c->n_skip[p]--;
@@ -4552,7 +4644,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
     for (i = c->n_act[p]; i < n; i++) {
         mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
-        if (e->hold) { /* P29: awaiting a loss verdict; P35: awaiting verification (no count) */
+        if (e->hold) { /* P29 suspect hold: awaiting a loss verdict; P35 sweeps: awaiting verification (no count) */
             if (e->hold != MRC__HOLD_VER) e->hold--;
             continue;
         }
@@ -4563,7 +4655,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
         mrc__ev_set(e, MRC__EVS_ACTIVE);
         mrc__evr_swap(c, p, i, j++);
     }
-    if (j == 0 && n) { /* everything sat out: all but P35's held EVs rejoin, and they too if they are all */
+    if (j == 0 && n) { /* everything sat out: all but P35 sweeps's held EVs rejoin, and they too if they are all */
         for (i = c->n_act[p]; i < n; i++) {
             mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
             if (e->hold == MRC__HOLD_VER) continue;
@@ -4629,14 +4721,15 @@ MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
-/* P35: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by default), without the back-off of Q8's */
+/* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
+ * default), without the back-off of Q8 EV health timers's */
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
         c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
 }
-/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19: an answer to
- * someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
+/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
+ * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
@@ -4647,11 +4740,11 @@ MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t 
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot < c->ev_count &&
         mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts(c->ep, c->tlp2_sent) == ts)
-        return MRC__TLP2_MATCH; /* P33: the other copy of the tail-loss probe */
+        return MRC__TLP2_MATCH; /* P33 TLP copies: the other copy of the tail-loss probe */
     return -1;
 }
 
-/* ---- reverse EVs of control packets (Q19) ------------------------------------------------------------------------
+/* ---- reverse EVs of control packets (Q19 reverse-path EVs) ----------------------------------------------------------
  * SACKs, NACKs and transport ACKs leave on the arrival plane, on its EVs that carry data, in turn: they spread over
  * the paths data takes, so one broken reverse path costs a share of (cumulative) acknowledgements, not all of
  * them. A plane with no such EV hands over to the next. MRC__EV_NONE when the QP has none at all. O(ports). */
@@ -4665,8 +4758,8 @@ MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
     }
     return MRC__EV_NONE;
 }
-/* P28: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open addressing, linear
- * probing, at most half full). -1 when there is none. O(1) expected. */
+/* P28 mirror reverse path: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open
+ * addressing, linear probing, at most half full). -1 when there is none. O(1) expected. */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) { return (uint32_t)(ent * 2654435761u) % MRC__EVH; }
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
 MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
@@ -4677,11 +4770,11 @@ MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned 
     }
     return -1;
 }
-/* P28: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the arrival's entropy and
- * port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A cross the same cables
- * (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived on it shows that
- * path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19's rotation (MRC__EV_NONE).
- * O(1). */
+/* P28 mirror reverse path: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the
+ * arrival's entropy and port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A
+ * cross the same cables (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived
+ * on it shows that path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19 reverse-path
+ * EVs's rotation (MRC__EV_NONE). O(1). */
 MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     int i;
@@ -4752,14 +4845,15 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     }
     for (p = 0; p < MRC_MAX_PORTS; p++)
         for (i = c->n_act[p]; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
-    c->ver_n = c->ver_head = 0; /* P35: every held EV was placed again above */
+    c->ver_n = c->ver_head = 0; /* P35 sweeps: every held EV was placed again above */
     c->ver_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) { /* EV probes in flight now answer nothing */
         if (c->probes[i].kind == MRC__PROBE_EV || c->probes[i].kind == MRC__PROBE_VER) c->probes[i].kind = MRC__PROBE_FREE;
         c->probes_due &= ~(1u << i);
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
-    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33: a stale copy */
+    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33 TLP copies: a stale copy
+                                                                                            */
     c->evp_deadline = MRC_TIME_NEVER;
     mrc__evp_arm(c);
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
@@ -4856,7 +4950,7 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
     return MRC_OK;
 }
 
-/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) --------------------------------------------------------
+/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) ------------------------------------------------
  * Per field: start from init_val; overlay popcount(mask) bits read from the abstract EV (most significant first)
  * onto the mask's set bits, the highest set bit taking the first bit read; write the field right-aligned in its
  * format field's width. Format fields past the profile's fields stay zero; abstract bits past the last mask must
@@ -4970,7 +5064,7 @@ MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, uns
     return (int)bits;
 }
 
-/* ---- encapsulation fields for an adapter (Q16, Q18) --------------------------------------------------------- */
+/* ---- encapsulation fields for an adapter (Q16 STEV header mapping, Q18 SRv6 mode) --------------------------- */
 MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti, mrc_ev_hdrs *out) {
     uint32_t hi, lo;
     if (!ep || !ti || !out) return MRC_ERR_INVAL;
@@ -4981,7 +5075,7 @@ MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti
         out->udp_sport = (uint16_t)lo;
         return MRC_OK;
     }
-    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18) */
+    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18 SRv6 mode) */
         if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
         out->has_srv6 = 1;
         MRC_MEMCPY(out->srv6_da, ti->path, 16);
@@ -5009,10 +5103,10 @@ MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);        /* the EV of the next data packet, or -1 */
 
 /* ---- skips, holds and sweeps ---------------------------------------------------------------------------------- */
-#define MRC__SUS_ROUNDS 8u /* P29: the most rounds of its plane a held EV sits out awaiting a verdict */
+#define MRC__SUS_ROUNDS 8u /* P29 suspect hold: the most rounds of its plane a held EV sits out awaiting a verdict */
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot);
-MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e); /* held by a sweep until verified (P35) */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e); /* held by a sweep until verified (P35 sweeps) */
 MRC__PRIVATE MRC__INLINE unsigned mrc__ev_ver_pos(const mrc_conn *c, unsigned i);
 MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent); /* a SACK named it */
 MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now);
@@ -5023,7 +5117,7 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
 
-/* ---- probes of ASSUMED_BAD EVs (Q8) --------------------------------------------------------------------------- */
+/* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 
@@ -5031,14 +5125,15 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 /* ================================================================================================================
  * EV POLICIES - src/path_policy.c
  * Owns: the decisions about paths, over the mechanism of src/path.c: which EV carries the next packet (the plane's
- * rotation, good EVs recycled first: P23), what an acknowledgement, a trim or a loss does to the EV it names (a
- * skip, a hold awaiting the loss's verdict: P27, P29; demotion to ASSUMED_BAD; revival), the sweep of a plane after
- * a confirmed silent loss and the verification of the EVs it holds (P35), and the rounds of probes that bring
- * ASSUMED_BAD EVs back (Q8). The knobs these read are mrc_config's EV policy fields.
+ * rotation, good EVs recycled first: P23 EV recycling), what an acknowledgement, a trim or a loss does to the EV it
+ * names (a skip, a hold awaiting the loss's verdict: P27 late-SACK verdict, P29 suspect hold; demotion to ASSUMED_BAD;
+ * revival), the sweep of a plane after a confirmed silent loss and the verification of the EVs it holds (P35 sweeps),
+ * and the rounds of probes that bring ASSUMED_BAD EVs back (Q8 EV health timers). The knobs these read are mrc_config's
+ * EV policy fields.
  * Calls: state, path.
  * ============================================================================================================== */
 
-/* ---- recycling of good EVs (docs/PROTOCOL.md P23) ---------------------------------------------------------------
+/* ---- recycling of good EVs (docs/PROTOCOL.md P23 EV recycling) ------------------------------------------------------
  * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
  * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
  * EV before its rotation moves on (REPS-like: good paths are reused, the rotation explores). A recycled EV that had
@@ -5083,9 +5178,9 @@ MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid) 
     return -1;
 }
 /* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
- * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23),
- * else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is the only
- * one. -1 when no EV can carry data.
+ * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23 EV
+ * recycling), else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is
+ * the only one. -1 when no EV can carry data.
  * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     unsigned tries, np = c->ep->cfg.num_ports;
@@ -5110,7 +5205,7 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     return -1;
 }
 
-/* ---- skips and holds: an EV that may have lost a packet sits out (P27, P29) --------------------------------- */
+/* ---- skips and holds: an EV that may have lost a packet sits out (P27 late-SACK verdict, P29 suspect hold) --- */
 /* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
 MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
@@ -5125,15 +5220,15 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     e->hold = 0;
     c->st.ev_skipped++;
 }
-/* P29: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its plane's rotation
- * (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight back - or,
- * if no verdict comes, for MRC__SUS_ROUNDS (8) rounds of its plane. It keeps every other role of a good EV (the floor
- * counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round), so a
- * hold never starves a plane. O(1). */
+/* P29 suspect hold: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its
+ * plane's rotation (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight
+ * back - or, if no verdict comes, for MRC__SUS_ROUNDS (8) rounds of its plane. It keeps every other role of a good EV
+ * (the floor counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round),
+ * so a hold never starves a plane. O(1). */
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
-    if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
+    if (e->hold == MRC__HOLD_VER) return; /* P35 sweeps holds it until verified */
     if (!mrc__ev_in_scope(c, c->ep->cfg.ev.hold) ||
         (unsigned)c->n_act[p] + c->n_skip[p] < MRC__KNOB(c->ep, hold_min_evs))
         return;
@@ -5152,16 +5247,16 @@ MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
     mrc__evr_add(c, (uint16_t)slot); /* ACTIVE, its turn pending in this round; the hold cleared */
 }
 
-/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35) -------------------------------
+/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35 sweeps) --------------------------
  * Under a hash the sender cannot tell which of its EVs cross the cable that just lost a packet: the rotation would
- * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23, makes the
- * rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the rotation that
- * has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but the one that
- * delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there is evidence
- * that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the sweep), or
- * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; a probe
- * not answered within a quarter of a probe round is sent once more, and a second miss demotes its EV as a silent
- * loss (then Q8 probes it back). Once a QP has swept, a
+ * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23 EV recycling,
+ * makes the rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the
+ * rotation that has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but
+ * the one that delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there
+ * is evidence that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the
+ * sweep), or the answer to a probe on it. The probes take the Q8 EV health timers probe slots before ASSUMED_BAD EVs
+ * do, as slots free; a probe not answered within a quarter of a probe round is sent once more, and a second miss
+ * demotes its EV as a silent loss (then Q8 probes it back). Once a QP has swept, a
  * backup promoted to replace a demoted EV is verified the same way before it carries data. One sweep per 2 smoothed
  * RTTs of a QP: a later loss within them only moves sw_ref on. Held EVs keep the liveness of skipped ones: if nothing
  * else of the plane can carry data, the other skipped EVs rejoin, and if there are none, the held ones
@@ -5240,8 +5335,8 @@ MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
     mrc__evr_add(c, (uint16_t)slot);
     c->st.ev_verified++;
 }
-/* P35: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the packet
- * went after the fault (sw_ref). O(1), per SACK. */
+/* P35 sweeps: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the
+ * packet went after the fault (sw_ref). O(1), per SACK. */
 MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent) {
     c->evs[slot].dlv = (uint16_t)(sent >> 8);
     if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && sent >= c->sw_ref) mrc__ev_verified(c, slot);
@@ -5344,7 +5439,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
             c->bk_n[p]--;
             mrc__evr_add(c, b);
             c->st.ev_promoted++;
-            if (c->sw_at) { /* P35: a backup has carried nothing since the QP saw a fault: verified first */
+            if (c->sw_at) { /* P35 sweeps: a backup has carried nothing since the QP saw a fault: verified first */
                 mrc__ev_to_ver(c, b);
                 mrc__ev_ver_fill(c);
             }
@@ -5413,8 +5508,8 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
-    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25) */
-    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23) */
+    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25 hashed-EV bypass knobs) */
+    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23 EV recycling) */
     else if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
@@ -5424,16 +5519,17 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
 }
 /* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
  * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
- * back on its own (Q8). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a group that
- * is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV alone: one
- * RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
+ * back on its own (Q8 EV health timers). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a
+ * group that is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV
+ * alone: one RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
-    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
+    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
-    if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already */
+    if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already
+                                                                 */
         for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
              j = pf->ev[j].grp_nx - 1u) {
         }
@@ -5447,7 +5543,7 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     }
 }
 
-/* ---- probes of ASSUMED_BAD EVs (Q8) ------------------------------------------------------------------------- */
+/* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
     unsigned i, n = 0;
     for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
@@ -5460,7 +5556,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     c->evp_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         mrc__probe *p = &c->probes[i];
-        if (p->kind == MRC__PROBE_VER) continue; /* P35's: ver_deadline decides */
+        if (p->kind == MRC__PROBE_VER) continue; /* P35 sweeps's: ver_deadline decides */
         if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
             mrc__ev *e = &c->evs[p->slot];
             if (MRC__EVST(e) == MRC__EVS_PROBING) {
@@ -5472,9 +5568,9 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
             }
             p->kind = MRC__PROBE_FREE;
         }
-        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 first */
-        /* P35: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at most
-         * half the slots, so that verifications are not starved by probes of dead paths */
+        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 sweeps first */
+        /* P35 sweeps: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at
+         * most half the slots, so that verifications are not starved by probes of dead paths */
         if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS &&
             (!c->sw_at || mrc__probes_of(c, MRC__PROBE_EV) < MRC_MAX_PROBES / 2u)) {
             p->slot = (mrc__evslot)mrc__bad_pop(c);
@@ -5495,7 +5591,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     mrc__probe *p = &c->probes[i];
     mrc__ev *e = &c->evs[p->slot];
     unsigned okc;
-    if (p->kind == MRC__PROBE_VER) { /* P35: a verification probe */
+    if (p->kind == MRC__PROBE_VER) { /* P35 sweeps: a verification probe */
         p->kind = MRC__PROBE_FREE;
         if (mrc__ev_is_ver(e) && (e->st & MRC__EVF_VPROBE)) {
             c->evp_answered = 1;
@@ -5642,8 +5738,8 @@ MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
 }
 
 /* ---- entering ERR (it empties the requester and the responder: both call it) -------------------------------- */
-/* Q22: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that caused
- * a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
+/* Q22 error flush: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that
+ * caused a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
  * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
     uint32_t i;
@@ -5651,7 +5747,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     (void)now;
     if (c->state == MRC_QPS_ERR) return;
     mrc__set_state(c, MRC_QPS_ERR);
-    mrc__ev_rc_clear(c); /* P23: nothing is recycled across ERR */
+    mrc__ev_rc_clear(c); /* P23 EV recycling: nothing is recycled across ERR */
     c->err_pending = 1;
     c->err_status = (int16_t)status;
     for (i = c->sq_done; i != c->sq_tail; i++) {
@@ -5678,7 +5774,8 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
     MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
     c->probes_due = 0;
-    c->ver_n = 0; /* P35: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing) */
+    c->ver_n = 0; /* P35 sweeps: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing)
+                     */
     for (i = 0; i < c->ev_count; i++) c->evs[i].st = (uint8_t)(c->evs[i].st & ~MRC__EVF_VPROBE);
     c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
@@ -5813,7 +5910,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         }
         mrc__ev_setup(c);
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
-        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
+        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10 window edge: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
         c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
         for (i = 8; i <= 12; i++)
@@ -5834,7 +5931,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     if (to != cur) mrc__set_state(c, (uint8_t)to);
     mrc__sched_tx(c);
     if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
-        mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
+        mrc__req_timers(c); /* the running timer takes the new values now (P5 RTO schedule), not at its next re-arm */
     else
         mrc__timer_update(c);
     return MRC_OK;
@@ -5888,7 +5985,7 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
 enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 }; /* mrc__ctl.kind */
 
 /* ---- control packets ------------------------------------------------------------------------------------------ */
-MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi); /* the SETH sack_offset (Q4) */
+MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi); /* the SETH sack_offset (Q4 SACK bitmap order) */
 MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
                                 uint8_t pr);
 MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri);
@@ -5920,8 +6017,8 @@ MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxin
  * ============================================================================================================== */
 
 /* ---- the control packets it sends back: queued per QP, plain SACKs coalesced -------------------------------- */
-/* The 64-PSN slice a SACK reports (Q4): cack + 1 .. cack + 64 while the highest PSN it stands for is that close, else
- * the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
+/* The 64-PSN slice a SACK reports (Q4 SACK bitmap order): cack + 1 .. cack + 64 while the highest PSN it stands for is
+ * that close, else the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
 MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi) {
     int32_t off = mrc_psn_diff(hi, c->cack);
     return off <= 64 ? 1 : off - 63;
@@ -6075,7 +6172,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
-    if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
+    if ((uint32_t)d > c->rsp_win) { /* Q10 window edge: beyond the window */
         c->st.rx_oor++;
         if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
@@ -6104,7 +6201,8 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     }
     /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
     if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    /* Q17: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the headers imply */
+    /* Q17 trim recognition: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the
+     * headers imply */
     trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
               ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || (k->flags & MRC_PKT_CUT) || plen < implied;
     if (trimmed) {
@@ -6116,10 +6214,10 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
     }
     if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    /* Q26: a message sequence outside the window is dropped */
+    /* Q26 responder check order: a message sequence outside the window is dropped */
     if ((uint32_t)(uint16_t)(k->meth.msn - (uint16_t)(c->msn_done + 1u)) >= MRC__MIN(c->rsp_win, 0x8000u))
         return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
-    if (imm) { /* Q23: more pending immediates than max_wimm_dest is an invalid request */
+    if (imm) { /* Q23 WIMM overflow: more pending immediates than max_wimm_dest is an invalid request */
         if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
             mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
             return mrc__drop(ep, c, MRC_DROP_WIMM, op);
@@ -6127,9 +6225,10 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
         if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     }
-    /* access checks, all before a single byte is written (Q26). IBTA checks no rkey for a zero-length write; here
-     * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
-     * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
+    /* access checks, all before a single byte is written (Q26 responder check order). IBTA checks no rkey for a
+     * zero-length write; here (P10 zero-length writes, zero_len_rkey) it must name a region with remote-write access
+     * and a VA inside it, or it is dropped: not recorded, so a forged one cannot take the PSN of a real packet, and not
+     * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
     if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
         mi = mrc__mr_find(ep, k->reth.rkey);
@@ -6165,7 +6264,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     mrc__rsp_advance_cack(c);
     mrc__rsp_deliver_imms(c);
-    /* Q6: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
+    /* Q6 SACK frequency: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;
     c->pend_psn = psn;
     c->pend_ev = ri->ev;
@@ -6177,7 +6276,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
         c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6: positive transport ACK */
+    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6 SACK frequency: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
         c->st.tx_tack++;
@@ -6188,10 +6287,12 @@ access_error:
     mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
     return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
 }
-/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4). */
+/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4 SACK bitmap
+ * order). */
 MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri) {
     if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_STATE, k->bth.opcode);
-    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19: no reflector */
+    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19 QP 0x2 and probe trust:
+                                                                                           no reflector */
         return mrc__drop(c->ep, c, MRC_DROP_RATE, k->bth.opcode);
     mrc__rsp_sack(c, c->cack, ri->ev, ri->port, k->peth.tx_timestamp,
                   (ri->ecn & 3u) == 3u ? MRC_M_SKIP_ONCE : MRC_M_NONE, 1);
@@ -6248,9 +6349,11 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     uint16_t rs = MRC__EV_NONE;
     mrc_bth b;
     int n = MRC_BTH_LEN;
-    /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
-     * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
-    if (ep->cfg.ev.reply != MRC_EV_REPLY_ECHO && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
+    /* P28 mirror reverse path: a profile's QP on the arrival's mirror; else Q19 reverse-path EVs: on the QP's own EVs
+     * of the arrival plane, in turn (or another plane's), else echoing the arrival EV on the arrival port, or the
+     * lowest port that is up */
+    if (ep->cfg.ev.reply != MRC_EV_REPLY_ECHO && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE)
+        rs = mrc__ev_ctl(c, port);
     if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
@@ -6275,15 +6378,15 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         s.cack_psn = c->cack;
         s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
-        /* Q4: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from cack + 1 at the
-         * earliest; probes: cack + 1 */
+        /* Q4 SACK bitmap order: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from
+         * cack + 1 at the earliest; probes: cack + 1 */
         s.sack_offset = (int16_t)(e->pr ? 1 : mrc__sack_slice(c, e->hi));
         s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
         cs.tx_timestamp = e->ts;
         cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
         cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
         cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
-        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12) */
+        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
         c->pen_last = cs.rcv_cwnd_pen;
         if (cs.rcv_cwnd_pen) c->st.tx_pen++;
         (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
@@ -6371,9 +6474,9 @@ MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now);
  * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
  * exponential back-off, the tail-loss probe, and in-order send completions.
  *
- * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every record in flight is on the transmit
- * list in the order of its latest transmission (appended when sent, unlinked when acknowledged or judged lost); when
- * a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
+ * Loss detection (docs/PROTOCOL.md Q5 reordering slack) is time-ordered and O(1) amortised: every record in flight is
+ * on the transmit list in the order of its latest transmission (appended when sent, unlinked when acknowledged or
+ * judged lost); when a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
  * T - reorder_slack is declared lost, popping from the head of the list. A trim NACK retransmits at once; the RTO
  * and the tail-loss probe are backstops.
  * The requester's fast paths (new data on a clean QP; the SACK that advances the cumulative acknowledgement) sit
@@ -6419,7 +6522,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
     return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
 }
-/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller) */
+/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
+ * */
 MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
@@ -6530,20 +6634,22 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
     r->flags &= (uint8_t)~MRC__PR_QUEUED;
     mrc__plist_unlink(c, &c->rtxq, psn, r);
 }
-/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
- * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
- * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
- * demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted: docs/DESIGN.md P25.) */
+/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5
+ * reordering slack) a loss seen only as a SACK hole waits until the retransmission is SACKed with its own timestamp -
+ * the original never arrived - and is forgotten if an earlier transmission is SACKed instead; a second loss of the same
+ * PSN, or a timeout, demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted:
+ * docs/DESIGN.md P25 hashed-EV bypass knobs.) */
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
-    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
+    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
+                                      */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
-        mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
+        mrc__ev_hold(c, r->ev); /* P29 suspect hold: out of the rotation until the verdict */
     } else {
         mrc__ev_on_loss(c, (int)r->ev, false, 0);
     }
@@ -6556,7 +6662,8 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
     else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
-    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect */
+    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect
+                                                                                           */
     switch (why) {
     case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
     case MRC__LOSS_RTO: c->st.rtx_rto++; break;
@@ -6584,8 +6691,8 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
-/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before changing any
- * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
+/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before
+ * changing any state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
 MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
                                     size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
@@ -6708,7 +6815,8 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc_bth b;
     mrc_peth p;
     int slot = i                               ? (int)pr->slot
-               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
+               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33 TLP copies: the copy, elsewhere
+                                                                                   */
                                            : mrc__ev_pick(c, -1);
     if (slot < 0) {
         mrc__nopath_arm(c);
@@ -6720,7 +6828,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     b.tver = ep->cfg.wire.tver;
     b.pkey = c->attr.pkey;
     b.dest_qp = c->attr.dest_qpn;
-    b.psn = c->snd_nxt; /* Q21: a probe consumes no PSN; it carries the next one unchanged */
+    b.psn = c->snd_nxt; /* Q21 probes consume no PSN: a probe consumes no PSN; it carries the next one unchanged */
     p.probe_id = ++c->probe_id;
     p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
     p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
@@ -6737,7 +6845,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
     c->probes_due &= ~(1u << i);
-    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33: this copy is the other one; the next goes at once */
+    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33 TLP copies: this copy is the other one; the next goes at once */
         c->tlp2 = MRC__TLP2_OUT;
         c->tlp2_sent = now;
         c->tlp2_slot = (mrc__evslot)slot;
@@ -6745,7 +6853,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     }
     c->probe_sent[i] = now;
     pr->slot = (mrc__evslot)slot;
-    if (pr->kind == MRC__PROBE_VER) { /* P35: unanswered after mrc__ev_ver_to, its EV is taken as dead */
+    if (pr->kind == MRC__PROBE_VER) { /* P35 sweeps: unanswered after mrc__ev_ver_to, its EV is taken as dead */
         mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
         if (t < c->ver_deadline) c->ver_deadline = t;
     }
@@ -6848,12 +6956,12 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
     c->rto_start = now;
     c->tlp_base = now;
 }
-/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5, 7.4): an
- * earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original was lost, and
- * its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN is fresh
- * (not acknowledged yet); with ev_confirm_late (P27) also when another SACK's bitmap or cumulative point
- * acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the way out), as
- * long as the verdict is pending and the record lives. Returns whether it decided. */
+/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
+ * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
+ * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
+ * is fresh (not acknowledged yet); with ev_confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
+ * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
+ * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_RTX)) return false;
@@ -6861,10 +6969,11 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
         mrc__reo_widen(c, now);
-        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
+        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29 suspect hold: not lost, back in the
+                                                                         rotation */
     } else if (r->flags & MRC__PR_EVLOST) {
-        /* P35: the original's send time was at least a minimum RTT before the retransmission's (its loss was seen
-         * by the SACK of a packet sent after it) */
+        /* P35 sweeps: the original's send time was at least a minimum RTT before the retransmission's (its loss was
+         * seen by the SACK of a packet sent after it) */
         mrc__ev_on_loss(c, (int)r->ev_lost, true,
                         MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
     }
@@ -6892,8 +7001,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
-    /* P18: a SACK whose cack is behind the acknowledged point (an old one overtaken, or forged) only acknowledges:
-     * no timing, path, probe, CC or MPR input */
+    /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
+     * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
     if (stale) c->st.rx_sack_stale++;
     else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
@@ -6950,12 +7059,12 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
-            if (pi == MRC__TLP2_MATCH) { /* P33: the other copy answered */
+            if (pi == MRC__TLP2_MATCH) { /* P33 TLP copies: the other copy answered */
                 acked_sent = c->tlp2_sent;
                 slot = (int)c->tlp2_slot;
             }
             c->probes[0].kind = MRC__PROBE_FREE;
-            c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
+            c->probes_due &= ~1u; /* P33 TLP copies: a copy not sent yet is not needed */
             c->tlp2 = 0;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
@@ -6977,7 +7086,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     }
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
-        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
     if (slot >= 0) {
         mrc__ev_delivered(c, (unsigned)slot, acked_sent);
@@ -6989,7 +7098,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
-        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18: sent and not yet credited */
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
+                                                                            and not yet credited */
         if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
             rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
             c->st.cc_rcvd_capped++;
@@ -7004,7 +7114,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         cs.r_c = k->cc.r_c;
         mrc__cc_on_sack(c, &cs, now);
     }
-    /* Q9: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
+    /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
     if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
@@ -7029,7 +7139,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     c->st.rx_nack_reason[reason & 31u]++;
     if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    /* P18: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the fatal UNEXP_EVENT included */
+    /* P18 outstanding-only acknowledgements: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the
+     * fatal UNEXP_EVENT included */
     if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
@@ -7059,7 +7170,8 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
+    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7 completion by
+                        coverage) */
         c->st.rx_tack++;
         return MRC_OK;
     }
@@ -7085,14 +7197,14 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
         mrc__req_timers(c);
         return;
     }
-    /* The retry budget and the back-off are for a dead path or peer (Q25). An expiry after which a trim NACK came
-     * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
-     * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
-     * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
+    /* The retry budget and the back-off are for a dead path or peer (Q25 retry budget). An expiry after which a trim
+     * NACK came back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends
+     * none of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested
+     * queue is neither failed for being slow nor left waiting milliseconds after the queue has room. */
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;
     c->st.rto_fired++;
-    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
+    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25 hashed-EV bypass knobs) */
     c->rto_heard = 0;
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
     if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
@@ -7123,7 +7235,8 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
     if (c->state == MRC_QPS_RTS && c->win_base != c->snd_nxt) {
         c->tlp_base = now;
         if (c->tlp_count < 16) c->tlp_count++;
-        /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
+        /* P25 hashed-EV bypass knobs: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is
+         * proven no more */
         if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
         if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
             c->ev_proven = MRC__EV_NONE;
@@ -7131,14 +7244,14 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
-            if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
+            if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 TLP copies */
             c->st.tlp_fired++;
         }
     }
     mrc__req_timers(c);
 }
-/* P32: the reorder timer expired: every record at the head of the transmit list whose deadline has passed is lost
- * (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
+/* P32 reorder timer: the reorder timer expired: every record at the head of the transmit list whose deadline has passed
+ * is lost (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
 MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
     c->reo_deadline = MRC_TIME_NEVER;
     if (c->state == MRC_QPS_RTS) {
@@ -7183,7 +7296,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
 }
 /* Tell the peer of connection c which ports this endpoint can use: one PORT_STATUS_UPDATE per up port, leaving on
- * that port on the QP's reverse EV there (Q20); ports where the QP has no EV carrying data are skipped. */
+ * that port on the QP's reverse EV there (Q20 port-failure signalling); ports where the QP has no EV carrying data are
+ * skipped. */
 MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
     unsigned p;
     for (p = 1; p <= ep->cfg.num_ports; p++) {
@@ -7315,7 +7429,8 @@ MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     for (i = 0; i < MRC_MAX_EP_REQS; i++)
         ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
 }
-/* P19: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it); 0xFFFF if none */
+/* P19 QP 0x2 and probe trust: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it);
+ * 0xFFFF if none */
 MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
     unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns), endpoint operations only */
@@ -7327,7 +7442,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     unsigned i;
     mrc_conn *owner = (mrc_conn *)0;
     bool pkey_ok = false;
-    /* P19: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey (O(conns)) */
+    /* P19 QP 0x2 and probe trust: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey
+     * (O(conns)) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c) || c->attr.peer != ri->peer) continue;
@@ -7345,7 +7461,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         mrc__epkt r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
-        /* P20: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to one plane) */
+        /* P20 empty PSU ignored: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to
+         * one plane) */
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
@@ -7617,9 +7734,9 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
     return MRC_OK;
 }
 
-/* ---- EV profiles -------------------------------------------------------------------------------------------------- */
+/* ---- EV profiles -------------------------------------------------------------------------------------------- */
 enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
-/* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18). */
+/* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18 SRv6 mode). */
 MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
                                   const uint8_t *val, uint8_t *path, uint32_t *entropy) {
     int bits = mrc_ev_expand(&f->a, fields, nf, val, MRC_EV_BYTES, path, MRC_EV_BYTES);
@@ -7679,8 +7796,8 @@ MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int
         }
     }
 }
-/* P28: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's entropy or port
- * calls it. O(n), at the controller's pace. */
+/* P28 mirror reverse path: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's
+ * entropy or port calls it. O(n), at the controller's pace. */
 MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
     unsigned i;
     MRC_MEMSET(pf->hix, 0, sizeof pf->hix);
@@ -7787,7 +7904,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
             MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
-        for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26: and no hop groups */
+        for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26 hop groups: and no hop groups
+                                                                                     */
     }
     pf->mode = (uint8_t)mode;
     pf->ev_count = count;
@@ -7835,7 +7953,8 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
         a->ev_count = n;
-        a->ev_min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->ev_min_active =
+            ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
         a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }
@@ -8066,7 +8185,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         unsigned st = MRC__EVST(&c->evs[i]);
         if (st == MRC__EVS_BAD) nb++;
         if (st > MRC__EVS_OFF) return 9;
-        /* Rule 21 (P29): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds) */
+        /* Rule 21 (P29 suspect hold): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds)
+         * */
         if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
             (c->evs[i].hold && st != MRC__EVS_SKIP))
             return 21;
@@ -8075,8 +8195,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
      * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
      * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
-     * (P24: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or one of its
-     * timers is armed. The walk is O(QPs on the list), here only. */
+     * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
+     * one of its timers is armed. The walk is O(QPs on the list), here only. */
     if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
         !c->in_poolq) {
         const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
@@ -8123,15 +8243,15 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         }
     }
     /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
-     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
+     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22 fast paths) */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
         if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
-    /* Rule 17 (P23): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's valid entries
-     * (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
+    /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
+     * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
         uint16_t occ[MRC_MAX_EVS];
         for (i = 0; i < c->ev_count; i++) occ[i] = 0;
@@ -8148,9 +8268,10 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         for (i = 0; i < c->ev_count; i++)
             if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
     }
-    /* Rule 18 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
-     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28): the profile's
-     * entropy index finds every populated EV of the QP, so a control packet can leave on the arrival's mirror. O(n). */
+    /* Rule 18 (P26 hop groups): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is
+     * one of the QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28 mirror
+     * reverse path): the profile's entropy index finds every populated EV of the QP, so a control packet can leave on
+     * the arrival's mirror. O(n). */
     if (c->ep && c->ev_prof) {
         const mrc__evprof *pf = mrc__conn_prof(c);
         for (i = 0; i < c->ev_count; i++) {
@@ -8161,11 +8282,13 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
         }
     }
-    /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
+    /* Rule 19: the proven EV (P25 hashed-EV bypass knobs) is none or one of the QP's EVs (a retransmission may be sent
+     * on it) */
     if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
-    /* Rule 22 (P33): the other copy of the tail-loss probe is awaited only with the probe, on one of the QP's EVs */
+    /* Rule 22 (P33 TLP copies): the other copy of the tail-loss probe is awaited only with the probe, on one of the
+     * QP's EVs */
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
-    /* Rule 23 (P35): the verification queue and probes */
+    /* Rule 23 (P35 sweeps): the verification queue and probes */
     if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
     for (i = 0; i < c->ver_n; i++)
         if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
@@ -8368,7 +8491,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     }
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
-        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, r->ev, acked_sent);
@@ -8388,7 +8511,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
     }
     c->reo_deadline = MRC_TIME_NEVER;
-    while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
+    while (c->txl.n) { /* and P32 reorder timer's deadline from the head left, read once (mrc__reo_deadline) */
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
             if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer))
@@ -8453,9 +8576,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
  * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
  * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
- * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
- * rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the minimum of its
- * timers whenever a call starts. */
+ * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits
+ * that are set in rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the
+ * minimum of its timers whenever a call starts. */
 
 /* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
  * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
@@ -8517,7 +8640,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     pad = MRC__FX(pkt, MRC__BTH_PAD);
     if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
         return mrc__recv(ep, pkt, len, ri, now);
-    /* Q26: the message window */
+    /* Q26 responder check order: the message window */
     if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
         MRC__MIN(c->rsp_win, 0x8000u))
         return mrc__recv(ep, pkt, len, ri, now);
@@ -8615,9 +8738,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
- * arrival's mirror (P28) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the
- * LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with
- * these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
+ * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo
+ * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
+ * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
+ * changed. */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
@@ -8629,8 +8753,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     uint32_t ooo = c->ooo;
     uint64_t bitmap = 0;
     bool req_idle;
-    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
-    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28, else mrc__ev_ctl's first plane's turn */
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
+        return 0;
+    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28 mirror reverse path, else mrc__ev_ctl's first
+                                                                       plane's turn */
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
@@ -8694,7 +8820,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
-    /* P22: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
+    /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
     if (len && !ep->cfg.fast_path_off) {
         unsigned op = pkt[0];
         if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
@@ -8707,7 +8833,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
-/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
+/* ---- new data: the fast path (docs/PROTOCOL.md P22 fast paths) ------------------------------------------------------
  * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
  * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
  * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
@@ -8746,7 +8872,8 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
-    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: it sets the pacing clock */
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: it sets the pacing
+                                                                           clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
         unsigned i;
@@ -8754,7 +8881,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
         if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
         slot = (uint16_t)mrc__ev_pick(c, -1);
-    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23) or its next EV */
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23 EV recycling) or its next EV */
         int rs;
         c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
         if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
@@ -8891,7 +9018,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         c->in_ctq = 0;
         if (c->ctlq_head == c->ctlq_tail) continue; /* emptied since it was queued (the QP entered ERR) */
 #if MRC_FAST_PATH
-        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22: did it all */
+        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22 fast paths: did it all
+                                                                                             */
 #endif
         n = mrc__rsp_emit_ctl(c, buf, cap, ti);
         if (n == 0) continue; /* no port up: queued again when a port comes up */

@@ -102,13 +102,15 @@ MRC_API bool mrc_psn_lt(uint32_t a, uint32_t b);
 
 /* ---- wire layout choices (docs/PROTOCOL.md section 6; both ends must agree) --------------------------------- */
 typedef struct mrc_wire_opts {
-    uint8_t bth_m_bit;        /* Q1: bit of BTH byte 1 that holds m (7: third-party model, default; 6: IBTA);
+    uint8_t bth_m_bit;        /* Q1 BTH bit order: bit of BTH byte 1 that holds m (7: third-party model, default; 6:
+                                 IBTA);
                                   se takes the other one */
     uint8_t eeth_op_shift;    /* Q16b: EETH op position in byte 1: 2 (bits 3:2, default) or 4 (bits 5:4) */
-    uint8_t sack_msb_first;   /* Q4: 0 (default): bitmap bit 0 (LSB of the BE 64-bit word) = base PSN;
+    uint8_t sack_msb_first;   /* Q4 SACK bitmap order: 0 (default): bitmap bit 0 (LSB of the BE 64-bit word) = base PSN;
                                   1: the MSB is the base PSN */
-    uint8_t ts_shift;         /* Q2: TSETH tx_timestamp unit = 2^ts_shift ns (default 7 = 128 ns) */
-    uint8_t tver;             /* Q1: BTH tver sent (default 0); ignored on receive */
+    uint8_t ts_shift;         /* Q2 TSETH timestamp unit: TSETH tx_timestamp unit = 2^ts_shift ns (default 7 = 128 ns)
+                                 */
+    uint8_t tver;             /* Q1 BTH bit order: BTH tver sent (default 0); ignored on receive */
 } mrc_wire_opts;
 
 /* ---- decoded headers (codec) -------------------------------------------------------------------------------- */
@@ -292,12 +294,15 @@ typedef struct mrc_ev_policy {
                                  delivered a packet sent since sit out until a probe or a SACK shows its path works
                                  (default HASHED: a fault behind a hash may be on any EV's path) */
     uint8_t group_retire;     /* P26 hop groups: MRC_EV_RETIRE_* (default SECOND) */
-    uint8_t reply;            /* Q19, P28: MRC_EV_REPLY_* (default MIRROR) */
-    bool confirm_loss;        /* Q5, Q8: a loss seen only as a SACK hole demotes its EV once the retransmission is
-                                 SACKed with its own timestamp (default true; needs tseth), else at once */
+    uint8_t reply;            /* Q19 reverse-path EVs, P28 mirror reverse path: MRC_EV_REPLY_* (default MIRROR) */
+    bool confirm_loss;        /* Q5 reordering slack, Q8 EV health timers: a loss seen only as a SACK hole demotes its
+                                 EV once the retransmission is SACKed with its own timestamp (default true; needs
+                                 tseth), else at once */
     uint8_t backup_pct;       /* share of each port's EVs held as backups, 0..90 (default 25; 0: every EV carries) */
-    uint8_t revive_probes;    /* Q8: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7 (default 3) */
-    uint32_t probe_interval_ns; /* Q8: the round of probes of ASSUMED_BAD EVs; an answer must come within one (default
+    uint8_t revive_probes;    /* Q8 EV health timers: consecutive probe answers that revive an ASSUMED_BAD EV, 1..7
+                                 (default 3) */
+    uint32_t probe_interval_ns; /* Q8 EV health timers: the round of probes of ASSUMED_BAD EVs; an answer must come
+                                   within one (default
                                  0 = auto: 8 x smoothed RTT, 10 us..10 ms) */
 } mrc_ev_policy;
 enum {
@@ -327,16 +332,17 @@ typedef struct mrc_recovery_config { /* loss recovery (Q5 reordering slack, P3-P
     uint32_t rtt_init_ns;     /* the RTT assumed before the first sample (default 20000): your fabric's RTT */
     uint32_t tlp_min_ns;      /* the tail-loss probe after max(this, 2 x smoothed RTT) without progress (default
                                  10000) */
-    bool trim_keeps_alive;    /* Q25: an RTO after which a trim NACK came back spends no retry (default true):
-                                 congestion is not a dead path */
-    bool trim_holds_rto;      /* Q25: ... nor backs off (default true) */
+    bool trim_keeps_alive;    /* Q25 retry budget: an RTO after which a trim NACK came back spends no retry (default
+                                 true): congestion is not a dead path */
+    bool trim_holds_rto;      /* Q25 retry budget: ... nor backs off (default true) */
     uint32_t nopath_timeout_ns; /* 7.11: a QP in RTS with work and no EV that can carry it enters ERR (MRC_ERR_NOPATH)
                                  after this long (default 0 = auto: as long as its RTO retries would last) */
 } mrc_recovery_config;
 typedef struct mrc_rx_config { /* the responder's window and flow control */
     bool nack_oor;            /* Q10 window edge: a PSN past the window is answered NACK PSN_OOR_WINDOW (default
                                  false: dropped), for a peer that expects the NACK */
-    bool window_inclusive;    /* Q10: the window ends at cack + MPR (true) or cack + MPR - 1 (default false) */
+    bool window_inclusive;    /* Q10 window edge: the window ends at cack + MPR (true) or cack + MPR - 1 (default false)
+                                 */
     uint8_t pen_ooo_pct;      /* Q12 receiver penalty: once out-of-order PSNs fill this share of the window (default
                                  50; 0 = never), rising to 127 when it is full */
     uint16_t mpr_budget;      /* Q9 dynamic MPR: 128-PSN units shared by the QPs receiving at once (default 0 = each
@@ -348,22 +354,25 @@ typedef struct mrc_cc_config { /* the built-in CC profile 0 (docs/PROTOCOL.md se
     uint32_t line_rate_mbps;  /* NSCC: the endpoint's egress rate over all ports (default 0 = 100 Gb/s per port) */
     uint32_t base_rtt_ns;     /* NSCC: the unloaded network RTT its defaults derive from (default 12000) */
 } mrc_cc_config;
-typedef struct mrc_auto_ev_config { /* the built-in AUTO EV profile, ID 0 (P12): random UDP source ports */
+typedef struct mrc_auto_ev_config { /* the built-in AUTO EV profile, ID 0 (P12 AUTO EV profile): random UDP source ports
+                                       */
     uint16_t per_port;        /* EVs per port (default 16: 128 over 8 planes) */
     uint16_t sport_min, sport_max; /* the UDP source ports drawn (default 49152..65535): your fabric's ECMP range */
     uint16_t min_active;      /* EVs that keep carrying data whatever the losses (default 0 = auto: 1/8 of the QP's
                                  EVs, at least 1) */
     uint32_t event_mask;      /* EV state changes reported as MRC_EVT_EV_STATE (default GOOD | ASSUMED_BAD) */
 } mrc_auto_ev_config;
-typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10, P19, Security properties) */
+typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-length writes, P19 QP 0x2 and probe trust,
+                                     Security properties) */
     bool zero_len_rkey;       /* P10 zero-length writes: they must name a valid rkey with remote-write access and a
                                  VA inside its region (default true); false: IBTA, no rkey check */
-    bool epop_peer_check;     /* P19: packets to QP 0x2 need the pkey of a connected (RTR/RTS) QP to rxinfo.peer
-                                 (default true); false: anyone */
-    uint32_t epop_rate_pps;   /* P19: endpoint requests (PSU, EV_PROBE) taken per peer per second (default 10000;
-                                 0 = unlimited) */
+    bool epop_peer_check;     /* P19 QP 0x2 and probe trust: packets to QP 0x2 need the pkey of a connected (RTR/RTS) QP
+                                 to rxinfo.peer (default true); false: anyone */
+    uint32_t epop_rate_pps;   /* P19 QP 0x2 and probe trust: endpoint requests (PSU, EV_PROBE) taken per peer per second
+                                 (default 10000; 0 = unlimited) */
     uint16_t epop_burst;      /* ... and in one burst (default 32, at least 1) */
-    uint32_t probe_rate_pps;  /* P19: PROBE_REQs answered per connection per second (default 250000; 0 = unlimited) */
+    uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
+                                 250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
 } mrc_guard_config;
 #ifdef MRC_RESEARCH
@@ -383,8 +392,9 @@ typedef struct mrc_research_config {
 typedef struct mrc_config {
     uint64_t seed;            /* all randomness (QPNs too) derives from it: same seed, same bytes */
     uint8_t num_ports;        /* planes in use, 1..MRC_MAX_PORTS (default MRC_MAX_PORTS) */
-    uint32_t qpn_base;        /* P16: 0 (default): QPNs drawn from a seeded stream, unique, 24-bit, never 0/1/2 or
-                                 0xFFFFFF; a value: conn slot i gets qpn_base + i (predictable: tests, captures) */
+    uint32_t qpn_base;        /* P16 rkeys and QPNs: 0 (default): QPNs drawn from a seeded stream, unique, 24-bit, never
+                                 0/1/2 or 0xFFFFFF; a value: conn slot i gets qpn_base + i (predictable: tests,
+                                 captures) */
     mrc_wire_opts wire;       /* layout choices both ends must agree on (docs/PROTOCOL.md section 6) */
     uint8_t dscp[MRC_DSCP_CLASSES]; /* your fabric's codepoints per class (defaults in docs/PROTOCOL.md 3.6) */
     bool trimmable;           /* first transmissions use DSCP_TRIMMABLE (default true): false where switches drop */
@@ -403,8 +413,9 @@ typedef struct mrc_config {
                                  the flow label (default true), or the other way round: as your fabric hashes */
     uint16_t ev_max_width;    /* the device's widest expanded EV in bits (OCP ev_max_width), 16..8 x MRC_EV_BYTES
                                  (default 0 = 8 x MRC_EV_BYTES): EV formats wider are refused */
-    uint32_t pool_blocks;     /* P21: in-flight pool blocks this endpoint uses, 1..MRC_POOL_BLOCKS (default 0: all of
-                                 them): lower it to provision by bandwidth-delay product (IN-FLIGHT MEMORY above) */
+    uint32_t pool_blocks;     /* P21 pooled in-flight memory: in-flight pool blocks this endpoint uses,
+                                 1..MRC_POOL_BLOCKS (default 0: all of them): lower it to provision by bandwidth-delay
+                                 product (IN-FLIGHT MEMORY above) */
     bool fast_path_off;       /* P22 fast paths: every packet takes the general code (default false); to rule the
                                  fast paths out while debugging (make fast-check compares the two per call) */
     mrc_place_fn place;       /* firmware DMA: placement into MRC_ACCESS_EXTERNAL regions (default none) */
@@ -468,7 +479,7 @@ typedef struct mrc_conn_stats {
     uint64_t rx_sack, rx_nack, rx_tack, rx_nack_reason[32];
     uint64_t rtx_nack, rtx_sack_hole, rtx_rto, rtx_probe_loss; /* why a PSN was retransmitted */
     uint64_t rtx_spurious;    /* retransmissions shown unnecessary (an earlier transmission was SACKed) */
-    uint64_t rtx_reo_timer;   /* P32: of rtx_sack_hole, the holes the reorder timer declared */
+    uint64_t rtx_reo_timer;   /* P32 reorder timer: of rtx_sack_hole, the holes the reorder timer declared */
     uint64_t rto_fired, tlp_fired;
     uint64_t msgs_done;
     /* responder */
@@ -477,15 +488,17 @@ typedef struct mrc_conn_stats {
     uint64_t imm_delivered;
     /* path signals and what the EV manager did with them */
     uint64_t ev_skip_req, ev_trims, ev_losses;
-    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim, a P29 hold) */
+    uint64_t ev_skipped;      /* EVs that missed a turn in the rotation (SKIP_ONCE, trim, a P29 suspect hold hold) */
     uint64_t ev_demoted;      /* EVs that went ASSUMED_BAD */
     uint64_t ev_withheld;     /* demotions withheld by ev_min_active */
-    uint64_t ev_group_retired;/* P26: EVs demoted with a hop-group member whose silent loss was confirmed */
-    uint64_t ev_suspect_held; /* P29: EVs taken out of the rotation while a silent loss on them awaits its verdict */
+    uint64_t ev_group_retired;/* P26 hop groups: EVs demoted with a hop-group member whose silent loss was confirmed */
+    uint64_t ev_suspect_held; /* P29 suspect hold: EVs taken out of the rotation while a silent loss on them awaits its
+                                 verdict */
     uint64_t ev_sweeps;       /* P35: sweeps started by a confirmed silent loss */
-    uint64_t ev_ver_held;     /* P35: EVs a sweep took out of the rotation until verified */
-    uint64_t ev_verified;     /* P35: ... and brought back by a probe answer or a SACK of a later packet */
-    uint64_t ev_ver_failed;   /* P35: ... whose verification probe went unanswered (then demoted as a silent loss) */
+    uint64_t ev_ver_held;     /* P35 sweeps: EVs a sweep took out of the rotation until verified */
+    uint64_t ev_verified;     /* P35 sweeps: ... and brought back by a probe answer or a SACK of a later packet */
+    uint64_t ev_ver_failed;   /* P35 sweeps: ... whose verification probe went unanswered (then demoted as a silent
+                                 loss) */
     uint64_t ev_revived;      /* ASSUMED_BAD EVs revived by probes */
     uint64_t ev_promoted;     /* backup EVs that took a demoted EV's place */
     uint64_t ev_probes, ev_probe_ok, ev_probe_fail; /* background probes of ASSUMED_BAD EVs */
@@ -645,7 +658,7 @@ enum {
 /* QP hints (MRC's MRC_QP_HINT, optional, set going to INIT): what the application knows of its traffic. 0 = not
  * known. The core uses num_remote_recv_peers: where the fabric trims (mrc_config.trimmable), a QP whose congestion
  * context it creates starts NSCC's window at maxwnd / num_remote_recv_peers, at least one packet, instead of maxwnd
- * (docs/PROTOCOL.md P31). The other two are kept and reported by mrc_conn_query only. */
+ * (docs/PROTOCOL.md P31 QP hints). The other two are kept and reported by mrc_conn_query only. */
 typedef struct mrc_qp_hint {
     uint32_t num_qps_per_peer;      /* QPs this application opens to the same peer */
     uint32_t num_send_peers;        /* peers this endpoint sends to at the same time */
@@ -700,7 +713,8 @@ MRC_API void *mrc_conn_user(const mrc_conn *c);
 /* Defaults that work: pkey 0xFFFF, remote write allowed, the built-in EV and CC profiles, path_mtu 4096, windows
  * mpr = mpr_dest = min(8, MRC_MAX_MPR_UNITS, MRC_MAX_INFLIGHT / 128) units (1,024 PSNs), max_wimm = max_wimm_dest =
  * MRC_MAX_WIMM, retries 7 linear + 7 exponential, timeout 14 (1.024 us x 2^14 = 16.8 ms, first RTO; a dead peer is
- * reported 4.4 s after its last answer, docs/PROTOCOL.md P5). dest_qpn, rq_psn, sq_psn, peer and caps are 0: set them. */
+ * reported 4.4 s after its last answer, docs/PROTOCOL.md P5 RTO schedule). dest_qpn, rq_psn, sq_psn, peer and caps are
+ * 0: set them. */
 MRC_API void mrc_conn_attr_default(mrc_conn_attr *a);
 MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now);
 
@@ -847,7 +861,8 @@ typedef struct mrc_cc_info {
     uint64_t maxwnd;
 } mrc_cc_info;
 MRC_API int mrc_conn_cc_info(const mrc_conn *c, mrc_cc_info *out); /* MRC_OK, MRC_ERR_INVAL */
-/* Host backpressure (Q12): a receiver penalty 0..127 every SACK of this endpoint carries while it is set. */
+/* Host backpressure (Q12 receiver penalty): a receiver penalty 0..127 every SACK of this endpoint carries while it is
+ * set. */
 MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC_OK, MRC_ERR_INVAL */
 
 /* ---- EV formats, EV profiles and path state (docs/PROTOCOL.md section 7) ----------------------------------------
@@ -858,7 +873,8 @@ MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC
  * mrc_config.evs_per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
  * INIT. Every call returns MRC_OK or a negative mrc_err. */
 enum mrc_ev_fmt_mode {
-    MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16) */
+    MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16 STEV header mapping)
+                                  */
     MRC_EV_FMT_SRV6 = 1u << 1, /* up to 128 bits: outer IPv6 DA (locator + uSIDs); up to 256 with one SRH segment */
     MRC_EV_FMT_UDP = 1u << 2   /* up to 16 bits in the UDP source port */
 };
@@ -955,8 +971,8 @@ MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_
  * profile 0), MRC_ERR_NOENT (no such profile in OFFLINE or ONLINE). O(n^2) once, at configuration. */
 MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n);
 
-/* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes the
- * expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
+/* The EV expansion algorithm (docs/PROTOCOL.md 7.1) and the profile checks, for controllers and tests. expand writes
+ * the expanded EV (the format's total width, most significant bit first, zero-padded) and returns its width in bits,
  * or MRC_ERR_INVAL (invalid profile, or abstract bits left over past the fields' masks). */
 MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields);
 MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
@@ -986,14 +1002,15 @@ MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
  * only while no pool block is free or retained. Rules 13 and 14: every PSN in flight has its live pool block, and
  * the record lists (transmit, retransmission) hold only those PSNs. Rule 15: each block in its table is its own, and
  * a retained one is linked in the FIFO of retained blocks. Rule 16: its timer-heap key is the earliest of its
- * timers, and it is in the heap exactly when that is finite. Rule 17 (P23): each plane's FIFO of recycled EVs lies
- * in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26): its profile's hop-group rings stay inside
- * its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25) is none or one of its EVs.
- * Rule 20 (P28): its profile's entropy index finds each of its EVs. Rule 21 (P29): only a skipped EV has a hold, of
- * at most 8 rounds, or P35's hold. Rule 22 (P33): the tail-loss probe's other copy is awaited only with the probe, on
- * one of its EVs. Rule 23 (P35): its verification queue stays within its EV set; an EV is marked as probed only
- * while held for verification with a verification probe naming it, and while a verification probe is out the
- * verification deadline is armed. */
+ * timers, and it is in the heap exactly when that is finite. Rule 17 (P23 EV recycling): each plane's FIFO of recycled
+ * EVs lies in its segment, and only ACTIVE EVs have valid entries. Rule 18 (P26 hop groups): its profile's hop-group
+ * rings stay inside its EV set, each link within one group. Rule 19: its proven EV (docs/PROTOCOL.md P25 hashed-EV
+ * bypass knobs) is none or one of its EVs.
+ * Rule 20 (P28 mirror reverse path): its profile's entropy index finds each of its EVs. Rule 21 (P29 suspect hold):
+ * only a skipped EV has a hold, of at most 8 rounds, or P35 sweeps's hold. Rule 22 (P33 TLP copies): the tail-loss
+ * probe's other copy is awaited only with the probe, on one of its EVs. Rule 23 (P35): its verification queue stays
+ * within its EV set; an EV is marked as probed only while held for verification with a verification probe naming it,
+ * and while a verification probe is out the verification deadline is armed. */
 MRC_API int mrc_conn_check(const mrc_conn *c);
 
 /* ---- endpoint operations (ERTH/EETH to QP 0x2; they consume no PSN; only the core's own PSUs are resent) -------- */
@@ -1033,7 +1050,7 @@ enum {
     MRC_TRACE_EV_STATE,       /* a = qpn << 16 | EV index, b = MRC_EVS_* state */
     MRC_TRACE_EV_PROBE,       /* a = qpn << 16 | EV index, b = 1 answered, 0 timed out */
     MRC_TRACE_EPOP,           /* a = opcode << 8 | op, b = req_id */
-    MRC_TRACE_EV_SWEEP        /* P35: a = qpn << 16 | port, b = EVs held by the sweep */
+    MRC_TRACE_EV_SWEEP        /* P35 sweeps: a = qpn << 16 | port, b = EVs held by the sweep */
 };
 
 #endif /* MRC__SRC_API_H */

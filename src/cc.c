@@ -72,7 +72,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     if ((double)cf->max_md_jump > 0.0 && (double)cf->max_md_jump <= 1.0)
         p->md_floor_q16 = 65536u - (uint32_t)(cf->max_md_jump * 65536.0f);
 #endif
-    /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16) */
+    /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
+     * mapping) */
     p->alpha_q16 = (uint32_t)MRC__MIN(mrc__mul_sat(4u * (uint64_t)mss, a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
@@ -94,7 +95,8 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
     } else if (now > x->qa_end) {
         if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
             x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
-            /* P24: below one packet only after a trim (congestion); a silent loss may be a path fault */
+            /* P24 sub-packet windows: below one packet only after a trim (congestion); a silent loss may be a path
+             * fault */
             x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
             x->ign_bytes = x->inflight;
             x->ign_done = 0;
@@ -143,7 +145,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
 MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly, w0 = x->cwnd;
-    bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30: marked, or soon after a last-hop trim */
+    bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30 last-hop trim mark: marked, or soon after
+                                                                           a last-hop trim */
     x->achieved += newly;
     x->received += newly;
     if (x->ign_done < x->ign_bytes) x->ign_done += newly;
@@ -151,7 +154,7 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
         c->st.cc_rtt_samples++;
         if (MRC__UNLIKELY(s->rtt < x->p.base_rtt)) mrc__nscc_base_rtt_slow(x, s->rtt);
         delay = (uint32_t)MRC__MIN(s->rtt - x->p.base_rtt, (mrc_time)0xFFFFFFFFu);
-        mrc__nscc_avg(x, delay, s->ecn); /* the true echo: P30 leaves the average alone */
+        mrc__nscc_avg(x, delay, s->ecn); /* the true echo: P30 last-hop trim mark leaves the average alone */
     } else {
         delay = mrc__avg_delay(x);
     }
@@ -194,17 +197,18 @@ MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc_
         x->received = 0;
         mrc__cc_clamp(x);
     }
-    /* P24: below one packet an acknowledgement covers more than the window, and the increases, scaled for a window
-     * acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per acknowledgement there */
+    /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,
+     * scaled for a window acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per
+     * acknowledgement there */
     if (MRC__UNLIKELY(w0 < x->p.min_cwnd) && x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
 }
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     mrc__nscc_ack(c, x, s, now);
 }
-/* A window decrease by d bytes (a trim, a drop-tail loss, the receiver penalty), clamped. P24: to one packet as it
- * always could; below one packet at most once per base RTT and at most by half (a burst of trims is one congestion
- * event: without this bound the trims of one window in flight took it to the floor, 64 base RTTs per packet, and
- * the ramp back up - one SACK per pacing interval - left the link idle when the other flows finished). */
+/* A window decrease by d bytes (a trim, a drop-tail loss, the receiver penalty), clamped. P24 sub-packet windows: to
+ * one packet as it always could; below one packet at most once per base RTT and at most by half (a burst of trims is
+ * one congestion event: without this bound the trims of one window in flight took it to the floor, 64 base RTTs per
+ * packet, and the ramp back up - one SACK per pacing interval - left the link idle when the other flows finished). */
 MRC__PRIVATE void mrc__nscc_dec(mrc__ccx *x, uint64_t d, mrc_time now) {
     uint64_t w = x->cwnd > d ? x->cwnd - d : 0u;
     if (MRC__UNLIKELY(w < x->p.min_cwnd) && x->p.subpkt) {
@@ -227,16 +231,16 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
     mrc__nscc_dec(x, bytes, now);
     c->st.cc_nack_dec++;
 }
-/* P30: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN rule reads as
- * "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs with an RTT sample count as
- * ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
+/* P30 last-hop trim mark: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN
+ * rule reads as "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs with an RTT sample
+ * count as ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
  * decreases the window. O(1). */
 MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
     if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
-/* A packet judged lost without a trim (Q13). Where the fabric trims, a silent loss is a path fault, not a full
- * queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed cable
- * must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
+/* A packet judged lost without a trim (Q13 NSCC constants). Where the fabric trims, a silent loss is a path fault, not
+ * a full queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed
+ * cable must not shrink the window of every QP that crossed it). Without trimming, drops are the congestion signal and
  * the window loses the packet's bytes as for a trim. */
 MRC__PRIVATE void mrc__nscc_on_loss(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mrc_time now) {
     (void)c;
@@ -314,13 +318,16 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
         x->ready_head = x->ready_tail = MRC__EV_NONE;
         x->algo = pf ? pf->algo : ep->cfg.cc.algo;
         if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss,
+                           nominal);
         if (x->algo == MRC_CC_ALGO_NSCC) {
-            x->cwnd = x->p.maxwnd; /* Q13: start at maxwnd */
-            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31: or a known incast's fair share */
+            x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
+            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
+                                                                             share */
                 x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
             x->last_adjust = x->last_dec = ep->now;
-            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24: the window may fall below one packet; the context then paces */
+            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
+                                                     context then paces */
                 x->p.subpkt = 1;
                 x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
@@ -356,8 +363,8 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
 }
 
 /* ---- a QP's inputs: sent, acknowledged, lost, a SACK's congestion signals ----------------------------------- */
-/* P24: a packet sent with the window below its size sets the pacing clock: the context's next packet waits
- * base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
+/* P24 sub-packet windows: a packet sent with the window below its size sets the pacing clock: the context's next packet
+ * waits base RTT x nominal / cwnd, so it sends cwnd bytes per base RTT on average, as a window would over one RTT.
  * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
  * path, tools/div_check.py); the fast path leaves these packets to the general code. */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
@@ -386,7 +393,8 @@ MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_ti
     if (!x) return;
     ops = &mrc__cc_table[x->algo];
     if (why == MRC__LOSS_TRIM_LH) mrc__nscc_lh_mark(x, now); /* lh_mark_rtts is 0 unless NSCC */
-    if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14) */
+    if (why == MRC__LOSS_TRIM || why == MRC__LOSS_TRIM_LH) { /* trims are congestion; resource NACKs are not (Q14
+                                                                non-trim NACKs) */
         if (ops->on_trim) ops->on_trim(c, x, nominal, now);
     } else if (why != MRC__LOSS_NACK) {
         if (ops->on_loss) ops->on_loss(c, x, nominal, now);
@@ -402,7 +410,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
 
-/* ---- CC profiles and queries ---------------------------------------------------------------------------------------- */
+/* ---- CC profiles and queries -------------------------------------------------------------------------------- */
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;

@@ -8,7 +8,7 @@
 typedef struct mrc__cc_sample { /* what one SACK tells the context */
     uint64_t newly;           /* bytes the responder newly received (rcvd_bytes delta) */
     mrc_time rtt;             /* RTT of the named, never retransmitted packet; 0 = no sample */
-    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27), receiver penalty, restore */
+    uint8_t ecn, pen, r_c;    /* CE echo (m = SKIP_ONCE, Q27 ECN echo), receiver penalty, restore */
 } mrc__cc_sample;
 /* why a PSN was declared lost (mrc__cc_on_loss, mrc__req_mark_lost; trace MRC_TRACE_LOSS) */
 enum { MRC__LOSS_SACK = 1, MRC__LOSS_RTO = 2, MRC__LOSS_PROBE = 3, MRC__LOSS_NACK = 4, MRC__LOSS_TRIM = 5,

@@ -41,7 +41,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         unsigned st = MRC__EVST(&c->evs[i]);
         if (st == MRC__EVS_BAD) nb++;
         if (st > MRC__EVS_OFF) return 9;
-        /* Rule 21 (P29): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds) */
+        /* Rule 21 (P29 suspect hold): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds)
+         * */
         if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
             (c->evs[i].hold && st != MRC__EVS_SKIP))
             return 21;
@@ -50,8 +51,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
      * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
      * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
-     * (P24: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or one of its
-     * timers is armed. The walk is O(QPs on the list), here only. */
+     * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
+     * one of its timers is armed. The walk is O(QPs on the list), here only. */
     if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
         !c->in_poolq) {
         const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
@@ -98,15 +99,15 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         }
     }
     /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
-     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22) */
+     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22 fast paths) */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
         if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
-    /* Rule 17 (P23): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's valid entries
-     * (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
+    /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
+     * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
         uint16_t occ[MRC_MAX_EVS];
         for (i = 0; i < c->ev_count; i++) occ[i] = 0;
@@ -123,9 +124,10 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         for (i = 0; i < c->ev_count; i++)
             if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
     }
-    /* Rule 18 (P26): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is one of the
-     * QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28): the profile's
-     * entropy index finds every populated EV of the QP, so a control packet can leave on the arrival's mirror. O(n). */
+    /* Rule 18 (P26 hop groups): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is
+     * one of the QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28 mirror
+     * reverse path): the profile's entropy index finds every populated EV of the QP, so a control packet can leave on
+     * the arrival's mirror. O(n). */
     if (c->ep && c->ev_prof) {
         const mrc__evprof *pf = mrc__conn_prof(c);
         for (i = 0; i < c->ev_count; i++) {
@@ -136,11 +138,13 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
         }
     }
-    /* Rule 19: the proven EV (P25) is none or one of the QP's EVs (a retransmission may be sent on it) */
+    /* Rule 19: the proven EV (P25 hashed-EV bypass knobs) is none or one of the QP's EVs (a retransmission may be sent
+     * on it) */
     if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
-    /* Rule 22 (P33): the other copy of the tail-loss probe is awaited only with the probe, on one of the QP's EVs */
+    /* Rule 22 (P33 TLP copies): the other copy of the tail-loss probe is awaited only with the probe, on one of the
+     * QP's EVs */
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
-    /* Rule 23 (P35): the verification queue and probes */
+    /* Rule 23 (P35 sweeps): the verification queue and probes */
     if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
     for (i = 0; i < c->ver_n; i++)
         if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;

@@ -322,7 +322,8 @@ MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o
     h->type = MRC__GET8(p, MRC__X_TYPE);
     h->nxt = MRC__GET8(p, MRC__X_NXT);
     h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
-    /* Q16b: accept the other position too when the configured one is zero and the other is the only op bits */
+    /* Q16b EETH op position: accept the other position too when the configured one is zero and the other is the only op
+     * bits */
     if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
     h->tx_timestamp = MRC__GET16(p, MRC__EETH_TS);
     return MRC_EETH_LEN;
@@ -667,7 +668,7 @@ MRC_API uint32_t mrc_opcode_hdrs(unsigned opcode) {
 MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off, uint32_t want) {
     k->hdr_len = (uint32_t)off;
     if (len - off < k->bth.pad) {
-        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17) */
+        /* a switch that trims a data packet cuts into its pad too; the responder NACKs it (Q17 trim recognition) */
         if (!(want & MRC_HDR_METH)) return MRC_ERR_MALFORMED;
         k->flags |= MRC_PKT_CUT;
         return MRC_OK;
@@ -785,7 +786,7 @@ MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o,
     return MRC__PKT_DECODE(p, len, o, k, true);
 }
 
-/* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15) ----------------------------------------------- */
+/* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15 ICRC and SRv6) -------------------------------- */
 MRC_API uint32_t mrc_crc32(uint32_t crc, const uint8_t *p, size_t n) {
     static const uint32_t t[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
                                    0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,

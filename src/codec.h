@@ -12,7 +12,8 @@
 #include "internal.h"
 
 /* ---- header layouts (docs/PROTOCOL.md section 3.3) ------------------------------------------------------------ */
-/* BTH, 12 bytes (spec Table 6-3/7-10). m/se positions are a runtime choice (mrc_wire_opts.bth_m_bit, Q1). */
+/* BTH, 12 bytes (spec Table 6-3/7-10). m/se positions are a runtime choice (mrc_wire_opts.bth_m_bit, Q1 BTH bit order).
+ * */
 #define MRC__BTH_OPCODE     0, 1, 0, 8
 #define MRC__BTH_PAD        1, 1, 4, 2
 #define MRC__BTH_TVER       1, 1, 0, 4
@@ -87,7 +88,7 @@
 #define MRC__ERTH_TS        12, 2, 0, 16
 #define MRC__ERTH_TSR       14, 1, 7, 1
 #define MRC__ERTH_FTYPE     15, 1, 0, 4
-/* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b) */
+/* EETH, 36 bytes (Table 7-22); op position is a runtime choice (mrc_wire_opts.eeth_op_shift, Q16b EETH op position) */
 #define MRC__EETH_TS        28, 2, 0, 16
 
 /* ---- fixed-offset field access: constant-offset big-endian loads and stores of a field's span ------------------ */
@@ -133,7 +134,7 @@ MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v);
                                    sizeof(char[(o) >= (base) && (o) + (s) <= (base) + (n) ? 1 : -1])))
 #define MRC__FW(base, n, F, v) MRC__FW_(base, n, F, v)
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u);                 /* a 16-bit field as signed */
-MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1) */
+MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1 BTH bit order) */
 MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o); /* SETH takes the fast path */
 
 /* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */

@@ -182,7 +182,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     }
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
-        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, r->ev, acked_sent);
@@ -202,7 +202,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
     }
     c->reo_deadline = MRC_TIME_NEVER;
-    while (c->txl.n) { /* and P32's deadline from the head left, read once (mrc__reo_deadline) */
+    while (c->txl.n) { /* and P32 reorder timer's deadline from the head left, read once (mrc__reo_deadline) */
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
             if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer))
@@ -267,9 +267,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
  * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
  * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
- * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits that are set in
- * rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the minimum of its
- * timers whenever a call starts. */
+ * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits
+ * that are set in rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the
+ * minimum of its timers whenever a call starts. */
 
 /* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
  * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
@@ -331,7 +331,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     pad = MRC__FX(pkt, MRC__BTH_PAD);
     if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
         return mrc__recv(ep, pkt, len, ri, now);
-    /* Q26: the message window */
+    /* Q26 responder check order: the message window */
     if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
         MRC__MIN(c->rsp_win, 0x8000u))
         return mrc__recv(ep, pkt, len, ri, now);
@@ -429,9 +429,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
- * arrival's mirror (P28) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo off), with the
- * LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders would with
- * these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was changed. */
+ * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo
+ * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
+ * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
+ * changed. */
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
@@ -443,8 +444,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     uint32_t ooo = c->ooo;
     uint64_t bitmap = 0;
     bool req_idle;
-    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire)) return 0;
-    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28, else mrc__ev_ctl's first plane's turn */
+    if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
+        return 0;
+    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28 mirror reverse path, else mrc__ev_ctl's first
+                                                                       plane's turn */
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
@@ -508,7 +511,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
-    /* P22: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
+    /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
     if (len && !ep->cfg.fast_path_off) {
         unsigned op = pkt[0];
         if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
@@ -521,7 +524,7 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
-/* ---- new data: the fast path (docs/PROTOCOL.md P22) ------------------------------------------------------------
+/* ---- new data: the fast path (docs/PROTOCOL.md P22 fast paths) ------------------------------------------------------
  * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
  * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
  * flight old enough for mrc__txl_reserve to judge lost. It does what mrc__req_tx, mrc__req_new and
@@ -560,7 +563,8 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
-    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: it sets the pacing clock */
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: it sets the pacing
+                                                                           clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
         unsigned i;
@@ -568,7 +572,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
         if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
         slot = (uint16_t)mrc__ev_pick(c, -1);
-    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23) or its next EV */
+    } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23 EV recycling) or its next EV */
         int rs;
         c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
         if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
@@ -705,7 +709,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         c->in_ctq = 0;
         if (c->ctlq_head == c->ctlq_tail) continue; /* emptied since it was queued (the QP entered ERR) */
 #if MRC_FAST_PATH
-        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22: did it all */
+        if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22 fast paths: did it all
+                                                                                             */
 #endif
         n = mrc__rsp_emit_ctl(c, buf, cap, ti);
         if (n == 0) continue; /* no port up: queued again when a port comes up */

@@ -28,7 +28,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
 }
 /* Tell the peer of connection c which ports this endpoint can use: one PORT_STATUS_UPDATE per up port, leaving on
- * that port on the QP's reverse EV there (Q20); ports where the QP has no EV carrying data are skipped. */
+ * that port on the QP's reverse EV there (Q20 port-failure signalling); ports where the QP has no EV carrying data are
+ * skipped. */
 MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
     unsigned p;
     for (p = 1; p <= ep->cfg.num_ports; p++) {
@@ -160,7 +161,8 @@ MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     for (i = 0; i < MRC_MAX_EP_REQS; i++)
         ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
 }
-/* P19: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it); 0xFFFF if none */
+/* P19 QP 0x2 and probe trust: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it);
+ * 0xFFFF if none */
 MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
     unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns), endpoint operations only */
@@ -172,7 +174,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     unsigned i;
     mrc_conn *owner = (mrc_conn *)0;
     bool pkey_ok = false;
-    /* P19: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey (O(conns)) */
+    /* P19 QP 0x2 and probe trust: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey
+     * (O(conns)) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c) || c->attr.peer != ri->peer) continue;
@@ -190,7 +193,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         mrc__epkt r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
-        /* P20: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to one plane) */
+        /* P20 empty PSU ignored: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to
+         * one plane) */
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
@@ -462,9 +466,9 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
     return MRC_OK;
 }
 
-/* ---- EV profiles -------------------------------------------------------------------------------------------------- */
+/* ---- EV profiles -------------------------------------------------------------------------------------------- */
 enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
-/* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18). */
+/* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18 SRv6 mode). */
 MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
                                   const uint8_t *val, uint8_t *path, uint32_t *entropy) {
     int bits = mrc_ev_expand(&f->a, fields, nf, val, MRC_EV_BYTES, path, MRC_EV_BYTES);
@@ -524,8 +528,8 @@ MRC__PRIVATE void mrc__prof_changed(mrc_endpoint *ep, const mrc__evprof *pf, int
         }
     }
 }
-/* P28: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's entropy or port
- * calls it. O(n), at the controller's pace. */
+/* P28 mirror reverse path: rebuild the profile's entropy index (mrc__prof_lookup) from its EVs; every change of an EV's
+ * entropy or port calls it. O(n), at the controller's pace. */
 MRC__PRIVATE void mrc__prof_index(mrc__evprof *pf) {
     unsigned i;
     MRC_MEMSET(pf->hix, 0, sizeof pf->hix);
@@ -632,7 +636,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
             MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
-        for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26: and no hop groups */
+        for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26 hop groups: and no hop groups
+                                                                                     */
     }
     pf->mode = (uint8_t)mode;
     pf->ev_count = count;
@@ -680,7 +685,8 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
         a->ev_count = n;
-        a->ev_min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->ev_min_active =
+            ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
         a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }

@@ -88,7 +88,8 @@
  *                          data and SACK headers take fixed-offset fast paths built from the same tables
  *   MRC_FAST_PATH          1 (default): common-case packets (an in-order data packet on a clean QP, the SACK it
  *                          causes, the SACK that advances the cumulative acknowledgement) take dedicated code paths
- *                          with the same results as the general code (docs/PROTOCOL.md P22; make fast-check proves it
+ *                          with the same results as the general code (docs/PROTOCOL.md P22 fast paths; make fast-check
+ * proves it
  *                          per call); 0 compiles them out (smaller code). mrc_config.fast_path_off turns them off at
  *                          run time
  *
@@ -96,7 +97,8 @@
  * MEMORY    no heap, no globals, no static mutable state; sizeof(mrc_endpoint) and sizeof(mrc_conn) are fixed by the
  *           macros above. A posted write's source buffer stays caller-owned until its MRC_EVT_SEND_DONE.
  * IN-FLIGHT MEMORY  a QP's per-PSN requester state (record, send time, acknowledgement of each PSN it has sent and
- *           the peer has not yet cumulatively acknowledged) lives in the endpoint's pool of MRC_POOL_BLOCKS blocks of 64
+ *           the peer has not yet cumulatively acknowledged) lives in the endpoint's pool of MRC_POOL_BLOCKS blocks of
+ * 64
  *           PSNs, as a NIC keeps shared context memory: a QP's own structure is small, and in-flight state is
  *           provisioned by aggregate bandwidth-delay product rather than QPs x largest window (make size prints the
  *           bytes per block). A QP takes a block when its next new PSN enters one. Once the cumulative

@@ -1,8 +1,8 @@
 /* ================================================================================================================
  * EV / PATH MANAGER - src/path.c
  * Owns: the mechanism of paths - each QP's EV set, the state of every EV and how it changes (rotation, skips,
- * backups, the bad FIFO, rebuilds), the EV of every packet it sends, the EVs control packets leave on (Q19), the
- * probe clock, controller events, and the EV expansion algorithm (docs/PROTOCOL.md 7.1). What to do on an
+ * backups, the bad FIFO, rebuilds), the EV of every packet it sends, the EVs control packets leave on (Q19 reverse-path
+ * EVs), the probe clock, controller events, and the EV expansion algorithm (docs/PROTOCOL.md 7.1). What to do on an
  * acknowledgement, a trim or a loss - which EV to use, when to hold one back, when to demote, sweep or verify - is
  * policy, in src/path_policy.c.
  *
@@ -45,7 +45,7 @@ MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
     return c->ev_prof ? c->ep->profs[c->ev_prof - 1u].ev[slot].entropy : (uint32_t)c->evs[slot].sport;
 }
-MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 hold too */
+MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears flags and a P29 suspect hold hold too */
     e->st = (uint8_t)st;
     e->hold = 0;
 }
@@ -118,7 +118,7 @@ MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a,
 /* Take an ACTIVE or SKIP slot out of its port's rotation, keeping the used, pending and skipped regions contiguous. */
 MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot) {
     unsigned p = c->evs[slot].port - 1u, i = c->evs[slot].at, end = (unsigned)c->n_act[p] + c->n_skip[p] - 1u;
-    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23) */
+    c->evs[slot].rc = 0; /* skipped, demoted: its cached returns are stale (P23 EV recycling) */
     if (i >= c->n_act[p]) { /* skipped: the last skipped fills the hole */
         mrc__evr_put(c, p, i, mrc__evr_at(c, p, end));
         c->n_skip[p]--;
@@ -147,7 +147,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
     for (i = c->n_act[p]; i < n; i++) {
         mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
-        if (e->hold) { /* P29: awaiting a loss verdict; P35: awaiting verification (no count) */
+        if (e->hold) { /* P29 suspect hold: awaiting a loss verdict; P35 sweeps: awaiting verification (no count) */
             if (e->hold != MRC__HOLD_VER) e->hold--;
             continue;
         }
@@ -158,7 +158,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
         mrc__ev_set(e, MRC__EVS_ACTIVE);
         mrc__evr_swap(c, p, i, j++);
     }
-    if (j == 0 && n) { /* everything sat out: all but P35's held EVs rejoin, and they too if they are all */
+    if (j == 0 && n) { /* everything sat out: all but P35 sweeps's held EVs rejoin, and they too if they are all */
         for (i = c->n_act[p]; i < n; i++) {
             mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
             if (e->hold == MRC__HOLD_VER) continue;
@@ -224,14 +224,15 @@ MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
-/* P35: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by default), without the back-off of Q8's */
+/* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
+ * default), without the back-off of Q8 EV health timers's */
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
         c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
 }
-/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19: an answer to
- * someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
+/* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
+ * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
 MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
@@ -242,11 +243,11 @@ MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t 
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot < c->ev_count &&
         mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts(c->ep, c->tlp2_sent) == ts)
-        return MRC__TLP2_MATCH; /* P33: the other copy of the tail-loss probe */
+        return MRC__TLP2_MATCH; /* P33 TLP copies: the other copy of the tail-loss probe */
     return -1;
 }
 
-/* ---- reverse EVs of control packets (Q19) ------------------------------------------------------------------------
+/* ---- reverse EVs of control packets (Q19 reverse-path EVs) ----------------------------------------------------------
  * SACKs, NACKs and transport ACKs leave on the arrival plane, on its EVs that carry data, in turn: they spread over
  * the paths data takes, so one broken reverse path costs a share of (cumulative) acknowledgements, not all of
  * them. A plane with no such EV hands over to the next. MRC__EV_NONE when the QP has none at all. O(ports). */
@@ -260,8 +261,8 @@ MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
     }
     return MRC__EV_NONE;
 }
-/* P28: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open addressing, linear
- * probing, at most half full). -1 when there is none. O(1) expected. */
+/* P28 mirror reverse path: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open
+ * addressing, linear probing, at most half full). -1 when there is none. O(1) expected. */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) { return (uint32_t)(ent * 2654435761u) % MRC__EVH; }
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
 MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
@@ -272,11 +273,11 @@ MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned 
     }
     return -1;
 }
-/* P28: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the arrival's entropy and
- * port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A cross the same cables
- * (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived on it shows that
- * path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19's rotation (MRC__EV_NONE).
- * O(1). */
+/* P28 mirror reverse path: a QP with an EV profile answers on the mirror of the arrival path: its own EV with the
+ * arrival's entropy and port. A path-aware profile numbers the paths so that EV i from A to B and EV i from B to A
+ * cross the same cables (the simulator's layouts do, on a two-tier Clos and a fat tree), and a packet that just arrived
+ * on it shows that path works. Not while that EV is ASSUMED_BAD, PROBING, DENIED or OFF here: then Q19 reverse-path
+ * EVs's rotation (MRC__EV_NONE). O(1). */
 MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     int i;
@@ -347,14 +348,15 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     }
     for (p = 0; p < MRC_MAX_PORTS; p++)
         for (i = c->n_act[p]; i-- > 1;) mrc__evr_swap(c, p, i, (unsigned)mrc__rand_below(c->ep, i + 1u));
-    c->ver_n = c->ver_head = 0; /* P35: every held EV was placed again above */
+    c->ver_n = c->ver_head = 0; /* P35 sweeps: every held EV was placed again above */
     c->ver_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) { /* EV probes in flight now answer nothing */
         if (c->probes[i].kind == MRC__PROBE_EV || c->probes[i].kind == MRC__PROBE_VER) c->probes[i].kind = MRC__PROBE_FREE;
         c->probes_due &= ~(1u << i);
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot >= c->ev_count) c->probes[0].kind = 0;
-    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33: a stale copy */
+    if (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count) c->tlp2 = 0; /* P33 TLP copies: a stale copy
+                                                                                            */
     c->evp_deadline = MRC_TIME_NEVER;
     mrc__evp_arm(c);
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
@@ -451,7 +453,7 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
     return MRC_OK;
 }
 
-/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) --------------------------------------------------------
+/* ---- EV expansion (docs/PROTOCOL.md 7.1; the OCP EV profile comment) ------------------------------------------------
  * Per field: start from init_val; overlay popcount(mask) bits read from the abstract EV (most significant first)
  * onto the mask's set bits, the highest set bit taking the first bit read; write the field right-aligned in its
  * format field's width. Format fields past the profile's fields stay zero; abstract bits past the last mask must
@@ -565,7 +567,7 @@ MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, uns
     return (int)bits;
 }
 
-/* ---- encapsulation fields for an adapter (Q16, Q18) --------------------------------------------------------- */
+/* ---- encapsulation fields for an adapter (Q16 STEV header mapping, Q18 SRv6 mode) --------------------------- */
 MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti, mrc_ev_hdrs *out) {
     uint32_t hi, lo;
     if (!ep || !ti || !out) return MRC_ERR_INVAL;
@@ -576,7 +578,7 @@ MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti
         out->udp_sport = (uint16_t)lo;
         return MRC_OK;
     }
-    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18) */
+    if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18 SRv6 mode) */
         if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
         out->has_srv6 = 1;
         MRC_MEMCPY(out->srv6_da, ti->path, 16);

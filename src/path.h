@@ -34,7 +34,7 @@ MRC__PRIVATE MRC__INLINE void mrc__evr_swap(mrc_conn *c, unsigned p, unsigned a,
 MRC__PRIVATE void mrc__evr_del(mrc_conn *c, uint16_t slot);
 MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot);
 MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p);
-MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c); /* empty the recycle rings (P23) */
+MRC__PRIVATE void mrc__ev_rc_clear(mrc_conn *c); /* empty the recycle rings (P23 EV recycling) */
 
 /* ---- the backup stacks, the bad FIFO, the probe clock, probes and the EVs of control packets ------------------- */
 enum { MRC__TLP2_DUE = 1, MRC__TLP2_OUT = 2, MRC__TLP2_MATCH = MRC_MAX_PROBES }; /* c->tlp2; mrc__probe_match */

@@ -1,17 +1,18 @@
 /* ================================================================================================================
  * EV POLICIES - src/path_policy.c
  * Owns: the decisions about paths, over the mechanism of src/path.c: which EV carries the next packet (the plane's
- * rotation, good EVs recycled first: P23), what an acknowledgement, a trim or a loss does to the EV it names (a
- * skip, a hold awaiting the loss's verdict: P27, P29; demotion to ASSUMED_BAD; revival), the sweep of a plane after
- * a confirmed silent loss and the verification of the EVs it holds (P35), and the rounds of probes that bring
- * ASSUMED_BAD EVs back (Q8). The knobs these read are mrc_config's EV policy fields.
+ * rotation, good EVs recycled first: P23 EV recycling), what an acknowledgement, a trim or a loss does to the EV it
+ * names (a skip, a hold awaiting the loss's verdict: P27 late-SACK verdict, P29 suspect hold; demotion to ASSUMED_BAD;
+ * revival), the sweep of a plane after a confirmed silent loss and the verification of the EVs it holds (P35 sweeps),
+ * and the rounds of probes that bring ASSUMED_BAD EVs back (Q8 EV health timers). The knobs these read are mrc_config's
+ * EV policy fields.
  * Calls: state, path.
  * ============================================================================================================== */
 #include "path_policy.h"
 #include "state.h"
 #include "path.h"
 
-/* ---- recycling of good EVs (docs/PROTOCOL.md P23) ---------------------------------------------------------------
+/* ---- recycling of good EVs (docs/PROTOCOL.md P23 EV recycling) ------------------------------------------------------
  * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
  * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
  * EV before its rotation moves on (REPS-like: good paths are reused, the rotation explores). A recycled EV that had
@@ -56,9 +57,9 @@ MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid) 
     return -1;
 }
 /* The EV for the next packet. Planes take turns, so each usable plane carries an equal share whatever the number
- * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23),
- * else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is the only
- * one. -1 when no EV can carry data.
+ * of EVs it has left (docs/PROTOCOL.md 7.3: planes stay balanced); within a plane its oldest recycled EV (P23 EV
+ * recycling), else the next EV of its rotation. Never 'avoid' (the EV a retransmitted PSN last went on) unless it is
+ * the only one. -1 when no EV can carry data.
  * O(MRC_MAX_PORTS) worst case, O(1) in the window and the EV set; a round's reshuffle is O(1) amortised. */
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     unsigned tries, np = c->ep->cfg.num_ports;
@@ -83,7 +84,7 @@ MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid) {
     return -1;
 }
 
-/* ---- skips and holds: an EV that may have lost a packet sits out (P27, P29) --------------------------------- */
+/* ---- skips and holds: an EV that may have lost a packet sits out (P27 late-SACK verdict, P29 suspect hold) --- */
 /* SKIP_ONCE echo or fabric trim: the EV misses its next turn. */
 MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
@@ -98,15 +99,15 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     e->hold = 0;
     c->st.ev_skipped++;
 }
-/* P29: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its plane's rotation
- * (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight back - or,
- * if no verdict comes, for MRC__SUS_ROUNDS (8) rounds of its plane. It keeps every other role of a good EV (the floor
- * counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round), so a
- * hold never starves a plane. O(1). */
+/* P29 suspect hold: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its
+ * plane's rotation (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight
+ * back - or, if no verdict comes, for MRC__SUS_ROUNDS (8) rounds of its plane. It keeps every other role of a good EV
+ * (the floor counts it, a SACK may still name it); if every EV of the plane sits out, all rejoin (mrc__ev_new_round),
+ * so a hold never starves a plane. O(1). */
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
-    if (e->hold == MRC__HOLD_VER) return; /* P35 holds it until verified */
+    if (e->hold == MRC__HOLD_VER) return; /* P35 sweeps holds it until verified */
     if (!mrc__ev_in_scope(c, c->ep->cfg.ev.hold) ||
         (unsigned)c->n_act[p] + c->n_skip[p] < MRC__KNOB(c->ep, hold_min_evs))
         return;
@@ -125,16 +126,16 @@ MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot) {
     mrc__evr_add(c, (uint16_t)slot); /* ACTIVE, its turn pending in this round; the hold cleared */
 }
 
-/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35) -------------------------------
+/* ---- sweeps: verify before use after a confirmed silent loss (docs/PROTOCOL.md P35 sweeps) --------------------------
  * Under a hash the sender cannot tell which of its EVs cross the cable that just lost a packet: the rotation would
- * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23, makes the
- * rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the rotation that
- * has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but the one that
- * delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there is evidence
- * that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the sweep), or
- * the answer to a probe on it. The probes take the Q8 probe slots before ASSUMED_BAD EVs do, as slots free; a probe
- * not answered within a quarter of a probe round is sent once more, and a second miss demotes its EV as a silent
- * loss (then Q8 probes it back). Once a QP has swept, a
+ * find each dead one by losing a data packet on it, the last ones long after the first (recycling, P23 EV recycling,
+ * makes the rotation's visits rare). So a confirmed silent loss on a hashed EV sweeps its plane: every EV of the
+ * rotation that has not delivered a packet sent since the loss (its dlv stamp, set by every SACK that names it), but
+ * the one that delivered last, sits out - SKIP with the hold MRC__HOLD_VER - keeping the floor (ev_floor), until there
+ * is evidence that its path works: a SACK naming a packet it carried that was sent after sw_ref (one in flight at the
+ * sweep), or the answer to a probe on it. The probes take the Q8 EV health timers probe slots before ASSUMED_BAD EVs
+ * do, as slots free; a probe not answered within a quarter of a probe round is sent once more, and a second miss
+ * demotes its EV as a silent loss (then Q8 probes it back). Once a QP has swept, a
  * backup promoted to replace a demoted EV is verified the same way before it carries data. One sweep per 2 smoothed
  * RTTs of a QP: a later loss within them only moves sw_ref on. Held EVs keep the liveness of skipped ones: if nothing
  * else of the plane can carry data, the other skipped EVs rejoin, and if there are none, the held ones
@@ -213,8 +214,8 @@ MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
     mrc__evr_add(c, (uint16_t)slot);
     c->st.ev_verified++;
 }
-/* P35: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the packet
- * went after the fault (sw_ref). O(1), per SACK. */
+/* P35 sweeps: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the
+ * packet went after the fault (sw_ref). O(1), per SACK. */
 MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent) {
     c->evs[slot].dlv = (uint16_t)(sent >> 8);
     if (MRC__UNLIKELY(c->evs[slot].hold == MRC__HOLD_VER) && sent >= c->sw_ref) mrc__ev_verified(c, slot);
@@ -317,7 +318,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
             c->bk_n[p]--;
             mrc__evr_add(c, b);
             c->st.ev_promoted++;
-            if (c->sw_at) { /* P35: a backup has carried nothing since the QP saw a fault: verified first */
+            if (c->sw_at) { /* P35 sweeps: a backup has carried nothing since the QP saw a fault: verified first */
                 mrc__ev_to_ver(c, b);
                 mrc__ev_ver_fill(c);
             }
@@ -386,8 +387,8 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */
-    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25) */
-    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23) */
+    c->ev_proven = (uint16_t)slot;                     /* and this EV did, just now (P25 hashed-EV bypass knobs) */
+    if (m == MRC_M_NONE) mrc__ev_rc_push(c, (unsigned)slot); /* a clean return (P23 EV recycling) */
     else if (m == MRC_M_SKIP_ONCE) mrc__ev_skip(c, (uint16_t)slot);
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
@@ -397,16 +398,17 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
 }
 /* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
  * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
- * back on its own (Q8). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a group that
- * is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV alone: one
- * RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
+ * back on its own (Q8 EV health timers). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a
+ * group that is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV
+ * alone: one RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
     mrc__ev_demote(c, (uint16_t)slot, false);
-    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 */
+    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
-    if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already */
+    if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already
+                                                                 */
         for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
              j = pf->ev[j].grp_nx - 1u) {
         }
@@ -420,7 +422,7 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     }
 }
 
-/* ---- probes of ASSUMED_BAD EVs (Q8) ------------------------------------------------------------------------- */
+/* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
     unsigned i, n = 0;
     for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
@@ -433,7 +435,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     c->evp_deadline = MRC_TIME_NEVER;
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         mrc__probe *p = &c->probes[i];
-        if (p->kind == MRC__PROBE_VER) continue; /* P35's: ver_deadline decides */
+        if (p->kind == MRC__PROBE_VER) continue; /* P35 sweeps's: ver_deadline decides */
         if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
             mrc__ev *e = &c->evs[p->slot];
             if (MRC__EVST(e) == MRC__EVS_PROBING) {
@@ -445,9 +447,9 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
             }
             p->kind = MRC__PROBE_FREE;
         }
-        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 first */
-        /* P35: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at most
-         * half the slots, so that verifications are not starved by probes of dead paths */
+        if (p->kind == MRC__PROBE_FREE && c->ver_n && mrc__ev_ver_take(c, i)) continue; /* P35 sweeps first */
+        /* P35 sweeps: once the QP has swept, ASSUMED_BAD EVs' probes (a round each, stretched by the back-off) keep at
+         * most half the slots, so that verifications are not starved by probes of dead paths */
         if (p->kind == MRC__PROBE_FREE && c->n_bad && c->state == MRC_QPS_RTS &&
             (!c->sw_at || mrc__probes_of(c, MRC__PROBE_EV) < MRC_MAX_PROBES / 2u)) {
             p->slot = (mrc__evslot)mrc__bad_pop(c);
@@ -468,7 +470,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     mrc__probe *p = &c->probes[i];
     mrc__ev *e = &c->evs[p->slot];
     unsigned okc;
-    if (p->kind == MRC__PROBE_VER) { /* P35: a verification probe */
+    if (p->kind == MRC__PROBE_VER) { /* P35 sweeps: a verification probe */
         p->kind = MRC__PROBE_FREE;
         if (mrc__ev_is_ver(e) && (e->st & MRC__EVF_VPROBE)) {
             c->evp_answered = 1;

@@ -12,10 +12,10 @@ MRC__PRIVATE MRC__INLINE int mrc__ev_rc_pop(mrc_conn *c, unsigned p, int avoid);
 MRC__PRIVATE int mrc__ev_pick(mrc_conn *c, int avoid);        /* the EV of the next data packet, or -1 */
 
 /* ---- skips, holds and sweeps ---------------------------------------------------------------------------------- */
-#define MRC__SUS_ROUNDS 8u /* P29: the most rounds of its plane a held EV sits out awaiting a verdict */
+#define MRC__SUS_ROUNDS 8u /* P29 suspect hold: the most rounds of its plane a held EV sits out awaiting a verdict */
 MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot);
 MRC__PRIVATE void mrc__ev_unhold(mrc_conn *c, unsigned slot);
-MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e); /* held by a sweep until verified (P35) */
+MRC__PRIVATE MRC__INLINE bool mrc__ev_is_ver(const mrc__ev *e); /* held by a sweep until verified (P35 sweeps) */
 MRC__PRIVATE MRC__INLINE unsigned mrc__ev_ver_pos(const mrc_conn *c, unsigned i);
 MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_time sent); /* a SACK named it */
 MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now);
@@ -26,7 +26,7 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
 
-/* ---- probes of ASSUMED_BAD EVs (Q8) --------------------------------------------------------------------------- */
+/* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
 #endif /* MRC__SRC_PATH_POLICY_H */

@@ -112,8 +112,8 @@ MRC__PRIVATE void mrc__set_req_window(mrc_conn *c, unsigned mpr_units) {
 }
 
 /* ---- entering ERR (it empties the requester and the responder: both call it) -------------------------------- */
-/* Q22: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that caused
- * a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
+/* Q22 error flush: ibverbs semantics. Every outstanding work request completes with MRC_ERR_FLUSH, except the one that
+ * caused a requester-side error (RETRY_EXC: the oldest incomplete; REMOTE_*: the message the NAK names), which carries
  * that status. Posted receives flush; stashed immediates are discarded. A CONN_ERROR event comes first. */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now) {
     uint32_t i;
@@ -121,7 +121,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     (void)now;
     if (c->state == MRC_QPS_ERR) return;
     mrc__set_state(c, MRC_QPS_ERR);
-    mrc__ev_rc_clear(c); /* P23: nothing is recycled across ERR */
+    mrc__ev_rc_clear(c); /* P23 EV recycling: nothing is recycled across ERR */
     c->err_pending = 1;
     c->err_status = (int16_t)status;
     for (i = c->sq_done; i != c->sq_tail; i++) {
@@ -148,7 +148,8 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     MRC_MEMSET(c->probes, 0, sizeof c->probes);
     MRC_MEMSET(c->probe_sent, 0, sizeof c->probe_sent);
     c->probes_due = 0;
-    c->ver_n = 0; /* P35: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing) */
+    c->ver_n = 0; /* P35 sweeps: no verification is awaited any more (the holds stay until a rebuild: ERR sends nothing)
+                     */
     for (i = 0; i < c->ev_count; i++) c->evs[i].st = (uint8_t)(c->evs[i].st & ~MRC__EVF_VPROBE);
     c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
@@ -283,7 +284,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         }
         mrc__ev_setup(c);
     } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
-        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10: edge exclusive by default) */
+        /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10 window edge: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
         c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
         for (i = 8; i <= 12; i++)
@@ -304,7 +305,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     if (to != cur) mrc__set_state(c, (uint8_t)to);
     mrc__sched_tx(c);
     if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
-        mrc__req_timers(c); /* the running timer takes the new values now (P5), not at its next re-arm */
+        mrc__req_timers(c); /* the running timer takes the new values now (P5 RTO schedule), not at its next re-arm */
     else
         mrc__timer_update(c);
     return MRC_OK;

@@ -5,9 +5,9 @@
  * processing, loss detection, retransmission (always on another EV, BTH rtx set), the RTO with linear then
  * exponential back-off, the tail-loss probe, and in-order send completions.
  *
- * Loss detection (docs/PROTOCOL.md Q5) is time-ordered and O(1) amortised: every record in flight is on the transmit
- * list in the order of its latest transmission (appended when sent, unlinked when acknowledged or judged lost); when
- * a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
+ * Loss detection (docs/PROTOCOL.md Q5 reordering slack) is time-ordered and O(1) amortised: every record in flight is
+ * on the transmit list in the order of its latest transmission (appended when sent, unlinked when acknowledged or
+ * judged lost); when a SACK shows that a transmission sent at time T arrived, every record still in flight sent before
  * T - reorder_slack is declared lost, popping from the head of the list. A trim NACK retransmits at once; the RTO
  * and the tail-loss probe are backstops.
  * The requester's fast paths (new data on a clean QP; the SACK that advances the cumulative acknowledgement) sit
@@ -62,7 +62,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
     return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
 }
-/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller) */
+/* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
+ * */
 MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
@@ -173,20 +174,22 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
     r->flags &= (uint8_t)~MRC__PR_QUEUED;
     mrc__plist_unlink(c, &c->rtxq, psn, r);
 }
-/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5) a loss seen
- * only as a SACK hole waits until the retransmission is SACKed with its own timestamp - the original never arrived -
- * and is forgotten if an earlier transmission is SACKed instead; a second loss of the same PSN, or a timeout,
- * demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted: docs/DESIGN.md P25.) */
+/* A transmission judged lost without a trim makes its EV suspect (docs/PROTOCOL.md 7.4). With ev_confirm_loss (Q5
+ * reordering slack) a loss seen only as a SACK hole waits until the retransmission is SACKed with its own timestamp -
+ * the original never arrived - and is forgotten if an earlier transmission is SACKed instead; a second loss of the same
+ * PSN, or a timeout, demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted:
+ * docs/DESIGN.md P25 hashed-EV bypass knobs.) */
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
-    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35: the fault was there when it was last sent) */
+    if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
+                                      */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
-        mrc__ev_hold(c, r->ev); /* P29: out of the rotation until the verdict */
+        mrc__ev_hold(c, r->ev); /* P29 suspect hold: out of the rotation until the verdict */
     } else {
         mrc__ev_on_loss(c, (int)r->ev, false, 0);
     }
@@ -199,7 +202,8 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
     else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
-    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect */
+    else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect
+                                                                                           */
     switch (why) {
     case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
     case MRC__LOSS_RTO: c->st.rtx_rto++; break;
@@ -227,8 +231,8 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
-/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before changing any
- * state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
+/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before
+ * changing any state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
 MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
                                     size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
@@ -351,7 +355,8 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     mrc_bth b;
     mrc_peth p;
     int slot = i                               ? (int)pr->slot
-               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33: the copy, elsewhere */
+               : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33 TLP copies: the copy, elsewhere
+                                                                                   */
                                            : mrc__ev_pick(c, -1);
     if (slot < 0) {
         mrc__nopath_arm(c);
@@ -363,7 +368,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     b.tver = ep->cfg.wire.tver;
     b.pkey = c->attr.pkey;
     b.dest_qp = c->attr.dest_qpn;
-    b.psn = c->snd_nxt; /* Q21: a probe consumes no PSN; it carries the next one unchanged */
+    b.psn = c->snd_nxt; /* Q21 probes consume no PSN: a probe consumes no PSN; it carries the next one unchanged */
     p.probe_id = ++c->probe_id;
     p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
     p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
@@ -380,7 +385,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
     c->probes_due &= ~(1u << i);
-    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33: this copy is the other one; the next goes at once */
+    if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33 TLP copies: this copy is the other one; the next goes at once */
         c->tlp2 = MRC__TLP2_OUT;
         c->tlp2_sent = now;
         c->tlp2_slot = (mrc__evslot)slot;
@@ -388,7 +393,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     }
     c->probe_sent[i] = now;
     pr->slot = (mrc__evslot)slot;
-    if (pr->kind == MRC__PROBE_VER) { /* P35: unanswered after mrc__ev_ver_to, its EV is taken as dead */
+    if (pr->kind == MRC__PROBE_VER) { /* P35 sweeps: unanswered after mrc__ev_ver_to, its EV is taken as dead */
         mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
         if (t < c->ver_deadline) c->ver_deadline = t;
     }
@@ -491,12 +496,12 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
     c->rto_start = now;
     c->tlp_base = now;
 }
-/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5, 7.4): an
- * earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original was lost, and
- * its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN is fresh
- * (not acknowledged yet); with ev_confirm_late (P27) also when another SACK's bitmap or cumulative point
- * acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the way out), as
- * long as the verdict is pending and the record lives. Returns whether it decided. */
+/* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
+ * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
+ * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
+ * is fresh (not acknowledged yet); with ev_confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
+ * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
+ * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_RTX)) return false;
@@ -504,10 +509,11 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
         mrc__reo_widen(c, now);
-        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29: not lost, back in the rotation */
+        if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29 suspect hold: not lost, back in the
+                                                                         rotation */
     } else if (r->flags & MRC__PR_EVLOST) {
-        /* P35: the original's send time was at least a minimum RTT before the retransmission's (its loss was seen
-         * by the SACK of a packet sent after it) */
+        /* P35 sweeps: the original's send time was at least a minimum RTT before the retransmission's (its loss was
+         * seen by the SACK of a packet sent after it) */
         mrc__ev_on_loss(c, (int)r->ev_lost, true,
                         MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
     }
@@ -535,8 +541,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
-    /* P18: a SACK whose cack is behind the acknowledged point (an old one overtaken, or forged) only acknowledges:
-     * no timing, path, probe, CC or MPR input */
+    /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
+     * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
     if (stale) c->st.rx_sack_stale++;
     else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
@@ -593,12 +599,12 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
-            if (pi == MRC__TLP2_MATCH) { /* P33: the other copy answered */
+            if (pi == MRC__TLP2_MATCH) { /* P33 TLP copies: the other copy answered */
                 acked_sent = c->tlp2_sent;
                 slot = (int)c->tlp2_slot;
             }
             c->probes[0].kind = MRC__PROBE_FREE;
-            c->probes_due &= ~1u; /* P33: a copy not sent yet is not needed */
+            c->probes_due &= ~1u; /* P33 TLP copies: a copy not sent yet is not needed */
             c->tlp2 = 0;
         } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
@@ -620,7 +626,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     }
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
-        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 */
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
     if (slot >= 0) {
         mrc__ev_delivered(c, (unsigned)slot, acked_sent);
@@ -632,7 +638,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
-        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18: sent and not yet credited */
+        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
+                                                                            and not yet credited */
         if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
             rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
             c->st.cc_rcvd_capped++;
@@ -647,7 +654,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         cs.r_c = k->cc.r_c;
         mrc__cc_on_sack(c, &cs, now);
     }
-    /* Q9: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
+    /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
     if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
@@ -672,7 +679,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     c->st.rx_nack_reason[reason & 31u]++;
     if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    /* P18: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the fatal UNEXP_EVENT included */
+    /* P18 outstanding-only acknowledgements: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the
+     * fatal UNEXP_EVENT included */
     if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
@@ -702,7 +710,8 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7) */
+    if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7 completion by
+                        coverage) */
         c->st.rx_tack++;
         return MRC_OK;
     }
@@ -728,14 +737,14 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
         mrc__req_timers(c);
         return;
     }
-    /* The retry budget and the back-off are for a dead path or peer (Q25). An expiry after which a trim NACK came
-     * back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends none
-     * of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested queue
-     * is neither failed for being slow nor left waiting milliseconds after the queue has room. */
+    /* The retry budget and the back-off are for a dead path or peer (Q25 retry budget). An expiry after which a trim
+     * NACK came back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends
+     * none of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested
+     * queue is neither failed for being slow nor left waiting milliseconds after the queue has room. */
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;
     c->st.rto_fired++;
-    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25) */
+    c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25 hashed-EV bypass knobs) */
     c->rto_heard = 0;
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
     if (c->attr.retry_exp != 25 && c->retry_spent > (uint32_t)c->attr.retry_linear + c->attr.retry_exp) {
@@ -766,7 +775,8 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
     if (c->state == MRC_QPS_RTS && c->win_base != c->snd_nxt) {
         c->tlp_base = now;
         if (c->tlp_count < 16) c->tlp_count++;
-        /* P25: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is proven no more */
+        /* P25 hashed-EV bypass knobs: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is
+         * proven no more */
         if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
         if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
             c->ev_proven = MRC__EV_NONE;
@@ -774,14 +784,14 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
-            if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 */
+            if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 TLP copies */
             c->st.tlp_fired++;
         }
     }
     mrc__req_timers(c);
 }
-/* P32: the reorder timer expired: every record at the head of the transmit list whose deadline has passed is lost
- * (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
+/* P32 reorder timer: the reorder timer expired: every record at the head of the transmit list whose deadline has passed
+ * is lost (as a SACK hole: its EV is suspect, section 7.4); the next one's deadline is in the future. */
 MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
     c->reo_deadline = MRC_TIME_NEVER;
     if (c->state == MRC_QPS_RTS) {

@@ -17,8 +17,8 @@
 #include "qp.h"
 
 /* ---- the control packets it sends back: queued per QP, plain SACKs coalesced -------------------------------- */
-/* The 64-PSN slice a SACK reports (Q4): cack + 1 .. cack + 64 while the highest PSN it stands for is that close, else
- * the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
+/* The 64-PSN slice a SACK reports (Q4 SACK bitmap order): cack + 1 .. cack + 64 while the highest PSN it stands for is
+ * that close, else the 64 PSNs ending at that PSN. Returns the slice's offset from cack (the SETH sack_offset). */
 MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi) {
     int32_t off = mrc_psn_diff(hi, c->cack);
     return off <= 64 ? 1 : off - 63;
@@ -172,7 +172,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
-    if ((uint32_t)d > c->rsp_win) { /* Q10: beyond the window */
+    if ((uint32_t)d > c->rsp_win) { /* Q10 window edge: beyond the window */
         c->st.rx_oor++;
         if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
@@ -201,7 +201,8 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     }
     /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
     if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    /* Q17: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the headers imply */
+    /* Q17 trim recognition: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the
+     * headers imply */
     trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
               ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || (k->flags & MRC_PKT_CUT) || plen < implied;
     if (trimmed) {
@@ -213,10 +214,10 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
     }
     if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-    /* Q26: a message sequence outside the window is dropped */
+    /* Q26 responder check order: a message sequence outside the window is dropped */
     if ((uint32_t)(uint16_t)(k->meth.msn - (uint16_t)(c->msn_done + 1u)) >= MRC__MIN(c->rsp_win, 0x8000u))
         return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
-    if (imm) { /* Q23: more pending immediates than max_wimm_dest is an invalid request */
+    if (imm) { /* Q23 WIMM overflow: more pending immediates than max_wimm_dest is an invalid request */
         if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
             mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
             return mrc__drop(ep, c, MRC_DROP_WIMM, op);
@@ -224,9 +225,10 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
         if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     }
-    /* access checks, all before a single byte is written (Q26). IBTA checks no rkey for a zero-length write; here
-     * (P10, zero_len_rkey) it must name a region with remote-write access and a VA inside it, or it is dropped:
-     * not recorded, so a forged one cannot take the PSN of a real packet, and not NAKed (IBTA never NAKs one). */
+    /* access checks, all before a single byte is written (Q26 responder check order). IBTA checks no rkey for a
+     * zero-length write; here (P10 zero-length writes, zero_len_rkey) it must name a region with remote-write access
+     * and a VA inside it, or it is dropped: not recorded, so a forged one cannot take the PSN of a real packet, and not
+     * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
     if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
         mi = mrc__mr_find(ep, k->reth.rkey);
@@ -262,7 +264,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     mrc__rsp_advance_cack(c);
     mrc__rsp_deliver_imms(c);
-    /* Q6: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
+    /* Q6 SACK frequency: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;
     c->pend_psn = psn;
     c->pend_ev = ri->ev;
@@ -274,7 +276,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
         c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6: positive transport ACK */
+    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6 SACK frequency: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
         c->st.tx_tack++;
@@ -285,10 +287,12 @@ access_error:
     mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
     return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
 }
-/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4). */
+/* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4 SACK bitmap
+ * order). */
 MRC__PRIVATE int mrc__rsp_on_probe(mrc_conn *c, const mrc_pkt *k, const mrc_rxinfo *ri) {
     if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_STATE, k->bth.opcode);
-    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19: no reflector */
+    if (!mrc__bucket_take(&c->probe_tat, c->ep->now, c->ep->probe_T, c->ep->probe_tau)) /* P19 QP 0x2 and probe trust:
+                                                                                           no reflector */
         return mrc__drop(c->ep, c, MRC_DROP_RATE, k->bth.opcode);
     mrc__rsp_sack(c, c->cack, ri->ev, ri->port, k->peth.tx_timestamp,
                   (ri->ecn & 3u) == 3u ? MRC_M_SKIP_ONCE : MRC_M_NONE, 1);
@@ -345,9 +349,11 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     uint16_t rs = MRC__EV_NONE;
     mrc_bth b;
     int n = MRC_BTH_LEN;
-    /* P28: a profile's QP on the arrival's mirror; else Q19: on the QP's own EVs of the arrival plane, in turn (or
-     * another plane's), else echoing the arrival EV on the arrival port, or the lowest port that is up */
-    if (ep->cfg.ev.reply != MRC_EV_REPLY_ECHO && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE) rs = mrc__ev_ctl(c, port);
+    /* P28 mirror reverse path: a profile's QP on the arrival's mirror; else Q19 reverse-path EVs: on the QP's own EVs
+     * of the arrival plane, in turn (or another plane's), else echoing the arrival EV on the arrival port, or the
+     * lowest port that is up */
+    if (ep->cfg.ev.reply != MRC_EV_REPLY_ECHO && (rs = mrc__ev_mirror(c, e->ev, port)) == MRC__EV_NONE)
+        rs = mrc__ev_ctl(c, port);
     if (rs == MRC__EV_NONE && !mrc_endpoint_port_up(ep, port)) {
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
@@ -372,15 +378,15 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         s.cack_psn = c->cack;
         s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
-        /* Q4: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from cack + 1 at the
-         * earliest; probes: cack + 1 */
+        /* Q4 SACK bitmap order: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from
+         * cack + 1 at the earliest; probes: cack + 1 */
         s.sack_offset = (int16_t)(e->pr ? 1 : mrc__sack_slice(c, e->hi));
         s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
         cs.tx_timestamp = e->ts;
         cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
         cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
         cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
-        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12) */
+        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
         c->pen_last = cs.rcv_cwnd_pen;
         if (cs.rcv_cwnd_pen) c->st.tx_pen++;
         (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);

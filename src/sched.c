@@ -34,8 +34,8 @@ MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
     return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
 }
 /* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
- * always goes, unless the window is below one packet and the pacing clock says not yet (P24; pace_next stays 0
- * without sub-packet windows) */
+ * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;
+ * pace_next stays 0 without sub-packet windows) */
 MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
     return !x || x->inflight + nominal <= x->cwnd || (x->inflight == 0 && now >= x->pace_next);
 }
@@ -55,8 +55,9 @@ MRC__PRIVATE int mrc__req_new(const mrc_conn *c) {
     return mrc__cc_can_send(c, mrc__nominal(c, wr, c->sq_sent)) ? MRC__NEW_OK : MRC__NEW_CWND;
 }
 MRC__PRIVATE bool mrc__req_can_send_new(const mrc_conn *c) { return mrc__req_new(c) == MRC__NEW_OK; }
-/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.2: the scheduler gates every data packet),
- * or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when sent). */
+/* Retransmissions obey the congestion window like new data (docs/PROTOCOL.md 8.3: the scheduler gates every data
+ * packet), or a trim storm feeds itself; the window check uses the queue head's size (a stale head is skipped when
+ * sent). */
 MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
     uint32_t psn;
     const mrc__psnrec *r;
@@ -71,12 +72,12 @@ MRC__PRIVATE int mrc__req_rtx(const mrc_conn *c) {
 MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
     if (!x) return;
-    /* P24: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock holds it, and its
-     * own deadline (mrc__cc_pace_expire) wakes the READY list then */
+    /* P24 sub-packet windows: nothing of the context in flight, so no acknowledgement will wake it: the pacing clock
+     * holds it, and its own deadline (mrc__cc_pace_expire) wakes the READY list then */
     if (MRC__UNLIKELY(!x->inflight) && x->pace_next > c->ep->now && c->pace_deadline != x->pace_next) {
         c->pace_deadline = x->pace_next;
         /* with nothing in flight its retransmission timers have nothing to time: they run from when it may send
-         * (an RTO here would bypass the window, P24's point, and back off the QP's tail) */
+         * (an RTO here would bypass the window, P24 sub-packet windows's point, and back off the QP's tail) */
         if (c->state == MRC_QPS_RTS && (c->rto_start < x->pace_next || c->tlp_base < x->pace_next)) {
             c->rto_start = MRC__MAX(c->rto_start, x->pace_next);
             c->tlp_base = MRC__MAX(c->tlp_base, x->pace_next);
@@ -142,8 +143,8 @@ MRC__PRIVATE void mrc__sched_ev(mrc_conn *c) {
 /* A few per event (O(1)) - but every one when nothing of the context is in flight: no acknowledgement will come to
  * wake the others (a woken QP may send nothing: no EV, its MPR window or WIMM limit), so none may stay (issue 13).
  * A QP woken with nothing in flight can send or has a reason of its own not to: it never goes back on the list -
- * unless the context's pacing clock holds it (P24): then it goes back with its pacing deadline armed, which wakes
- * the list again, and the others wait with it. */
+ * unless the context's pacing clock holds it (P24 sub-packet windows): then it goes back with its pacing deadline
+ * armed, which wakes the list again, and the others wait with it. */
 MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
     unsigned n = 0;
     while (x->ready_head != MRC__EV_NONE && x->inflight < x->cwnd && (n++ < 4u || !x->inflight)) {
@@ -152,12 +153,14 @@ MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
         if (x->ready_head == MRC__EV_NONE) x->ready_tail = MRC__EV_NONE;
         c->in_ready = 0;
         mrc__sched_tx(c);
-        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24: the pacing clock holds it (its deadline is
+        if (MRC__UNLIKELY(c->in_ready) && !x->inflight) break; /* P24 sub-packet windows: the pacing clock holds it (its
+                                                                  deadline is
                                                                  * armed) and the context with it */
     }
 }
-/* P24: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in flight; the first
- * to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules the QP. */
+/* P24 sub-packet windows: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in
+ * flight; the first to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules
+ * the QP. */
 MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
     c->pace_deadline = MRC_TIME_NEVER;

@@ -131,8 +131,8 @@ MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
     return dt >= MRC_TIME_NEVER - t ? MRC_TIME_NEVER : t + dt;
 }
-/* GCRA token bucket in virtual time (P19): true when the event is within the rate (and it is then counted). T is
- * the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
+/* GCRA token bucket in virtual time (P19 QP 0x2 and probe trust): true when the event is within the rate (and it is
+ * then counted). T is the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
@@ -169,7 +169,8 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
-    if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
+    if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
     if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
     if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
     if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
@@ -306,7 +307,8 @@ MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
 }
 
 /* ---- conn table --------------------------------------------------------------------------------------------- */
-/* P16: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random */
+/* P16 rkeys and QPNs: random QPNs keep the slot in their low MRC__QPN_SLOT_BITS bits (O(1) lookup); the rest is random
+ * */
 #define MRC__QPN_SLOT_BITS                                                                                          \
     (MRC_MAX_CONNS <= 1 ? 0 : MRC_MAX_CONNS <= 2 ? 1 : MRC_MAX_CONNS <= 4 ? 2 : MRC_MAX_CONNS <= 8 ? 3             \
      : MRC_MAX_CONNS <= 16 ? 4 : MRC_MAX_CONNS <= 32 ? 5 : MRC_MAX_CONNS <= 64 ? 6 : MRC_MAX_CONNS <= 128 ? 7      \

@@ -2,9 +2,9 @@
  * TIMERS - src/timers.c
  * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by their earliest one (mrc_endpoint_next_deadline
  * reads its top in O(1); a QP whose earliest deadline moves is re-sifted in O(log QPs)), and the requester's
- * retransmission timers: the RTO with linear then exponential back-off (Q25), the tail-loss probe and the reorder
- * deadline (P32, the reorder tolerance). What a timer does when it fires belongs to its owner (requester, responder,
- * paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
+ * retransmission timers: the RTO with linear then exponential back-off (Q25 retry budget), the tail-loss probe and the
+ * reorder deadline (P32 reorder timer, the reorder tolerance). What a timer does when it fires belongs to its owner
+ * (requester, responder, paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
  * Calls: state.
  * ============================================================================================================== */
 #include "timers.h"
@@ -69,7 +69,7 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
 }
 
 /* ---- the requester's timers: RTO, tail-loss probe, reorder deadline ----------------------------------------- */
-/* ACK timeout (docs/PROTOCOL.md Q25): T = 1.024 us * 2^timeout. The wait before expiry n is T while
+/* ACK timeout (docs/PROTOCOL.md P5 RTO schedule): T = 1.024 us * 2^timeout. The wait before expiry n is T while
  * n <= retry_linear + 1 and doubles after each exponential retry, capped at 2^24 * 1.024 us. */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
     const mrc_time cap = (mrc_time)1024u << 24;
@@ -86,9 +86,10 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
-/* Reordering tolerance (Q5): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16) that grows
- * by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed (the
- * retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT. */
+/* Reordering tolerance (Q5 reordering slack): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16)
+ * that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed
+ * (the retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT.
+ * */
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
@@ -108,12 +109,12 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
         c->reo_last = now;
     }
 }
-/* P32, the reorder timer (RACK's, RFC 8985 6.2): the time rule above declares a record lost only when a SACK shows
- * that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late left to
- * arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later transmission is
- * known to have arrived, the oldest record in flight is lost at its send time + the RTT that transmission took + the
- * slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP except after a
- * transmission (mrc__req_timers_x), which only appends to the list. */
+/* P32 reorder timer, the reorder timer (RACK's, RFC 8985 6.2): the time rule above declares a record lost only when a
+ * SACK shows that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late
+ * left to arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later
+ * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
+ * transmission took + the slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
+ * except after a transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }

@@ -3,6 +3,41 @@
 #include "api.h"
 /* ================================================================================================================
  * Internal state. The structs are public only so callers can allocate them; touch them through the API.
+ *
+ * Glossary of the abbreviations in the names below and in the sources (docs/PROTOCOL.md has the protocol's terms):
+ *   act        active: an EV in its port's rotation, carrying data
+ *   bk         backup: a good EV held as a spare for its port
+ *   btab, pblk a QP's table of in-flight pool blocks; a pool block (64 PSNs of requester state, P21)
+ *   cack       the responder's cumulative acknowledgement (SETH cack_psn)
+ *   ccx        congestion context: a peer and a CC profile, whose QPs share one window
+ *   ctl, ctlq  a control packet (SACK, NACK, transport ACK); a QP's queue of them
+ *   ctq, txq, evq  the endpoint's queues of QPs with control packets, with requester work, with events to pull
+ *   dlv        an EV's delivery stamp (P35 sweeps)
+ *   epop       endpoint operation: a packet to QP 0x2 (PORT_STATUS_UPDATE, EV_PROBE); epq their queue; epreq and
+ *              psureq the requests awaiting answers
+ *   ev, evs    entropy value (a path); a QP's EV slots
+ *   evr        the EV rotation of a port
+ *   evp        the rounds of probes of ASSUMED_BAD EVs (Q8 EV health timers)
+ *   hw         high water
+ *   imm, imms  an immediate (Write-IMM); the ones stashed until delivered in MSN order
+ *   lat        latest
+ *   mpr        the responder's window (maximum PSN range), in units of 128 PSNs
+ *   msn        message sequence number
+ *   ooo        out of order
+ *   pen        receiver penalty (Q12)
+ *   plist      a list of PSNs linked through their records (txl, rtxq)
+ *   psu        PORT_STATUS_UPDATE
+ *   rc         recycle: a port's ring of clean returns (P23 EV recycling)
+ *   reo        reorder: the reorder deadline (P32 reorder timer)
+ *   rq, rqe    receive queue; a posted receive
+ *   rtxq       the retransmission queue
+ *   sq, wr     send queue; a work request
+ *   sw         sweep (P35 sweeps): sw_at, sw_ref, sw_backoff, sw_found
+ *   tat        theoretical arrival time of a GCRA rate limit (P19)
+ *   tlp, tlp2  tail-loss probe; its second copy (P33 TLP copies)
+ *   txl        transmit list: the records in flight in the order they were sent (P3 send-order loss detection)
+ *   ver        verification (P35): the EVs a sweep holds until a probe or a SACK shows their path works
+ *   wimm       Write-IMM messages awaiting their receive (Q23 WIMM overflow)
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
 
@@ -21,14 +56,17 @@ typedef struct mrc__ev {
                                * slot of its backup stack or of the bad FIFO (MRC__EV_NONE: the last); else unused */
     uint8_t port;             /* 1-based egress port (a profile's EV: a copy of the profile's, read per packet) */
     uint8_t st;               /* MRC__EVS_* in bits 2:0, MRC__EVF_* flags, probe answer count in bits 6:4 */
-    uint8_t rc;               /* P23: its clean returns waiting in its port's recycle ring (0 unless ACTIVE) */
-    uint8_t hold;             /* P29, SKIP only: rounds of its port it still sits out awaiting a loss verdict; P35:
+    uint8_t rc;               /* P23 EV recycling: its clean returns waiting in its port's recycle ring (0 unless
+                                 ACTIVE) */
+    uint8_t hold;             /* P29 suspect hold, SKIP only: rounds of its port it still sits out awaiting a loss
+                                 verdict; P35 sweeps:
                                * MRC__HOLD_VER, held until verified */
-    uint16_t dlv;             /* P35: send time, in units of 256 ns (mod 2^16), of the latest packet on it a SACK named */
+    uint16_t dlv;             /* P35 sweeps: send time, in units of 256 ns (mod 2^16), of the latest packet on it a SACK
+                                 named */
 } mrc__ev;
-#define MRC__HOLD_VER 0xFFu   /* P35: the hold of a skipped EV awaiting verification (not a count of rounds) */
-#define MRC__EVF_VPROBE 0x80u /* P35, a skipped EV held for verification: its verification probe is out */
-#define MRC__EVF_VRETRY 0x10u /* P35, ... its first verification probe went unanswered: this is the second */
+#define MRC__HOLD_VER 0xFFu   /* P35 sweeps: the hold of a skipped EV awaiting verification (not a count of rounds) */
+#define MRC__EVF_VPROBE 0x80u /* P35 sweeps, a skipped EV held for verification: its verification probe is out */
+#define MRC__EVF_VRETRY 0x10u /* P35 sweeps, ... its first verification probe went unanswered: this is the second */
 
 /* A reliability probe (slot 0: tail loss; others: ASSUMED_BAD EVs); to be sent by poll_tx while its bit of
  * c->probes_due is set, else awaiting its SACK. Its send time is c->probe_sent[i]. */
@@ -48,12 +86,14 @@ typedef struct mrc__event {   /* one EV of an EV profile's array */
     uint8_t path[MRC_EV_BYTES]; /* expanded (SRv6 DA + SRH) */
     uint32_t entropy;         /* what travels in the UDP source port / flow label */
     uint16_t bad_refs;        /* QPs holding it ASSUMED_BAD */
-    uint16_t group;           /* P26: hop group (mrc_ev_profile_groups), 0 = none */
-    uint16_t grp_nx;          /* P26: 1 + the next EV of its group, round the ring (back to itself); 0 = no group */
+    uint16_t group;           /* P26 hop groups: hop group (mrc_ev_profile_groups), 0 = none */
+    uint16_t grp_nx;          /* P26 hop groups: 1 + the next EV of its group, round the ring (back to itself); 0 = no
+                                 group */
     uint8_t port, denied;
 } mrc__event;
 
-#define MRC__EVH (2u * MRC_MAX_EVS) /* P28: entries of a profile's entropy index (at most half full) */
+#define MRC__EVH (2u * MRC_MAX_EVS) /* P28 mirror reverse path: entries of a profile's entropy index (at most half full)
+                                       */
 typedef struct mrc__evprof {  /* an EV profile */
     uint64_t id, fmt_id;
     uint8_t used, state, mode, nfields, have, fmt_mode, path_len;
@@ -61,7 +101,8 @@ typedef struct mrc__evprof {  /* an EV profile */
     uint32_t ev_count, ev_min_active, event_mask;
     mrc_ev_field field[MRC_MAX_EV_FIELDS];
     mrc__event ev[MRC_MAX_EVS];
-    uint16_t hix[MRC__EVH];   /* P28: entropy -> 1 + EV index, open addressing (0 = empty); mrc__prof_index */
+    uint16_t hix[MRC__EVH];   /* P28 mirror reverse path: entropy -> 1 + EV index, open addressing (0 = empty);
+                                 mrc__prof_index */
 } mrc__evprof;
 
 typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH request or EETH response) */
@@ -74,12 +115,15 @@ typedef struct mrc__epkt {    /* a queued endpoint-operation packet (ERTH reques
 typedef struct mrc__nscc_prm { /* NSCC parameters in integer form, per congestion context */
     uint64_t maxwnd, bdp;
     uint32_t target, base_rtt, qa_threshold, adjust_period, adjust_bytes, min_cwnd; /* min_cwnd: one packet */
-    uint32_t floor;             /* the window's least value: min_cwnd, or below it with sub-packet pacing (P24) */
+    uint32_t floor;             /* the window's least value: min_cwnd, or below it with sub-packet pacing (P24
+                                   sub-packet windows) */
     uint32_t eta, fi;           /* bytes */
     uint32_t fi_scale_q16, gamma_q16, md_floor_q16, alpha_q16; /* alpha: bytes per ns of delay below target */
     uint8_t qa_gate, disable_qa, maxwnd_set, trimming;
-    uint8_t subpkt;             /* P24: a window below one packet paces the context (floor < min_cwnd) */
-    uint8_t lh_mark_rtts;       /* P30: SACKs count as marked for this many base RTTs after a last-hop trim */
+    uint8_t subpkt;             /* P24 sub-packet windows: a window below one packet paces the context (floor <
+                                   min_cwnd) */
+    uint8_t lh_mark_rtts;       /* P30 last-hop trim mark: SACKs count as marked for this many base RTTs after a
+                                   last-hop trim */
 } mrc__nscc_prm;
 
 typedef struct mrc__ccprof {  /* a CC profile */
@@ -96,17 +140,18 @@ typedef struct mrc__ccx {     /* a congestion context: the QPs to one peer on on
     uint16_t refs, ready_head, ready_tail; /* QPs using it; FIFO of READY QPs (conn slots) */
     uint8_t used, algo;
     uint64_t cwnd, inflight;  /* nominal bytes */
-    mrc_time pace_next;       /* P24: with a window below one packet, no packet before this (0: none sent so) */
+    mrc_time pace_next;       /* P24 sub-packet windows: with a window below one packet, no packet before this (0: none
+                                 sent so) */
     mrc__nscc_prm p;
     /* NSCC state (docs/PROTOCOL.md 8.5) */
     int64_t inc;              /* accumulated increase, bytes^2 */
     uint64_t received, achieved, fi_count, ign_bytes, ign_done, saved_cwnd;
     uint32_t avg_q4;          /* average queueing delay, ns x 16 */
     mrc_time last_adjust, last_dec, qa_end;
-    mrc_time last_sub;        /* P24: the last decrease below one packet */
-    mrc_time lh_mark_end;     /* P30: SACKs before this count as ECN-marked (0: none) */
+    mrc_time last_sub;        /* P24 sub-packet windows: the last decrease below one packet */
+    mrc_time lh_mark_end;     /* P30 last-hop trim mark: SACKs before this count as ECN-marked (0: none) */
     uint8_t qa_loss, fast;
-    uint8_t qa_trim;          /* P24: the loss that armed quick adapt was a trim */
+    uint8_t qa_trim;          /* P24 sub-packet windows: the loss that armed quick adapt was a trim */
 } mrc__ccx;
 
 typedef struct mrc__epreq {   /* an endpoint request awaiting its answer */
@@ -167,7 +212,7 @@ typedef struct mrc__psnrec {
     mrc__sqslot wr;           /* send-queue slot of its message */
     mrc__evslot ev;           /* EV slot of the latest transmission */
     mrc__evslot ev_lost;      /* with MRC__PR_EVLOST: EV of a transmission judged lost whose loss awaits confirmation
-                               * (Q5) */
+                               * (Q5 reordering slack) */
     uint8_t flags;            /* MRC__PR_* */
 } mrc__psnrec;
 
@@ -198,7 +243,8 @@ typedef struct mrc__pblk {
     uint64_t acked;                   /* bit i: PSN 64 x block + i is acknowledged (the requester's knowledge) */
     mrc__psnrec rec[MRC__BLK_PSNS];
     mrc__blkidx next, prev;           /* free list (next) or FIFO of retained blocks (both); index plus one, 0: none.
-                                       * prev is 0 unless retained: retained = prev or the FIFO's head (mrc__pool_ret) */
+                                       * prev is 0 unless retained: retained = prev or the FIFO's head (mrc__pool_ret)
+                                       * */
     uint16_t owner;                   /* held: the QP's conn slot */
     uint16_t loc;                     /* held: its entry in the QP's block table x 64 + lo, the first slot it holds */
 } mrc__pblk;
@@ -256,15 +302,17 @@ struct mrc_conn {
     uint32_t tx_count;        /* data transmissions so far (mod 2^32; a record's txseq is its low bits) */
     mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
-    mrc_time lat_acked_rtt;   /* P32: how long that transmission took to be acknowledged */
+    mrc_time lat_acked_rtt;   /* P32 reorder timer: how long that transmission took to be acknowledged */
     mrc_time rtt_min, srtt;
     mrc_time rto_start, rto_deadline, tlp_base, tlp_deadline;
-    mrc_time reo_deadline;    /* P32: the reorder timer: the oldest record in flight is lost then */
-    mrc_time ver_deadline;    /* P35: the earliest a verification probe out goes unanswered */
-    uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25: not trim-answered) */
-    uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25: not trim-answered) */
+    mrc_time reo_deadline;    /* P32 reorder timer: the reorder timer: the oldest record in flight is lost then */
+    mrc_time ver_deadline;    /* P35 sweeps: the earliest a verification probe out goes unanswered */
+    uint32_t retries;         /* consecutive RTO expiries without progress that back off (Q25 retry budget: not
+                                 trim-answered) */
+    uint32_t retry_spent;     /* consecutive expiries without progress that spent the budget (Q25 retry budget: not
+                                 trim-answered) */
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
-    uint8_t reo_mult;         /* reordering tolerance multiplier (Q5) */
+    uint8_t reo_mult;         /* reordering tolerance multiplier (Q5 reordering slack) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
     uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
     uint16_t ready_next;      /* next READY QP of the context */
@@ -274,17 +322,19 @@ struct mrc_conn {
     uint32_t last_rcvd;       /* the peer's last rcvd_bytes (24 bits, 256-byte units; it counts from 0 too) */
     uint64_t tx_nominal;      /* nominal bytes of every data transmission, as the responder counts rcvd_bytes */
     uint64_t rcvd_credit;     /* 256-byte units of rcvd_bytes credited so far (never more than tx_nominal / 256) */
-    mrc_time probe_tat;       /* P19: PROBE_REQ answer bucket (GCRA theoretical arrival time) */
-    mrc_time epop_tat;        /* P19: endpoint-request bucket of this QP's peer (kept by its lowest connected slot) */
+    mrc_time probe_tat;       /* P19 QP 0x2 and probe trust: PROBE_REQ answer bucket (GCRA theoretical arrival time) */
+    mrc_time epop_tat;        /* P19 QP 0x2 and probe trust: endpoint-request bucket of this QP's peer (kept by its
+                                 lowest connected slot) */
     mrc_time reo_last;        /* when it last changed */
     uint32_t tlp_count;
     uint16_t probe_id;        /* PETH probe_id of the last probe */
     uint32_t probes_due;      /* bit i: probes[i] waits for poll_tx */
     mrc__probe probes[MRC_MAX_PROBES];
     mrc_time probe_sent[MRC_MAX_PROBES]; /* when probes[i] went out */
-    mrc_time tlp2_sent;       /* P33: the other copy of the tail-loss probe: when it went out ... */
+    mrc_time tlp2_sent;       /* P33 TLP copies: the other copy of the tail-loss probe: when it went out ... */
     mrc__evslot tlp2_slot;    /* ... and on which EV */
-    uint8_t tlp2;             /* P33: MRC__TLP2_DUE: a copy is still to go; MRC__TLP2_OUT: tlp2_* name one awaiting */
+    uint8_t tlp2;             /* P33 TLP copies: MRC__TLP2_DUE: a copy is still to go; MRC__TLP2_OUT: tlp2_* name one
+                                 awaiting */
     uint32_t pkts_since_areq;
     /* --- EV / path manager --- */
     uint8_t ev_prof;          /* 0: AUTO; else 1 + index of the EV profile in the endpoint */
@@ -292,11 +342,14 @@ struct mrc_conn {
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
     mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
-    uint16_t ev_proven;       /* P25: the EV of the latest SACK that named a packet (MRC__EV_NONE: none yet) */
-    mrc_time sw_at, sw_ref;   /* P35: when the last sweep began, and the send time after which a SACK proves an EV */
-    uint8_t sw_backoff;       /* P35: the next sweep waits 2 smoothed RTTs << this (0..MRC__SW_BACKOFF) */
-    uint8_t sw_found;         /* P35: an EV failed its verification since the last sweep */
-    uint16_t ver_head, ver_n; /* P35: FIFO of EVs awaiting a verification probe in ver_ring (stale entries skipped) */
+    uint16_t ev_proven;       /* P25 hashed-EV bypass knobs: the EV of the latest SACK that named a packet
+                                 (MRC__EV_NONE: none yet) */
+    mrc_time sw_at, sw_ref;   /* P35 sweeps: when the last sweep began, and the send time after which a SACK proves an
+                                 EV */
+    uint8_t sw_backoff;       /* P35 sweeps: the next sweep waits 2 smoothed RTTs << this (0..MRC__SW_BACKOFF) */
+    uint8_t sw_found;         /* P35 sweeps: an EV failed its verification since the last sweep */
+    uint16_t ver_head, ver_n; /* P35 sweeps: FIFO of EVs awaiting a verification probe in ver_ring (stale entries
+                                 skipped) */
     mrc__evslot ver_ring[MRC_MAX_EVS];
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
@@ -305,16 +358,18 @@ struct mrc_conn {
     uint16_t seg[MRC_MAX_PORTS], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
     uint16_t bk_head[MRC_MAX_PORTS];      /* per port: stack of backup slots */
     uint16_t bk_n[MRC_MAX_PORTS], act_target[MRC_MAX_PORTS];
-    uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19) */
+    uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
+                                             */
     uint32_t peer_ports;      /* ports the peer announced usable (PORT_STATUS_UPDATE); all at first */
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
     mrc_time nopath_deadline; /* MRC_ERR_NOPATH unless an EV can carry data again by then (armed by a failed pick) */
-    mrc_time pace_deadline;   /* P24: READY on its context's pacing clock with nothing in flight: wakes it then */
+    mrc_time pace_deadline;   /* P24 sub-packet windows: READY on its context's pacing clock with nothing in flight:
+                                 wakes it then */
     mrc__evslot ring[MRC_MAX_EVS];        /* the ports' rotations, segment by segment (see seg[]) */
-    /* P23: per port p, a FIFO of its EVs' clean returns, rc_ring[seg[p], seg[p] + slots on p) from rc_head[p], rc_n[p]
-     * entries (an entry of an EV whose rc is 0 is stale) */
+    /* P23 EV recycling: per port p, a FIFO of its EVs' clean returns, rc_ring[seg[p], seg[p] + slots on p) from
+     * rc_head[p], rc_n[p] entries (an entry of an EV whose rc is 0 is stale) */
     mrc__evslot rc_ring[MRC_MAX_EVS];
     uint16_t rc_head[MRC_MAX_PORTS], rc_n[MRC_MAX_PORTS];
     mrc__ev evs[MRC_MAX_EVS];
@@ -346,8 +401,9 @@ struct mrc_endpoint {
     mrc_config cfg;
     mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
     uint64_t rng;
-    uint64_t qpn_rng;         /* P16: the QPN stream (separate, so QPNs do not move the other draws) */
-    mrc_time epop_T, epop_tau, probe_T, probe_tau; /* P19: bucket intervals and burst tolerances (0: unlimited) */
+    uint64_t qpn_rng;         /* P16 rkeys and QPNs: the QPN stream (separate, so QPNs do not move the other draws) */
+    mrc_time epop_T, epop_tau, probe_T, probe_tau; /* P19 QP 0x2 and probe trust: bucket intervals and burst tolerances
+                                                      (0: unlimited) */
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
@@ -377,7 +433,8 @@ struct mrc_endpoint {
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
     mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
-    mrc_time epop_any_tat;    /* P19: endpoint-request bucket of peers without a connected QP (epop_peer_check off) */
+    mrc_time epop_any_tat;    /* P19 QP 0x2 and probe trust: endpoint-request bucket of peers without a connected QP
+                                 (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
     mrc__psureq psureq[MRC_MAX_EP_REQS]; /* those awaiting an answer, one per peer (not the controller's slots) */
     /* congestion control */
