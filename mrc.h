@@ -308,7 +308,7 @@ typedef enum mrc_err {
     MRC_ERR_FLUSH = -105,         /* work request flushed because the connection entered ERR */
     MRC_ERR_LOCAL_ACCESS = -106,  /* this side rejected the peer's write (rkey, bounds, access) */
     MRC_ERR_LOCAL_INVAL = -107,   /* this side rejected the peer's request (e.g. WIMM overflow) */
-    MRC_ERR_NOPATH = -108         /* no EV could carry the QP's work for mrc_config.nopath_timeout_ns */
+    MRC_ERR_NOPATH = -108         /* no EV could carry the QP's work for mrc_config.recovery.nopath_timeout_ns */
 } mrc_err;
 
 MRC_API bool mrc_err_is_fatal(int e);
@@ -800,8 +800,8 @@ MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *
 MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 
 /* ---- endpoint (one NIC) ------------------------------------------------------------------------------------- */
-/* Returns MRC_OK or MRC_ERR_INVAL (NULL, num_ports out of range, bad DSCP, ev_sport range empty). All ports start
- * up. The endpoint must not move in memory while conns are attached. */
+/* Returns MRC_OK or MRC_ERR_INVAL (NULL, a configuration value out of range: mrc_endpoint_last_error says which).
+ * All ports start up. The endpoint must not move in memory while conns are attached. */
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now);
 /* Port (plane) state, 1-based. MRC_OK, MRC_ERR_INVAL. Down ports carry nothing until they come back up. */
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now);
@@ -953,7 +953,7 @@ typedef struct mrc_conn_attr {
     uint16_t pkey;           /* default 0xFFFF */
     uint32_t access;         /* MRC_ACCESS_REMOTE_WRITE: peers may write through this QP (default on) */
     uint64_t ev_profile_id;  /* 0: built-in AUTO profile */
-    uint64_t cc_profile_id;  /* 0: the built-in profile (mrc_config.cc_algo, NSCC by default) */
+    uint64_t cc_profile_id;  /* 0: the built-in profile (mrc_config.cc, NSCC by default) */
     uint32_t dest_qpn;       /* 24 bits, not MRC_EPOP_QPN */
     uint32_t rq_psn;         /* first PSN expected from the peer */
     uint32_t path_mtu;       /* payload bytes per packet: 256, 512, 1024, 2048 or 4096 */
@@ -1104,7 +1104,7 @@ typedef struct mrc_nscc_cfg {
     uint8_t qa_gate;                  /* quick adapt only while achieved < max_cwnd >> qa_gate (default 3) */
     uint32_t adjust_bytes_threshold;  /* bytes (default 8 MTU) */
     uint32_t adjust_period_threshold; /* ns (default base RTT) */
-    uint32_t base_rtt;                /* ns (default mrc_config.base_rtt_ns) */
+    uint32_t base_rtt;                /* ns (default mrc_config.cc.base_rtt_ns) */
     uint32_t max_cwnd;                /* bytes (default 1.5 BDP) */
     uint32_t qa_threshold;            /* ns (default 4 x target) */
     uint32_t target_delay;            /* ns (default 0.75 base RTT with trimming, else base RTT) */
@@ -1152,7 +1152,7 @@ MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC
  * (field widths, mode); EV profiles describe the EVs themselves (fields with init value, mask and generation
  * range) and hold the EV array, written by the controller (EXP) or generated from the seeded PRNG (GEN). A QP
  * names its EV profile at RESET -> INIT; profile 0 is the built-in AUTO profile (random UDP source ports,
- * mrc_config.evs_per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
+ * mrc_config.auto_ev.per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
  * INIT. Every call returns MRC_OK or a negative mrc_err. */
 enum mrc_ev_fmt_mode {
     MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16 STEV header mapping)
@@ -1248,7 +1248,7 @@ MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_
                                       unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now);
 /* P26 hop groups of an EV profile (OFFLINE or ONLINE): EV i shares a known hop (a T0 uplink, a T1 switch) with the
  * profile's other EVs of group[i] (0 = none; n may be below ev_count: the rest get none). With
- * mrc_config.ev_group_retire a confirmed silent loss on one retires every EV of its group in that QP (each then
+ * mrc_config.ev.group_retire a confirmed silent loss on one retires every EV of its group in that QP (each then
  * probed back on its own); QPs use the groups from their next such loss. MRC_ERR_INVAL (NULL, n above ev_count,
  * profile 0), MRC_ERR_NOENT (no such profile in OFFLINE or ONLINE). O(n^2) once, at configuration. */
 MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n);
@@ -3557,14 +3557,14 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * SACK shows that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late
  * left to arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
- * transmission took + the slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
+ * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
     mrc_time sent;
-    if (!MRC__KNOB(c->ep, reorder_timer) || !c->txl.n) return MRC_TIME_NEVER;
+    if (MRC__KNOB(c->ep, reorder_timer) == 0u || !c->txl.n) return MRC_TIME_NEVER;
     sent = MRC__REC_SENT(c, c->txl.head);
     if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
     return mrc__reo_at(c, sent, mrc__slack(c));
@@ -4505,7 +4505,7 @@ MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field 
  * acknowledgement, a trim or a loss - which EV to use, when to hold one back, when to demote, sweep or verify - is
  * policy, in src/path_policy.c.
  *
- * A QP's EVs come from its profile: AUTO (ID 0) draws evs_per_port distinct random UDP source ports per port; an
+ * A QP's EVs come from its profile: AUTO (ID 0) draws auto_ev.per_port distinct random UDP source ports per port; an
  * EXP or GEN profile lends its array. Packets go to the planes (ports) in turn, so every usable plane carries an
  * equal share; within a plane they walk that plane's EVs. Every slot is in exactly one place (docs/PROTOCOL.md 7):
  *   ACTIVE   its port's rotation [0, n_act): carries data. The rotation takes the next one and reshuffles at the end
@@ -4714,7 +4714,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
     c->bk_head[p] = slot;
     c->bk_n[p]++;
 }
-/* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
+/* The probe round: ev.probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
 MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
@@ -4795,7 +4795,7 @@ MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
     for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
- * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n).
+ * good ones fill each port's active share (ev.backup_pct held back), the rest wait as backups. O(n).
  * The active share (act_target) and the floor are computed from the port's USABLE EVs (neither OFF nor DENIED),
  * good or ASSUMED_BAD, never from the health of the moment: they are later trusted by revivals and demotions, and a
  * share computed while a plane's EVs were all bad (0) parked every EV revived there as a backup for ever, which
@@ -4880,7 +4880,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
                 for (j = 0; j < i && c->evs[j].sport != v; j++) {
                 }
             } while (j < i && ++tries < 16u);
-            c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
+            c->evs[i].sport = (uint16_t)v; /* auto_ev.sport_min..sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
         c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)
@@ -6226,7 +6226,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     }
     /* access checks, all before a single byte is written (Q26 responder check order). IBTA checks no rkey for a
-     * zero-length write; here (P10 zero-length writes, zero_len_rkey) it must name a region with remote-write access
+     * zero-length write; here (P10 zero-length writes, guard.zero_len_rkey) it must name a region with remote-write access
      * and a VA inside it, or it is dropped: not recorded, so a forged one cannot take the PSN of a real packet, and not
      * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
@@ -6264,7 +6264,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     mrc__rsp_advance_cack(c);
     mrc__rsp_deliver_imms(c);
-    /* Q6 SACK frequency: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
+    /* Q6 SACK frequency: SACK every ack.sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;
     c->pend_psn = psn;
     c->pend_ev = ri->ev;
@@ -6321,7 +6321,7 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
 
 /* ---- building a control packet: receiver penalty (Q12), dynamic MPR (Q9), the headers ----------------------- */
 /* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
- * PSNs past rcv_pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
+ * PSNs past rx.pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
@@ -6331,7 +6331,7 @@ MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     }
     return (uint8_t)pen;
 }
-/* Dynamic MPR (Q9): mpr_dest, or an equal share of dyn_mpr_budget among the QPs receiving in this or the last
+/* Dynamic MPR (Q9): mpr_dest, or an equal share of rx.mpr_budget among the QPs receiving in this or the last
  * base-RTT epoch, whichever is smaller, at least 1. The responder keeps accepting its full mpr_dest window, so a
  * shrink never strands PSNs already sent. */
 MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
@@ -6584,7 +6584,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
 /* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
  * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
  * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
- * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
+ * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is recovery.nopath_timeout_ns, or by
  * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
  * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
 MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c) {
@@ -6959,7 +6959,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
 /* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
  * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
- * is fresh (not acknowledged yet); with ev_confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
+ * is fresh (not acknowledged yet); with ev.confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
@@ -7199,7 +7199,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     }
     /* The retry budget and the back-off are for a dead path or peer (Q25 retry budget). An expiry after which a trim
      * NACK came back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends
-     * none of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested
+     * none of the budget (recovery.trim_keeps_alive) and does not back off (recovery.trim_holds_rto): a QP locked out of a congested
      * queue is neither failed for being slow nor left waiting milliseconds after the queue has room. */
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;
@@ -8514,7 +8514,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     while (c->txl.n) { /* and P32 reorder timer's deadline from the head left, read once (mrc__reo_deadline) */
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer))
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
                 c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
@@ -8738,7 +8738,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
- * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo
+ * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
  * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
  * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
  * changed. */
@@ -9274,7 +9274,7 @@ MRC_API const char *mrc_event_name(unsigned t) {
     return t < sizeof n / sizeof n[0] ? n[t] : "?";
 }
 MRC_API const char *mrc_detail_name(unsigned code) {
-    static const char *const n[MRC_DETAIL_COUNT] = {
+    static const char *const n[] = {
         "no error recorded",
         "a required pointer argument is NULL",
         "the conn is not attached to an endpoint (mrc_conn_init)",
@@ -9307,12 +9307,12 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "qpn_base must be 0 (random QPNs) or 3..0xFFFFFF - MRC_MAX_CONNS",
         "wire options: bth_m_bit 6 or 7, eeth_op_shift 2 or 4, ts_shift 0..20, tver 0..15, sack_msb_first 0 or 1",
         "a DSCP codepoint is over 63",
-        "ev_sport_min is above ev_sport_max",
-        "evs_per_port must be at least 1",
-        "ev_backup_pct must be 0..90",
-        "ev_revive_probes must be 1..7",
-        "ev_event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
-        "sack_every must be at least 1",
+        "auto_ev.sport_min is above auto_ev.sport_max",
+        "auto_ev.per_port must be at least 1",
+        "ev.backup_pct must be 0..90",
+        "ev.revive_probes must be 1..7",
+        "auto_ev.event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
+        "ack.sack_every must be at least 1",
         "ev_max_width must be 0 (default) or 16..8 x MRC_EV_BYTES bits",
         "pool_blocks must be 0 (default: MRC_POOL_BLOCKS) or 1..MRC_POOL_BLOCKS",
         "profile ID 0 names the built-in profile, which cannot be modified",
@@ -9348,7 +9348,10 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "QUERY_ARRAY: *n (the room in e) is below the profile's ev_count, which *n now holds",
         "no EV of the profile matches the entry's ev (value and port)",
         "the entry's state must be MRC_EVS_GOOD or MRC_EVS_DENIED (and for MODIFY_STATE also MRC_EVS_ASSUMED_BAD)",
-        "the entry's ev_new.port must be 1..num_ports"};
+        "the entry's ev_new.port must be 1..num_ports",
+        "EV policy (mrc_config.ev): a scope must be an OR of MRC_EV_KIND_* (MRC_EV_SCOPE_*), reply an "
+        "MRC_EV_REPLY_* value, group_retire an MRC_EV_RETIRE_* value"};
+    (void)sizeof(char[sizeof n / sizeof n[0] == MRC_DETAIL_COUNT ? 1 : -1]); /* one string per code, at build time */
     return code < MRC_DETAIL_COUNT ? n[code] : "?";
 }
 /* "MRC_ERR_INVAL" for MRC_ERR_INVAL, ... */

@@ -270,7 +270,6 @@ static void fz_setup(fz_in *in) {
          * symmetric path list, on which control packets leave on the arrival's mirror (P28) */
         cf->seed = 0xA11CEu + (((c0 ^ c3) >> 5) & 1u ? 0u : s * 0x9E37u) + c3;
         cf->num_ports = (uint8_t)(1u + (c0 & 3u));
-        cf->qpn_base = 0x100u + s * 0x40u;
         cf->auto_ev.per_port = (uint16_t)(1u + (c3 & 3u));
         cf->tseth = !((c0 >> 3) & 1u);
         cf->trimmable = !((c0 >> 4) & 1u);

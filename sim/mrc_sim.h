@@ -98,21 +98,22 @@ typedef struct mrc_sim_config {
     uint32_t nic_txq_pkts;    /* a NIC port can take a packet while it holds fewer than this (default 2) */
     uint32_t detect_ns;       /* link-state change seen by the nodes at both ends after this (default 10000) */
     /* endpoints (mrc_config / mrc_conn_attr the simulator sets) */
-    uint16_t evs_per_qp;      /* AUTO EVs per QP over all ports (default 128); evs_per_port = max(1, this / P) */
+    uint16_t evs_per_qp;      /* AUTO EVs per QP over all ports (default 128); core.auto_ev.per_port = max(1, this / P) */
     bool ev_paths;            /* path-aware EV profile instead of AUTO (default false): each endpoint's EXP profile
                                  enumerates its fabric's up paths once: one EV per (plane, T1) on the Clos
                                  (P x radix/2 EVs), one per (T1, T2) on the fat tree ((k/2)^2). Under SRv6 routing
                                  every EV of a QP is then a distinct path; under ECMP they are just consecutive
-                                 source ports (evs_per_qp is ignored) */
+                                 source ports (evs_per_qp is ignored). Their policy is core.ev's: the path-aware
+                                 scenarios of mrc_simrun name MRC_EV_PRESET_PATHS (no backups, no sweeps) */
     bool ev_groups;           /* ev_paths on the fat tree: the profile's P26 hop groups say which EVs share a T1 (the
                                  T0 uplink and the T1 down to the destination's T0), so a confirmed black hole there
                                  retires them together (default true). The Clos has none: its EVs share no hop */
     bool ev_hashed;           /* ECMP-hashed EVs in an EXP profile instead of AUTO (default false; ECMP routing, not
                                  with ev_paths): each endpoint's profile holds evs_per_qp random UDP source ports, EV
-                                 i on plane i % P + 1, and the EV policies are set as AUTO EVs get them (P23 recycling
-                                 on, P27 late verdicts, P28 mirrored answers and P29 holds off; backups as AUTO). It
-                                 gives the oracle below something to mark on an ECMP fabric: the control plane
-                                 addresses EVs through a profile, never a QP's AUTO EVs (docs/PROTOCOL.md 7.1) */
+                                 i on plane i % P + 1; give core.ev the policy AUTO's EVs get, MRC_EV_PRESET_ECMP
+                                 (recycled, replies rotate), as mrc_simrun's --ev-hashed does. It gives the oracle
+                                 below something to mark on an ECMP fabric: the control plane addresses EVs through a
+                                 profile, never a QP's AUTO EVs (docs/PROTOCOL.md 7.1) */
     bool oracle_bypass;       /* a bound, not a mechanism (default false; needs ev_paths or ev_hashed): each
                                  black-holed data packet makes its sender mark that EV ASSUMED_BAD at once, as a
                                  controller told of the drop would (mrc_ev_op MODIFY_STATE on the host's profile);

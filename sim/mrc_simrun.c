@@ -392,9 +392,9 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         int rt = o->routing >= 0 ? o->routing : sc->srv6, pol = sc->ev_policy;
         c.routing = (uint8_t)(rt ? MRC_SIM_ROUTE_SRV6 : MRC_SIM_ROUTE_ECMP);
         c.ev_paths = rt == 2;
-        /* the EV policy: the scenario's; --routing srv6-paths brings the path-aware policy, --ev-hashed the one of
-         * AUTO's EVs (its profile stands in for them), --ev-policy overrides both */
-        if (rt == 2 && sc->srv6 != 2) pol = MRC_EV_PRESET_PATHS;
+        /* the EV policy: the scenario's; --routing srv6-paths brings the path-aware policy and another routing takes
+         * it away, --ev-hashed brings the one of AUTO's EVs (its profile stands in for them), --ev-policy overrides */
+        if (rt != sc->srv6) pol = rt == 2 ? MRC_EV_PRESET_PATHS : MRC_EV_PRESET_DEFAULT;
         if (o->ev_hashed) pol = MRC_EV_PRESET_ECMP;
         if (o->ev_policy >= 0) pol = o->ev_policy;
         (void)mrc_ev_policy_preset(&c.core.ev, pol);

@@ -26,7 +26,7 @@ typedef enum mrc_err {
     MRC_ERR_FLUSH = -105,         /* work request flushed because the connection entered ERR */
     MRC_ERR_LOCAL_ACCESS = -106,  /* this side rejected the peer's write (rkey, bounds, access) */
     MRC_ERR_LOCAL_INVAL = -107,   /* this side rejected the peer's request (e.g. WIMM overflow) */
-    MRC_ERR_NOPATH = -108         /* no EV could carry the QP's work for mrc_config.nopath_timeout_ns */
+    MRC_ERR_NOPATH = -108         /* no EV could carry the QP's work for mrc_config.recovery.nopath_timeout_ns */
 } mrc_err;
 
 MRC_API bool mrc_err_is_fatal(int e);
@@ -518,8 +518,8 @@ MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *
 MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 
 /* ---- endpoint (one NIC) ------------------------------------------------------------------------------------- */
-/* Returns MRC_OK or MRC_ERR_INVAL (NULL, num_ports out of range, bad DSCP, ev_sport range empty). All ports start
- * up. The endpoint must not move in memory while conns are attached. */
+/* Returns MRC_OK or MRC_ERR_INVAL (NULL, a configuration value out of range: mrc_endpoint_last_error says which).
+ * All ports start up. The endpoint must not move in memory while conns are attached. */
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now);
 /* Port (plane) state, 1-based. MRC_OK, MRC_ERR_INVAL. Down ports carry nothing until they come back up. */
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now);
@@ -671,7 +671,7 @@ typedef struct mrc_conn_attr {
     uint16_t pkey;           /* default 0xFFFF */
     uint32_t access;         /* MRC_ACCESS_REMOTE_WRITE: peers may write through this QP (default on) */
     uint64_t ev_profile_id;  /* 0: built-in AUTO profile */
-    uint64_t cc_profile_id;  /* 0: the built-in profile (mrc_config.cc_algo, NSCC by default) */
+    uint64_t cc_profile_id;  /* 0: the built-in profile (mrc_config.cc, NSCC by default) */
     uint32_t dest_qpn;       /* 24 bits, not MRC_EPOP_QPN */
     uint32_t rq_psn;         /* first PSN expected from the peer */
     uint32_t path_mtu;       /* payload bytes per packet: 256, 512, 1024, 2048 or 4096 */
@@ -822,7 +822,7 @@ typedef struct mrc_nscc_cfg {
     uint8_t qa_gate;                  /* quick adapt only while achieved < max_cwnd >> qa_gate (default 3) */
     uint32_t adjust_bytes_threshold;  /* bytes (default 8 MTU) */
     uint32_t adjust_period_threshold; /* ns (default base RTT) */
-    uint32_t base_rtt;                /* ns (default mrc_config.base_rtt_ns) */
+    uint32_t base_rtt;                /* ns (default mrc_config.cc.base_rtt_ns) */
     uint32_t max_cwnd;                /* bytes (default 1.5 BDP) */
     uint32_t qa_threshold;            /* ns (default 4 x target) */
     uint32_t target_delay;            /* ns (default 0.75 base RTT with trimming, else base RTT) */
@@ -870,7 +870,7 @@ MRC_API int mrc_endpoint_rx_pressure(mrc_endpoint *ep, unsigned penalty); /* MRC
  * (field widths, mode); EV profiles describe the EVs themselves (fields with init value, mask and generation
  * range) and hold the EV array, written by the controller (EXP) or generated from the seeded PRNG (GEN). A QP
  * names its EV profile at RESET -> INIT; profile 0 is the built-in AUTO profile (random UDP source ports,
- * mrc_config.evs_per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
+ * mrc_config.auto_ev.per_port per port). Profiles move INIT -> OFFLINE -> ONLINE -> OFFLINE -> INIT; an unknown ID is in
  * INIT. Every call returns MRC_OK or a negative mrc_err. */
 enum mrc_ev_fmt_mode {
     MRC_EV_FMT_STEV = 1u << 0, /* up to 32 bits in the UDP source port and the IPv6 flow label (Q16 STEV header mapping)
@@ -966,7 +966,7 @@ MRC_API int mrc_ev_profile_udp_planes(mrc_endpoint *ep, uint64_t fmt_id, uint64_
                                       unsigned evs_per_plane, unsigned sport_base, unsigned min_active, mrc_time now);
 /* P26 hop groups of an EV profile (OFFLINE or ONLINE): EV i shares a known hop (a T0 uplink, a T1 switch) with the
  * profile's other EVs of group[i] (0 = none; n may be below ev_count: the rest get none). With
- * mrc_config.ev_group_retire a confirmed silent loss on one retires every EV of its group in that QP (each then
+ * mrc_config.ev.group_retire a confirmed silent loss on one retires every EV of its group in that QP (each then
  * probed back on its own); QPs use the groups from their next such loss. MRC_ERR_INVAL (NULL, n above ev_count,
  * profile 0), MRC_ERR_NOENT (no such profile in OFFLINE or ONLINE). O(n^2) once, at configuration. */
 MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint16_t *group, unsigned n);

@@ -205,7 +205,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     while (c->txl.n) { /* and P32 reorder timer's deadline from the head left, read once (mrc__reo_deadline) */
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer))
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
                 c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
@@ -429,7 +429,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
- * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; rev_ev_echo
+ * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
  * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
  * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
  * changed. */

@@ -89,7 +89,7 @@ MRC_API const char *mrc_event_name(unsigned t) {
     return t < sizeof n / sizeof n[0] ? n[t] : "?";
 }
 MRC_API const char *mrc_detail_name(unsigned code) {
-    static const char *const n[MRC_DETAIL_COUNT] = {
+    static const char *const n[] = {
         "no error recorded",
         "a required pointer argument is NULL",
         "the conn is not attached to an endpoint (mrc_conn_init)",
@@ -122,12 +122,12 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "qpn_base must be 0 (random QPNs) or 3..0xFFFFFF - MRC_MAX_CONNS",
         "wire options: bth_m_bit 6 or 7, eeth_op_shift 2 or 4, ts_shift 0..20, tver 0..15, sack_msb_first 0 or 1",
         "a DSCP codepoint is over 63",
-        "ev_sport_min is above ev_sport_max",
-        "evs_per_port must be at least 1",
-        "ev_backup_pct must be 0..90",
-        "ev_revive_probes must be 1..7",
-        "ev_event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
-        "sack_every must be at least 1",
+        "auto_ev.sport_min is above auto_ev.sport_max",
+        "auto_ev.per_port must be at least 1",
+        "ev.backup_pct must be 0..90",
+        "ev.revive_probes must be 1..7",
+        "auto_ev.event_mask takes MRC_EVS_GOOD and MRC_EVS_ASSUMED_BAD only",
+        "ack.sack_every must be at least 1",
         "ev_max_width must be 0 (default) or 16..8 x MRC_EV_BYTES bits",
         "pool_blocks must be 0 (default: MRC_POOL_BLOCKS) or 1..MRC_POOL_BLOCKS",
         "profile ID 0 names the built-in profile, which cannot be modified",
@@ -163,7 +163,10 @@ MRC_API const char *mrc_detail_name(unsigned code) {
         "QUERY_ARRAY: *n (the room in e) is below the profile's ev_count, which *n now holds",
         "no EV of the profile matches the entry's ev (value and port)",
         "the entry's state must be MRC_EVS_GOOD or MRC_EVS_DENIED (and for MODIFY_STATE also MRC_EVS_ASSUMED_BAD)",
-        "the entry's ev_new.port must be 1..num_ports"};
+        "the entry's ev_new.port must be 1..num_ports",
+        "EV policy (mrc_config.ev): a scope must be an OR of MRC_EV_KIND_* (MRC_EV_SCOPE_*), reply an "
+        "MRC_EV_REPLY_* value, group_retire an MRC_EV_RETIRE_* value"};
+    (void)sizeof(char[sizeof n / sizeof n[0] == MRC_DETAIL_COUNT ? 1 : -1]); /* one string per code, at build time */
     return code < MRC_DETAIL_COUNT ? n[code] : "?";
 }
 /* "MRC_ERR_INVAL" for MRC_ERR_INVAL, ... */

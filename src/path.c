@@ -6,7 +6,7 @@
  * acknowledgement, a trim or a loss - which EV to use, when to hold one back, when to demote, sweep or verify - is
  * policy, in src/path_policy.c.
  *
- * A QP's EVs come from its profile: AUTO (ID 0) draws evs_per_port distinct random UDP source ports per port; an
+ * A QP's EVs come from its profile: AUTO (ID 0) draws auto_ev.per_port distinct random UDP source ports per port; an
  * EXP or GEN profile lends its array. Packets go to the planes (ports) in turn, so every usable plane carries an
  * equal share; within a plane they walk that plane's EVs. Every slot is in exactly one place (docs/PROTOCOL.md 7):
  *   ACTIVE   its port's rotation [0, n_act): carries data. The rotation takes the next one and reshuffles at the end
@@ -217,7 +217,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
     c->bk_head[p] = slot;
     c->bk_n[p]++;
 }
-/* The probe round: ev_probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
+/* The probe round: ev.probe_interval_ns, or 8 smoothed RTTs (10 us..10 ms); doubled per round in which probes went
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
 MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
@@ -298,7 +298,7 @@ MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
     for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
- * good ones fill each port's active share (ev_backup_pct held back), the rest wait as backups. O(n).
+ * good ones fill each port's active share (ev.backup_pct held back), the rest wait as backups. O(n).
  * The active share (act_target) and the floor are computed from the port's USABLE EVs (neither OFF nor DENIED),
  * good or ASSUMED_BAD, never from the health of the moment: they are later trusted by revivals and demotions, and a
  * share computed while a plane's EVs were all bad (0) parked every EV revived there as a backup for ever, which
@@ -383,7 +383,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
                 for (j = 0; j < i && c->evs[j].sport != v; j++) {
                 }
             } while (j < i && ++tries < 16u);
-            c->evs[i].sport = (uint16_t)v; /* ev_sport_min..ev_sport_max: 16 bits */
+            c->evs[i].sport = (uint16_t)v; /* auto_ev.sport_min..sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
         c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)

@@ -124,7 +124,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn) {
 /* ---- no usable path (docs/PROTOCOL.md 7.11) ------------------------------------------------------------------------
  * A QP in RTS whose work finds no EV to carry it (every EV ASSUMED_BAD, OFF or DENIED) is never silent: the failed
  * pick arms this timer (O(1)); ASSUMED_BAD EVs keep being probed meanwhile, and an EV back in a rotation (revival,
- * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is nopath_timeout_ns, or by
+ * rebuild) disarms it. At expiry, still no EV and still work: MRC_ERR_NOPATH. The bound is recovery.nopath_timeout_ns, or by
  * default as long as the QP's RTO retries would last, so a QP without a path fails no later than one on a dead
  * path; with infinite retries (retry_exp 25, or timeout 0) the timer re-arms and the QP waits, still probing. */
 MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c) {
@@ -499,7 +499,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
 /* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
  * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
- * is fresh (not acknowledged yet); with ev_confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
+ * is fresh (not acknowledged yet); with ev.confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
@@ -739,7 +739,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
     }
     /* The retry budget and the back-off are for a dead path or peer (Q25 retry budget). An expiry after which a trim
      * NACK came back - the fabric cut one of this QP's packets and the peer answered: congestion, not failure - spends
-     * none of the budget (trim_keeps_alive) and does not back off (trim_holds_rto): a QP locked out of a congested
+     * none of the budget (recovery.trim_keeps_alive) and does not back off (recovery.trim_holds_rto): a QP locked out of a congested
      * queue is neither failed for being slow nor left waiting milliseconds after the queue has room. */
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;

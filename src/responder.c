@@ -226,7 +226,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     }
     /* access checks, all before a single byte is written (Q26 responder check order). IBTA checks no rkey for a
-     * zero-length write; here (P10 zero-length writes, zero_len_rkey) it must name a region with remote-write access
+     * zero-length write; here (P10 zero-length writes, guard.zero_len_rkey) it must name a region with remote-write access
      * and a VA inside it, or it is dropped: not recorded, so a forged one cannot take the PSN of a real packet, and not
      * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
@@ -264,7 +264,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     mrc__rsp_advance_cack(c);
     mrc__rsp_deliver_imms(c);
-    /* Q6 SACK frequency: SACK every sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
+    /* Q6 SACK frequency: SACK every ack.sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;
     c->pend_psn = psn;
     c->pend_ev = ri->ev;
@@ -321,7 +321,7 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
 
 /* ---- building a control packet: receiver penalty (Q12), dynamic MPR (Q9), the headers ----------------------- */
 /* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
- * PSNs past rcv_pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
+ * PSNs past rx.pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
@@ -331,7 +331,7 @@ MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     }
     return (uint8_t)pen;
 }
-/* Dynamic MPR (Q9): mpr_dest, or an equal share of dyn_mpr_budget among the QPs receiving in this or the last
+/* Dynamic MPR (Q9): mpr_dest, or an equal share of rx.mpr_budget among the QPs receiving in this or the last
  * base-RTT epoch, whichever is smaller, at least 1. The responder keeps accepting its full mpr_dest window, so a
  * shrink never strands PSNs already sent. */
 MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {

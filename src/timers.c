@@ -113,14 +113,14 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * SACK shows that a transmission sent slack later arrived, so a hole among the last packets sent - nothing that late
  * left to arrive - waited for the tail-loss probe (2 srtt from the last progress) or the RTO. Once any later
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
- * transmission took + the slack x reorder_timer / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
+ * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
     mrc_time sent;
-    if (!MRC__KNOB(c->ep, reorder_timer) || !c->txl.n) return MRC_TIME_NEVER;
+    if (MRC__KNOB(c->ep, reorder_timer) == 0u || !c->txl.n) return MRC_TIME_NEVER;
     sent = MRC__REC_SENT(c, c->txl.head);
     if (sent >= c->lat_acked_sent) return MRC_TIME_NEVER; /* nothing later is known to have arrived: the TLP's case */
     return mrc__reo_at(c, sent, mrc__slack(c));

@@ -215,8 +215,8 @@ static int open_side(side *s, int is_b, int zc, char *err, size_t n) {
     mrc_config_default(&ec);
     ec.num_ports = NP;
     ec.seed = is_b ? 2u : 1u;
-    ec.base_rtt_ns = 50000;
-    ec.line_rate_mbps = 25000;
+    ec.cc.base_rtt_ns = 50000;
+    ec.cc.line_rate_mbps = 25000;
     if (mrc_endpoint_init(&s->ep, &ec, mrc_dpdk_now(s->d)) ||
         mrc_dpdk_ev_profile(s->d, &s->ep, EV_FMT, EV_PROF, 16, mrc_dpdk_now(s->d)) ||
         mrc_conn_init(&s->ep, &s->qp, mrc_dpdk_now(s->d))) {
