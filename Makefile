@@ -74,7 +74,7 @@ endif
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBJ = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
-.PHONY: all test test-parts asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
+.PHONY: all test test-parts test-research asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
         demo demo-sim check check-build clean bench hello docs-check static dissector-test amalgamate src-check
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
@@ -103,6 +103,8 @@ $(eval $(call TEST_BUILD,test,$(CC) $(CFLAGS_T),mrc_test,$(CC) $(CFLAGS_T)))
 $(eval $(call TEST_BUILD,test-asan,$(CC) $(ASANFL),mrc_test_asan,$(CC) $(ASANFL)))
 $(eval $(call TEST_BUILD,test-cxx,$(CXX) $(CXXFL),mrc_test_cxx,$(CXX)))
 $(eval $(call TEST_BUILD,test-fc,$(CC) $(CFLAGS_T) $(FCFL),mrc_test_fc,$(CC) $(CFLAGS_T) $(FCFL)))
+# the research build (MRC_RESEARCH: mrc_config.research's knobs exist): every test, those of the research knobs too
+$(eval $(call TEST_BUILD,test-research,$(CC) $(CFLAGS_T) -DMRC_RESEARCH,mrc_test_research,$(CC) $(CFLAGS_T)))
 
 # ---- the sources: src/ generates mrc.h; its layering (src/README.md) ---------------------------------------------
 amalgamate:
@@ -120,7 +122,12 @@ test:
 	@$(MAKE) --no-print-directory $(SUBJ) -Otarget test-parts
 	./$(B)/mrc_test $(TEST_ARGS)
 
-test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static
+test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research
+
+# the suite built with MRC_RESEARCH: the tests of the research knobs (P24, P29, P32, P33 set away from their
+# defaults) run here; the default build (the final run of make test) compiles them out
+test-research: $(B)/mrc_test_research
+	./$(B)/mrc_test_research $(TEST_ARGS)
 
 asan: $(B)/mrc_test_asan
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/mrc_test_asan $(TEST_ARGS)

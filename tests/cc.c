@@ -32,8 +32,8 @@ static int sc_cc_fixed_body(sc_pair *p) {
     sc_defaults(p, g_seed + 4500);
     p->region = 8u << 20;
     p->nq = 2; /* two QPs to one peer share one context and one window */
-    p->cfg[0].cc_algo = MRC_CC_ALGO_FIXED;
-    p->cfg[0].fixed_cwnd_bytes = 5u * 4200u;
+    p->cfg[0].cc.algo = MRC_CC_ALGO_FIXED;
+    p->cfg[0].cc.fixed_cwnd_bytes = 5u * 4200u;
     memset(&o, 0, sizeof o);
     p->ud = &o;
     p->tap = sc_ccw_tap;
@@ -123,7 +123,7 @@ static int sc_cc_mpr_body(sc_pair *p) {
     p->nq = 4;
     p->region = 32u << 20;
     for (s = 0; s < 2; s++) p->attr[s].caps |= MRC_CAP_DYNAMIC_MPR;
-    p->cfg[1].dyn_mpr_budget = 8;
+    p->cfg[1].rx.mpr_budget = 8;
     memset(&o, 0, sizeof o);
     o.min_win = 0xFFFFFFFFu;
     p->ud = &o;
@@ -354,10 +354,13 @@ static int sim_oracle_run(int oracle, int hashed, int sweep, mrc_sim_flow_result
     if (hashed) {
         cfg.routing = MRC_SIM_ROUTE_ECMP;
         cfg.ev_hashed = true;
-        if (!sweep) /* the EV policy of the ECMP rows before P35: no sweeps, P27 and P29 for profiles only */
-            cfg.ev_sweep = 0, cfg.ev_suspect_hold = cfg.ev_confirm_late = 1;
+        (void)mrc_ev_policy_preset(&cfg.core.ev, MRC_EV_PRESET_ECMP); /* the policy AUTO's EVs get */
+        if (!sweep) /* the EV policy of the ECMP rows before P35: no sweeps, and P27 and P29 for a profile's EVs
+                     * only, which these hashed EVs stood out of */
+            cfg.core.ev.sweep = cfg.core.ev.hold = cfg.core.ev.confirm_late = MRC_EV_SCOPE_NONE;
     } else {
         cfg.ev_paths = true;
+        (void)mrc_ev_policy_preset(&cfg.core.ev, MRC_EV_PRESET_PATHS); /* the path-aware scenarios' policy */
     }
     if (mrc_sim_create(&s, &cfg, err, sizeof err) != 0) {
         printf("FAIL sim_oracle_bypass: mrc_sim_create: %s (seed %llu)\n", err, (unsigned long long)cfg.seed);

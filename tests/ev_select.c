@@ -83,10 +83,10 @@ static int t_ev_skip_once_rotation(void) {
     ut_src_init();
     ut_cfg(&cfg);
     cfg.num_ports = 1;
-    cfg.evs_per_port = 4;
-    cfg.ev_backup_pct = 0;
-    cfg.ev_recycle = false; /* the rotation alone (section 12 tests P23 on top of it) */
-    cfg.cc_algo = MRC_CC_ALGO_NONE;
+    cfg.auto_ev.per_port = 4;
+    cfg.ev.backup_pct = 0;
+    cfg.ev.recycle = MRC_EV_SCOPE_NONE; /* the rotation alone (section 12 tests P23 on top of it) */
+    cfg.cc.algo = MRC_CC_ALGO_NONE;
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RTS, 1, sq), MRC_OK);
     CHECK(mrc_conn_ev_count(&f->c) == 4);
     memset(&o, 0, sizeof o);
@@ -230,7 +230,7 @@ SC_TEST(t_ev_skip_once_ce, ev_ce_body)
  * 7. P26 hop groups. An EXP profile of 64 EVs (8 planes x 8, the layout of mrc_ev_profile_udp_planes) whose EVs
  * of a plane form two hop groups of 4 (as if each group crossed one T1): group of EV i = 1 + 2 (i mod 8) + (i/8)/4.
  * A dead hop swallows every packet A sends on its group's EVs (data and probes), from 6 us on (each plane's first
- * round out; no backups, so every EV carries data). With ev_group_retire the first confirmed loss retires the whole
+ * round out; no backups, so every EV carries data). With ev.group_retire the first confirmed loss retires the whole
  * group at once: its 4 ASSUMED_BAD events carry one timestamp and fewer data packets go into the hole than with
  * the groups ignored (each EV then needs its own loss). The hop heals: probes bring each EV back on its own. A group
  * spanning the whole QP (one shared hop, e.g. the peer's link) with one plane dead keeps every other plane at its
@@ -267,15 +267,15 @@ static int ev_hg_run(sc_pair *p, ev_hg *o, uint64_t seed, unsigned retire, int w
     unsigned i;
     ev_log_reset();
     sc_defaults(p, seed);
-    p->cfg[0].ev_backup_pct = 0;
+    p->cfg[0].ev.backup_pct = 0;
     /* 7 probes a round: every 40 us keeps them under the peer's answer rate (P19, 250,000/s); faster rounds lose
      * answers to it and revivals, which need consecutive answers, can stall */
-    p->cfg[0].ev_probe_interval_ns = 40000;
-    p->cfg[0].ev_group_retire = (uint8_t)retire;
+    p->cfg[0].ev.probe_interval_ns = 40000;
+    p->cfg[0].ev.group_retire = (uint8_t)retire; /* MRC_EV_RETIRE_* */
     /* P26 alone: P29's hold keeps a suspect EV out until its verdict, which by itself saves most of the losses the
      * groups save here (13 and 13 on seed 1), and the comparison is of the groups */
-    p->cfg[0].ev_suspect_hold = 0;
-    p->cfg[0].ev_sweep = 0; /* ... and so would P35's sweeps (the profile's EVs are UDP: hashed) */
+    p->cfg[0].ev.hold = MRC_EV_SCOPE_NONE;
+    p->cfg[0].ev.sweep = MRC_EV_SCOPE_NONE; /* ... and so would P35's sweeps (the profile's EVs are UDP: hashed) */
     p->region = 8u << 20;
     memset(o, 0, sizeof *o);
     for (i = 0; i < EV_HG_N; i++) o->group[i] = (uint16_t)(whole ? 1u : 1u + 2u * (i % 8u) + (i / 8u) / 4u);
@@ -328,7 +328,7 @@ static int ev_hg_body(sc_pair *p) {
     /* the same run with the groups ignored, for the comparison */
     q = (sc_pair *)calloc(1, sizeof(sc_pair));
     if (!q) return 1;
-    rc = ev_hg_run(q, &off, g_seed + 5900, 0, 0);
+    rc = ev_hg_run(q, &off, g_seed + 5900, MRC_EV_RETIRE_ALONE, 0);
     if (!rc) {
         cs = sc_cstats(q, 0, 0);
         if (cs.ev_group_retired != 0) {
@@ -338,10 +338,10 @@ static int ev_hg_body(sc_pair *p) {
     }
     sc_free(q);
     memset(q, 0, sizeof *q);
-    if (!rc) { /* ev_group_retire 2: the first confirmed loss demotes its EV alone, the second retires the rest */
+    if (!rc) { /* group_retire SECOND: the first confirmed loss demotes its EV alone, the second retires the rest */
         mrc_time t[4], tmin = MRC_TIME_NEVER;
         unsigned k = 0, first = 0, later = 0;
-        rc = ev_hg_run(q, &two, g_seed + 5900, 2, 0);
+        rc = ev_hg_run(q, &two, g_seed + 5900, MRC_EV_RETIRE_SECOND, 0);
         for (i = 0; !rc && i < EV_HG_N; i++)
             if (two.group[i] == two.dead && k < 4) t[k++] = ev_log_first(0, i, MRC_EVS_ASSUMED_BAD, 0);
         for (i = 0; i < k; i++) tmin = t[i] < tmin ? t[i] : tmin;
@@ -351,7 +351,7 @@ static int ev_hg_body(sc_pair *p) {
         }
         cs = sc_cstats(q, 0, 0);
         if (!rc && (k != 4 || first != 1 || later != 3 || cs.ev_group_retired < 1 || cs.ev_demoted != 4)) {
-            sc_failf(p, "group retire 2: %u demoted first, %u later; %llu by group, %llu demoted", first, later,
+            sc_failf(p, "group_retire SECOND: %u demoted first, %u later; %llu by group, %llu demoted", first, later,
                      (unsigned long long)cs.ev_group_retired, (unsigned long long)cs.ev_demoted);
             rc = 1;
         }
@@ -363,7 +363,7 @@ static int ev_hg_body(sc_pair *p) {
         return 1;
     }
     free(q);
-    if (ev_hg_run(p, &o, g_seed + 5900, 1, 0)) return 1;
+    if (ev_hg_run(p, &o, g_seed + 5900, MRC_EV_RETIRE_AT_ONCE, 0)) return 1;
     cs = sc_cstats(p, 0, 0);
     for (i = 0; i < EV_HG_N; i++) {
         mrc_time t = ev_log_first(0, i, MRC_EVS_ASSUMED_BAD, 0);
@@ -399,7 +399,7 @@ static int ev_hg_whole_body(sc_pair *p) {
     mrc_ev_port_summary sm[MRC_MAX_PORTS];
     mrc_conn_stats cs;
     unsigned i;
-    if (ev_hg_run(p, &o, g_seed + 5910, 1, 1)) return 1;
+    if (ev_hg_run(p, &o, g_seed + 5910, MRC_EV_RETIRE_AT_ONCE, 1)) return 1;
     cs = sc_cstats(p, 0, 0);
     SC_CHECK(p, mrc_conn_ev_summary(p->q[0][0].c, sm) == MRC_OK);
     SC_CHECKF(p, cs.ev_group_retired >= 1 && cs.ev_withheld >= 1, "%llu retired by group, %llu withheld",
@@ -500,10 +500,10 @@ static int ev_rc_setup(ut_fix *f, ev_rc *o, unsigned ports, uint32_t sq) {
     ut_src_init();
     ut_cfg(&cfg);
     cfg.num_ports = (uint8_t)ports;
-    cfg.evs_per_port = 4;
-    cfg.ev_backup_pct = 0;
-    cfg.cc_algo = MRC_CC_ALGO_NONE;
-    CHECK(cfg.ev_recycle == 1); /* the default: AUTO EVs */
+    cfg.auto_ev.per_port = 4;
+    cfg.ev.backup_pct = 0;
+    cfg.cc.algo = MRC_CC_ALGO_NONE;
+    CHECK(cfg.ev.recycle == MRC_EV_SCOPE_AUTO); /* the default */
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RTS, 1, sq), MRC_OK);
     memset(o, 0, sizeof *o);
     o->n = mrc_conn_ev_count(&f->c);
@@ -652,20 +652,20 @@ static int t_ev_recycle(void) {
            "planes: %u (port %u) recycled, got %u on port %u then %u on port %u", a, o.port[a], got[0], pt[0], got[1],
            pt[1]);
 
-    /* the scope of ev_recycle 1 (the default): AUTO EVs only; a profile's EVs (a controller's list of paths, which
-     * the rotation spreads one packet each) are queued only with ev_recycle 2. Checked on the FIFO itself. */
+    /* the default recycle scope, AUTO EVs only; a profile's EVs (a controller's list of paths, which the rotation
+     * spreads one packet each) are queued only with scope ALL. Checked on the FIFO itself. */
     if (ev_rc_setup(f, &o, 1, sq)) return 1;
     CHECK(ev_rc_poll(f, &o, 1, got, NULL) == 0);
     a = got[0];
     f->c.ev_prof = 1; /* as if the QP's EVs came from profile 1 (only the FIFO is looked at) */
     mrc__ev_rc_push(&f->c, a);
-    CHECKF(f->c.rc_n[0] == 0 && f->c.evs[a].rc == 0, "a profile's EV queued with ev_recycle 1 (%u entries)",
+    CHECKF(f->c.rc_n[0] == 0 && f->c.evs[a].rc == 0, "a profile's EV queued with recycle scope AUTO (%u entries)",
            (unsigned)f->c.rc_n[0]);
-    f->c.ep->cfg.ev_recycle = 2;
+    f->c.ep->cfg.ev.recycle = MRC_EV_SCOPE_ALL;
     mrc__ev_rc_push(&f->c, a);
-    CHECKF(f->c.rc_n[0] == 1 && f->c.evs[a].rc == 1, "a profile's EV not queued with ev_recycle 2 (%u entries)",
+    CHECKF(f->c.rc_n[0] == 1 && f->c.evs[a].rc == 1, "a profile's EV not queued with recycle scope ALL (%u entries)",
            (unsigned)f->c.rc_n[0]);
-    f->c.ep->cfg.ev_recycle = 1;
+    f->c.ep->cfg.ev.recycle = MRC_EV_SCOPE_AUTO;
     f->c.ev_prof = 0;
     mrc__ev_rc_push(&f->c, a);
     CHECK(f->c.rc_n[0] == 2 && f->c.evs[a].rc == 2); /* an AUTO EV: queued */
@@ -728,233 +728,6 @@ static int t_ev_ver_queue(void) {
     return 0;
 }
 
-/* ================================================================================================================
- * P25: retransmissions and the tail-loss probe go on the proven EV - the EV of the latest SACK that named a packet
- * (checked against the entropy the SACK echoes) - while it is ACTIVE and not the EV the PSN last went on; a TLP
- * after an unanswered one avoids that one's EV. The test keeps its own model of the proven EV from the SACKs A
- * receives and checks every retransmission and tail-loss probe A sends against it.
- * ============================================================================================================== */
-#define EV_PV_PSNS 4096u
-typedef struct ev_pv {
-    uint32_t tx_ev[EV_PV_PSNS];        /* per PSN (low bits): EV and port of its latest transmission */
-    uint8_t tx_port[EV_PV_PSNS], tx_seen[EV_PV_PSNS];
-    uint32_t pv_ev, tlp_ev;            /* the model's proven EV; the last tail-loss probe's EV */
-    uint8_t pv_port, tlp_port, pv_ok, tlp_out; /* tlp_out: the last tail-loss probe is unanswered */
-    uint64_t pv_rtos;                  /* A's RTO count when the proven EV was last set: an RTO unproves it */
-    uint32_t last_psn;                 /* the transfer's last PSN: once it has been sent, retransmissions are the tail */
-    uint32_t open_psn;                 /* the holes open when this PSN is first sent (0: never) */
-    uint8_t all_sent, open;
-    uint32_t checked, mismatch, rtx, tlp, rtx_holes, lost_holes;
-} ev_pv;
-/* a quarter of the EVs (by a hash of value and port) are holes once open */
-static int ev_pv_hole(uint32_t ev, uint8_t port) { return (((ev * 2654435761u) ^ port) >> 9) % 4u == 0; }
-static int ev_pv_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
-    ev_pv *o = (ev_pv *)p->ud;
-    (void)pkt, (void)len, (void)now;
-    if (from != 0 || !o->open || ti->qpn == MRC_EPOP_QPN || !ev_pv_hole(ti->ev, ti->port)) return 0;
-    o->lost_holes++;
-    return 1;
-}
-static void ev_pv_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
-    ev_pv *o = (ev_pv *)p->ud;
-    const mrc_conn *c = p->q[0][0].c;
-    mrc_pkt k;
-    int idx;
-    (void)now;
-    if (from != 0 || !sc_decode(p, pkt, len, &k)) return;
-    idx = ev_find(c, ti->ev, ti->port);
-    if (o->pv_ok && sc_cstats(p, 0, 0).rto_fired != o->pv_rtos) o->pv_ok = 0;
-    if (sc_is_data(k.bth.opcode)) {
-        uint32_t i = k.bth.psn & (EV_PV_PSNS - 1u);
-        if (!k.bth.rtx && k.bth.psn == o->last_psn) o->all_sent = 1;
-        if (!k.bth.rtx && o->open_psn && k.bth.psn == o->open_psn) o->open = 1;
-        if (k.bth.rtx && o->all_sent) { /* the rule covers the tail's retransmissions (and the RTO's: unproven) */
-            int pi = o->pv_ok ? ev_find(c, o->pv_ev, o->pv_port) : -1;
-            o->rtx++;
-            if (ev_pv_hole(ti->ev, ti->port)) o->rtx_holes++;
-            /* the rule applies when the proven EV is known, still GOOD and not the PSN's last EV */
-            if (pi >= 0 && ev_state(c, (unsigned)pi) == MRC_EVS_GOOD &&
-                !(o->tx_seen[i] && o->tx_ev[i] == o->pv_ev && o->tx_port[i] == o->pv_port)) {
-                o->checked++;
-                if (ti->ev != o->pv_ev || ti->port != o->pv_port) o->mismatch++;
-            }
-        }
-        o->tx_ev[i] = ti->ev;
-        o->tx_port[i] = ti->port;
-        o->tx_seen[i] = 1;
-    } else if (k.bth.opcode == MRC_OP_PROBE_REQ && idx >= 0 && ev_state(c, (unsigned)idx) == MRC_EVS_GOOD) {
-        int pi = o->pv_ok ? ev_find(c, o->pv_ev, o->pv_port) : -1;
-        o->tlp++; /* a probe on a GOOD EV is the tail-loss probe (EV probes go on ASSUMED_BAD ones) */
-        if (o->tlp_out && o->pv_ok && o->pv_ev == o->tlp_ev && o->pv_port == o->tlp_port) { /* unanswered there */
-            o->pv_ok = 0;
-            pi = -1;
-        }
-        if (pi >= 0 && ev_state(c, (unsigned)pi) == MRC_EVS_GOOD) {
-            o->checked++;
-            if (ti->ev != o->pv_ev || ti->port != o->pv_port) o->mismatch++;
-        }
-        o->tlp_ev = ti->ev;
-        o->tlp_port = ti->port;
-        o->tlp_out = 1;
-    }
-}
-static void ev_pv_rx(sc_pair *p, int to, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri, mrc_time now) {
-    ev_pv *o = (ev_pv *)p->ud;
-    mrc_pkt k;
-    (void)ri, (void)now;
-    if (to != 0 || !sc_decode(p, pkt, len, &k) || k.bth.opcode != MRC_OP_SACK) return;
-    if (k.seth.pr) { /* the tail-loss probe's answer proves its EV */
-        if (k.seth.entropy != o->tlp_ev) return;
-        o->pv_ev = o->tlp_ev, o->pv_port = o->tlp_port, o->pv_ok = 1, o->tlp_out = 0;
-    } else {
-        uint32_t i = mrc_psn_add(k.bth.psn, k.seth.ack_psn_offset) & (EV_PV_PSNS - 1u);
-        if (!o->tx_seen[i] || o->tx_ev[i] != k.seth.entropy) return;
-        o->pv_ev = o->tx_ev[i], o->pv_port = o->tx_port[i], o->pv_ok = 1;
-    }
-    o->pv_rtos = sc_cstats(p, 0, 0).rto_fired;
-}
-/* 8 x 1 MiB A -> B; 256 packets before the end a quarter of the EVs become black holes A -> B, so the tail has
- * losses to retransmit. Returns nonzero on failure. */
-static int ev_pv_run(sc_pair *p, ev_pv *o, bool proven) {
-    unsigned i;
-    ev_log_reset();
-    sc_free(p); /* the previous run's */
-    sc_defaults(p, g_seed + 5500);
-    p->region = 8u << 20;
-    p->cfg[0].rtx_proven_ev = proven;
-    p->cfg[0].ev_sweep = 0; /* P25 alone: a sweep (P35) may hold the proven EV's successor out of the rotation */
-    memset(o, 0, sizeof *o);
-    o->last_psn = mrc_psn_add(p->attr[0].sq_psn, 2047); /* 8 MiB = 2048 packets of 4 KiB */
-    o->open_psn = mrc_psn_add(p->attr[0].sq_psn, 2047 - 256);
-    p->ud = o;
-    p->filter = ev_pv_filter;
-    p->tap = ev_pv_tap;
-    p->rx = ev_pv_rx;
-    SC_CHECK(p, sc_start(p) == 0);
-    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
-    SC_CHECK(p, ev_run_until(p, SC_SEC) == 1);
-    return sc_check_clean(p);
-}
-static int ev_rtx_proven_body(sc_pair *p) {
-    static ev_pv o;
-    uint32_t off_checked, off_mismatch, off_rtx_holes;
-    if (ev_pv_run(p, &o, false)) return 1;
-    off_checked = o.checked, off_mismatch = o.mismatch, off_rtx_holes = o.rtx_holes;
-    if (ev_pv_run(p, &o, true)) return 1;
-    SC_CHECKF(p, o.checked >= 10 && o.mismatch == 0,
-              "rtx_proven_ev: %u of %u retransmissions and tail-loss probes off the proven EV", o.mismatch, o.checked);
-    /* the check has teeth: with the rotation they land elsewhere */
-    SC_CHECKF(p, off_mismatch * 2u > off_checked, "rotation: only %u of %u off the proven EV", off_mismatch,
-              off_checked);
-    SC_CHECKF(p, o.rtx_holes <= off_rtx_holes, "%u retransmissions into holes (rotation: %u)", o.rtx_holes,
-              off_rtx_holes);
-    note("proven EV: %u retransmissions, %u tail-loss probes, %u into holes (rotation: %u of %u checked off it, %u "
-         "into holes)", o.rtx, o.tlp, o.rtx_holes, off_mismatch, off_checked, off_rtx_holes);
-    return 0;
-}
-SC_TEST(t_ev_rtx_proven, ev_rtx_proven_body)
-
-/* The tail PSN is lost, and so is everything A sends on the proven EV from then on (the path that delivered last
- * dies with the tail). The first tail-loss probe goes on it and is lost; the next avoids it, is answered, and the
- * tail is retransmitted on another EV: the transfer ends within a few tail-loss probe intervals, not at the RTO
- * (1.05 ms here; rto_fired 0). With every tail-loss probe lost as well (liveness), the RTO still ends it. */
-typedef struct ev_tl {
-    ev_pv pv;                 /* the proven-EV model (its tap and rx) */
-    int mode;                 /* 1: the proven EV dies with the tail; 2: and every tail-loss probe is lost */
-    uint32_t tail_psn, dead_ev;
-    uint8_t dead_port, dead_on; /* dead_on 1: the tail was lost; 2: and the first TLP's EV died with it */
-    mrc_time t_tail;
-    uint32_t lost_dead, lost_tlp;
-} ev_tl;
-static int ev_tl_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
-    ev_tl *o = (ev_tl *)p->ud;
-    mrc_pkt k;
-    if (from != 0 || ti->qpn == MRC_EPOP_QPN || !sc_decode(p, pkt, len, &k)) return 0;
-    if (o->dead_on == 2 && ti->ev == o->dead_ev && ti->port == o->dead_port) {
-        o->lost_dead++;
-        return 1;
-    }
-    if (o->dead_on && k.bth.opcode == MRC_OP_PROBE_REQ) {
-        int idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
-        if (idx >= 0 && ev_state(p->q[0][0].c, (unsigned)idx) == MRC_EVS_GOOD) { /* a tail-loss probe */
-            if (o->dead_on == 1) { /* the first: its EV (the proven one) dies now */
-                o->dead_on = 2;
-                o->dead_ev = ti->ev;
-                o->dead_port = ti->port;
-                o->lost_dead++;
-                return 1;
-            }
-            if (o->mode == 2) {
-                o->lost_tlp++;
-                return 1;
-            }
-        }
-    }
-    if (sc_is_data(k.bth.opcode) && !k.bth.rtx && k.bth.psn == o->tail_psn && !o->dead_on) {
-        o->dead_on = 1; /* the tail is lost */
-        o->t_tail = now;
-        return 1;
-    }
-    return 0;
-}
-static void ev_tl_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
-    ev_tl *o = (ev_tl *)p->ud;
-    p->ud = &o->pv;
-    ev_pv_tap(p, from, pkt, len, ti, now);
-    p->ud = o;
-}
-static void ev_tl_rx(sc_pair *p, int to, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri, mrc_time now) {
-    ev_tl *o = (ev_tl *)p->ud;
-    p->ud = &o->pv;
-    ev_pv_rx(p, to, pkt, len, ri, now);
-    p->ud = o;
-}
-static int ev_tl_run(sc_pair *p, ev_tl *o, int mode, mrc_time *t_end) {
-    mrc_conn_stats cs;
-    memset(o, 0, sizeof *o);
-    ev_log_reset();
-    sc_free(p); /* the previous run's */
-    sc_defaults(p, g_seed + 5600);
-    p->cfg[0].ev_sweep = 0; /* P25 and P33 alone, as for ev_rtx_proven */
-    p->region = 1u << 20;
-    o->mode = mode;
-    o->tail_psn = mrc_psn_add(p->attr[0].sq_psn, 255); /* 1 MiB = 256 packets of 4 KiB */
-    o->pv.last_psn = o->tail_psn;
-    p->cfg[0].rtx_proven_ev = true;
-    p->ud = o;
-    p->filter = ev_tl_filter;
-    p->tap = ev_tl_tap;
-    p->rx = ev_tl_rx;
-    SC_CHECK(p, sc_start(p) == 0);
-    SC_CHECK(p, sc_add(p, 0, 0, 0, 1u << 20, MRC_WR_WRITE, 0) == 0);
-    SC_CHECK(p, ev_run_until(p, SC_SEC) == 1);
-    if (sc_check_clean(p)) return 1;
-    SC_CHECKF(p, o->dead_on == 2 && o->pv.checked >= 1 && o->pv.mismatch == 0,
-              "mode %d: stage %u; %u of %u retransmissions and tail-loss probes off the proven EV", mode, o->dead_on,
-              o->pv.mismatch, o->pv.checked);
-    cs = sc_cstats(p, 0, 0);
-    *t_end = sc_now(p) - o->t_tail;
-    if (mode == 1) {
-        SC_CHECKF(p, cs.rto_fired == 0 && *t_end < 100u * SC_US,
-                  "tail with the proven EV dead: done %.1f us after the tail, %llu RTOs, %u lost on the dead EV",
-                  (double)*t_end / 1000.0, (unsigned long long)cs.rto_fired, o->lost_dead);
-    } else {
-        SC_CHECKF(p, cs.rto_fired >= 1 && o->lost_tlp >= 1, "every TLP lost: %llu RTOs, %u TLPs lost",
-                  (unsigned long long)cs.rto_fired, o->lost_tlp);
-    }
-    return 0;
-}
-static int ev_tail_probe_body(sc_pair *p) {
-    static ev_tl o;
-    mrc_time t1 = 0, t2 = 0;
-    if (ev_tl_run(p, &o, 1, &t1)) return 1;
-    if (ev_tl_run(p, &o, 2, &t2)) return 1;
-    note("tail lost with the proven EV: done %.1f us after it (%u packets lost on that EV); every TLP lost too: done "
-         "%.1f us after it (%u TLPs lost)", (double)t1 / 1000.0, o.lost_dead, (double)t2 / 1000.0, o.lost_tlp);
-    return 0;
-}
-SC_TEST(t_ev_tail_probe_avoid, ev_tail_probe_body)
-
 const test_entry test_ev_select[] = {
     {"ev_skip_once_rotation", t_ev_skip_once_rotation},
     {"ev_skip_once_ce_rtx", t_ev_skip_once_ce},
@@ -963,7 +736,5 @@ const test_entry test_ev_select[] = {
     {"ev_hop_group_api", t_ev_hop_group_api},
     {"ev_recycle_good", t_ev_recycle},
     {"ev_ver_queue_full", t_ev_ver_queue},
-    {"ev_rtx_proven", t_ev_rtx_proven},
-    {"ev_tail_probe_avoid", t_ev_tail_probe_avoid},
     {NULL, NULL},
 };

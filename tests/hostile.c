@@ -409,7 +409,7 @@ static int ho_qp2_body(sc_pair *p) {
               (unsigned long long)ea.drop[MRC_DROP_EPOP], (unsigned long long)ea.drop[MRC_DROP_PKEY]);
     SC_CHECKF(p, ea.psu_rx == 0 && p->n_peer_ports[0] == 0, "A applied %llu forged PSUs (%u PEER_PORTS events)",
               (unsigned long long)ea.psu_rx, p->n_peer_ports[0]);
-    SC_CHECKF(p, ea.drop[MRC_DROP_RATE] >= 300 && ea.ep_rsp_tx <= (uint64_t)p->cfg[0].epop_burst + 4u,
+    SC_CHECKF(p, ea.drop[MRC_DROP_RATE] >= 300 && ea.ep_rsp_tx <= (uint64_t)p->cfg[0].guard.epop_burst + 4u,
               "A: EV_PROBE flood: drop[rate] %llu, answers sent %llu", (unsigned long long)ea.drop[MRC_DROP_RATE],
               (unsigned long long)ea.ep_rsp_tx);
     SC_CHECKF(p, eb.drop[MRC_DROP_RATE] >= 300, "B: PROBE_REQ flood: drop[rate] %llu of 500",
@@ -426,7 +426,7 @@ SC_TEST(t_ho_qp2, ho_qp2_body)
 
 /* ---- case 9: unpredictable QPNs, and the end of time ---------------------------------------------------------- */
 /* P16: QPNs are random (seeded), unique, 24-bit, never 0, 1, 2 or 0xFFFFFF, and not qpn_base + slot; the same seed
- * gives the same QPNs, another seed others; qpn_random = false restores qpn_base + slot. */
+ * gives the same QPNs, another seed others; a nonzero qpn_base gives qpn_base + slot. */
 static int t_ho_qpn_random(void) {
     static mrc_endpoint ep[2];
     static mrc_conn c[2][MRC_MAX_CONNS];
@@ -465,7 +465,7 @@ static int t_ho_qpn_random(void) {
         CHECK(mrc_conn_qpn(&c[1][0]) != old);
     }
     mrc_config_default(&cf);
-    cf.qpn_random = false;
+    cf.qpn_base = 0x100;
     CHECK_EQ(mrc_endpoint_init(&ep[0], &cf, 0), MRC_OK);
     memset(&c[0][0], 0, sizeof c[0][0]);
     CHECK_EQ(mrc_conn_init(&ep[0], &c[0][0], 0), MRC_OK);
@@ -483,7 +483,7 @@ static int ho_time_body(sc_pair *p) {
     sc_defaults(p, g_seed + 14000);
     p->t0 = UINT64_MAX - SC_SEC;
     p->region = 2u << 20;
-    p->cfg[1].sack_every = 4; /* the SACK-delay timer too */
+    p->cfg[1].ack.sack_every = 4; /* the SACK-delay timer too */
     p->attr[0].timeout = p->attr[1].timeout = 20;
     mrc_wire_link_default(&l);
     l.loss_ppm = 20000;

@@ -106,7 +106,7 @@ static int live_revive_body(sc_pair *p) {
     mrc_conn_stats cs;
     sc_defaults(p, g_seed + 13001);
     sc_set_ports(p, 2);
-    p->cfg[0].evs_per_port = p->cfg[1].evs_per_port = 4;
+    p->cfg[0].auto_ev.per_port = p->cfg[1].auto_ev.per_port = 4;
     p->region = 4u << 20;
     SC_CHECK(p, sc_start(p) == 0);
     p->stop = live_stop;
@@ -227,8 +227,8 @@ static int live_chaos_one(sc_pair *p, uint64_t seed, unsigned *events) {
     sc_set_links(p, MRC_WIRE_BOTH, &l);
     memset(&f, 0, sizeof f);
     if (trand_below(&r, 3) == 0) { /* a small fixed window: QPs wait on the READY list */
-        p->cfg[0].cc_algo = p->cfg[1].cc_algo = MRC_CC_ALGO_FIXED;
-        p->cfg[0].fixed_cwnd_bytes = p->cfg[1].fixed_cwnd_bytes = 8192u << trand_below(&r, 4);
+        p->cfg[0].cc.algo = p->cfg[1].cc.algo = MRC_CC_ALGO_FIXED;
+        p->cfg[0].cc.fixed_cwnd_bytes = p->cfg[1].cc.fixed_cwnd_bytes = 8192u << trand_below(&r, 4);
     }
     SC_CHECK(p, sc_start(p) == 0);
     p->stop = live_stop;
@@ -380,6 +380,7 @@ static int live_psu_body(sc_pair *p) {
 }
 SC_TEST(t_live_psu_lost, live_psu_body)
 
+#ifdef MRC_RESEARCH /* P24 off: research.cc_subpkt_shift */
 /* ---- 5. a QP whose packets keep being trimmed is slow, not dead ----------------------------------------------------
  * Every data packet from A is trimmed (the fabric is congested on every path) for 10 ms, five times the retry budget
  * (timeout 3: 8.2 us x 262 = 2.1 ms), then the congestion clears. The responder NACKs each trimmed packet. Before the
@@ -405,8 +406,8 @@ static int live_trim_one(sc_pair *p, int drop, int hold) {
     sc_defaults(p, g_seed + 13300u + (unsigned)drop);
     /* the window stops at one packet (P24 off): with sub-packet pacing a trimmed QP waits for its pacing clock with
      * nothing in flight and its RTO does not run, so the expiries this test is about would not happen */
-    p->cfg[0].cc_subpkt_shift = 0;
-    p->cfg[0].trim_holds_rto = hold != 0;
+    p->cfg[0].research.cc_subpkt_shift = 0;
+    p->cfg[0].recovery.trim_holds_rto = hold != 0;
     p->attr[0].timeout = 3;
     p->region = 4u << 20;
     p->strict = !drop;
@@ -463,6 +464,7 @@ static int live_trim_body(sc_pair *p) {
     return live_trim_one(p, 1, 1);
 }
 SC_TEST(t_live_trim_storm, live_trim_body)
+#endif
 
 /* ---- 6. a woken QP that sends nothing passes its turn on (the READY list) -----------------------------------------
  * Eleven QPs of A share one congestion context with a fixed window under one packet: one packet in flight at a time,
@@ -498,8 +500,8 @@ static int live_ready_body(sc_pair *p) {
     p->nq = LIVE_RQ;
     p->region = (size_t)LIVE_RQ << 20;
     p->strict = 0;
-    p->cfg[0].cc_algo = MRC_CC_ALGO_FIXED;
-    p->cfg[0].fixed_cwnd_bytes = 4096;
+    p->cfg[0].cc.algo = MRC_CC_ALGO_FIXED;
+    p->cfg[0].cc.fixed_cwnd_bytes = 4096;
     p->filter = live_ready_filter;
     SC_CHECK(p, sc_start(p) == 0);
     SC_CHECK(p, sc_add(p, 0, 0, 0, 4096, MRC_WR_WRITE, 0) == 0); /* q0: one packet, then nothing more */
@@ -531,7 +533,9 @@ const test_entry test_live[] = {
     {"live_nopath", t_live_nopath},
     {"live_flap_chaos", t_live_flap_chaos},
     {"live_psu_lost", t_live_psu_lost},
+#ifdef MRC_RESEARCH
     {"live_trim_storm", t_live_trim_storm},
+#endif
     {"live_ready_pass", t_live_ready_pass},
     {NULL, NULL},
 };

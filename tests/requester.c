@@ -100,7 +100,7 @@ static int t_req_segmentation(void) {
     ut_cfg(&cfg);
     cfg.tseth = false;
     cfg.trimmable = false;
-    cfg.ack_req_every = 2;
+    cfg.ack.request_every = 2;
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RTS, 1, 0x10), MRC_OK);
     CHECK_EQ(ut_post(f, 1, MRC_WR_WRITE, ut_src, 256 * 5, 0), MRC_OK);
     n = ut_drain(f, ut_txs, 20);
@@ -650,7 +650,7 @@ static int t_req_rto_schedule(void) {
     unsigned k;
     ut_src_init();
     ut_cfg(&cfg);
-    cfg.tlp_min_ns = 0xFFFFFFFFu; /* keep the tail-loss probe out of the way */
+    cfg.recovery.tlp_min_ns = 0xFFFFFFFFu; /* keep the tail-loss probe out of the way */
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RESET, 1, sq), MRC_OK);
     f->attr.timeout = 8;
     f->attr.retry_linear = 7;

@@ -358,8 +358,8 @@ static int t_rsp_psn_window(void) {
         size_t n;
         char what[64];
         ut_cfg(&cfg);
-        cfg.window_inclusive = cs[i].incl;
-        cfg.nack_oor = cs[i].nack;
+        cfg.rx.window_inclusive = cs[i].incl;
+        cfg.rx.nack_oor = cs[i].nack;
         CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RESET, rq, 0), MRC_OK);
         f->attr.mpr_dest = cs[i].mprd;
         CHECK_EQ(ut_goto(&f->c, &f->attr, MRC_QPS_RTS, f->now), MRC_OK);
@@ -698,7 +698,7 @@ static int t_rsp_drop_counters(void) {
     UT_TRY(ut_expect_drop(f, c2, pkt, n, &ri, MRC_DROP_WIMM, "WIMM overflow"));
     /* RATE (P19): PROBE_REQs beyond the connection's burst at one instant */
     n = ut_build_probe(pkt, &f->cfg.wire, mrc_conn_qpn(&f->c), 0, 0);
-    for (r = 0; r < f->cfg.probe_burst; r++) CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
+    for (r = 0; r < f->cfg.guard.probe_burst; r++) CHECK_EQ(mrc_endpoint_recv(&f->ep, pkt, n, &ri, f->now), MRC_OK);
     UT_TRY(ut_expect_drop(f, &f->c, pkt, n, &ri, MRC_DROP_RATE, "PROBE_REQ over the rate"));
     /* ACCESS, last: it takes the main conn to ERR */
     ut_data_init(&d, f, rq + 3, 4, p, 16);
@@ -1135,8 +1135,8 @@ static int t_rsp_sack_every_and_delay(void) {
     mrc_time t1;
     size_t n;
     ut_cfg(&cfg);
-    cfg.sack_every = 3;
-    cfg.sack_delay_ns = 4000;
+    cfg.ack.sack_every = 3;
+    cfg.ack.sack_delay_ns = 4000;
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RTS, 0x10, 0), MRC_OK);
     CHECK(mrc_endpoint_next_deadline(&f->ep) == MRC_TIME_NEVER);
     n = ut_data_pkt(f, pkt, sizeof pkt, 0x10, 1, 0, 0);
@@ -1203,7 +1203,7 @@ static int t_rsp_tack_every(void) {
     mrc_conn_stats cs;
     size_t n;
     ut_cfg(&cfg);
-    cfg.tack_every = 2;
+    cfg.ack.tack_every = 2;
     CHECK_EQ(ut_setup(f, &cfg, MRC_QPS_RTS, 0x10, 0), MRC_OK);
     ut_fill(p, sizeof p, 5);
     n = ut_data_pkt(f, pkt, sizeof pkt, 0x10, 1, 1, 0);

@@ -376,7 +376,7 @@ static int sc_rto_timing_body(sc_pair *p) {
     /* every retransmission came from the RTO; the probes (lost too) retransmitted nothing */
     SC_CHECK(p, cs.rto_fired == 10 && cs.rtx_rto == 10 && cs.tx_rtx == 10 && cs.rtx_probe_loss == 0);
     SC_CHECK(p, cs.tx_probes == 2u * np && cs.tlp_fired == np && np >= 4); /* each with its copy (P33) */
-    SC_CHECK(p, g >= p->cfg[0].tlp_min_ns);
+    SC_CHECK(p, g >= p->cfg[0].recovery.tlp_min_ns);
     SC_CHECK(p, mrc_conn_state(p->q[0][0].c) == MRC_QPS_RTS);
     note("RTO waits T=65.536us x(1,1,1,1,2,4,8,16,32,64) matched to the ns; %u probes, first after %llu ns", np,
          (unsigned long long)g);
@@ -554,7 +554,7 @@ static int sc_tail_loss_body(sc_pair *p) {
         uint32_t first;
         sc_defaults(p, g_seed + 700 + ndrop);
         p->attr[0].timeout = 14; /* RTO 16.8 ms: far away */
-        p->cfg[0].ev_sweep = 0; /* every PROBE_REQ counted here is a tail-loss probe (P35's are PROBE_REQs too) */
+        p->cfg[0].ev.sweep = MRC_EV_SCOPE_NONE; /* every PROBE_REQ counted here is a tail-loss probe (P35's are PROBE_REQs too) */
         memset(&o, 0, sizeof o);
         p->ud = &o;
         p->filter = sc_tail_filter;
@@ -624,7 +624,7 @@ static int sc_trim_body(sc_pair *p) {
     sc_defaults(p, g_seed + 800);
     p->region = 4u << 20;
     /* one EV per port: "another EV" is then visible as another port */
-    p->cfg[0].evs_per_port = 1;
+    p->cfg[0].auto_ev.per_port = 1;
     mrc_wire_link_default(&l);
     sc_set_links(p, MRC_WIRE_B, &l);
     l.trim_ppm = 30000;
@@ -762,7 +762,7 @@ static void sc_cwnd_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, co
     if (i >= SC_CWND_PKTS || k.bth.rtx || o->sent[i]) return;
     o->sends++;
     if (o->inflight == 0) o->solo++;
-    else if (o->inflight + nominal > p->cfg[0].fixed_cwnd_bytes) o->over++;
+    else if (o->inflight + nominal > p->cfg[0].cc.fixed_cwnd_bytes) o->over++;
     o->sent[i] = 1;
     o->nominal[i] = (uint16_t)nominal;
     o->inflight += nominal;
@@ -779,8 +779,8 @@ static int sc_cwnd_body(sc_pair *p) {
         unsigned i;
         sc_defaults(p, g_seed + 950 + pass);
         p->region = 2u << 20;
-        p->cfg[0].cc_algo = MRC_CC_ALGO_FIXED;
-        p->cfg[0].fixed_cwnd_bytes = cwnd;
+        p->cfg[0].cc.algo = MRC_CC_ALGO_FIXED;
+        p->cfg[0].cc.fixed_cwnd_bytes = cwnd;
         memset(&o, 0, sizeof o);
         o.base = p->attr[0].sq_psn;
         p->ud = &o;
@@ -817,7 +817,7 @@ static int sc_sack_count_body(sc_pair *p) {
         sc_defaults(p, g_seed + 1000 + pass);
         sc_set_ports(p, 1); /* one path: arrivals in order, so only the count and the a bit trigger SACKs */
         p->region = 2u << 20;
-        p->cfg[1].sack_every = every;
+        p->cfg[1].ack.sack_every = every;
         SC_CHECK(p, sc_start(p) == 0);
         for (i = 0; i < msgs; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 18, 1u << 18, MRC_WR_WRITE, 0) == 0);
         SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
@@ -911,7 +911,7 @@ static int sc_sack_immediate_body(sc_pair *p) {
     uint32_t i, seen = 0;
     sc_defaults(p, g_seed + 1010);
     sc_set_ports(p, 1);
-    p->cfg[1].sack_every = 16;
+    p->cfg[1].ack.sack_every = 16;
     {
         mrc_wire_link l;
         mrc_wire_link_default(&l);
@@ -986,9 +986,9 @@ static int sc_sack_timer_body(sc_pair *p) {
     uint32_t last;
     sc_defaults(p, g_seed + 1020);
     sc_set_ports(p, 1);
-    p->cfg[0].ack_req_every = 1000; /* no a bit on the last packet */
-    p->cfg[1].sack_every = 100;
-    p->cfg[1].sack_delay_ns = 7000;
+    p->cfg[0].ack.request_every = 1000; /* no a bit on the last packet */
+    p->cfg[1].ack.sack_every = 100;
+    p->cfg[1].ack.sack_delay_ns = 7000;
     memset(&o, 0, sizeof o);
     p->ud = &o;
     p->rx = sc_sacktimer_rx;
@@ -1087,7 +1087,7 @@ static int sc_multi_conn_body(sc_pair *p) {
     p->nq = 4;
     /* P35's verification probes are requester work and take data turns after a confirmed loss, which the bound below
      * (data packets, 2% of slack for retransmissions) does not count: the round-robin is measured without them */
-    p->cfg[0].ev_sweep = p->cfg[1].ev_sweep = 0;
+    p->cfg[0].ev.sweep = p->cfg[1].ev.sweep = MRC_EV_SCOPE_NONE;
     p->region = 16u << 20;
     mrc_wire_link_default(&l);
     l.loss_ppm = 5000;

@@ -17,8 +17,8 @@ static int sc_mpr_mismatch_body(sc_pair *p) {
         p->attr[0].path_mtu = p->attr[1].path_mtu = 1024;
         p->attr[1].mpr_dest = 1; /* responder window 127 PSNs (128 when inclusive) */
         p->attr[0].mpr = pass == 0 ? 8 : 1;
-        p->cfg[1].nack_oor = pass == 1;
-        p->cfg[1].window_inclusive = pass == 2;
+        p->cfg[1].rx.nack_oor = pass == 1;
+        p->cfg[1].rx.window_inclusive = pass == 2;
         mrc_wire_link_default(&l);
         l.jitter_ns = 1000;
         l.loss_ppm = 10000;
@@ -53,7 +53,7 @@ static int sc_msn_wrap_body(sc_pair *p) {
     unsigned i;
     sc_defaults(p, g_seed + 1500);
     p->region = 1u << 20;
-    p->cfg[1].tack_every = 7; /* positive transport ACKs too: their 24-bit AETH msn wraps the 16-bit MSN */
+    p->cfg[1].ack.tack_every = 7; /* positive transport ACKs too: their 24-bit AETH msn wraps the 16-bit MSN */
     p->attr[0].path_mtu = p->attr[1].path_mtu = 256;
     mrc_wire_link_default(&l);
     l.delay_ns = 500;
@@ -348,7 +348,7 @@ static int sc_burst_body(sc_pair *p) {
     mrc_wire_link l;
     mrc_endpoint_stats eb;
     sc_defaults(p, g_seed + 2100);
-    p->cfg[0].cc_algo = p->cfg[1].cc_algo = MRC_CC_ALGO_NONE; /* whole windows at once, to overflow the queue */
+    p->cfg[0].cc.algo = p->cfg[1].cc.algo = MRC_CC_ALGO_NONE; /* whole windows at once, to overflow the queue */
     p->region = 4u << 20;
     sc_set_ports(p, 1);
     mrc_wire_link_default(&l);
@@ -398,18 +398,18 @@ static int sc_random_config_body(sc_pair *p) {
         for (s = 0; s < 2; s++) {
             mrc_config *c = &p->cfg[s];
             mrc_conn_attr *a = &p->attr[s];
-            c->evs_per_port = (uint16_t)(1u + trand_below(&r, 32));
-            c->sack_every = (uint16_t)(1u + (trand_below(&r, 2) ? trand_below(&r, 16) : 0u));
-            c->sack_delay_ns = 500u + trand_below(&r, 10000);
-            c->nack_oor = trand_below(&r, 2) != 0;
-            c->window_inclusive = trand_below(&r, 2) != 0;
-            c->tack_every = (uint16_t)(trand_below(&r, 3) ? 0u : 1u + trand_below(&r, 8));
-            c->reorder_slack_ns = trand_below(&r, 2) ? 0u : 500u + trand_below(&r, 8000);
-            c->reorder_slack_min_ns = 500u + trand_below(&r, 4000);
-            c->rtt_init_ns = 2000u + trand_below(&r, 40000);
-            c->tlp_min_ns = 1000u + trand_below(&r, 20000);
-            c->ack_req_every = (uint16_t)(trand_below(&r, 2) ? 0u : 1u + trand_below(&r, 32));
-            c->fixed_cwnd_bytes = trand_below(&r, 3) ? 0u : 1000u + trand_below(&r, 200000);
+            c->auto_ev.per_port = (uint16_t)(1u + trand_below(&r, 32));
+            c->ack.sack_every = (uint16_t)(1u + (trand_below(&r, 2) ? trand_below(&r, 16) : 0u));
+            c->ack.sack_delay_ns = 500u + trand_below(&r, 10000);
+            c->rx.nack_oor = trand_below(&r, 2) != 0;
+            c->rx.window_inclusive = trand_below(&r, 2) != 0;
+            c->ack.tack_every = (uint16_t)(trand_below(&r, 3) ? 0u : 1u + trand_below(&r, 8));
+            c->recovery.reorder_slack_ns = trand_below(&r, 2) ? 0u : 500u + trand_below(&r, 8000);
+            c->recovery.reorder_slack_min_ns = 500u + trand_below(&r, 4000);
+            c->recovery.rtt_init_ns = 2000u + trand_below(&r, 40000);
+            c->recovery.tlp_min_ns = 1000u + trand_below(&r, 20000);
+            c->ack.request_every = (uint16_t)(trand_below(&r, 2) ? 0u : 1u + trand_below(&r, 32));
+            c->cc.fixed_cwnd_bytes = trand_below(&r, 3) ? 0u : 1000u + trand_below(&r, 200000);
             c->trimmable = trand_below(&r, 4) != 0;
             c->tseth = trand_below(&r, 4) != 0;
             a->path_mtu = 1u << mtu_shift;
@@ -504,12 +504,16 @@ static void sc_slack_rx(sc_pair *p, int to, const uint8_t *pkt, size_t len, cons
     o->sack_named[o->nsacks++] = mrc_psn_add(k.seth.cack_psn, k.seth.ack_psn_offset);
 }
 /* SC_SLACK_PKTS packets on one port with a fixed slack and no timestamp echo (the acknowledged send time is the
- * requester's own record), packet x lost once; reorder_timer q (P32) unless q < 0 (the default) */
+ * requester's own record), packet x lost once; research.reorder_timer q (P32) unless q < 0 (the default) */
 static int sc_slack_run(sc_pair *p, sc_slack *o, uint64_t seed, mrc_time slack, uint32_t x, int q) {
     sc_defaults(p, seed);
     sc_set_ports(p, 1);
-    p->cfg[0].reorder_slack_ns = (uint32_t)slack;
-    if (q >= 0) p->cfg[0].reorder_timer = (uint8_t)q;
+    p->cfg[0].recovery.reorder_slack_ns = (uint32_t)slack;
+#ifdef MRC_RESEARCH
+    if (q >= 0) p->cfg[0].research.reorder_timer = (uint8_t)q;
+#else
+    (void)q; /* the default reorder timer (MRC_RESEARCH sets others) */
+#endif
     p->cfg[0].tseth = false;
     memset(o, 0, sizeof *o);
     o->base = p->attr[0].sq_psn;
@@ -547,6 +551,7 @@ static int sc_loss_slack_body(sc_pair *p) {
 }
 SC_TEST(t_sc_loss_slack, sc_loss_slack_body)
 
+#ifdef MRC_RESEARCH /* P32 reorder timer values: research.reorder_timer */
 /* ---- P32: a hole among the last packets sent - no later transmission sent slack after it - is declared lost by the
  * reorder timer at its send time + the RTT of the latest acknowledged transmission + 1.5 x slack, not by the
  * tail-loss probe; with reorder_timer 0 the probe finds it. -------------------------------------------------------- */
@@ -596,7 +601,9 @@ static int sc_reo_timer_body(sc_pair *p) {
     return 0;
 }
 SC_TEST(t_sc_reo_timer, sc_reo_timer_body)
+#endif
 
+#ifdef MRC_RESEARCH /* P33 one copy: research.tlp_copies */
 /* ---- P33: the tail-loss probe goes out twice, on two EVs: the last packet is lost and so is the first probe (its
  * path dies with the tail); the copy's answer reveals the hole one round trip later. With tlp_copies 1 the next
  * probe waits twice as long. --------------------------------------------------------------------------------------- */
@@ -629,7 +636,7 @@ static int sc_tlpc_run(sc_pair *p, sc_tlpc *o, uint8_t copies, uint32_t drop_nth
     mrc_conn_stats cs;
     sc_free(p);
     sc_defaults(p, g_seed + 2320);
-    p->cfg[0].tlp_copies = copies;
+    p->cfg[0].research.tlp_copies = copies;
     memset(o, 0, sizeof *o);
     o->drop_nth = drop_nth; /* the first copy, or the second: either answer counts */
     o->tail_psn = mrc_psn_add(p->attr[0].sq_psn, 15); /* 16 packets of 4 KiB */
@@ -651,7 +658,7 @@ static int sc_tlpc_run(sc_pair *p, sc_tlpc *o, uint8_t copies, uint32_t drop_nth
                   drop_nth, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.tx_probes,
                   (double)(o->t_rtx - o->t_probe) / 1e3);
     } else { /* the second expiry, twice the first's wait, found it */
-        SC_CHECKF(p, cs.tlp_fired == 2 && cs.tx_probes == 2 && o->t_rtx - o->t_probe >= 2u * p->cfg[0].tlp_min_ns,
+        SC_CHECKF(p, cs.tlp_fired == 2 && cs.tx_probes == 2 && o->t_rtx - o->t_probe >= 2u * p->cfg[0].recovery.tlp_min_ns,
                   "one copy: %llu TLPs, %llu probes, retransmitted %.3f us after the first probe",
                   (unsigned long long)cs.tlp_fired, (unsigned long long)cs.tx_probes,
                   (double)(o->t_rtx - o->t_probe) / 1e3);
@@ -671,6 +678,7 @@ static int sc_tlp_copies_body(sc_pair *p) {
     return 0;
 }
 SC_TEST(t_sc_tlp_copies, sc_tlp_copies_body)
+#endif
 
 /* ---- Q19/P9: where replies go. Echo mode: they echo the arrival EV and leave on the arrival port, or the lowest
  * port up. Default: on the QP's own EV of the arrival plane, or of another plane when that one is down; the SETH
@@ -736,7 +744,7 @@ static int sc_reply_port_body(sc_pair *p) {
     int echo;
     for (echo = 1; echo >= 0; echo--) {
     sc_defaults(p, g_seed + 2400);
-    p->cfg[0].rev_ev_echo = echo != 0;
+    p->cfg[0].ev.reply = echo ? MRC_EV_REPLY_ECHO : MRC_EV_REPLY_MIRROR;
     p->region = 8u << 20;
     mrc_wire_link_default(&l);
     sc_set_links(p, MRC_WIRE_A, &l);
@@ -861,7 +869,7 @@ static int sc_rto_progress_body(sc_pair *p) {
     p->attr[0].retry_exp = 1;
     p->strict = 0;
     /* retry semantics, not congestion control: a PSN dropped every time can fill a window collapsed to one MTU */
-    p->cfg[0].cc_algo = p->cfg[1].cc_algo = MRC_CC_ALGO_NONE;
+    p->cfg[0].cc.algo = p->cfg[1].cc.algo = MRC_CC_ALGO_NONE;
     mrc_wire_link_default(&l);
     l.rate_bps = 10000000000u; /* 10 Gb/s: a 4 KiB packet every 3.3 us */
     sc_set_links(p, MRC_WIRE_BOTH, &l);
@@ -958,8 +966,12 @@ const test_entry test_scenario_edge[] = {
     {"sc_burst_ctlq", t_sc_burst_ctlq},
     {"sc_random_config", t_sc_random_config},
     {"sc_loss_slack", t_sc_loss_slack},
+#ifdef MRC_RESEARCH
     {"sc_reo_timer", t_sc_reo_timer},
+#endif
+#ifdef MRC_RESEARCH
     {"sc_tlp_copies", t_sc_tlp_copies},
+#endif
     {"sc_reply_port", t_sc_reply_port},
     {"ev_blackhole_one_ev", t_sc_blackhole_ev},
     {"sc_rto_progress", t_sc_rto_progress},

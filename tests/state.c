@@ -11,7 +11,7 @@ static int t_cfg_defaults(void) {
     memset(&c, 0xA5, sizeof c);
     mrc_config_default(&c);
     CHECK_EQ(c.num_ports, MRC_MAX_PORTS);
-    CHECK_EQ(c.qpn_base, 0x100);
+    CHECK_EQ(c.qpn_base, 0); /* P16: random QPNs */
     CHECK_EQ(c.wire.bth_m_bit, 7);
     CHECK_EQ(c.wire.eeth_op_shift, 2);
     CHECK_EQ(c.wire.sack_msb_first, 0);
@@ -25,30 +25,83 @@ static int t_cfg_defaults(void) {
     CHECK_EQ(c.dscp[MRC_DSCP_CONTROL], 48);
     CHECK(c.trimmable);
     CHECK(c.tseth);
-    CHECK_EQ(c.sack_every, 1);
-    CHECK_EQ(c.sack_delay_ns, 4000);
-    CHECK(!c.nack_oor);
-    CHECK(!c.window_inclusive);
-    CHECK_EQ(c.tack_every, 0);
-    CHECK_EQ(c.reorder_slack_ns, 0);
-    CHECK_EQ(c.reorder_slack_min_ns, 2000);
-    CHECK_EQ(c.rtt_init_ns, 20000);
-    CHECK_EQ(c.tlp_min_ns, 10000);
-    CHECK_EQ(c.ack_req_every, 0);
-    CHECK_EQ(c.fixed_cwnd_bytes, 0);
-    CHECK_EQ(c.evs_per_port, 16);
-    CHECK_EQ(c.ev_sport_min, 49152);
-    CHECK_EQ(c.ev_sport_max, 65535);
+    CHECK_EQ(c.ack.sack_every, 1);
+    CHECK_EQ(c.ack.sack_delay_ns, 4000);
+    CHECK(!c.rx.nack_oor);
+    CHECK(!c.rx.window_inclusive);
+    CHECK_EQ(c.ack.tack_every, 0);
+    CHECK_EQ(c.recovery.reorder_slack_ns, 0);
+    CHECK_EQ(c.recovery.reorder_slack_min_ns, 2000);
+    CHECK_EQ(c.recovery.rtt_init_ns, 20000);
+    CHECK_EQ(c.recovery.tlp_min_ns, 10000);
+    CHECK_EQ(c.ack.request_every, 0);
+    CHECK_EQ(c.cc.fixed_cwnd_bytes, 0);
+    CHECK_EQ(c.auto_ev.per_port, 16);
+    CHECK_EQ(c.auto_ev.sport_min, 49152);
+    CHECK_EQ(c.auto_ev.sport_max, 65535);
     CHECK(c.place == NULL);
     CHECK(c.place_ud == NULL);
     CHECK(c.trace == NULL);
     CHECK(c.trace_ud == NULL);
+    /* the EV policy: the DEFAULT preset, every adopted rule */
+    CHECK_EQ(c.ev.recycle, MRC_EV_SCOPE_AUTO);
+    CHECK_EQ(c.ev.hold, MRC_EV_SCOPE_ALL);
+    CHECK_EQ(c.ev.confirm_late, MRC_EV_SCOPE_ALL);
+    CHECK_EQ(c.ev.sweep, MRC_EV_SCOPE_HASHED);
+    CHECK_EQ(c.ev.group_retire, MRC_EV_RETIRE_SECOND);
+    CHECK_EQ(c.ev.reply, MRC_EV_REPLY_MIRROR);
+    CHECK(c.ev.confirm_loss);
+    CHECK_EQ(c.ev.backup_pct, 25);
+    CHECK_EQ(c.ev.revive_probes, 3);
+    CHECK_EQ(c.ev.probe_interval_ns, 0);
+#ifdef MRC_RESEARCH
+    CHECK_EQ(c.research.tlp_copies, 2);
+    CHECK_EQ(c.research.reorder_timer, 6);
+    CHECK_EQ(c.research.cc_subpkt_shift, 4);
+    CHECK_EQ(c.research.cc_lh_mark_rtts, 32);
+    CHECK_EQ(c.research.hold_min_evs, 32);
+#endif
     mrc_config_default((mrc_config *)0); /* harmless */
     /* the defaults and a NULL config both initialise */
     CHECK_EQ(mrc_endpoint_init(&ut_fx.ep, &c, 0), MRC_OK);
     CHECK_EQ(mrc_endpoint_init(&ut_fx.ep, (const mrc_config *)0, 0), MRC_OK);
     CHECK(mrc_endpoint_port_up(&ut_fx.ep, MRC_MAX_PORTS));
     CHECK_EQ(mrc_endpoint_init((mrc_endpoint *)0, &c, 0), MRC_ERR_INVAL);
+    return 0;
+}
+
+/* The EV policy presets (mrc_ev_policy_preset): DEFAULT is what mrc_config_default gives; the others differ from it
+ * in the rules their names promise and in nothing else. */
+static int t_cfg_ev_presets(void) {
+    mrc_config c;
+    mrc_ev_policy d, p;
+    mrc_config_default(&c);
+    CHECK_EQ(mrc_ev_policy_preset((mrc_ev_policy *)0, MRC_EV_PRESET_DEFAULT), MRC_ERR_INVAL);
+    CHECK_EQ(mrc_ev_policy_preset(&d, -1), MRC_ERR_INVAL);
+    CHECK_EQ(mrc_ev_policy_preset(&d, MRC_EV_PRESET_PATHS + 1), MRC_ERR_INVAL);
+    CHECK_EQ(mrc_ev_policy_preset(&d, MRC_EV_PRESET_DEFAULT), MRC_OK);
+    CHECK(memcmp(&d, &c.ev, sizeof d) == 0);
+    CHECK_EQ(mrc_ev_policy_preset(&p, MRC_EV_PRESET_ROTATION), MRC_OK);
+    CHECK(p.recycle == MRC_EV_SCOPE_NONE && p.hold == MRC_EV_SCOPE_NONE && p.confirm_late == MRC_EV_SCOPE_NONE &&
+          p.sweep == MRC_EV_SCOPE_NONE && p.group_retire == MRC_EV_RETIRE_ALONE && p.reply == MRC_EV_REPLY_ROTATE);
+    p.recycle = d.recycle, p.hold = d.hold, p.confirm_late = d.confirm_late, p.sweep = d.sweep;
+    p.group_retire = d.group_retire, p.reply = d.reply;
+    CHECK(memcmp(&d, &p, sizeof d) == 0);
+    CHECK_EQ(mrc_ev_policy_preset(&p, MRC_EV_PRESET_ECMP), MRC_OK);
+    CHECK(p.recycle == MRC_EV_SCOPE_ALL && p.reply == MRC_EV_REPLY_ROTATE);
+    p.recycle = d.recycle, p.reply = d.reply;
+    CHECK(memcmp(&d, &p, sizeof d) == 0);
+    CHECK_EQ(mrc_ev_policy_preset(&p, MRC_EV_PRESET_PATHS), MRC_OK);
+    CHECK(p.backup_pct == 0 && p.sweep == MRC_EV_SCOPE_NONE);
+    p.backup_pct = d.backup_pct, p.sweep = d.sweep;
+    CHECK(memcmp(&d, &p, sizeof d) == 0);
+    /* every preset is a valid configuration */
+    for (c.ev.recycle = 0; c.ev.recycle <= MRC_EV_PRESET_PATHS; c.ev.recycle++) {
+        mrc_config e;
+        mrc_config_default(&e);
+        CHECK_EQ(mrc_ev_policy_preset(&e.ev, c.ev.recycle), MRC_OK);
+        CHECK_EQ(mrc_endpoint_init(&ut_fx.ep, &e, 0), MRC_OK);
+    }
     return 0;
 }
 
@@ -87,17 +140,35 @@ static int t_ep_init_rejects(void) {
         UT_CFG_RC(c.dscp[i] = 63, MRC_OK);
         UT_CFG_RC(c.dscp[i] = 64, MRC_ERR_INVAL);
     }
-    UT_CFG_RC((c.ev_sport_min = 1000, c.ev_sport_max = 999), MRC_ERR_INVAL);
-    UT_CFG_RC((c.ev_sport_min = 1000, c.ev_sport_max = 1000), MRC_OK);
-    UT_CFG_RC(c.evs_per_port = 0, MRC_ERR_INVAL);
-    UT_CFG_RC(c.sack_every = 0, MRC_ERR_INVAL);
-    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 2), MRC_ERR_INVAL);
-    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0), MRC_ERR_INVAL);
-    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 3), MRC_OK);
-    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0x1000000u), MRC_ERR_INVAL);
-    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0xFFFFFFu - MRC_MAX_CONNS), MRC_OK); /* last QPN 0xFFFFFF - 1 */
-    UT_CFG_RC((c.qpn_random = false, c.qpn_base = 0xFFFFFFu), MRC_ERR_INVAL);
-    UT_CFG_RC(c.qpn_base = 0, MRC_OK); /* P16: random QPNs (the default) ignore qpn_base */
+    UT_CFG_RC((c.auto_ev.sport_min = 1000, c.auto_ev.sport_max = 999), MRC_ERR_INVAL);
+    UT_CFG_RC((c.auto_ev.sport_min = 1000, c.auto_ev.sport_max = 1000), MRC_OK);
+    UT_CFG_RC(c.auto_ev.per_port = 0, MRC_ERR_INVAL);
+    UT_CFG_RC(c.ack.sack_every = 0, MRC_ERR_INVAL);
+    UT_CFG_RC(c.qpn_base = 2, MRC_ERR_INVAL);
+    UT_CFG_RC(c.qpn_base = 3, MRC_OK);
+    UT_CFG_RC(c.qpn_base = 0x1000000u, MRC_ERR_INVAL);
+    UT_CFG_RC(c.qpn_base = 0xFFFFFFu - MRC_MAX_CONNS, MRC_OK); /* last QPN 0xFFFFFF - 1 */
+    UT_CFG_RC(c.qpn_base = 0xFFFFFFu, MRC_ERR_INVAL);
+    UT_CFG_RC(c.qpn_base = 0, MRC_OK); /* P16: random QPNs (the default) */
+    /* the EV policy: scopes are ORs of the three kinds, reply and group_retire their enums */
+    UT_CFG_RC(c.ev.sweep = MRC_EV_SCOPE_ALL, MRC_OK);
+    UT_CFG_RC(c.ev.hold = MRC_EV_KIND_PATH | MRC_EV_KIND_AUTO, MRC_OK);
+    UT_CFG_RC(c.ev.recycle = MRC_EV_SCOPE_ALL + 1u, MRC_ERR_INVAL);
+    UT_CFG_RC(c.ev.hold = 0x80, MRC_ERR_INVAL);
+    UT_CFG_RC(c.ev.confirm_late = 8, MRC_ERR_INVAL);
+    UT_CFG_RC(c.ev.sweep = 0xFF, MRC_ERR_INVAL);
+    UT_CFG_RC(c.ev.reply = MRC_EV_REPLY_ECHO, MRC_OK);
+    UT_CFG_RC(c.ev.reply = MRC_EV_REPLY_ECHO + 1, MRC_ERR_INVAL);
+    UT_CFG_RC(c.ev.group_retire = MRC_EV_RETIRE_SECOND + 1, MRC_ERR_INVAL);
+    { /* ... and the refusal says why, in words (every detail code has its string) */
+        mrc_detail d;
+        char buf[256];
+        UT_CFG_RC(c.ev.reply = 7, MRC_ERR_INVAL);
+        CHECK_EQ(mrc_endpoint_last_error(ep, &d), MRC_OK);
+        CHECK_EQ(d.code, MRC_DETAIL_CFG_EV_POLICY);
+        CHECK(mrc_detail_format(&d, buf, sizeof buf) > 0 && strstr(buf, "EV policy") != NULL);
+        for (i = 0; i < MRC_DETAIL_COUNT; i++) CHECKF(mrc_detail_name(i) != NULL, "detail %u has no name", i);
+    }
 #undef UT_CFG_RC
     return 0;
 }
@@ -110,7 +181,6 @@ static int t_ep_init_qpn_base_range(void) {
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
         mrc_config_default(&c);
-        c.qpn_random = false;
         c.qpn_base = bad[i];
         rc = mrc_endpoint_init(&ut_fx.ep, &c, 0);
         CHECKF(rc == MRC_ERR_INVAL, "qpn_base 0x%08X: mrc_endpoint_init returned %d, want MRC_ERR_INVAL (its QPNs "
@@ -588,7 +658,7 @@ static int t_qp_conn_table(void) {
     mrc_wire_opts o = ut_opts(7, 0, 2);
     size_t n;
     mrc_config_default(&c);
-    c.qpn_random = false; /* P16: fixed QPNs on request */
+    /* P16: fixed QPNs on request (a nonzero qpn_base) */
     c.qpn_base = 0x300;
     CHECK_EQ(mrc_endpoint_init(ep, &c, 0), MRC_OK);
     memset(ut_conns, 0, sizeof ut_conns);
@@ -866,6 +936,7 @@ static int t_names_and_errors(void) {
 
 const test_entry test_state[] = {
     {"cfg_defaults", t_cfg_defaults},
+    {"cfg_ev_presets", t_cfg_ev_presets},
     {"ep_init_rejects", t_ep_init_rejects},
     {"ep_init_qpn_base_range", t_ep_init_qpn_base_range},
     {"ep_port_set", t_ep_port_set},

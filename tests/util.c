@@ -117,9 +117,9 @@ void ut_cfg(mrc_config *cfg) {
     mrc_config_default(cfg);
     cfg->seed = g_seed * 0x9E3779B97F4A7C15ull + 0x55u;
     cfg->num_ports = 2;    /* two EV slots: slot 0 on port 1, slot 1 on port 2 (P12) */
-    cfg->evs_per_port = 1;
-    cfg->rev_ev_echo = true; /* control packets echo the arrival EV: the tests below check that exact value; the
-                                default per-plane reverse EV (Q19) has its own tests */
+    cfg->auto_ev.per_port = 1;
+    cfg->ev.reply = MRC_EV_REPLY_ECHO; /* control packets echo the arrival EV: the tests below check that exact value;
+                                        * the default per-plane reverse EV (Q19) has its own tests */
 }
 
 void ut_attr(mrc_conn_attr *a, uint32_t rq, uint32_t sq) {
