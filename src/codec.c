@@ -349,7 +349,7 @@ MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, cons
  * is fast for the data opcodes, and for SACK when SETH is, once the packet holds every header; other opcodes and
  * short packets go to the generic classifier (so a truncated packet leaves the same partial mrc_pkt and error).
  * The generic functions stay as mrc__*_generic: MRC_CODEC_GENERIC makes the public functions use them, and
- * tests/test_codec_fast.inc and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
+ * tests/codec.c and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
 #if MRC__BSWAP_IO
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) {
