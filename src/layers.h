@@ -1,6 +1,6 @@
 // src/layers.h - the root of mrc.h: every source file, in layer order. tools/amalgamate (make amalgamate) replaces
 // each #include below with the file's text, once, and writes ../mrc.h; lines starting with // stay out of it.
-// tools/layer_check (make layer-check) reads the order of the layers from here: a file may include and call only
+// tools/layer_check (make src-check) reads the order of the layers from here: a file may include and call only
 // the files listed before it.
 #include "manual.h"
 #ifndef MRC_H

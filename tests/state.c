@@ -75,6 +75,7 @@ static int t_cfg_defaults(void) {
 static int t_cfg_ev_presets(void) {
     mrc_config c;
     mrc_ev_policy d, p;
+    int preset;
     mrc_config_default(&c);
     CHECK_EQ(mrc_ev_policy_preset((mrc_ev_policy *)0, MRC_EV_PRESET_DEFAULT), MRC_ERR_INVAL);
     CHECK_EQ(mrc_ev_policy_preset(&d, -1), MRC_ERR_INVAL);
@@ -96,11 +97,9 @@ static int t_cfg_ev_presets(void) {
     p.backup_pct = d.backup_pct, p.sweep = d.sweep;
     CHECK(memcmp(&d, &p, sizeof d) == 0);
     /* every preset is a valid configuration */
-    for (c.ev.recycle = 0; c.ev.recycle <= MRC_EV_PRESET_PATHS; c.ev.recycle++) {
-        mrc_config e;
-        mrc_config_default(&e);
-        CHECK_EQ(mrc_ev_policy_preset(&e.ev, c.ev.recycle), MRC_OK);
-        CHECK_EQ(mrc_endpoint_init(&ut_fx.ep, &e, 0), MRC_OK);
+    for (preset = MRC_EV_PRESET_DEFAULT; preset <= MRC_EV_PRESET_PATHS; preset++) {
+        CHECK_EQ(mrc_ev_policy_preset(&c.ev, preset), MRC_OK);
+        CHECK_EQ(mrc_endpoint_init(&ut_fx.ep, &c, 0), MRC_OK);
     }
     return 0;
 }
