@@ -829,6 +829,18 @@ typedef struct mrc_rxinfo {
 enum { MRC_RX_TRIMMED = 1u << 0, MRC_RX_ICRC_BAD = 1u << 1 };
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now);
+/* Feed a burst of n packets received together (docs/PROTOCOL.md P37 bursts), as a NIC's receive loop gets them: each
+ * is taken as mrc_endpoint_recv would take it at `now`, in order, except that the per-QP work a packet leaves behind -
+ * NSCC's update (once per QP from the burst's SACKs: the bytes summed, the latest RTT, CE if any echoed one), the
+ * RTO/TLP re-arm, scheduling and the timer key - is done once per QP at the end. rc (NULL, or n entries) gets each
+ * packet's result as mrc_endpoint_recv returns it (MRC_ERR_INVAL for an entry with no packet or a bad port). Returns
+ * the number of packets accepted (MRC_OK), or MRC_ERR_INVAL when ep is NULL or pkts is NULL with n > 0. */
+typedef struct mrc_rxpkt {
+    const uint8_t *pkt;
+    size_t len;
+    mrc_rxinfo ri;
+} mrc_rxpkt;
+MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now);
 
 /* Produce the next packet to send. Writes the MRC headers to buf and describes the payload in ti. Returns the bytes
  * written to buf (> 0), 0 when there is nothing to send now, MRC_ERR_NOBUF when cap < MRC_HDR_MAX (or, with
@@ -853,8 +865,21 @@ typedef struct mrc_txinfo {
 enum { MRC_TX_COPY = 1u << 0 }; /* copy payload and pad into buf after the headers */
 MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                  mrc_time now);
+/* Produce up to n packets (docs/PROTOCOL.md P37 bursts), each exactly as mrc_endpoint_poll_tx would return it into
+ * pkts[i].buf (pkts[i].cap bytes), its description in pkts[i].ti and its return value in pkts[i].len. Stops at the
+ * first entry that gets no packet: its len is 0 (nothing to send now), MRC_ERR_NOBUF or MRC_ERR_INVAL (no buf).
+ * Returns the number of packets produced (entries 0..count-1 have len > 0), or MRC_ERR_INVAL (ep NULL, pkts NULL
+ * with n > 0, unknown flags). A packet's ti.path stays valid until the next call into the core. */
+typedef struct mrc_txpkt {
+    uint8_t *buf;
+    size_t cap;
+    int len;
+    mrc_txinfo ti;
+} mrc_txpkt;
+MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsigned n, unsigned flags, mrc_time now);
 
-/* Earliest absolute time at which mrc_endpoint_on_timeout has work, or MRC_TIME_NEVER. O(1). */
+/* The time at which to call mrc_endpoint_on_timeout next, or MRC_TIME_NEVER when no timer is armed. O(1). It may be
+ * earlier than any timer (docs/PROTOCOL.md P36 lazy deadlines): a call then finds nothing due and re-keys. */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep);
 /* Run every timer due at or before now. Spurious or early calls are harmless. MRC_OK or MRC_ERR_INVAL. */
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now);
@@ -1375,6 +1400,12 @@ enum {
  *   wimm       Write-IMM messages awaiting their receive (Q23 WIMM overflow)
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
+/* P37 bursts: QPs whose per-packet work an mrc_endpoint_recv_burst defers to its end, at most this many at once */
+#define MRC__BURST_QPS (MRC_MAX_CONNS < 32 ? MRC_MAX_CONNS : 32)
+#define MRC__BURST_DIRTY 1u    /* conn->bflags: queued on burst_q; sched_tx and the timer key at the end */
+#define MRC__BURST_SACK 2u     /* SACKs of the burst: NSCC's update from bs_* and the RTO/TLP re-arm at the end */
+#define MRC__BURST_PROGRESS 4u /* ... and one of them made progress */
+#define MRC__BURST_CC 8u       /* NSCC samples of the burst summed in bs_*: one update at the end */
 
 /* An EV slot index, 0..MRC_MAX_EVS-1 (one byte while the set fits it). */
 #if MRC_MAX_EVS <= 256
@@ -1621,8 +1652,13 @@ struct mrc_conn {
     uint32_t win_psns;        /* requester window in PSNs */
     uint32_t rsp_win;         /* responder window in PSNs */
     uint32_t mtu_shift;
-    mrc_time deadline;        /* min of the timers below (heap key) */
+    mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
+    /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample) */
+    uint8_t bflags;
+    uint8_t bs_ecn;
+    mrc_time bs_rtt;
+    uint64_t bs_newly;
     /* --- requester --- */
     mrc__wr sq[MRC_MAX_SQ];
     uint32_t sq_head, sq_done, sq_send, sq_tail; /* reported <= done <= sending <= posted (free-running) */
@@ -1752,6 +1788,9 @@ struct mrc_endpoint {
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
     uint16_t heap_len;
+    uint8_t in_burst;                     /* inside mrc_endpoint_recv_burst (P37 bursts) */
+    uint16_t burst_len;                   /* QPs with deferred work (conn->bflags), their slots below */
+    uint16_t burst_q[MRC__BURST_QPS];
     uint16_t ctq[MRC_MAX_CONNS];          /* conns with control packets queued, round-robin, served first */
     uint16_t txq[MRC_MAX_CONNS];          /* conns with requester work (data, retransmissions, probes), round-robin */
     uint32_t ctq_head, ctq_len;
@@ -3429,6 +3468,7 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
+MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
@@ -3446,8 +3486,9 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
 /* ====== src/timers.c ============================================================================================ */
 /* ================================================================================================================
  * TIMERS - src/timers.c
- * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by their earliest one (mrc_endpoint_next_deadline
- * reads its top in O(1); a QP whose earliest deadline moves is re-sifted in O(log QPs)), and the requester's
+ * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by a lower bound of their earliest one
+ * (mrc_endpoint_next_deadline reads its top in O(1); a deadline that moves later costs nothing, one that moves earlier
+ * a sift up, and on_timeout re-keys exactly: P36 lazy deadlines), and the requester's
  * retransmission timers: the RTO with linear then exponential back-off (Q25 retry budget), the tail-loss probe and the
  * reorder deadline (P32 reorder timer, the reorder tolerance). What a timer does when it fires belongs to its owner
  * (requester, responder, paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
@@ -3494,8 +3535,33 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
 }
-/* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
+/* docs/PROTOCOL.md P36 lazy deadlines: a QP's heap key (conn->deadline) is a lower bound of its timers, not always
+ * the earliest. A timer that moves later - the RTO and the tail-loss probe after every packet sent or acknowledged,
+ * the common case - leaves the key where it is: O(1), no re-sift. A timer that moves earlier lowers the key (sift up;
+ * a QP enters the heap when it gets its first finite timer). When the key is reached, mrc_endpoint_on_timeout finds
+ * what is due (possibly nothing) and re-keys the QP exactly (mrc__timer_rekey), so a QP whose timers keep moving
+ * later costs one early wake-up per timer interval instead of a re-sift per packet. A QP left with no timer at all
+ * leaves the heap at once, so an idle endpoint's next deadline is MRC_TIME_NEVER. */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    mrc_time d = mrc__timers_min(c);
+    if (d >= c->deadline) { /* later, or the same: the key stays; a QP left with no timer leaves the heap now */
+        if (d == MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP) {
+            c->deadline = d;
+            mrc__heap_remove(ep, c);
+        }
+        return;
+    }
+    c->deadline = d;
+    if (c->heap_idx == MRC__NOHEAP) {
+        c->heap_idx = ep->heap_len;
+        ep->heap[ep->heap_len++] = c->slot;
+    }
+    /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
+    if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
+}
+/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
+MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
@@ -3507,7 +3573,6 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
             c->heap_idx = ep->heap_len;
             ep->heap[ep->heap_len++] = c->slot;
         }
-        /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
         if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
     }
 }
@@ -3599,9 +3664,8 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
  * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
  * part and mrc__tlp_interval in line). The reorder deadline is left as it is: after a transmission it stands
- * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. A QP in the heap whose key did not change is
- * left as it is (as mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would
- * move nothing). */
+ * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. The key moves only when one of them is now
+ * earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base) {
     mrc_time rto, tlp, d;
@@ -3613,11 +3677,10 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
-    d = mrc__timers_min(c);
-    if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
-        c->deadline = d;
-    else
-        mrc__timer_update(c);
+    /* P36 lazy deadlines: the other timers did not move (the SACK fast path sets the reorder deadline just before),
+     * so a key at or below these three still bounds them all */
+    d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
+    if (d < c->deadline) mrc__timer_update(c);
 }
 #endif
 
@@ -8143,7 +8206,10 @@ MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint
 /* MRC_CHECK_INVARIANTS: every QP's invariants (mrc_conn_check) asserted at the end of each call that changes them */
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
-#define MRC__CHECK_ALL(ep) mrc__check_all(ep)
+#define MRC__CHECK_ALL(ep)                                                                                     \
+    do {                                                                                                       \
+        if (!(ep)->in_burst) mrc__check_all(ep); /* P37 bursts: a burst is checked once, at its end */         \
+    } while (0)
 #else
 #define MRC__CHECK_ALL(ep) ((void)0)
 #endif
@@ -8242,11 +8308,11 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
                 return 15;
         }
     }
-    /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
-     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22 fast paths) */
+    /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
+     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
-        if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
@@ -8329,6 +8395,54 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
  * ============================================================================================================== */
 
+/* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
+/* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
+ * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
+ * the timer key). */
+MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
+    unsigned f = c->bflags;
+    c->bflags = 0;
+    if (f & MRC__BURST_CC) {
+        mrc__ccx *x = mrc__conn_ccx(c);
+        mrc__cc_sample cs;
+        cs.newly = c->bs_newly;
+        cs.rtt = c->bs_rtt;
+        cs.ecn = c->bs_ecn;
+        cs.pen = cs.r_c = 0;
+        c->bs_newly = 0;
+        c->bs_rtt = 0;
+        c->bs_ecn = 0;
+        if (x && x->algo == MRC_CC_ALGO_NSCC) {
+            mrc__nscc_ack(c, x, &cs, now);
+            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+        }
+    }
+    if (f & MRC__BURST_SACK) { /* as the SACK fast path's end (mrc__req_timers after progress) */
+#if MRC_FAST_PATH
+        if (!(f & MRC__BURST_PROGRESS) || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
+        else mrc__req_timers_arm(c, 0, 0, now, now);
+#else
+        mrc__req_timers(c); /* only the fast paths defer */
+#endif
+    }
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+}
+/* Queue a QP's deferred work (its bflags are set); a full list is worked off first. */
+MRC__PRIVATE void mrc__burst_defer(mrc_endpoint *ep, mrc_conn *c) {
+    if (c->bflags & MRC__BURST_DIRTY) return;
+    if (ep->burst_len == MRC__BURST_QPS) {
+        uint32_t i;
+        for (i = 0; i < ep->burst_len; i++) {
+            mrc_conn *d = ep->conns[ep->burst_q[i]];
+            if (d && d->bflags) mrc__burst_conn(d, ep->now);
+        }
+        ep->burst_len = 0;
+    }
+    c->bflags |= MRC__BURST_DIRTY;
+    ep->burst_q[ep->burst_len++] = c->slot;
+}
+
 /* ---- receive: the general path (decode, then the endpoint operation or the QP's handler) -------------------- */
 /* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
  * the decode, then the endpoint operation or the QP's handler (out of line, with its mrc_pkt: the entry keeps no
@@ -8345,6 +8459,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
     if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k, ri, now);
     c = mrc__conn_lookup(ep, k.bth.dest_qp);
     if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
+    if (c->bflags) mrc__burst_conn(c, now); /* P37 bursts: the general code sees the QP as after single calls */
     if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
     switch (k.bth.opcode) {
     case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_LAST_IMM:
@@ -8541,8 +8656,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
             if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
-            mrc__nscc_ack(c, x, &cs, now);
-            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+            if (ep->in_burst) { /* P37 bursts: one update per QP per burst, at its end */
+                c->bs_newly += cs.newly;
+                if (rtt) c->bs_rtt = rtt;
+                c->bs_ecn |= cs.ecn;
+                c->bflags |= MRC__BURST_CC;
+            } else {
+                mrc__nscc_ack(c, x, &cs, now);
+                if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+            }
         } else {
             mrc__cc_on_sack(c, &cs, now);
         }
@@ -8559,6 +8681,11 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         const mrc__wr *wr = MRC__SQ(c, c->sq_done);
         if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
             mrc__req_complete(c);
+    }
+    if (ep->in_burst) { /* P37 bursts: the re-arm and the scheduling below, once per QP at the burst's end */
+        c->bflags |= MRC__BURST_SACK | (progress ? MRC__BURST_PROGRESS : 0u);
+        mrc__burst_defer(ep, c);
+        return MRC_OK;
     }
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
@@ -8722,6 +8849,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         c->tack_msgs = 0;
         c->st.tx_tack++;
     }
+    if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
+        mrc__burst_defer(ep, c);
+        return MRC_OK;
+    }
     /* what mrc_endpoint_recv does after any packet of a QP */
     if (!req_idle) {
         mrc__sched_tx(c);
@@ -8812,11 +8943,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 #endif
 
 /* ---- receive: the entry ------------------------------------------------------------------------------------- */
-MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
-                              mrc_time now) {
-    if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
-    ep->st.rx_pkts++; /* the clock between the two counters: not one vector add of both (more instructions) */
-    now = mrc__clock(ep, now);
+/* One packet, its arguments checked, at the endpoint's clock */
+MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                                           mrc_time now) {
+    ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
@@ -8829,6 +8959,35 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     }
 #endif
     return mrc__recv(ep, pkt, len, ri, now);
+}
+MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                              mrc_time now) {
+    if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
+    return mrc__recv_one(ep, pkt, len, ri, mrc__clock(ep, now));
+}
+/* P37 bursts: the packets in order at one time; the per-QP work a packet leaves (NSCC's update, the RTO/TLP re-arm,
+ * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls */
+MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now) {
+    unsigned i;
+    int ok = 0;
+    if (!ep || (!pkts && n)) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    ep->in_burst = 1;
+    for (i = 0; i < n; i++) {
+        const mrc_rxpkt *k = &pkts[i];
+        int r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
+                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, now);
+        if (rc) rc[i] = r;
+        ok += r == MRC_OK;
+    }
+    for (i = 0; i < ep->burst_len; i++) {
+        mrc_conn *c = ep->conns[ep->burst_q[i]];
+        if (c && c->bflags) mrc__burst_conn(c, now);
+    }
+    ep->burst_len = 0;
+    ep->in_burst = 0;
+    MRC__CHECK_ALL(ep);
+    return ok;
 }
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
@@ -9078,6 +9237,23 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
     return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
+/* P37 bursts: up to n packets, each as mrc_endpoint_poll_tx would return it; stops at the first entry that gets none
+ * (its len says why: 0 nothing to send, MRC_ERR_NOBUF) */
+MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsigned n, unsigned flags, mrc_time now) {
+    unsigned i;
+    if (!ep || (!pkts && n) || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    for (i = 0; i < n; i++) {
+        mrc_txpkt *t = &pkts[i];
+        t->len = !t->buf                                            ? MRC_ERR_INVAL
+                 : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
+                 : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
+                                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
+        if (t->len <= 0) break;
+    }
+    return (int)i;
+}
+
 /* ---- time: the next deadline and the expiries --------------------------------------------------------------- */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
     if (!ep) return MRC_TIME_NEVER;
@@ -9096,12 +9272,12 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->ver_deadline <= now) mrc__ev_ver_expire(c, now);
         if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
         if (c->pace_deadline <= now) mrc__cc_pace_expire(c);
-        mrc__timer_update(c);
+        mrc__timer_rekey(c); /* exact again (P36 lazy deadlines: the key may have been early, and nothing was due) */
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
             c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
-            mrc__timer_update(c);
+            mrc__timer_rekey(c);
         }
         mrc__sched_tx(c);
     }

@@ -29,6 +29,7 @@
  *   api            connection defaults, QP hints, the error detail of every control call, large EV formats
  *   hostile        a forging attacker against live transfers
  *   live           liveness: a QP with work is never silent
+ *   burst          P37 bursts: a transmit burst equals single calls; transfers received in bursts, bad entries
  */
 #define MRC_IMPLEMENTATION
 #include "tests/test.h"
@@ -60,6 +61,7 @@ static const test_entry *const modules[] = {
     test_codec,    test_packet,        test_state,     test_responder,  test_requester,
     test_scenario, test_scenario_edge, test_ev_health, test_ev_profile, test_ev_select,
     test_cc_nscc,  test_cc,            test_api,       test_hostile,    test_live,
+    test_burst,
 };
 
 static int has(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }

@@ -547,6 +547,18 @@ typedef struct mrc_rxinfo {
 enum { MRC_RX_TRIMMED = 1u << 0, MRC_RX_ICRC_BAD = 1u << 1 };
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now);
+/* Feed a burst of n packets received together (docs/PROTOCOL.md P37 bursts), as a NIC's receive loop gets them: each
+ * is taken as mrc_endpoint_recv would take it at `now`, in order, except that the per-QP work a packet leaves behind -
+ * NSCC's update (once per QP from the burst's SACKs: the bytes summed, the latest RTT, CE if any echoed one), the
+ * RTO/TLP re-arm, scheduling and the timer key - is done once per QP at the end. rc (NULL, or n entries) gets each
+ * packet's result as mrc_endpoint_recv returns it (MRC_ERR_INVAL for an entry with no packet or a bad port). Returns
+ * the number of packets accepted (MRC_OK), or MRC_ERR_INVAL when ep is NULL or pkts is NULL with n > 0. */
+typedef struct mrc_rxpkt {
+    const uint8_t *pkt;
+    size_t len;
+    mrc_rxinfo ri;
+} mrc_rxpkt;
+MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now);
 
 /* Produce the next packet to send. Writes the MRC headers to buf and describes the payload in ti. Returns the bytes
  * written to buf (> 0), 0 when there is nothing to send now, MRC_ERR_NOBUF when cap < MRC_HDR_MAX (or, with
@@ -571,8 +583,21 @@ typedef struct mrc_txinfo {
 enum { MRC_TX_COPY = 1u << 0 }; /* copy payload and pad into buf after the headers */
 MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                  mrc_time now);
+/* Produce up to n packets (docs/PROTOCOL.md P37 bursts), each exactly as mrc_endpoint_poll_tx would return it into
+ * pkts[i].buf (pkts[i].cap bytes), its description in pkts[i].ti and its return value in pkts[i].len. Stops at the
+ * first entry that gets no packet: its len is 0 (nothing to send now), MRC_ERR_NOBUF or MRC_ERR_INVAL (no buf).
+ * Returns the number of packets produced (entries 0..count-1 have len > 0), or MRC_ERR_INVAL (ep NULL, pkts NULL
+ * with n > 0, unknown flags). A packet's ti.path stays valid until the next call into the core. */
+typedef struct mrc_txpkt {
+    uint8_t *buf;
+    size_t cap;
+    int len;
+    mrc_txinfo ti;
+} mrc_txpkt;
+MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsigned n, unsigned flags, mrc_time now);
 
-/* Earliest absolute time at which mrc_endpoint_on_timeout has work, or MRC_TIME_NEVER. O(1). */
+/* The time at which to call mrc_endpoint_on_timeout next, or MRC_TIME_NEVER when no timer is armed. O(1). It may be
+ * earlier than any timer (docs/PROTOCOL.md P36 lazy deadlines): a call then finds nothing due and re-keys. */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep);
 /* Run every timer due at or before now. Spurious or early calls are harmless. MRC_OK or MRC_ERR_INVAL. */
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now);

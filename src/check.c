@@ -98,11 +98,11 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
                 return 15;
         }
     }
-    /* Rule 16: the QP's timer-heap key is the earliest of its timers, and it is in the heap exactly when that is
-     * finite (the fast paths re-arm timers in line and rely on it, docs/PROTOCOL.md P22 fast paths) */
+    /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
+     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
-        if (d != c->deadline || (d == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }

@@ -20,6 +20,54 @@
 #include "epop.h"
 #include "check.h"
 
+/* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
+/* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
+ * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
+ * the timer key). */
+MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
+    unsigned f = c->bflags;
+    c->bflags = 0;
+    if (f & MRC__BURST_CC) {
+        mrc__ccx *x = mrc__conn_ccx(c);
+        mrc__cc_sample cs;
+        cs.newly = c->bs_newly;
+        cs.rtt = c->bs_rtt;
+        cs.ecn = c->bs_ecn;
+        cs.pen = cs.r_c = 0;
+        c->bs_newly = 0;
+        c->bs_rtt = 0;
+        c->bs_ecn = 0;
+        if (x && x->algo == MRC_CC_ALGO_NSCC) {
+            mrc__nscc_ack(c, x, &cs, now);
+            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+        }
+    }
+    if (f & MRC__BURST_SACK) { /* as the SACK fast path's end (mrc__req_timers after progress) */
+#if MRC_FAST_PATH
+        if (!(f & MRC__BURST_PROGRESS) || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
+        else mrc__req_timers_arm(c, 0, 0, now, now);
+#else
+        mrc__req_timers(c); /* only the fast paths defer */
+#endif
+    }
+    mrc__sched_tx(c);
+    mrc__timer_update(c);
+}
+/* Queue a QP's deferred work (its bflags are set); a full list is worked off first. */
+MRC__PRIVATE void mrc__burst_defer(mrc_endpoint *ep, mrc_conn *c) {
+    if (c->bflags & MRC__BURST_DIRTY) return;
+    if (ep->burst_len == MRC__BURST_QPS) {
+        uint32_t i;
+        for (i = 0; i < ep->burst_len; i++) {
+            mrc_conn *d = ep->conns[ep->burst_q[i]];
+            if (d && d->bflags) mrc__burst_conn(d, ep->now);
+        }
+        ep->burst_len = 0;
+    }
+    c->bflags |= MRC__BURST_DIRTY;
+    ep->burst_q[ep->burst_len++] = c->slot;
+}
+
 /* ---- receive: the general path (decode, then the endpoint operation or the QP's handler) -------------------- */
 /* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
  * the decode, then the endpoint operation or the QP's handler (out of line, with its mrc_pkt: the entry keeps no
@@ -36,6 +84,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
     if (k.bth.dest_qp == MRC_EPOP_QPN) return mrc__epop_recv(ep, &k, ri, now);
     c = mrc__conn_lookup(ep, k.bth.dest_qp);
     if (!c) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_QPN, k.bth.opcode);
+    if (c->bflags) mrc__burst_conn(c, now); /* P37 bursts: the general code sees the QP as after single calls */
     if ((k.bth.pkey & 0x7FFFu) != (c->attr.pkey & 0x7FFFu)) return mrc__drop(ep, c, MRC_DROP_PKEY, k.bth.opcode);
     switch (k.bth.opcode) {
     case MRC_OP_WRITE_FIRST: case MRC_OP_WRITE_MIDDLE: case MRC_OP_WRITE_LAST: case MRC_OP_WRITE_LAST_IMM:
@@ -232,8 +281,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         cs.r_c = (uint8_t)MRC__FX(cs_p, MRC__CCS_R_C);
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
             if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
-            mrc__nscc_ack(c, x, &cs, now);
-            if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+            if (ep->in_burst) { /* P37 bursts: one update per QP per burst, at its end */
+                c->bs_newly += cs.newly;
+                if (rtt) c->bs_rtt = rtt;
+                c->bs_ecn |= cs.ecn;
+                c->bflags |= MRC__BURST_CC;
+            } else {
+                mrc__nscc_ack(c, x, &cs, now);
+                if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+            }
         } else {
             mrc__cc_on_sack(c, &cs, now);
         }
@@ -250,6 +306,11 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         const mrc__wr *wr = MRC__SQ(c, c->sq_done);
         if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
             mrc__req_complete(c);
+    }
+    if (ep->in_burst) { /* P37 bursts: the re-arm and the scheduling below, once per QP at the burst's end */
+        c->bflags |= MRC__BURST_SACK | (progress ? MRC__BURST_PROGRESS : 0u);
+        mrc__burst_defer(ep, c);
+        return MRC_OK;
     }
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
@@ -413,6 +474,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         c->tack_msgs = 0;
         c->st.tx_tack++;
     }
+    if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
+        mrc__burst_defer(ep, c);
+        return MRC_OK;
+    }
     /* what mrc_endpoint_recv does after any packet of a QP */
     if (!req_idle) {
         mrc__sched_tx(c);
@@ -503,11 +568,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 #endif
 
 /* ---- receive: the entry ------------------------------------------------------------------------------------- */
-MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
-                              mrc_time now) {
-    if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
-    ep->st.rx_pkts++; /* the clock between the two counters: not one vector add of both (more instructions) */
-    now = mrc__clock(ep, now);
+/* One packet, its arguments checked, at the endpoint's clock */
+MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                                           mrc_time now) {
+    ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
@@ -520,6 +584,35 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     }
 #endif
     return mrc__recv(ep, pkt, len, ri, now);
+}
+MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
+                              mrc_time now) {
+    if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
+    return mrc__recv_one(ep, pkt, len, ri, mrc__clock(ep, now));
+}
+/* P37 bursts: the packets in order at one time; the per-QP work a packet leaves (NSCC's update, the RTO/TLP re-arm,
+ * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls */
+MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now) {
+    unsigned i;
+    int ok = 0;
+    if (!ep || (!pkts && n)) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    ep->in_burst = 1;
+    for (i = 0; i < n; i++) {
+        const mrc_rxpkt *k = &pkts[i];
+        int r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
+                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, now);
+        if (rc) rc[i] = r;
+        ok += r == MRC_OK;
+    }
+    for (i = 0; i < ep->burst_len; i++) {
+        mrc_conn *c = ep->conns[ep->burst_q[i]];
+        if (c && c->bflags) mrc__burst_conn(c, now);
+    }
+    ep->burst_len = 0;
+    ep->in_burst = 0;
+    MRC__CHECK_ALL(ep);
+    return ok;
 }
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
@@ -769,6 +862,23 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
     return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
+/* P37 bursts: up to n packets, each as mrc_endpoint_poll_tx would return it; stops at the first entry that gets none
+ * (its len says why: 0 nothing to send, MRC_ERR_NOBUF) */
+MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsigned n, unsigned flags, mrc_time now) {
+    unsigned i;
+    if (!ep || (!pkts && n) || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
+    now = mrc__clock(ep, now);
+    for (i = 0; i < n; i++) {
+        mrc_txpkt *t = &pkts[i];
+        t->len = !t->buf                                            ? MRC_ERR_INVAL
+                 : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
+                 : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
+                                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
+        if (t->len <= 0) break;
+    }
+    return (int)i;
+}
+
 /* ---- time: the next deadline and the expiries --------------------------------------------------------------- */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
     if (!ep) return MRC_TIME_NEVER;
@@ -787,12 +897,12 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         if (c->ver_deadline <= now) mrc__ev_ver_expire(c, now);
         if (c->nopath_deadline <= now) mrc__nopath_expire(c, now);
         if (c->pace_deadline <= now) mrc__cc_pace_expire(c);
-        mrc__timer_update(c);
+        mrc__timer_rekey(c); /* exact again (P36 lazy deadlines: the key may have been early, and nothing was due) */
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
             c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
             c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
-            mrc__timer_update(c);
+            mrc__timer_rekey(c);
         }
         mrc__sched_tx(c);
     }

@@ -1,7 +1,8 @@
 /* ================================================================================================================
  * TIMERS - src/timers.c
- * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by their earliest one (mrc_endpoint_next_deadline
- * reads its top in O(1); a QP whose earliest deadline moves is re-sifted in O(log QPs)), and the requester's
+ * Owns: every deadline of a QP and the endpoint's heap of QPs keyed by a lower bound of their earliest one
+ * (mrc_endpoint_next_deadline reads its top in O(1); a deadline that moves later costs nothing, one that moves earlier
+ * a sift up, and on_timeout re-keys exactly: P36 lazy deadlines), and the requester's
  * retransmission timers: the RTO with linear then exponential back-off (Q25 retry budget), the tail-loss probe and the
  * reorder deadline (P32 reorder timer, the reorder tolerance). What a timer does when it fires belongs to its owner
  * (requester, responder, paths, congestion control, endpoint operations); src/endpoint.c dispatches the expiries.
@@ -50,8 +51,33 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
 }
-/* Recompute the conn's earliest deadline and re-key it in the heap. O(log conns). */
+/* docs/PROTOCOL.md P36 lazy deadlines: a QP's heap key (conn->deadline) is a lower bound of its timers, not always
+ * the earliest. A timer that moves later - the RTO and the tail-loss probe after every packet sent or acknowledged,
+ * the common case - leaves the key where it is: O(1), no re-sift. A timer that moves earlier lowers the key (sift up;
+ * a QP enters the heap when it gets its first finite timer). When the key is reached, mrc_endpoint_on_timeout finds
+ * what is due (possibly nothing) and re-keys the QP exactly (mrc__timer_rekey), so a QP whose timers keep moving
+ * later costs one early wake-up per timer interval instead of a re-sift per packet. A QP left with no timer at all
+ * leaves the heap at once, so an idle endpoint's next deadline is MRC_TIME_NEVER. */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
+    mrc_endpoint *ep = c->ep;
+    mrc_time d = mrc__timers_min(c);
+    if (d >= c->deadline) { /* later, or the same: the key stays; a QP left with no timer leaves the heap now */
+        if (d == MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP) {
+            c->deadline = d;
+            mrc__heap_remove(ep, c);
+        }
+        return;
+    }
+    c->deadline = d;
+    if (c->heap_idx == MRC__NOHEAP) {
+        c->heap_idx = ep->heap_len;
+        ep->heap[ep->heap_len++] = c->slot;
+    }
+    /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
+    if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
+}
+/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
+MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
@@ -63,7 +89,6 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
             c->heap_idx = ep->heap_len;
             ep->heap[ep->heap_len++] = c->slot;
         }
-        /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
         if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
     }
 }
@@ -155,9 +180,8 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
  * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
  * part and mrc__tlp_interval in line). The reorder deadline is left as it is: after a transmission it stands
- * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. A QP in the heap whose key did not change is
- * left as it is (as mrc__timer_update leaves it); one alone in the heap only takes the new key (mrc__heap_fix would
- * move nothing). */
+ * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. The key moves only when one of them is now
+ * earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base) {
     mrc_time rto, tlp, d;
@@ -169,10 +193,9 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     tlp = MRC__MAX(MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt), (mrc_time)1000u);
     c->tlp_deadline =
         (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(tlp_base, tlp << MRC__MIN(tlp_count, 10u));
-    d = mrc__timers_min(c);
-    if (d != MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP && (c->ep->heap_len == 1u || d == c->deadline))
-        c->deadline = d;
-    else
-        mrc__timer_update(c);
+    /* P36 lazy deadlines: the other timers did not move (the SACK fast path sets the reorder deadline just before),
+     * so a key at or below these three still bounds them all */
+    d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
+    if (d < c->deadline) mrc__timer_update(c);
 }
 #endif

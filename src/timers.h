@@ -10,6 +10,7 @@
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
+MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);

@@ -40,6 +40,12 @@
  *   wimm       Write-IMM messages awaiting their receive (Q23 WIMM overflow)
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
+/* P37 bursts: QPs whose per-packet work an mrc_endpoint_recv_burst defers to its end, at most this many at once */
+#define MRC__BURST_QPS (MRC_MAX_CONNS < 32 ? MRC_MAX_CONNS : 32)
+#define MRC__BURST_DIRTY 1u    /* conn->bflags: queued on burst_q; sched_tx and the timer key at the end */
+#define MRC__BURST_SACK 2u     /* SACKs of the burst: NSCC's update from bs_* and the RTO/TLP re-arm at the end */
+#define MRC__BURST_PROGRESS 4u /* ... and one of them made progress */
+#define MRC__BURST_CC 8u       /* NSCC samples of the burst summed in bs_*: one update at the end */
 
 /* An EV slot index, 0..MRC_MAX_EVS-1 (one byte while the set fits it). */
 #if MRC_MAX_EVS <= 256
@@ -286,8 +292,13 @@ struct mrc_conn {
     uint32_t win_psns;        /* requester window in PSNs */
     uint32_t rsp_win;         /* responder window in PSNs */
     uint32_t mtu_shift;
-    mrc_time deadline;        /* min of the timers below (heap key) */
+    mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
+    /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample) */
+    uint8_t bflags;
+    uint8_t bs_ecn;
+    mrc_time bs_rtt;
+    uint64_t bs_newly;
     /* --- requester --- */
     mrc__wr sq[MRC_MAX_SQ];
     uint32_t sq_head, sq_done, sq_send, sq_tail; /* reported <= done <= sending <= posted (free-running) */
@@ -417,6 +428,9 @@ struct mrc_endpoint {
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
     uint16_t heap_len;
+    uint8_t in_burst;                     /* inside mrc_endpoint_recv_burst (P37 bursts) */
+    uint16_t burst_len;                   /* QPs with deferred work (conn->bflags), their slots below */
+    uint16_t burst_q[MRC__BURST_QPS];
     uint16_t ctq[MRC_MAX_CONNS];          /* conns with control packets queued, round-robin, served first */
     uint16_t txq[MRC_MAX_CONNS];          /* conns with requester work (data, retransmissions, probes), round-robin */
     uint32_t ctq_head, ctq_len;

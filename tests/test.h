@@ -75,7 +75,7 @@ void note(const char *fmt, ...);
 /* the modules' tables, in the runner's order (mrc_test.c) */
 extern const test_entry test_codec[], test_packet[], test_state[], test_responder[], test_requester[],
     test_scenario[], test_scenario_edge[], test_ev_health[], test_ev_profile[], test_ev_select[], test_cc_nscc[],
-    test_cc[], test_api[], test_hostile[], test_live[];
+    test_cc[], test_api[], test_hostile[], test_live[], test_burst[];
 
 /* ================================================================================================================
  * tests/util.c: unit-test helpers (ut_*)

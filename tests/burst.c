@@ -1,0 +1,190 @@
+/* tests/burst.c - P37 bursts (docs/PROTOCOL.md): mrc_endpoint_recv_burst and mrc_endpoint_poll_tx_burst. A burst of
+ * transmissions equals the same number of single calls byte for byte; transfers whose arrivals reach each endpoint in
+ * bursts (the wire's rx_burst) stay bit-exact and live under every impairment, over one QP and several; bad entries of
+ * a burst are answered per entry while the rest are taken.
+ */
+#include "test.h"
+
+/* ---- 1. a transmit burst is the same packets as single calls ------------------------------------------------- */
+/* A's write i straight into its QP (the pair's plan is not used: its refill runs inside the wire's loop) */
+static int bu_post(sc_pair *p, unsigned i) {
+    mrc_write w;
+    memset(&w, 0, sizeof w);
+    w.wr_id = i;
+    w.opcode = (uint8_t)((i & 1u) ? MRC_WR_WRITE_IMM : MRC_WR_WRITE);
+    w.buf = p->src[0] + (i << 16);
+    w.len = 40000u + i * 1000u;
+    w.remote_va = sc_iova(1) + (i << 16);
+    w.rkey = p->rkey[1];
+    w.imm = i;
+    return mrc_conn_post_write(p->q[0][0].c, &w, sc_now(p));
+}
+/* Two pairs from the same seed and plan: A of one is polled packet by packet, A of the other in bursts of 7; every
+ * packet (its bytes, its payload, every mrc_txinfo field but the payload pointer) must be the same. */
+static int bu_tx_equal_body(sc_pair *p) {
+    sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
+    static uint8_t b1[8][MRC_HDR_MAX], b2[8][MRC_HDR_MAX];
+    mrc_txpkt k[8];
+    unsigned total = 0, bursts = 0, i;
+    int r = 1;
+    if (!q) return 1;
+    sc_defaults(p, g_seed + 3700);
+    sc_defaults(q, g_seed + 3700);
+    if (sc_start(p) != 0 || sc_start(q) != 0) goto out;
+    for (i = 0; i < 6; i++)
+        if (bu_post(p, i) != MRC_OK || bu_post(q, i) != MRC_OK) goto out;
+    for (;;) {
+        int n, j;
+        memset(k, 0, sizeof k);
+        for (i = 0; i < 7; i++) {
+            k[i].buf = b2[i];
+            k[i].cap = sizeof b2[i];
+        }
+        n = mrc_endpoint_poll_tx_burst(q->ep[0], k, 7, 0, sc_now(q));
+        if (n < 0 || n > 7) {
+            fail_at(__FILE__, __LINE__, "poll_tx_burst returned a bad count");
+            goto out;
+        }
+        for (j = 0; j <= n && j < 7; j++) {
+            mrc_txinfo ti;
+            int m;
+            memset(&ti, 0, sizeof ti);
+            m = mrc_endpoint_poll_tx(p->ep[0], b1[j], sizeof b1[j], 0, &ti, sc_now(p));
+            if (m != k[j].len) {
+                printf("    packet %u: single call %d, burst entry %d\n", total, m, k[j].len);
+                fail_at(__FILE__, __LINE__, "the same return value");
+                goto out;
+            }
+            if (m <= 0) break;
+            if (memcmp(b1[j], b2[j], (size_t)m) != 0 || ti.port != k[j].ti.port || ti.ev != k[j].ti.ev ||
+                ti.dscp != k[j].ti.dscp || ti.opcode != k[j].ti.opcode || ti.pad != k[j].ti.pad ||
+                ti.hdr_len != k[j].ti.hdr_len || ti.payload_len != k[j].ti.payload_len || ti.qpn != k[j].ti.qpn ||
+                ti.peer != k[j].ti.peer || ti.dscp_class != k[j].ti.dscp_class ||
+                (ti.payload_len && memcmp(ti.payload, k[j].ti.payload, ti.payload_len) != 0)) {
+                printf("    packet %u differs\n", total);
+                fail_at(__FILE__, __LINE__, "the same packet");
+                goto out;
+            }
+            total++;
+        }
+        bursts++;
+        if (n < 7) break; /* the window or the plan ended the burst early: both stopped at the same place */
+    }
+    note("%u packets in %u bursts, identical", total, bursts);
+    if (total < 48) {
+        fail_at(__FILE__, __LINE__, "total >= 48 (a burst test that sent little proves little)");
+        goto out;
+    }
+    r = 0;
+out:
+    sc_free(q);
+    free(q);
+    return r;
+}
+SC_TEST(t_bu_tx_equal, bu_tx_equal_body)
+
+/* ---- 2. transfers received in bursts: bit-exact and live under every impairment --------------------------------- */
+static void bu_link(mrc_wire_link *l, unsigned impaired) {
+    mrc_wire_link_default(l);
+    l->rate_bps = 0; /* no serialization and no jitter: what is sent together arrives together, and bursts form */
+    l->delay_ns = 3000;
+    if (!impaired) return;
+    l->loss_ppm = 10000;
+    l->dup_ppm = 5000;
+    l->corrupt_ppm = 5000;
+    l->trim_ppm = 10000;
+    l->ce_ppm = 20000;
+}
+static int bu_run(sc_pair *p, uint64_t seed, unsigned nq, unsigned impaired, unsigned burst) {
+    mrc_wire_link l;
+    unsigned q, s;
+    trng r;
+    sc_defaults(p, seed);
+    p->nq = nq;
+    p->region = 8u << 20;
+    p->wc.rx_burst = (uint8_t)burst;
+    bu_link(&l, impaired);
+    sc_set_links(p, MRC_WIRE_BOTH, &l);
+    SC_CHECK(p, sc_start(p) == 0);
+    r.s = seed ^ 0xB5B5ull;
+    for (s = 0; s < 2; s++)
+        for (q = 0; q < nq; q++) SC_CHECK(p, sc_plan_random(p, (int)s, q, 24, (uint32_t)(p->region / nq), 50, &r) == 0);
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    /* the bursts really formed, on both sides */
+    SC_CHECKF(p, p->w.bursts[0] && p->w.bursts[1] && p->w.burst_max[0] > 1 && p->w.burst_max[1] > 1,
+              "bursts %llu/%llu, largest %llu/%llu", (unsigned long long)p->w.bursts[0],
+              (unsigned long long)p->w.bursts[1], (unsigned long long)p->w.burst_max[0],
+              (unsigned long long)p->w.burst_max[1]);
+    note("seed %llu, %u QPs, impaired %u, burst %u: %llu+%llu bursts, %.2f+%.2f packets each, largest %llu/%llu",
+         (unsigned long long)seed, nq, impaired, burst, (unsigned long long)p->w.bursts[0],
+         (unsigned long long)p->w.bursts[1], (double)p->w.burst_pkts[0] / (double)p->w.bursts[0],
+         (double)p->w.burst_pkts[1] / (double)p->w.bursts[1], (unsigned long long)p->w.burst_max[0],
+         (unsigned long long)p->w.burst_max[1]);
+    if (impaired)
+        for (s = 0; s < 2; s++) {
+            mrc_conn_stats cs = sc_cstats(p, (int)s, 0), peer = sc_cstats(p, 1 - (int)s, 0);
+            SC_CHECK(p, peer.rx_trimmed > 0 && cs.tx_rtx > 0 && cs.rx_nack > 0); /* the impairments happened */
+        }
+    return 0;
+}
+static int bu_transfer_body(sc_pair *p) {
+    static const unsigned nq[] = {1, 4, 1, 4}, imp[] = {0, 0, 1, 1}, burst[] = {32, 8, 16, 64};
+    unsigned i;
+    for (i = 0; i < 4; i++) {
+        if (bu_run(p, g_seed + 3800 + i, nq[i], imp[i], burst[i])) return 1;
+        sc_free(p);
+        memset(p, 0, sizeof *p);
+    }
+    return 0;
+}
+SC_TEST(t_bu_transfer, bu_transfer_body)
+
+/* ---- 3. bad entries and bad calls ------------------------------------------------------------------------------- */
+static int bu_args_body(sc_pair *p) {
+    mrc_rxpkt k[3];
+    mrc_txpkt t[2];
+    int rc[3];
+    static uint8_t junk[64], buf[MRC_HDR_MAX];
+    mrc_endpoint_stats before, after;
+    sc_defaults(p, g_seed + 3900);
+    SC_CHECK(p, sc_start(p) == 0);
+    SC_CHECK(p, mrc_endpoint_recv_burst(NULL, k, 1, rc, 0) == MRC_ERR_INVAL);
+    SC_CHECK(p, mrc_endpoint_recv_burst(p->ep[1], NULL, 1, rc, 0) == MRC_ERR_INVAL);
+    SC_CHECK(p, mrc_endpoint_recv_burst(p->ep[1], NULL, 0, NULL, sc_now(p)) == 0);
+    memset(k, 0, sizeof k);
+    memset(junk, 0xA5, sizeof junk);
+    k[0].pkt = NULL; /* no packet */
+    k[0].ri.port = 1;
+    k[1].pkt = junk; /* port 0 */
+    k[1].len = sizeof junk;
+    k[2].pkt = junk; /* garbage, port 1: dropped and counted */
+    k[2].len = sizeof junk;
+    k[2].ri.port = 1;
+    before = sc_estats(p, 1);
+    SC_CHECK(p, mrc_endpoint_recv_burst(p->ep[1], k, 3, rc, sc_now(p)) == 0);
+    after = sc_estats(p, 1);
+    SC_CHECK(p, rc[0] == MRC_ERR_INVAL && rc[1] == MRC_ERR_INVAL && rc[2] == MRC_ERR_DROP);
+    SC_CHECK(p, after.rx_pkts == before.rx_pkts + 1u);
+    SC_CHECK(p, mrc_endpoint_poll_tx_burst(NULL, t, 1, 0, 0) == MRC_ERR_INVAL);
+    SC_CHECK(p, mrc_endpoint_poll_tx_burst(p->ep[0], NULL, 1, 0, 0) == MRC_ERR_INVAL);
+    SC_CHECK(p, mrc_endpoint_poll_tx_burst(p->ep[0], t, 1, 0x80u, 0) == MRC_ERR_INVAL);
+    SC_CHECK(p, bu_post(p, 0) == MRC_OK);
+    memset(t, 0, sizeof t);
+    t[0].buf = buf;
+    t[0].cap = 8; /* too small: nothing is consumed */
+    SC_CHECK(p, mrc_endpoint_poll_tx_burst(p->ep[0], t, 2, 0, sc_now(p)) == 0 && t[0].len == MRC_ERR_NOBUF);
+    t[0].cap = sizeof buf;
+    t[1].buf = NULL; /* the second entry has no buffer: one packet, then INVAL in its len */
+    SC_CHECK(p, mrc_endpoint_poll_tx_burst(p->ep[0], t, 2, 0, sc_now(p)) == 1 && t[0].len > 0 &&
+                    t[1].len == MRC_ERR_INVAL);
+    return 0;
+}
+SC_TEST(t_bu_args, bu_args_body)
+
+const test_entry test_burst[] = {
+    {"bu_tx_equal", t_bu_tx_equal},
+    {"bu_transfer", t_bu_transfer},
+    {"bu_args", t_bu_args},
+    {NULL, NULL},
+};
