@@ -32,8 +32,11 @@
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
 #                      compiler helpers, and on a 64-bit division on a per-packet path (tools/div_check.py, for
 #                      Cortex-M4 and RV32)
-#   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config,
-#                      and what a QP costs per in-flight PSN, tracked PSN, EV, WR, immediate (tools/size_breakdown.sh)
+#   make size          first the core as firmware builds it (arm-none-eabi-gcc -Os, Cortex-M4, with and without
+#                      MRC_NO_STRINGS: .text against the 48 KB target, the 30 largest functions, .text per layer of
+#                      src/; tools/size_gcc.sh), then text/data/bss per firmware target (clang -Os),
+#                      sizeof(mrc_endpoint) and sizeof(mrc_conn) per config, what a QP costs per in-flight PSN, tracked
+#                      PSN, EV, WR, immediate (tools/size_breakdown.sh), and last make firmware-size when present
 #   make bench         instructions per 4 KiB data packet by phase (callgrind; the core linked as its own unit),
 #                      reconciled every run with callgrind over the API calls alone, the scaling table, the targets,
 #                      x86-64 beside the firmware figures (make firmware-bench, when present), ns per packet against
@@ -256,7 +259,12 @@ SIZE_SMALL := -DMRC_MAX_PORTS=4 -DMRC_MAX_CONNS=4 -DMRC_MAX_EVS=32 -DMRC_MAX_INF
 SIZE_LARGE := -DMRC_MAX_CONNS=256 -DMRC_MAX_INFLIGHT=4096 -DMRC_MAX_MPR_UNITS=32 -DMRC_MAX_WIMM=256 \
               -DMRC_MAX_SQ=256 -DMRC_MAX_RQ=256
 
-size: freestanding
+# size-gcc before freestanding: make size prints the GCC figures first (prerequisites run left to right without -j)
+.PHONY: size-gcc
+size-gcc:
+	@B=$(B) tools/size_gcc.sh
+
+size: size-gcc freestanding
 	@echo "== code size of the core (clang -Os, freestanding, text/data/bss in bytes)"
 	@$(LLVM_SIZE) $(B)/fs/*.o
 	@echo "== memory the application allocates (host build)"
@@ -266,6 +274,10 @@ size: freestanding
 	@$(CC) -std=c99 -O1 -DSIZES_NAME='"large"' $(SIZE_LARGE) -o $(B)/sizes_large tools/mrc_sizes.c && \
 	  ./$(B)/sizes_large
 	@SIZE_SMALL="$(SIZE_SMALL)" B=$(B) tools/size_breakdown.sh $(CC)
+	@if $(MAKE) --no-print-directory -n firmware-size >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory firmware-size; \
+	else echo "== per-packet path size (make firmware-size): SKIP: this Makefile has no firmware-size target" \
+	  "(firmware/ is not in this tree)"; fi
 
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk
