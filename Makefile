@@ -197,7 +197,9 @@ $(B)/mrc_bench_large: bench/mrc_bench.c $(B)/bench/core_large.o $(CORE) | $(B)
 	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. $(BENCH_CG) $(BENCH_LARGE) -o $@ bench/mrc_bench.c \
 	  $(B)/bench/core_large.o
 
-bench: $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
+BENCH_BINS := $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
+bench:
+	@$(MAKE) --no-print-directory $(SUBJ) $(BENCH_BINS)
 	CC="$(CC)" B=$(B) bench/bench.sh
 
 # ---- demo --------------------------------------------------------------------------------------------------------
