@@ -32,10 +32,15 @@
 #   make freestanding  the core cross-compiled for firmware targets; fails on any undefined symbol but mem* and
 #                      compiler helpers, and on a 64-bit division on a per-packet path (tools/div_check.py, for
 #                      Cortex-M4 and RV32)
-#   make size          text/data/bss per firmware target, sizeof(mrc_endpoint) and sizeof(mrc_conn) per config,
-#                      and what a QP costs per in-flight PSN, tracked PSN, EV, WR, immediate (tools/size_breakdown.sh)
-#   make bench         instructions per 4 KiB data packet by phase (callgrind), the scaling table, ns per packet
-#                      against a 4 KiB memcpy; JSON in build/bench/bench.json (bench/README.md); never in make test
+#   make size          first the core as firmware builds it (arm-none-eabi-gcc -Os, Cortex-M4, with and without
+#                      MRC_NO_STRINGS: .text against the 48 KB target, the 30 largest functions, .text per layer of
+#                      src/; tools/size_gcc.sh), then text/data/bss per firmware target (clang -Os),
+#                      sizeof(mrc_endpoint) and sizeof(mrc_conn) per config, what a QP costs per in-flight PSN, tracked
+#                      PSN, EV, WR, immediate (tools/size_breakdown.sh), and last make firmware-size when present
+#   make bench         instructions per 4 KiB data packet by phase (callgrind; the core linked as its own unit),
+#                      reconciled every run with callgrind over the API calls alone, the scaling table, the targets,
+#                      x86-64 beside the firmware figures (make firmware-bench, when present), ns per packet against
+#                      a 4 KiB memcpy; JSON in build/bench/bench.json (bench/README.md); never in make test
 #   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
 #   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
 #
@@ -165,8 +170,9 @@ dissector-test: $(B)/mrc_pcap $(B)/sim/mrc_simrun $(B)/mrc_perf
 	B=$(B) tools/dissector_test.sh
 
 # ---- benchmarks (timing: never part of make test) ----
-# make bench: instructions per data packet (callgrind; installs valgrind when root and missing, else a SKIP line),
-# the scaling table, ns per data packet (median of 7 wall-clock runs), the EV-pick micro-bench; JSON lines in
+# make bench: instructions per data packet (callgrind; installs valgrind when root and missing, else a SKIP line)
+# and their reconciliation, the scaling table, the targets, the firmware figures beside them (make -s firmware-bench
+# when this Makefile has it), ns per data packet (median of 7 wall-clock runs), the EV-pick micro-bench; JSON lines in
 # build/bench/bench.json (bench/README.md). The large build carries 1,024 QPs, 1,024 WRs and a 4,096-PSN window.
 BENCH_LARGE := -DMRC_MAX_CONNS=1024 -DMRC_MAX_SQ=1024 -DMRC_MAX_RQ=1024 -DMRC_MAX_INFLIGHT=4096
 BENCH_CG    := $(if $(wildcard /usr/include/valgrind/callgrind.h),-DBENCH_CALLGRIND)
@@ -174,13 +180,26 @@ BENCH_CG    := $(if $(wildcard /usr/include/valgrind/callgrind.h),-DBENCH_CALLGR
 $(B)/bench_ev_pick: bench/ev_pick.c $(CORE) | $(B)
 	$(CC) $(CSTD) -O2 -g -I. -o $@ bench/ev_pick.c
 
-$(B)/mrc_bench: bench/mrc_bench.c $(CORE) | $(B)
-	$(CC) $(CSTD) $(WARN) -O2 -g -I. $(BENCH_CG) -o $@ bench/mrc_bench.c
+# The core is its own translation unit (bench/core.c, no LTO): the harness's phase wrappers can only call its API
+# functions, never carry inlined core code, so a wrapper's inclusive Ir minus its own is exactly the core's.
+$(B)/bench/core.o: bench/core.c $(CORE) | $(B)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. -c -o $@ bench/core.c
 
-$(B)/mrc_bench_large: bench/mrc_bench.c $(CORE) | $(B)
-	$(CC) $(CSTD) $(WARN) -O2 -g -I. $(BENCH_CG) $(BENCH_LARGE) -o $@ bench/mrc_bench.c
+$(B)/bench/core_large.o: bench/core.c $(CORE) | $(B)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. $(BENCH_LARGE) -c -o $@ bench/core.c
 
-bench: $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
+$(B)/mrc_bench: bench/mrc_bench.c $(B)/bench/core.o $(CORE) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. $(BENCH_CG) -o $@ bench/mrc_bench.c $(B)/bench/core.o
+
+$(B)/mrc_bench_large: bench/mrc_bench.c $(B)/bench/core_large.o $(CORE) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. $(BENCH_CG) $(BENCH_LARGE) -o $@ bench/mrc_bench.c \
+	  $(B)/bench/core_large.o
+
+BENCH_BINS := $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
+bench:
+	@$(MAKE) --no-print-directory $(SUBJ) $(BENCH_BINS)
 	CC="$(CC)" B=$(B) bench/bench.sh
 
 # ---- demo --------------------------------------------------------------------------------------------------------
@@ -242,7 +261,12 @@ SIZE_SMALL := -DMRC_MAX_PORTS=4 -DMRC_MAX_CONNS=4 -DMRC_MAX_EVS=32 -DMRC_MAX_INF
 SIZE_LARGE := -DMRC_MAX_CONNS=256 -DMRC_MAX_INFLIGHT=4096 -DMRC_MAX_MPR_UNITS=32 -DMRC_MAX_WIMM=256 \
               -DMRC_MAX_SQ=256 -DMRC_MAX_RQ=256
 
-size: freestanding
+# size-gcc before freestanding: make size prints the GCC figures first (prerequisites run left to right without -j)
+.PHONY: size-gcc
+size-gcc:
+	@B=$(B) tools/size_gcc.sh
+
+size: size-gcc freestanding
 	@echo "== code size of the core (clang -Os, freestanding, text/data/bss in bytes)"
 	@$(LLVM_SIZE) $(B)/fs/*.o
 	@echo "== memory the application allocates (host build)"
@@ -252,6 +276,10 @@ size: freestanding
 	@$(CC) -std=c99 -O1 -DSIZES_NAME='"large"' $(SIZE_LARGE) -o $(B)/sizes_large tools/mrc_sizes.c && \
 	  ./$(B)/sizes_large
 	@SIZE_SMALL="$(SIZE_SMALL)" B=$(B) tools/size_breakdown.sh $(CC)
+	@if $(MAKE) --no-print-directory -n firmware-size >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory firmware-size; \
+	else echo "== per-packet path size (make firmware-size): SKIP: this Makefile has no firmware-size target" \
+	  "(firmware/ is not in this tree)"; fi
 
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk

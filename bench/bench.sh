@@ -4,10 +4,14 @@
 #   1. instructions per data packet: each stream of build/mrc_bench (default capacities) and build/mrc_bench_large
 #      (1,024 QPs, 1,024 WRs, 4,096-PSN window) runs once under callgrind, counting only inside the bench_* phase
 #      wrappers; bench/cg_fold.awk folds each callgrind.out, `mrc_bench report` divides by the packets it counted
-#   2. the reconciliation with `valgrind --tool=callgrind --toggle-collect=mrc_endpoint_recv
-#      --toggle-collect=mrc_endpoint_poll_tx build/demo -m 16 -l 0 -t 0 -j 0 -q`
-#   3. ns per data packet: `mrc_bench time`, median of REPS (7) wall-clock transfers, a 4 KiB memcpy as the yardstick
-#   4. the EV-pick micro-bench (bench/ev_pick.c)
+#   2. the reconciliation: the streams the targets name (clean, sack8) run again as plain transfers under
+#      `callgrind --toggle-collect=mrc_endpoint_recv --toggle-collect=mrc_endpoint_poll_tx`: callgrind's total per data
+#      packet must be the table's ALL-IN (+ copy) within 2% (else a FAIL line, and exit 1 at the end); and the same
+#      measurement over `build/demo -m 16 -l 0 -t 0 -j 0 -q`, printed beside it
+#   3. the targets (issue 36) beside the figures, and the firmware figures (`make -s firmware-bench`, when the
+#      Makefile has that target) beside x86-64's: reported, never asserted
+#   4. ns per data packet: `mrc_bench time`, median of REPS (7) wall-clock transfers, a 4 KiB memcpy as the yardstick
+#   5. the EV-pick micro-bench (bench/ev_pick.c)
 # Every result is also a JSON line in $B/bench/bench.json. Needs the binaries `make bench` builds first.
 set -euo pipefail
 
@@ -24,8 +28,9 @@ for f in "$BIN" "$BINL" "$B/demo" "$B/bench_ev_pick"; do
     [ -x "$f" ] || { echo "bench: $f is missing: run make bench" >&2; exit 1; }
 done
 mkdir -p "$OUT"
-rm -f "$OUT"/*.counts "$OUT"/*.ir "$OUT"/*.log "$OUT"/cg.*.out "$JSON"
+rm -f "$OUT"/*.counts "$OUT"/*.ir "$OUT"/*.log "$OUT"/cg.*.out "$OUT"/firmware.out "$JSON"
 t_start=$(date +%s)
+recon_fail=0
 
 json_str() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
 commit=$(git -C "$HERE/.." rev-parse HEAD 2>/dev/null || echo unknown)
@@ -67,6 +72,10 @@ if command -v valgrind >/dev/null 2>&1; then
     for s in $($BIN list timed); do # what the wall-clock times, whole: the harness's share of it
         cg "$s.plain" "$OUT/$s.plain.log" -- --toggle-collect=transfer "$BIN" run "$s"
     done
+    for s in $($BIN list reconcile); do # the reconciliation: the two API calls counted straight, no wrapper
+        cg "$s.api" "$OUT/$s.api.log" -- --toggle-collect=mrc_endpoint_recv --toggle-collect=mrc_endpoint_poll_tx \
+            "$BIN" run "$s"
+    done
     cg demo "$OUT/demo.log" -- --toggle-collect=mrc_endpoint_recv --toggle-collect=mrc_endpoint_poll_tx \
         "$B/demo" -m 16 -l 0 -t 0 -j 0 -q
     if ! grep -q 'bit-exact' "$OUT/demo.log"; then
@@ -75,13 +84,89 @@ if command -v valgrind >/dev/null 2>&1; then
         exit 1
     fi
     awk '/^data packets/ {print "data_pkts", $3}' "$OUT/demo.log" > "$OUT/demo.counts"
-    "$BIN" report "$OUT" "$JSON"
+    "$BIN" report "$OUT" "$JSON" || recon_fail=1
 else
     echo
     echo "== Instructions per data packet: SKIP: valgrind is not installed (apt-get install valgrind, as root);"
     echo "   the wall-clock table below is still measured"
     printf '{"bench":"instr","skipped":"valgrind not installed"}\n' >> "$JSON"
 fi
+
+# ---- firmware: instructions per data packet on Cortex-M4 and RV32 (QEMU), beside x86-64's ----
+jget() { # jget JSON-LINE KEY -> the value of KEY in a flat JSON object (a string without its quotes), or nothing
+    printf '%s\n' "$1" | sed -n 's/.*"'"$2"'":\("\([^"]*\)"\|\([^,}]*\)\).*/\2\3/p' | head -n 1
+}
+x86() { # x86 STREAM -> the stream's ALL-IN per data packet from this run's instr line, or nothing
+    jget "$(grep -F '"bench":"instr","stream":"'"$1"'"' "$JSON" | head -n 1)" all_in
+}
+fw_line() { # fw_line TARGET -> the firmware line of TARGET (variant default, else the first), or nothing
+    local l
+    l=$(grep -F '"bench":"firmware"' "$OUT/firmware.out" 2>/dev/null | grep -F '"target":"'"$1"'"' || true)
+    { printf '%s\n' "$l" | grep -F '"variant":"default"' || printf '%s\n' "$l"; } | grep . | head -n 1 || true
+}
+fw_missing() { # fw_missing TARGET -> the tools that target needs and this machine lacks (a hint for the SKIP line)
+    local t miss=""
+    case $1 in
+    cortex-m4) for t in arm-none-eabi-gcc qemu-system-arm; do command -v $t >/dev/null 2>&1 || miss="$miss $t"; done ;;
+    rv32) command -v qemu-system-riscv32 >/dev/null 2>&1 || miss="$miss qemu-system-riscv32"
+        command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || command -v riscv32-unknown-elf-gcc >/dev/null 2>&1 ||
+            command -v clang >/dev/null 2>&1 || miss="$miss riscv64-unknown-elf-gcc" ;;
+    esac
+    printf '%s' "${miss# }"
+}
+fw_fail=0
+ROOT=$(cd "$HERE/.." && pwd)
+echo
+echo "== Instructions per 4 KiB data packet: x86-64 (callgrind) | Cortex-M4 (QEMU) | RV32 (QEMU); all-in, copy apart =="
+fw_skip=()
+if make --no-print-directory -C "$ROOT" -n firmware-bench >/dev/null 2>&1; then
+    rc=0
+    make -s --no-print-directory -C "$ROOT" B="$B" firmware-bench > "$OUT/firmware.out" 2>&1 || rc=$?
+    if [ "$rc" != 0 ]; then
+        tail -n 20 "$OUT/firmware.out" | sed 's/^/  | /'
+        echo "  FAIL: make firmware-bench exited $rc (its last lines above)"
+        fw_fail=1
+    fi
+    grep -F '"bench":"firmware"' "$OUT/firmware.out" >> "$JSON" || true
+    for t in cortex-m4 rv32; do
+        l=$(fw_line $t)
+        if [ -z "$l" ]; then
+            why=$(grep -i 'skip' "$OUT/firmware.out" | grep -i -e "$t" -e "${t%%-*}" | head -n 1 || true)
+            miss=$(fw_missing $t)
+            fw_skip+=("SKIP: $t: make firmware-bench gave no result for it${miss:+ (missing here: $miss)}${why:+; it said: $why}")
+        elif [ "$(jget "$l" result)" != PASS ]; then
+            echo "  FAIL: $t: make firmware-bench result \"$(jget "$l" result)\": $l"
+            fw_fail=1
+        fi
+    done
+else
+    fw_skip+=("SKIP: Cortex-M4 and RV32: this Makefile has no firmware-bench target (firmware/ is not in this tree)")
+fi
+cell() { # cell VALUE [RESULT] -> a table cell: the value rounded, '-' when there is none, '(FAIL)' after a failure
+    if [ -z "$1" ] || [ "$1" = null ]; then printf '%s' -; else printf '%.0f%s' "$1" "${2:+$([ "$2" = PASS ] || echo " ($2)")}"; fi
+}
+l_m4=$(fw_line cortex-m4)
+l_rv=$(fw_line rv32)
+printf '  %-26s %20s %18s %18s %10s\n' "SACK" "x86-64 (callgrind)" "Cortex-M4 (QEMU)" "RV32 (QEMU)" "target"
+for spec in "per data packet:clean:sack1:800" "per 8 data packets:sack8:sack8:400"; do
+    IFS=: read -r label stream key tgt <<< "$spec"
+    vx=$(x86 "$stream")
+    vm=$(jget "$l_m4" "instr_per_pkt_$key")
+    vr=$(jget "$l_rv" "instr_per_pkt_$key")
+    printf '  %-26s %20s %18s %18s %10s\n' "$label" "$(cell "$vx")" "$(cell "$vm" "$(jget "$l_m4" result)")" \
+        "$(cell "$vr" "$(jget "$l_rv" result)")" "<= $tgt"
+    printf '{"bench":"platforms","stream":"%s","unit":"instructions per data packet","x86_64":%s,"cortex_m4":%s,"rv32":%s,"target":%s}\n' \
+        "$stream" "${vx:-null}" "${vm:-null}" "${vr:-null}" "$tgt" >> "$JSON"
+done
+for t in cortex-m4 rv32; do
+    l=$(fw_line $t)
+    if [ -n "$l" ]; then
+        echo "  $t ($(jget "$l" variant)): flash $(jget "$l" flash) B, RAM $(jget "$l" ram) B, stack high water" \
+            "$(jget "$l" stack_hw) B, $(jget "$l" result)"
+    fi
+done
+for m in ${fw_skip[@]+"${fw_skip[@]}"}; do echo "  $m"; done
+if [ -z "$(x86 clean)" ]; then echo "  SKIP: x86-64: no callgrind figures in this run (valgrind)"; fi
 
 # ---- wall-clock ----
 "$BIN" time "$JSON" "$REPS"
@@ -96,3 +181,8 @@ echo
 echo "== JSON lines ($JSON; compare two commits with bench/compare.sh OLD.json NEW.json)"
 cat "$JSON"
 echo "bench: done in $(( $(date +%s) - t_start )) s"
+if [ "$recon_fail" != 0 ] || [ "$fw_fail" != 0 ]; then
+    [ "$recon_fail" = 0 ] || echo "bench: FAIL: the reconciliation: the table's ALL-IN is not what callgrind counts in the API calls (above)"
+    [ "$fw_fail" = 0 ] || echo "bench: FAIL: make firmware-bench (above)"
+    exit 1
+fi

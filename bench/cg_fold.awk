@@ -4,12 +4,14 @@
 #   W <bench_wrapper> <inclusive Ir>
 #   M <bench_wrapper or -> <Ir>            libc memcpy/memmove inside that wrapper (- : outside any)
 #   C <function> <calls>                   calls into the function, from the call arcs
+#   T <Ir>                                 every Ir the run collected (callgrind's own totals: line)
 function base(n,  b) { b = n; sub(/'.*/, "", b); sub(/\..*/, "", b); gsub(/[ \t]/, "_", b); return b }
 function wrapper(n,  k, p, i, b) {
     k = split(n, p, "'")
     for (i = 1; i <= k; i++) if (p[i] ~ /^bench_/) { b = p[i]; sub(/\..*/, "", b); return b }
     return "-"
 }
+/^totals:/ { total = $2; next }
 /^fn=/    { fn = substr($0, 4); incall = 0; next }
 /^cfn=/   { cfn = substr($0, 5); next }
 /^calls=/ { split(substr($0, 7), a, " "); ncalls[base(cfn)] += a[1]; incall = 1; next }
@@ -26,4 +28,5 @@ END {
     for (b in W) printf "W %s %.0f\n", b, W[b]
     for (b in M) printf "M %s %.0f\n", b, M[b]
     for (b in ncalls) printf "C %s %.0f\n", b, ncalls[b]
+    if (total != "") printf "T %.0f\n", total
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/compare.sh OLD.json NEW.json - two `make bench` records side by side: every figure of NEW next to the same
-# figure of OLD (matched by bench and stream/dimension) with the change in percent; '*' marks a change over 2%.
+# figure of OLD (matched by bench and stream/dimension; firmware lines by target and variant) with the change in
+# percent; '*' marks a change over 2%.
 # ALL=1 also lists the raw per-wrapper calls_* and core_ir_* fields.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: bench/compare.sh OLD.json NEW.json" >&2; exit 2; }
@@ -30,7 +31,10 @@ function parse(s, kv, ks,   n, i, c, j, d, str, key, expect_key, nk) {
     }
     return nk
 }
-function id(kv) { return kv["bench"] "/" (("stream" in kv) ? kv["stream"] : ("dim" in kv) ? kv["dim"] : "") }
+function id(kv) { # bench/stream (or dimension); firmware lines: bench/target/variant
+    if (kv["bench"] == "firmware") return kv["bench"] "/" kv["target"] "/" kv["variant"]
+    return kv["bench"] "/" (("stream" in kv) ? kv["stream"] : ("dim" in kv) ? kv["dim"] : "")
+}
 FNR == NR { parse($0, kv, ks); k = id(kv); old[k] = $0; next }
 {
     n = parse($0, kv, ks); k = id(kv)
@@ -43,7 +47,7 @@ FNR == NR { parse($0, kv, ks); k = id(kv); old[k] = $0; next }
     printf "\n%s\n", k
     for (i = 1; i <= n; i++) {
         f = ks[i]
-        if (f == "bench" || f == "stream" || f == "dim" || f == "small" || f == "large") continue
+        if (f == "bench" || f == "stream" || f == "dim" || f == "small" || f == "large" || f == "target" && kv["bench"] == "firmware") continue
         if (kv[f] !~ /^-?[0-9.]+$/ || !(f in ov) || ov[f] !~ /^-?[0-9.]+$/) continue
         if (!all && f ~ /^(calls|core_ir)_/) continue
         ch = ov[f] + 0 != 0 ? 100 * (kv[f] - ov[f]) / ov[f] : 0
