@@ -197,7 +197,11 @@ $(B)/mrc_bench_large: bench/mrc_bench.c $(B)/bench/core_large.o $(CORE) | $(B)
 	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. $(BENCH_CG) $(BENCH_LARGE) -o $@ bench/mrc_bench.c \
 	  $(B)/bench/core_large.o
 
-BENCH_BINS := $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick
+# P37 bursts beside single calls (bench/burst.c)
+$(B)/bench_burst: bench/burst.c $(B)/bench/core.o $(CORE) | $(B)
+	$(CC) $(CSTD) $(WARN) -O2 -g -fno-lto -I. -o $@ bench/burst.c $(B)/bench/core.o
+
+BENCH_BINS := $(B)/mrc_bench $(B)/mrc_bench_large $(B)/demo $(B)/bench_ev_pick $(B)/bench_burst
 bench:
 	@$(MAKE) --no-print-directory $(SUBJ) $(BENCH_BINS)
 	CC="$(CC)" B=$(B) bench/bench.sh

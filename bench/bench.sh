@@ -168,6 +168,45 @@ done
 for m in ${fw_skip[@]+"${fw_skip[@]}"}; do echo "  $m"; done
 if [ -z "$(x86 clean)" ]; then echo "  SKIP: x86-64: no callgrind figures in this run (valgrind)"; fi
 
+# ---- P37 bursts beside single calls (bench/burst.c) ----
+BB=$B/bench_burst
+if command -v valgrind >/dev/null 2>&1 && [ -x "$BB" ]; then
+    echo
+    echo "== P37 bursts: instructions per 4 KiB data packet, excl. the copy (callgrind over bench/burst.c's wrappers;"
+    echo "   no link model: each side takes what has arrived, then sends until it has nothing; bench/README.md) =="
+    printf '  %-46s %6s %8s %8s %8s %8s %8s %8s\n' stream "SACKs" "A tx" "B rx" "B SACK" "A SACK" "other" "ALL-IN"
+    printf '  %-46s %6s %8s %8s %8s %8s %8s %8s\n' "" "/pkt" "data" "data" "built" "proc." "" ""
+    for s in $("$BB" list | cut -f1); do
+        label=$("$BB" list | awk -F'\t' -v s="$s" '$1 == s {print $2}')
+        if ! valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.burst_$s.out" --compress-strings=no \
+            --compress-pos=no --separate-callers=8 --toggle-collect='bench_b_*' "$BB" "$s" > "$OUT/burst_$s.log" 2>&1 ||
+            ! grep -q ' ok$' "$OUT/burst_$s.log"; then
+            cat "$OUT/burst_$s.log" >&2
+            echo "bench: FAIL: bench_burst $s (log above)" >&2
+            exit 1
+        fi
+        awk -f "$HERE/cg_fold.awk" "$OUT/cg.burst_$s.out" > "$OUT/burst_$s.ir"
+        awk -v s="$s" -v label="$label" -v json="$JSON" '
+            FNR == NR { for (i = 1; i < NF; i++) if ($i == "data_pkts") n = $(i + 1); else if ($i == "sacks") k = $(i + 1)
+                        next }
+            $1 == "W" { w[$2] = $3 }
+            $1 == "M" { m[$2] = $3 }
+            END {
+                at = (w["bench_b_a_tx"] - m["bench_b_a_tx"]) / n; br = (w["bench_b_b_rx"] - m["bench_b_b_rx"]) / n
+                bt = (w["bench_b_b_tx"] - m["bench_b_b_tx"]) / n; ar = (w["bench_b_a_rx"] - m["bench_b_a_rx"]) / n
+                ot = (w["bench_b_misc"] - m["bench_b_misc"]) / n; all = at + br + bt + ar + ot
+                printf "  %-46s %6.3f %8.0f %8.0f %8.0f %8.0f %8.0f %8.0f\n", label, k / n, at, br, bt, ar, ot, all
+                printf "{\"bench\":\"burst\",\"stream\":\"%s\",\"data_pkts\":%d,\"sacks_per_pkt\":%.4f,\"a_tx_data\":%.1f,\"b_rx_data\":%.1f,\"b_sack_built\":%.1f,\"a_sack_processed\":%.1f,\"other\":%.1f,\"all_in\":%.1f,\"payload_copy\":%.1f}\n", \
+                    s, n, k / n, at, br, bt, ar, ot, all, (m["bench_b_b_rx"] + m["bench_b_a_rx"]) / n >> json
+            }' "$OUT/burst_$s.log" "$OUT/burst_$s.ir"
+    done
+    echo "  (A: the writer, B: the receiver. \"other\": timers and events of both. single calls are the clean stream's"
+    echo "   regime without its 800 Gb/s pacing; with B in bursts its SACKs for one burst coalesce: see SACKs/pkt)"
+else
+    echo
+    echo "== P37 bursts: SKIP: needs valgrind and $BB"
+fi
+
 # ---- wall-clock ----
 "$BIN" time "$JSON" "$REPS"
 
