@@ -1654,11 +1654,13 @@ struct mrc_conn {
     uint32_t mtu_shift;
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
-    /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample) */
+    uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
+    /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample:
+     * bytes newly received, saturating, and the latest RTT sample, at most 2^32 - 1 ns) */
     uint8_t bflags;
     uint8_t bs_ecn;
-    mrc_time bs_rtt;
-    uint64_t bs_newly;
+    uint32_t bs_rtt;
+    uint32_t bs_newly;
     /* --- requester --- */
     mrc__wr sq[MRC_MAX_SQ];
     uint32_t sq_head, sq_done, sq_send, sq_tail; /* reported <= done <= sending <= posted (free-running) */
@@ -1685,6 +1687,7 @@ struct mrc_conn {
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
     uint8_t reo_mult;         /* reordering tolerance multiplier (Q5 reordering slack) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
+    struct mrc__ccx *ccxp;    /* &ep->ccx[ccx], NULL while ccx is MRC__EV_NONE (read per packet) */
     uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
     uint16_t ready_next;      /* next READY QP of the context */
     uint8_t in_ready;
@@ -1788,6 +1791,7 @@ struct mrc_endpoint {
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
     uint16_t heap_len;
+    uint32_t armed;                       /* QPs with a timer armed (the heap may hold idle ones: P36) */
     uint8_t in_burst;                     /* inside mrc_endpoint_recv_burst (P37 bursts) */
     uint16_t burst_len;                   /* QPs with deferred work (conn->bflags), their slots below */
     uint16_t burst_q[MRC__BURST_QPS];
@@ -3541,17 +3545,22 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
  * a QP enters the heap when it gets its first finite timer). When the key is reached, mrc_endpoint_on_timeout finds
  * what is due (possibly nothing) and re-keys the QP exactly (mrc__timer_rekey), so a QP whose timers keep moving
  * later costs one early wake-up per timer interval instead of a re-sift per packet. A QP left with no timer at all
- * leaves the heap at once, so an idle endpoint's next deadline is MRC_TIME_NEVER. */
+ * stays in the heap too (its key is reached once, then it leaves): ep->armed counts the QPs with a timer armed, and
+ * with none mrc_endpoint_next_deadline is MRC_TIME_NEVER, as for an idle endpoint. */
+/* whether the QP has a timer armed, counted in ep->armed */
+MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
+    uint8_t a = d != MRC_TIME_NEVER;
+    if (a != c->t_armed) {
+        c->t_armed = a;
+        if (a) c->ep->armed++;
+        else c->ep->armed--;
+    }
+}
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
-    if (d >= c->deadline) { /* later, or the same: the key stays; a QP left with no timer leaves the heap now */
-        if (d == MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP) {
-            c->deadline = d;
-            mrc__heap_remove(ep, c);
-        }
-        return;
-    }
+    mrc__timer_armed(c, d);
+    if (d >= c->deadline) return; /* later, the same, or none: the key stays (a QP left idle stays in the heap) */
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
@@ -3564,6 +3573,7 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
+    mrc__timer_armed(c, d);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -3680,7 +3690,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     /* P36 lazy deadlines: the other timers did not move (the SACK fast path sets the reorder deadline just before),
      * so a key at or below these three still bounds them all */
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
-    if (d < c->deadline) mrc__timer_update(c);
+    if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
 #endif
 
@@ -3746,7 +3756,7 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
 
 /* ---- the send gate: may this QP send a packet now (docs/PROTOCOL.md 8.3) ------------------------------------ */
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
-    return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+    return c->ccxp;
 }
 /* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
  * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;
@@ -4273,6 +4283,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     MRC_ASSERT(i >= 0); /* checked before the transition */
     x = &ep->ccx[i];
     c->ccx = (uint16_t)i;
+    c->ccxp = x;
     c->last_rcvd = 0;
     c->tx_nominal = 0;
     c->rcvd_credit = 0;
@@ -4331,6 +4342,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
     if (x->refs && !--x->refs) x->used = 0;
     else mrc__cc_wake(c->ep, x);
     c->ccx = MRC__EV_NONE;
+    c->ccxp = (mrc__ccx *)0;
 }
 
 /* ---- a QP's inputs: sent, acknowledged, lost, a SACK's congestion signals ----------------------------------- */
@@ -5712,6 +5724,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     uint32_t qpn = c->qpn;
     if (ep) {
         mrc__heap_remove(ep, c);
+        if (c->t_armed) ep->armed--;
         if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
         if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
         if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);
@@ -8309,10 +8322,12 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         }
     }
     /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
-     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed */
+     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed; t_armed says whether one
+     * is (and is counted in ep->armed) */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
         if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if ((d != MRC_TIME_NEVER) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
@@ -8395,6 +8410,37 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
  * ============================================================================================================== */
 
+/* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
+/* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
+ * the head left (read once: mrc__reo_deadline) */
+MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
+    mrc_time slack;
+    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
+    }
+    c->reo_deadline = MRC_TIME_NEVER;
+    while (c->txl.n) {
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
+            break;
+        }
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    }
+}
+/* mrc__req_complete, only when the oldest message is all acknowledged */
+MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
+    if (c->sq_done != c->sq_send) {
+        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
+            mrc__req_complete(c);
+    }
+}
+
 /* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
 /* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
  * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
@@ -8402,6 +8448,7 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
 MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     unsigned f = c->bflags;
     c->bflags = 0;
+    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) mrc__sack_losses(c->ep, c); /* the SACKs' loss detection */
     if (f & MRC__BURST_CC) {
         mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;
@@ -8418,6 +8465,7 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
         }
     }
     if (f & MRC__BURST_SACK) { /* as the SACK fast path's end (mrc__req_timers after progress) */
+        mrc__sack_complete(c);
 #if MRC_FAST_PATH
         if (!(f & MRC__BURST_PROGRESS) || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
         else mrc__req_timers_arm(c, 0, 0, now, now);
@@ -8498,7 +8546,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     int32_t lo, hi;
     uint64_t bm;
     bool progress;
-    mrc_time r_sent, acked_sent, rtt = 0, slack;
+    mrc_time r_sent, acked_sent, rtt = 0;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
     if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
     if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
@@ -8619,22 +8667,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     if (progress) mrc__req_progress(c, now);
-    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
-        slack = mrc__slack(c);
-    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
-    }
-    c->reo_deadline = MRC_TIME_NEVER;
-    while (c->txl.n) { /* and P32 reorder timer's deadline from the head left, read once (mrc__reo_deadline) */
-        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
-        if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
-            break;
-        }
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    }
+    if (!ep->in_burst) mrc__sack_losses(ep, c); /* P37 bursts: once per QP, at the burst's end */
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
     if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
@@ -8657,8 +8690,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
             if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
             if (ep->in_burst) { /* P37 bursts: one update per QP per burst, at its end */
-                c->bs_newly += cs.newly;
-                if (rtt) c->bs_rtt = rtt;
+                c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + cs.newly, (uint64_t)0xFFFFFFFFu);
+                if (rtt) c->bs_rtt = (uint32_t)MRC__MIN(rtt, (mrc_time)0xFFFFFFFFu);
                 c->bs_ecn |= cs.ecn;
                 c->bflags |= MRC__BURST_CC;
             } else {
@@ -8677,16 +8710,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             c->st.cc_mpr_changes++;
         }
     }
-    if (c->sq_done != c->sq_send) { /* mrc__req_complete: only when the oldest message is all acknowledged */
-        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
-        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
-            mrc__req_complete(c);
-    }
     if (ep->in_burst) { /* P37 bursts: the re-arm and the scheduling below, once per QP at the burst's end */
         c->bflags |= MRC__BURST_SACK | (progress ? MRC__BURST_PROGRESS : 0u);
         mrc__burst_defer(ep, c);
         return MRC_OK;
     }
+    mrc__sack_complete(c);
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
     if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
@@ -9257,7 +9286,8 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
 /* ---- time: the next deadline and the expiries --------------------------------------------------------------- */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
     if (!ep) return MRC_TIME_NEVER;
-    return MRC__MIN(ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
+    /* P36 lazy deadlines: the heap may hold idle QPs whose keys passed; with no timer armed there is nothing to do */
+    return MRC__MIN(ep->armed && ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
 }
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;

@@ -302,6 +302,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     MRC_ASSERT(i >= 0); /* checked before the transition */
     x = &ep->ccx[i];
     c->ccx = (uint16_t)i;
+    c->ccxp = x;
     c->last_rcvd = 0;
     c->tx_nominal = 0;
     c->rcvd_credit = 0;
@@ -360,6 +361,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
     if (x->refs && !--x->refs) x->used = 0;
     else mrc__cc_wake(c->ep, x);
     c->ccx = MRC__EV_NONE;
+    c->ccxp = (mrc__ccx *)0;
 }
 
 /* ---- a QP's inputs: sent, acknowledged, lost, a SACK's congestion signals ----------------------------------- */

@@ -99,10 +99,12 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         }
     }
     /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
-     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed */
+     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed; t_armed says whether one
+     * is (and is counted in ep->armed) */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
         if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if ((d != MRC_TIME_NEVER) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }

@@ -20,6 +20,37 @@
 #include "epop.h"
 #include "check.h"
 
+/* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
+/* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
+ * the head left (read once: mrc__reo_deadline) */
+MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
+    mrc_time slack;
+    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
+        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
+    }
+    c->reo_deadline = MRC_TIME_NEVER;
+    while (c->txl.n) {
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
+            break;
+        }
+        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    }
+}
+/* mrc__req_complete, only when the oldest message is all acknowledged */
+MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
+    if (c->sq_done != c->sq_send) {
+        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
+        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
+            mrc__req_complete(c);
+    }
+}
+
 /* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
 /* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
  * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
@@ -27,6 +58,7 @@
 MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     unsigned f = c->bflags;
     c->bflags = 0;
+    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) mrc__sack_losses(c->ep, c); /* the SACKs' loss detection */
     if (f & MRC__BURST_CC) {
         mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;
@@ -43,6 +75,7 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
         }
     }
     if (f & MRC__BURST_SACK) { /* as the SACK fast path's end (mrc__req_timers after progress) */
+        mrc__sack_complete(c);
 #if MRC_FAST_PATH
         if (!(f & MRC__BURST_PROGRESS) || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
         else mrc__req_timers_arm(c, 0, 0, now, now);
@@ -123,7 +156,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     int32_t lo, hi;
     uint64_t bm;
     bool progress;
-    mrc_time r_sent, acked_sent, rtt = 0, slack;
+    mrc_time r_sent, acked_sent, rtt = 0;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
     if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
     if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
@@ -244,22 +277,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     if (progress) mrc__req_progress(c, now);
-    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) { /* mrc__req_detect_losses */
-        slack = mrc__slack(c);
-    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
-    }
-    c->reo_deadline = MRC_TIME_NEVER;
-    while (c->txl.n) { /* and P32 reorder timer's deadline from the head left, read once (mrc__reo_deadline) */
-        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
-        if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
-            break;
-        }
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    }
+    if (!ep->in_burst) mrc__sack_losses(ep, c); /* P37 bursts: once per QP, at the burst's end */
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
     if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
@@ -282,8 +300,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
             if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
             if (ep->in_burst) { /* P37 bursts: one update per QP per burst, at its end */
-                c->bs_newly += cs.newly;
-                if (rtt) c->bs_rtt = rtt;
+                c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + cs.newly, (uint64_t)0xFFFFFFFFu);
+                if (rtt) c->bs_rtt = (uint32_t)MRC__MIN(rtt, (mrc_time)0xFFFFFFFFu);
                 c->bs_ecn |= cs.ecn;
                 c->bflags |= MRC__BURST_CC;
             } else {
@@ -302,16 +320,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             c->st.cc_mpr_changes++;
         }
     }
-    if (c->sq_done != c->sq_send) { /* mrc__req_complete: only when the oldest message is all acknowledged */
-        const mrc__wr *wr = MRC__SQ(c, c->sq_done);
-        if (mrc_psn_diff(c->snd_una, (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK) > 0)
-            mrc__req_complete(c);
-    }
     if (ep->in_burst) { /* P37 bursts: the re-arm and the scheduling below, once per QP at the burst's end */
         c->bflags |= MRC__BURST_SACK | (progress ? MRC__BURST_PROGRESS : 0u);
         mrc__burst_defer(ep, c);
         return MRC_OK;
     }
+    mrc__sack_complete(c);
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
     if (!progress || c->state != MRC_QPS_RTS || c->snd_una == c->snd_nxt) mrc__req_timers(c);
@@ -882,7 +896,8 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
 /* ---- time: the next deadline and the expiries --------------------------------------------------------------- */
 MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
     if (!ep) return MRC_TIME_NEVER;
-    return MRC__MIN(ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
+    /* P36 lazy deadlines: the heap may hold idle QPs whose keys passed; with no timer armed there is nothing to do */
+    return MRC__MIN(ep->armed && ep->heap_len ? ep->conns[ep->heap[0]]->deadline : MRC_TIME_NEVER, ep->ep_deadline);
 }
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;

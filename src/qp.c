@@ -23,6 +23,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     uint32_t qpn = c->qpn;
     if (ep) {
         mrc__heap_remove(ep, c);
+        if (c->t_armed) ep->armed--;
         if (c->in_ctq) mrc__ring_remove(ep->ctq, &ep->ctq_head, &ep->ctq_len, slot);
         if (c->in_txq) mrc__ring_remove(ep->txq, &ep->txq_head, &ep->txq_len, slot);
         if (c->in_evq) mrc__ring_remove(ep->evq, &ep->evq_head, &ep->evq_len, slot);

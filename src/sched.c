@@ -31,7 +31,7 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
 
 /* ---- the send gate: may this QP send a packet now (docs/PROTOCOL.md 8.3) ------------------------------------ */
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
-    return c->ccx == MRC__EV_NONE ? (mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+    return c->ccxp;
 }
 /* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
  * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;

@@ -57,17 +57,22 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
  * a QP enters the heap when it gets its first finite timer). When the key is reached, mrc_endpoint_on_timeout finds
  * what is due (possibly nothing) and re-keys the QP exactly (mrc__timer_rekey), so a QP whose timers keep moving
  * later costs one early wake-up per timer interval instead of a re-sift per packet. A QP left with no timer at all
- * leaves the heap at once, so an idle endpoint's next deadline is MRC_TIME_NEVER. */
+ * stays in the heap too (its key is reached once, then it leaves): ep->armed counts the QPs with a timer armed, and
+ * with none mrc_endpoint_next_deadline is MRC_TIME_NEVER, as for an idle endpoint. */
+/* whether the QP has a timer armed, counted in ep->armed */
+MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
+    uint8_t a = d != MRC_TIME_NEVER;
+    if (a != c->t_armed) {
+        c->t_armed = a;
+        if (a) c->ep->armed++;
+        else c->ep->armed--;
+    }
+}
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
-    if (d >= c->deadline) { /* later, or the same: the key stays; a QP left with no timer leaves the heap now */
-        if (d == MRC_TIME_NEVER && c->heap_idx != MRC__NOHEAP) {
-            c->deadline = d;
-            mrc__heap_remove(ep, c);
-        }
-        return;
-    }
+    mrc__timer_armed(c, d);
+    if (d >= c->deadline) return; /* later, the same, or none: the key stays (a QP left idle stays in the heap) */
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
@@ -80,6 +85,7 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
+    mrc__timer_armed(c, d);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     c->deadline = d;
     if (d == MRC_TIME_NEVER) {
@@ -196,6 +202,6 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     /* P36 lazy deadlines: the other timers did not move (the SACK fast path sets the reorder deadline just before),
      * so a key at or below these three still bounds them all */
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
-    if (d < c->deadline) mrc__timer_update(c);
+    if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
 #endif

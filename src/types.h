@@ -294,11 +294,13 @@ struct mrc_conn {
     uint32_t mtu_shift;
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
-    /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample) */
+    uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
+    /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample:
+     * bytes newly received, saturating, and the latest RTT sample, at most 2^32 - 1 ns) */
     uint8_t bflags;
     uint8_t bs_ecn;
-    mrc_time bs_rtt;
-    uint64_t bs_newly;
+    uint32_t bs_rtt;
+    uint32_t bs_newly;
     /* --- requester --- */
     mrc__wr sq[MRC_MAX_SQ];
     uint32_t sq_head, sq_done, sq_send, sq_tail; /* reported <= done <= sending <= posted (free-running) */
@@ -325,6 +327,7 @@ struct mrc_conn {
     uint8_t rto_heard;        /* a trim NACK arrived since the last RTO expiry: the peer and the path are alive */
     uint8_t reo_mult;         /* reordering tolerance multiplier (Q5 reordering slack) */
     uint16_t ccx;             /* congestion context (index), MRC__EV_NONE before RTS */
+    struct mrc__ccx *ccxp;    /* &ep->ccx[ccx], NULL while ccx is MRC__EV_NONE (read per packet) */
     uint64_t cc_inflight;     /* this QP's nominal bytes in flight (its share of the context's) */
     uint16_t ready_next;      /* next READY QP of the context */
     uint8_t in_ready;
@@ -428,6 +431,7 @@ struct mrc_endpoint {
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
     uint16_t heap_len;
+    uint32_t armed;                       /* QPs with a timer armed (the heap may hold idle ones: P36) */
     uint8_t in_burst;                     /* inside mrc_endpoint_recv_burst (P37 bursts) */
     uint16_t burst_len;                   /* QPs with deferred work (conn->bflags), their slots below */
     uint16_t burst_q[MRC__BURST_QPS];
