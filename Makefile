@@ -14,8 +14,8 @@
 #                      build of the test suite runs (last line: "N passed, N failed")
 #   make check         everything: the long suites CI runs - asan, cxx, freestanding, size, demo, demo-sim,
 #                      sim-quick-asan, fast-check-sim, fuzz-short (libFuzzer runs), fuzz-fast-check, udp-smoke,
-#                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32 -
-#                      then make test (its last line is the runner's)
+#                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32,
+#                      firmware-test - then make test (its last line is the runner's)
 #   make hello         examples/hello.c: two endpoints, an in-memory lossy wire, one Write-with-Immediate
 #   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
 #                      mid-run (built-in impairment: no root, no hardware); about 5 s; leaves build/demo.pcap
@@ -43,6 +43,9 @@
 #                      a 4 KiB memcpy; JSON in build/bench/bench.json (bench/README.md); never in make test
 #   make test-be       the test suite and the frame codec's tests for s390x (64-bit big-endian) under qemu-user
 #   make test-32       the same for i686 (32-bit, x87 float); both install their cross compiler when root
+#   make firmware-test the core bare-metal under QEMU: Cortex-M4, Cortex-M4 with the alignment trap, RV32 (a lossy
+#                      transfer checked byte for byte, instructions per data packet); firmware-bench, firmware-size
+#                      (firmware/README.md)
 #
 # Variables: CC, CXX, CLANG, LLVM_NM, LLVM_SIZE, SEED (exported as MRC_TEST_SEED), TEST_ARGS (e.g. "-t sack"),
 # JOBS (parallel jobs of make test's and make check's builds; default: nproc).
@@ -288,6 +291,7 @@ size: size-gcc freestanding
 # ---- subsystem makefiles (each adds its own targets) ------------------------------------------------------------
 include sim/sim.mk
 include fuzz/fuzz.mk
+include firmware/fw.mk
 # ---- ports ---------------------------------------------------------------------------------------------------------
 #   make ports         every port adapter this machine can build: UDP always, DPDK and ibverbs when pkg-config finds
 #                      them (a SKIP line otherwise); mrc_perf gets --dpdk / --ibv with them
@@ -324,7 +328,7 @@ CHECK_BINS  := $(B)/mrc_test_asan $(B)/mrc_test_cxx $(B)/demo $(B)/mrc_perf $(B)
                $(B)/sim/mrc_simrun $(B)/sim/mrc_simrun_asan $(B)/sim/mrc_simrun_fc $(B)/mrc_frame_test \
                $(B)/mrc_frame_test_asan $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
 CHECK_PARTS := asan cxx freestanding size demo demo-sim sim-quick-asan fast-check-sim fuzz-short fuzz-fast-check \
-               udp-smoke udp-asan frame-test frame-test-asan ports-test dissector-test test-be test-32
+               udp-smoke udp-asan frame-test frame-test-asan ports-test dissector-test test-be test-32 firmware-test
 check-build: $(CHECK_BINS)
 check:
 	@$(MAKE) --no-print-directory $(SUBJ) check-build
