@@ -350,64 +350,64 @@ MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, cons
  * short packets go to the generic classifier (so a truncated packet leaves the same partial mrc_pkt and error).
  * The generic functions stay as mrc__*_generic: MRC_CODEC_GENERIC makes the public functions use them, and
  * tests/codec.c and fuzz/fuzz_decode.c check that both paths agree byte for byte and field for field. */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld1(const uint8_t *q) { return q[0]; }
 #if MRC__BSWAP_IO
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) {
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld2(const uint8_t *q) {
     uint16_t v;
     __builtin_memcpy(&v, q, 2);
     return __builtin_bswap16(v);
 }
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld4(const uint8_t *q) {
     uint32_t v;
     __builtin_memcpy(&v, q, 4);
     return __builtin_bswap32(v);
 }
 #else
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q) { return (uint32_t)q[0] << 8 | q[1]; }
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q) {
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld2(const uint8_t *q) { return (uint32_t)q[0] << 8 | q[1]; }
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld4(const uint8_t *q) {
     return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
 }
 #endif
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q) {
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld3(const uint8_t *q) {
     return (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
 }
-MRC__PRIVATE MRC__INLINE uint64_t mrc__ld8(const uint8_t *q) { return (uint64_t)mrc__ld4(q) << 32 | mrc__ld4(q + 4); }
+MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__ld8(const uint8_t *q) { return (uint64_t)mrc__ld4(q) << 32 | mrc__ld4(q + 4); }
 /* a 3-byte field past the header's first byte is read as the 4 bytes ending with it (one load and byte swap where
  * the target has them) */
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o) {
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o) {
     return o ? mrc__ld4(p + o - 1) & 0xFFFFFFu : mrc__ld3(p);
 }
-MRC__PRIVATE MRC__INLINE void mrc__st1(uint8_t *q, uint32_t v) { q[0] = (uint8_t)v; }
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st1(uint8_t *q, uint32_t v) { q[0] = (uint8_t)v; }
 #if MRC__BSWAP_IO
-MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st2(uint8_t *q, uint32_t v) {
     uint16_t w = __builtin_bswap16((uint16_t)v);
     __builtin_memcpy(q, &w, 2);
 }
-MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st4(uint8_t *q, uint32_t v) {
     v = __builtin_bswap32(v);
     __builtin_memcpy(q, &v, 4);
 }
-MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st8(uint8_t *q, uint64_t v) {
     v = __builtin_bswap64(v);
     __builtin_memcpy(q, &v, 8);
 }
 #else
-MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st2(uint8_t *q, uint32_t v) {
     q[0] = (uint8_t)(v >> 8);
     q[1] = (uint8_t)(v & 0xFFu);
 }
-MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st4(uint8_t *q, uint32_t v) {
     q[0] = (uint8_t)(v >> 24);
     q[1] = (uint8_t)(v >> 16);
     q[2] = (uint8_t)(v >> 8);
     q[3] = (uint8_t)(v & 0xFFu);
 }
-MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st8(uint8_t *q, uint64_t v) {
     mrc__st4(q, (uint32_t)(v >> 32));
     mrc__st4(q + 4, (uint32_t)(v & 0xFFFFFFFFu));
 }
 #endif
-MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v) {
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st3(uint8_t *q, uint32_t v) {
     q[0] = (uint8_t)(v >> 16);
     q[1] = (uint8_t)(v >> 8);
     q[2] = (uint8_t)(v & 0xFFu);

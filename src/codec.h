@@ -92,29 +92,32 @@
 #define MRC__EETH_TS        28, 2, 0, 16
 
 /* ---- fixed-offset field access: constant-offset big-endian loads and stores of a field's span ------------------ */
-/* Big-endian loads and stores. On little-endian x86 and AArch64 with GCC or Clang, 2-, 4- and 8-byte ones are one
- * unaligned access and a byte swap (compilers do not always merge the byte-wise form when many fields are written
- * in a row); everywhere else, and with MRC_CODEC_BYTEWISE, the portable byte-wise C99. */
+/* Big-endian loads and stores. On little-endian x86 and AArch64 with GCC or Clang, and on 32-bit Arm when the
+ * compiler may access memory unaligned (__ARM_FEATURE_UNALIGNED: v7-M without -mno-unaligned-access), 2-, 4- and
+ * 8-byte ones are one unaligned access and a byte swap (compilers do not always merge the byte-wise form when many
+ * fields are written in a row); everywhere else, and with MRC_CODEC_BYTEWISE, the portable byte-wise C99. They are
+ * always inlined (MRC__ALWAYS_INLINE): gcc -Os otherwise keeps them as functions, a call per header field. */
 #if !defined(MRC_CODEC_BYTEWISE) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) &&      \
     defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                                \
-    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) ||                                           \
+     (defined(__arm__) && defined(__ARM_FEATURE_UNALIGNED)))
 #define MRC__BSWAP_IO 1
 #else
 #define MRC__BSWAP_IO 0
 #endif
 typedef uint32_t mrc__w1, mrc__w2, mrc__w3, mrc__w4; /* the word a field of span 1..4 is read in */
 typedef uint64_t mrc__w8;
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld1(const uint8_t *q);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld2(const uint8_t *q);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3(const uint8_t *q);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld4(const uint8_t *q);
-MRC__PRIVATE MRC__INLINE uint64_t mrc__ld8(const uint8_t *q);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o);
-MRC__PRIVATE MRC__INLINE void mrc__st1(uint8_t *q, uint32_t v);
-MRC__PRIVATE MRC__INLINE void mrc__st2(uint8_t *q, uint32_t v);
-MRC__PRIVATE MRC__INLINE void mrc__st3(uint8_t *q, uint32_t v);
-MRC__PRIVATE MRC__INLINE void mrc__st4(uint8_t *q, uint32_t v);
-MRC__PRIVATE MRC__INLINE void mrc__st8(uint8_t *q, uint64_t v);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld1(const uint8_t *q);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld2(const uint8_t *q);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld3(const uint8_t *q);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld4(const uint8_t *q);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__ld8(const uint8_t *q);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__ld3_at(const uint8_t *p, unsigned o);
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st1(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st2(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st3(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st4(uint8_t *q, uint32_t v);
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st8(uint8_t *q, uint64_t v);
 #define MRC__LD_AT1(p, o) mrc__ld1((p) + (o))
 #define MRC__LD_AT2(p, o) mrc__ld2((p) + (o))
 #define MRC__LD_AT3(p, o) mrc__ld3_at((p), (o))

@@ -36,8 +36,13 @@
 #endif
 #ifdef MRC__LAYER_CHECK /* tools/layer_check compiles each source alone: a header's declarations need no bodies */
 #define MRC__INLINE
+#define MRC__ALWAYS_INLINE
+#elif defined(__GNUC__) || defined(__clang__)
+#define MRC__INLINE inline
+#define MRC__ALWAYS_INLINE inline __attribute__((always_inline)) /* the few-instruction helpers of every packet */
 #else
 #define MRC__INLINE inline
+#define MRC__ALWAYS_INLINE inline
 #endif
 #if defined(__GNUC__) || defined(__clang__)
 #define MRC__LIKELY(x) __builtin_expect(!!(x), 1)
