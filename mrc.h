@@ -919,7 +919,8 @@ typedef struct mrc_event {
     uint32_t peer;
     uint32_t port_mask;  /* PEER_PORTS: 1-based mask of the peer's usable ports */
 } mrc_event;
-/* Returns 1 and fills ev, 0 when no event is pending, MRC_ERR_INVAL. Controller events (EV_STATE, EP_*,
+/* Returns 1 and fills ev, 0 when no event is pending (then only ev->type is written: MRC_EVT_NONE), MRC_ERR_INVAL.
+ * Controller events (EV_STATE, EP_*,
  * PEER_PORTS) come first, then completions; completions of one connection come out in work-request order.
  * Completions never overrun: each lives in its connection's queue until pulled. Controller events live in a ring
  * of MRC_NOTIFYQ_LEN; when it is full the newest is dropped and counted, and the next one delivered says how many
@@ -9327,8 +9328,8 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
 /* ---- events and statistics ---------------------------------------------------------------------------------- */
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (!ep || !ev) return MRC_ERR_INVAL;
-    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test */
-        MRC_MEMSET(ev, 0, sizeof *ev);
+    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test, one store */
+        ev->type = MRC_EVT_NONE;
         return 0;
     }
     if (ep->notify_len) {

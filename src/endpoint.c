@@ -929,8 +929,8 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
 /* ---- events and statistics ---------------------------------------------------------------------------------- */
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (!ep || !ev) return MRC_ERR_INVAL;
-    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test */
-        MRC_MEMSET(ev, 0, sizeof *ev);
+    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test, one store */
+        ev->type = MRC_EVT_NONE;
         return 0;
     }
     if (ep->notify_len) {
