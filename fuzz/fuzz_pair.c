@@ -5,7 +5,8 @@
  * message writes src[s][off, off + len) to the peer's region at the same offset. The peer's region starts as
  * src ^ 0x5A, so every byte tells whether it was written, and written right.
  *
- * The network is one FIFO of in-flight packets per direction. Each action byte picks: deliver, drop, duplicate,
+ * The network is one FIFO of in-flight packets per direction. Each action byte picks: deliver (one packet, or a
+ * burst of 2-5 in one mrc_endpoint_recv_burst: P37), drop, duplicate,
  * swap (reorder), delay (to the tail), corrupt (detected by ICRC, or undetected), trim (the switch cuts a
  * trimmable packet to its headers), CE-mark, link down/up on one plane (a black hole the endpoints do not see),
  * port down/up (a plane failure the endpoint is told about), an EV black hole (every packet on one EV of one plane
@@ -576,6 +577,43 @@ static void fz_deliver(int dir, const fz_pkt *p) {
     fz_mem_guards();
 }
 
+/* P37 bursts: up to n packets from the head of direction dir to its receiver in one mrc_endpoint_recv_burst (those a
+ * plane or an EV black hole takes are dropped first, as fz_deliver drops them); the same oracles per packet */
+static void fz_deliver_burst(int dir, unsigned n) {
+    mrc_rxpkt k[8];
+    int rc[8];
+    uint8_t *copy[8];
+    unsigned i, m = 0, j;
+    int to = 1 - dir, r;
+    for (i = 0; i < n && i < 8u && b.net[dir].n; i++) {
+        fz_pkt p = *fz_net_head(dir), *x = &p;
+        int gone = g.link_down[dir][p.port - 1u] || !mrc_endpoint_port_up(&g.ep[to], p.port);
+        fz_net_pop(dir);
+        for (j = 0; j < g.nbh[dir]; j++)
+            if (g.bh_port[dir][j] == x->port && g.bh_ev[dir][j] == x->ev) gone = 1;
+        if (gone) continue;
+        copy[m] = (uint8_t *)malloc(p.len ? p.len : 1u);
+        if (!copy[m]) break;
+        memcpy(copy[m], p.b, p.len);
+        memset(&k[m], 0, sizeof k[m]);
+        k[m].pkt = copy[m];
+        k[m].len = p.len;
+        k[m].ri.port = p.port;
+        k[m].ri.dscp = p.dscp;
+        k[m].ri.ecn = p.ecn;
+        k[m].ri.flags = p.flags;
+        k[m].ri.ev = p.ev;
+        m++;
+    }
+    r = mrc_endpoint_recv_burst(&g.ep[to], k, m, rc, g.now);
+    FZ_CHECK(r >= 0 && (unsigned)r <= m, "recv_burst returned %d for %u packets", r, m);
+    for (i = 0; i < m; i++) {
+        FZ_CHECK(rc[i] == MRC_OK || rc[i] == MRC_ERR_DROP, "recv_burst: packet %u returned %d", i, rc[i]);
+        free(copy[i]);
+    }
+    fz_mem_guards();
+}
+
 static void fz_timers(void) {
     int s;
     for (s = 0; s < 2; s++) {
@@ -591,7 +629,13 @@ static void fz_action(fz_in *in) {
     int dir = arg & 1;
     fz_pkt *h = fz_net_head(dir), tmp;
     switch (a & 15u) {
-    case 0: case 1: case 2: /* deliver */
+    case 2: /* with argument bit 3: a burst (P37) of the next 2..5 packets of this direction in one call */
+        if (h && (arg & 8u)) {
+            fz_deliver_burst(dir, 2u + ((unsigned)arg >> 1 & 3u));
+            break;
+        }
+        /* fall through */
+    case 0: case 1: /* deliver */
         if (h) {
             tmp = *h;
             fz_net_pop(dir);
