@@ -5,6 +5,7 @@
  * deadline (each expiry handed to its owner), and pulled events - plus statistics. Each fast path (docs/PROTOCOL.md
  * P22 fast paths) sits beside the general path it shortcuts: the SACK and the responder's data fast paths beside
  * mrc__recv, the requester's new-data fast path beside mrc__poll_tx; make fast-check compares the two per call.
+ * The burst calls (docs/PROTOCOL.md P37) take and give many packets per call and do each QP's leftover work once.
  * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
  * ============================================================================================================== */
 #include "endpoint.h"
