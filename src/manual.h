@@ -40,7 +40,9 @@
  *
  *   The adapter puts hdr on the wire after Ethernet/IP/UDP (destination port 4791; ti.port is the plane, ti.ev the
  *   entropy for the UDP source port or flow label, see mrc_endpoint_ev_headers; ti.dscp the DSCP) and appends the
- *   RoCEv2 ICRC (mrc_icrc). examples/hello.c is the whole thing in 150 lines, with an in-memory wire.
+ *   RoCEv2 ICRC (mrc_icrc). examples/hello.c is the whole thing in 150 lines, with an in-memory wire. A loop that
+ *   gets packets in batches calls mrc_endpoint_recv_burst and mrc_endpoint_poll_tx_burst instead (per-QP work once
+ *   per burst; docs/PROTOCOL.md P37 bursts).
  *
  * OBJECTS AND LIFETIMES
  *   mrc_endpoint  one NIC: its ports (planes), memory regions, profiles and the table of its conns. sizeof is tens
