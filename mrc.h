@@ -3567,11 +3567,8 @@ MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
         else c->ep->armed--;
     }
 }
-MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    mrc_time d = mrc__timers_min(c);
-    mrc__timer_armed(c, d);
-    if (d >= c->deadline) return; /* later, the same, or none: the key stays (a QP left idle stays in the heap) */
+/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). */
+MRC__PRIVATE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
@@ -3580,21 +3577,21 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
     if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
 }
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
+    mrc_time d = mrc__timers_min(c);
+    mrc__timer_armed(c, d);
+    if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
+}
 /* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
     mrc__timer_armed(c, d);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
-    c->deadline = d;
     if (d == MRC_TIME_NEVER) {
-        mrc__heap_remove(ep, c);
+        c->deadline = d;
+        mrc__heap_remove(c->ep, c);
     } else {
-        if (c->heap_idx == MRC__NOHEAP) {
-            c->heap_idx = ep->heap_len;
-            ep->heap[ep->heap_len++] = c->slot;
-        }
-        if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
+        mrc__heap_key(c->ep, c, d);
     }
 }
 
@@ -8488,17 +8485,20 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     mrc__sched_tx(c);
     mrc__timer_update(c);
 }
+/* Every queued QP's deferred work, in the order they were queued (a QP whose work the general code already did is
+ * passed over) */
+MRC__PRIVATE void mrc__burst_flush(mrc_endpoint *ep) {
+    uint32_t i;
+    for (i = 0; i < ep->burst_len; i++) {
+        mrc_conn *d = ep->conns[ep->burst_q[i]];
+        if (d && d->bflags) mrc__burst_conn(d, ep->now);
+    }
+    ep->burst_len = 0;
+}
 /* Queue a QP's deferred work (its bflags are set); a full list is worked off first. */
 MRC__PRIVATE void mrc__burst_defer(mrc_endpoint *ep, mrc_conn *c) {
     if (c->bflags & MRC__BURST_DIRTY) return;
-    if (ep->burst_len == MRC__BURST_QPS) {
-        uint32_t i;
-        for (i = 0; i < ep->burst_len; i++) {
-            mrc_conn *d = ep->conns[ep->burst_q[i]];
-            if (d && d->bflags) mrc__burst_conn(d, ep->now);
-        }
-        ep->burst_len = 0;
-    }
+    if (ep->burst_len == MRC__BURST_QPS) mrc__burst_flush(ep);
     c->bflags |= MRC__BURST_DIRTY;
     ep->burst_q[ep->burst_len++] = c->slot;
 }
@@ -9021,11 +9021,7 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
         if (rc) rc[i] = r;
         ok += r == MRC_OK;
     }
-    for (i = 0; i < ep->burst_len; i++) {
-        mrc_conn *c = ep->conns[ep->burst_q[i]];
-        if (c && c->bflags) mrc__burst_conn(c, now);
-    }
-    ep->burst_len = 0;
+    mrc__burst_flush(ep);
     ep->in_burst = 0;
     MRC__CHECK_ALL(ep);
     return ok;

@@ -87,17 +87,20 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     mrc__sched_tx(c);
     mrc__timer_update(c);
 }
+/* Every queued QP's deferred work, in the order they were queued (a QP whose work the general code already did is
+ * passed over) */
+MRC__PRIVATE void mrc__burst_flush(mrc_endpoint *ep) {
+    uint32_t i;
+    for (i = 0; i < ep->burst_len; i++) {
+        mrc_conn *d = ep->conns[ep->burst_q[i]];
+        if (d && d->bflags) mrc__burst_conn(d, ep->now);
+    }
+    ep->burst_len = 0;
+}
 /* Queue a QP's deferred work (its bflags are set); a full list is worked off first. */
 MRC__PRIVATE void mrc__burst_defer(mrc_endpoint *ep, mrc_conn *c) {
     if (c->bflags & MRC__BURST_DIRTY) return;
-    if (ep->burst_len == MRC__BURST_QPS) {
-        uint32_t i;
-        for (i = 0; i < ep->burst_len; i++) {
-            mrc_conn *d = ep->conns[ep->burst_q[i]];
-            if (d && d->bflags) mrc__burst_conn(d, ep->now);
-        }
-        ep->burst_len = 0;
-    }
+    if (ep->burst_len == MRC__BURST_QPS) mrc__burst_flush(ep);
     c->bflags |= MRC__BURST_DIRTY;
     ep->burst_q[ep->burst_len++] = c->slot;
 }
@@ -620,11 +623,7 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
         if (rc) rc[i] = r;
         ok += r == MRC_OK;
     }
-    for (i = 0; i < ep->burst_len; i++) {
-        mrc_conn *c = ep->conns[ep->burst_q[i]];
-        if (c && c->bflags) mrc__burst_conn(c, now);
-    }
-    ep->burst_len = 0;
+    mrc__burst_flush(ep);
     ep->in_burst = 0;
     MRC__CHECK_ALL(ep);
     return ok;

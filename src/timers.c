@@ -68,11 +68,8 @@ MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
         else c->ep->armed--;
     }
 }
-MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
-    mrc_time d = mrc__timers_min(c);
-    mrc__timer_armed(c, d);
-    if (d >= c->deadline) return; /* later, the same, or none: the key stays (a QP left idle stays in the heap) */
+/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). */
+MRC__PRIVATE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
@@ -81,21 +78,21 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
     if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
 }
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
+    mrc_time d = mrc__timers_min(c);
+    mrc__timer_armed(c, d);
+    if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
+}
 /* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_endpoint *ep = c->ep;
     mrc_time d = mrc__timers_min(c);
     mrc__timer_armed(c, d);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
-    c->deadline = d;
     if (d == MRC_TIME_NEVER) {
-        mrc__heap_remove(ep, c);
+        c->deadline = d;
+        mrc__heap_remove(c->ep, c);
     } else {
-        if (c->heap_idx == MRC__NOHEAP) {
-            c->heap_idx = ep->heap_len;
-            ep->heap[ep->heap_len++] = c->slot;
-        }
-        if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
+        mrc__heap_key(c->ep, c, d);
     }
 }
 
