@@ -555,13 +555,20 @@ static unsigned fz_pump(int s, unsigned max) {
     return n;
 }
 
+/* the network takes p: lost on a plane that is down, or in an EV black hole */
+static int fz_lost(int dir, const fz_pkt *p) {
+    unsigned i;
+    if (g.link_down[dir][p->port - 1u] || !mrc_endpoint_port_up(&g.ep[1 - dir], p->port)) return 1;
+    for (i = 0; i < g.nbh[dir]; i++)
+        if (g.bh_port[dir][i] == p->port && g.bh_ev[dir][i] == p->ev) return 1;
+    return 0;
+}
+
 static void fz_deliver(int dir, const fz_pkt *p) {
     int to = 1 - dir, rc;
     mrc_rxinfo ri;
     uint8_t *copy;
-    if (g.link_down[dir][p->port - 1u] || !mrc_endpoint_port_up(&g.ep[to], p->port)) return; /* lost on the plane */
-    for (rc = 0; rc < (int)g.nbh[dir]; rc++)
-        if (g.bh_port[dir][rc] == p->port && g.bh_ev[dir][rc] == p->ev) return; /* an EV black hole */
+    if (fz_lost(dir, p)) return;
     memset(&ri, 0, sizeof ri);
     ri.port = p->port;
     ri.dscp = p->dscp;
@@ -583,15 +590,12 @@ static void fz_deliver_burst(int dir, unsigned n) {
     mrc_rxpkt k[8];
     int rc[8];
     uint8_t *copy[8];
-    unsigned i, m = 0, j;
+    unsigned i, m = 0;
     int to = 1 - dir, r;
     for (i = 0; i < n && i < 8u && b.net[dir].n; i++) {
-        fz_pkt p = *fz_net_head(dir), *x = &p;
-        int gone = g.link_down[dir][p.port - 1u] || !mrc_endpoint_port_up(&g.ep[to], p.port);
+        fz_pkt p = *fz_net_head(dir);
         fz_net_pop(dir);
-        for (j = 0; j < g.nbh[dir]; j++)
-            if (g.bh_port[dir][j] == x->port && g.bh_ev[dir][j] == x->ev) gone = 1;
-        if (gone) continue;
+        if (fz_lost(dir, &p)) continue;
         copy[m] = (uint8_t *)malloc(p.len ? p.len : 1u);
         if (!copy[m]) break;
         memcpy(copy[m], p.b, p.len);
