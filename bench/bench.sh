@@ -191,15 +191,22 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$BB" ]; then
                         next }
             $1 == "W" { w[$2] = $3 }
             $1 == "M" { m[$2] = $3 }
+            $1 == "T" { t = $2 }
             END {
                 at = (w["bench_b_a_tx"] - m["bench_b_a_tx"]) / n; br = (w["bench_b_b_rx"] - m["bench_b_b_rx"]) / n
                 bt = (w["bench_b_b_tx"] - m["bench_b_b_tx"]) / n; ar = (w["bench_b_a_rx"] - m["bench_b_a_rx"]) / n
                 ot = (w["bench_b_misc"] - m["bench_b_misc"]) / n; all = at + br + bt + ar + ot
                 printf "  %-46s %6.3f %8.0f %8.0f %8.0f %8.0f %8.0f %8.0f\n", label, k / n, at, br, bt, ar, ot, all
+                # the columns and the copies must be every instruction callgrind collected (only the wrappers are)
+                cp = 0; for (x in m) if (x != "-") cp += m[x]
+                if (t <= 0 || (all * n + cp - t) / t > 0.001 || (t - all * n - cp) / t > 0.001) {
+                    printf "bench: FAIL: %s: the columns (%.0f + copy %.0f) differ from callgrind'"'"'s total %.0f\n", \
+                        s, all * n, cp, t > "/dev/stderr"; exit 1 }
                 printf "{\"bench\":\"burst\",\"stream\":\"%s\",\"data_pkts\":%d,\"sacks_per_pkt\":%.4f,\"a_tx_data\":%.1f,\"b_rx_data\":%.1f,\"b_sack_built\":%.1f,\"a_sack_processed\":%.1f,\"other\":%.1f,\"all_in\":%.1f,\"payload_copy\":%.1f}\n", \
                     s, n, k / n, at, br, bt, ar, ot, all, (m["bench_b_b_rx"] + m["bench_b_a_rx"]) / n >> json
-            }' "$OUT/burst_$s.log" "$OUT/burst_$s.ir"
+            }' "$OUT/burst_$s.log" "$OUT/burst_$s.ir" || exit 1
     done
+    echo "  (each row checked: its columns and the copies add up to callgrind's total for the run, within 0.1%)"
     echo "  (A: the writer, B: the receiver. \"other\": timers and events of both. single calls are the clean stream's"
     echo "   regime without its 800 Gb/s pacing; with B in bursts its SACKs for one burst coalesce: see SACKs/pkt)"
 else
