@@ -130,7 +130,8 @@ test:
 	@$(MAKE) --no-print-directory $(SUBJ) -Otarget test-parts
 	./$(B)/mrc_test $(TEST_ARGS)
 
-test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research
+test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research \
+            perf-report-test perf-cli-test
 
 # the suite built with MRC_RESEARCH: the tests of the research knobs (P24, P29, P32, P33 set away from their
 # defaults) run here; the default build (the final run of make test) compiles them out

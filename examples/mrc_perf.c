@@ -33,6 +33,7 @@
 #define MRC_FRAME_STATIC
 #define MRC_FRAME_IMPLEMENTATION
 #include "../ports/common/mrc_frame.h"
+#include "perf_report.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -77,7 +78,21 @@ typedef struct opts {
     unsigned qps, depth, mtu, planes, evs, min_active;
     int min_active_set;
     int imm, bidir, raw, json, busy_poll, no_tos, no_ecn, fam, verbose;
+    int iters_set, duration_set, size_set; /* given on the command line (contradictions are errors) */
+    /* perftest's ib_write_bw interface */
+    int report_gbits;         /* --report_gbits: Gb/sec; default MB/sec (2^20 bytes a second), as perftest */
+    int sweep;                /* -a: sizes 2 B .. 8 MiB, one run each */
+    int run_inf;              /* --run_infinitely: send until SIGINT/SIGTERM, a result row every -D seconds */
+    int tos;                  /* -T: ToS byte (DSCP = tos >> 2) of data packets; -1: the core's defaults */
+    unsigned gid_index, ib_port, sl;
+    int gid_set;
+    const char *json_file;    /* --out_json / --out_json_file: the JSON report also written to this file */
     const char *trace_file;   /* --trace (builds with MRC_ENABLE_TRACE) */
+    const char *device;       /* -d: udp, dpdk, or an RDMA device */
+    char eal_buf[4096];       /* the EAL options before "--" */
+    char ibv_buf[256];        /* -d DEV -i PORT -x GID as an --ibv spec */
+    char mrc_opts[512];       /* the DPDK carrier's --mrc-* options given as mrc_perf options */
+    char dpdk_buf[4700];      /* --dpdk's string or the EAL options, then the --mrc-* options */
     const char *dpdk_eal;     /* --dpdk "EAL ARGS": the DPDK carrier */
     const char *ibv_dev;      /* --ibv DEV: the ibverbs carrier */
     const char *stall_log;    /* --stall-log: every in-order delivery stall > 1 ms, CLOCK_REALTIME */
@@ -132,9 +147,29 @@ static void usage(void) {
         "      --bidir             both sides write\n"
         "      --raw               baseline: plain UDP datagrams of the same size over the same sockets, no MRC\n"
         "      --seed N            seed of PSNs, data pattern and impairments (default 1)\n"
+        "perftest (ib_write_bw) options:\n"
+        "  -a, --all               every size from 2 B to 8 MiB, one run each (both sides give -a)\n"
+        "  -b, --bidirectional     both sides write (= --bidir)\n"
+        "      --report_gbits      BW in Gb/sec (default MB/sec, 2^20 bytes a second, as perftest)\n"
+        "      --run_infinitely    send until SIGINT/SIGTERM, a result row every -D seconds (default 5)\n"
+        "  -d, --ib-dev DEV        the carrier: udp (default), dpdk (EAL options before --), or an RDMA device\n"
+        "  -i, --ib-port N         the RDMA device's port (default 1)\n"
+        "  -x, --gid-index N       the RDMA device's GID index\n"
+        "  -T, --tos N             ToS byte of data packets (DSCP = N >> 2; default: the core's DSCP classes)\n"
+        "  -S, --sl N              accepted (0..15); Ethernet carriers have no service level: use -T\n"
+        "  -c, --connection RC     MRC is a reliable connection: RC only\n"
+        "  -F, --CPU-freq          accepted (no CPU frequency check here)\n"
+        "      --out_json          also write the JSON report to mrc_perf_out.json\n"
+        "      --out_json_file F   also write the JSON report to F (-a: one line per size)\n"
+        "  -V, --version           print the version\n"
+        "  refused with the reason: -R (rdma_cm), -c UC/UD/XRC/DC, --verb send/read/atomic, -A, -o\n"
+        "  long options take --name=value as well as --name value\n"
 "carrier (both sides the same; default: UDP sockets):\n"
-"      --dpdk \"EAL ARGS\"  DPDK ethdevs, one per plane in port-id order (e.g. \"--no-huge --no-pci -m 256\n"
-"                          --vdev=net_af_packet0,iface=veth1 ...\"); --plane-addrs gives the IPs (%s)\n"
+"  mrc_perf [EAL options] -- [options]   DPDK ethdevs, one per plane in port-id order, as testpmd (e.g.\n"
+"                          mrc_perf --no-huge --no-pci -m 256 --vdev=net_af_packet0,iface=veth1 ... -- -D 3 ...);\n"
+"                          --plane-addrs gives the IPs; --mrc-idle-sleep-us=N, --mrc-zero-copy=0|1, --mrc-mbufs=N\n"
+"                          go after the -- (%s)\n"
+"      --dpdk \"EAL ARGS\"  the same, the EAL options in one word (older form)\n"
 "      --ibv DEV           an RDMA device: raw Ethernet QPs, or UD QPs where the provider has none (%s)\n"
         , (unsigned)MRC_MAX_CONNS, (unsigned)MRC_MAX_SQ,
 #ifdef MRC_PERF_DPDK
@@ -180,7 +215,7 @@ static void usage(void) {
         "                          drop-tail queue (default 256K), like a NIC port at line rate\n"
         "      --impair SPEC       a rule: plane=P,evs=LO-HI,at=MS,for=MS,drop=PPM,dup=PPM,trim=PPM,delay=US,jitter=US\n"
         "output and limits:\n"
-        "      --json              print a JSON summary instead of the table\n"
+        "      --json              print a JSON summary instead of the table (docs/mrc_perf.1, JSON OUTPUT)\n"
         "      --report-every MS   a progress line every MS (default: a live line on a terminal)\n"
         "      --timeout SEC       fail when nothing moves for SEC seconds (default 5)\n"
         "      --connect-timeout SEC   client: keep trying to reach the server this long (default 5)\n"
@@ -292,15 +327,71 @@ static void parse_args(int argc, char **argv, opts *o) {
     o->timeout = 5;
     o->connect_timeout = 5;
     o->fam = AF_INET;
+    o->tos = -1;
+    o->ib_port = 1;
+    /* testpmd's form: mrc_perf [EAL options] -- [mrc_perf options]: the words before a bare "--" go to DPDK's EAL */
+    for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+    }
+    if (i < argc) {
+        size_t l = 0;
+        int k;
+        if (i == 1) die_usage("'--' with no EAL options before it (mrc_perf [EAL options] -- [mrc_perf options])");
+#ifndef MRC_PERF_DPDK
+        die_usage("EAL options before '--' need the DPDK carrier, and this mrc_perf was built without DPDK "
+                  "(apt-get install dpdk-dev libdpdk-dev; make)");
+#endif
+        for (k = 1; k < i; k++) {
+            if (strpbrk(argv[k], " \t'\"")) die_usage("EAL option '%s' holds white space or quotes", argv[k]);
+            if (l + strlen(argv[k]) + 2u > sizeof o->eal_buf) die_usage("EAL options too long (at most %u bytes)",
+                                                                        (unsigned)sizeof o->eal_buf - 1u);
+            l += (size_t)snprintf(o->eal_buf + l, sizeof o->eal_buf - l, "%s%s", l ? " " : "", argv[k]);
+        }
+        o->dpdk_eal = o->eal_buf;
+        argv += i;
+        argc -= i;
+    }
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char name[64];
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, *eqv = NULL;
         int used = 1; /* consumed the value */
+        /* perftest's long options take --name=value as well as --name value */
+        if (a[0] == '-' && a[1] == '-' && (eqv = strchr(a, '=')) != NULL && (size_t)(eqv - a) < sizeof name &&
+            strncmp(a, "--mrc-", 6)) {
+            memcpy(name, a, (size_t)(eqv - a));
+            name[eqv - a] = 0;
+            a = name;
+            v = eqv + 1;
+        } else {
+            eqv = NULL;
+        }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage();
             exit(0);
-        } else if (!strcmp(a, "-s") || !strcmp(a, "--size")) o->size = opt_u64(a, v, 1, MAX_SIZE, 1);
-        else if (!strcmp(a, "-n") || !strcmp(a, "--iters")) o->iters = opt_u64(a, v, 1, 1000000000, 0);
-        else if (!strcmp(a, "-D") || !strcmp(a, "--duration")) o->duration = opt_dbl(a, v, 0.01, 600);
+        } else if (!strcmp(a, "-s") || !strcmp(a, "--size")) o->size = opt_u64(a, v, 1, MAX_SIZE, 1), o->size_set = 1;
+        else if (!strcmp(a, "-n") || !strcmp(a, "--iters")) o->iters = opt_u64(a, v, 1, 1000000000, 0), o->iters_set = 1;
+        else if (!strcmp(a, "-D") || !strcmp(a, "--duration")) o->duration = opt_dbl(a, v, 0.01, 600), o->duration_set = 1;
+        else if (!strcmp(a, "-d") || !strcmp(a, "--ib-dev")) {
+            if (!v || !*v) die_usage("option %s needs a device: udp, dpdk, or an RDMA device (e.g. mlx5_0)", a);
+            o->device = v;
+        } else if (!strcmp(a, "-x") || !strcmp(a, "--gid-index")) {
+            o->gid_index = (unsigned)opt_u64(a, v, 0, 255, 0);
+            o->gid_set = 1;
+        } else if (!strcmp(a, "-i") || !strcmp(a, "--ib-port")) o->ib_port = (unsigned)opt_u64(a, v, 1, 255, 0);
+        else if (!strcmp(a, "-S") || !strcmp(a, "--sl")) o->sl = (unsigned)opt_u64(a, v, 0, 15, 0);
+        else if (!strcmp(a, "-T") || !strcmp(a, "--tos")) o->tos = (int)opt_u64(a, v, 0, 255, 0);
+        else if (!strcmp(a, "-c") || !strcmp(a, "--connection")) {
+            if (!v) die_usage("option %s needs a connection type", a);
+            if (strcmp(v, "RC") && strcmp(v, "rc"))
+                die_usage("-c %s: MRC is a reliable connection: it has RC's semantics and only -c RC is accepted", v);
+        } else if (!strcmp(a, "--out_json_file")) {
+            if (!v || !*v) die_usage("option %s needs a file name", a);
+            o->json_file = v;
+        } else if (!strcmp(a, "--verb")) {
+            if (!v) die_usage("option %s needs a value", a);
+            if (strcmp(v, "write") && strcmp(v, "WRITE"))
+                die_usage("--verb %s: MRC carries RDMA Write and Write-with-Immediate only (--imm); SEND, READ and "
+                          "atomics are not in its protocol", v);
+        }
         else if (!strcmp(a, "-q") || !strcmp(a, "--qps")) o->qps = (unsigned)opt_u64(a, v, 1, MRC_MAX_CONNS, 0);
         else if (!strcmp(a, "-t") || !strcmp(a, "--tx-depth")) o->depth = (unsigned)opt_u64(a, v, 1, MRC_MAX_SQ, 0);
         else if (!strcmp(a, "-m") || !strcmp(a, "--mtu")) {
@@ -326,6 +417,7 @@ static void parse_args(int argc, char **argv, opts *o) {
 #ifndef MRC_PERF_DPDK
             die_usage("--dpdk: this mrc_perf was built without DPDK (apt-get install dpdk-dev libdpdk-dev; make)");
 #endif
+            if (o->dpdk_eal) die_usage("--dpdk and EAL options before '--': give the EAL options once");
             o->dpdk_eal = v;
         } else if (!strcmp(a, "--ibv")) {
             if (!v) die_usage("option %s needs a value", a);
@@ -393,22 +485,95 @@ static void parse_args(int argc, char **argv, opts *o) {
             o->any_impair_flag = 1;
         } else {
             used = 0;
+            if (eqv) die_usage("option %s takes no value", a);
             if (!strcmp(a, "--imm")) o->imm = 1;
-            else if (!strcmp(a, "--bidir")) o->bidir = 1;
+            else if (!strcmp(a, "--bidir") || !strcmp(a, "-b") || !strcmp(a, "--bidirectional")) o->bidir = 1;
             else if (!strcmp(a, "--raw")) o->raw = 1;
             else if (!strcmp(a, "--json")) o->json = 1;
+            else if (!strcmp(a, "--report_gbits")) o->report_gbits = 1;
+            else if (!strcmp(a, "-a") || !strcmp(a, "--all")) o->sweep = 1;
+            else if (!strcmp(a, "--run_infinitely")) o->run_inf = 1;
+            else if (!strcmp(a, "--out_json")) o->json_file = o->json_file ? o->json_file : "mrc_perf_out.json";
+            else if (!strcmp(a, "-F") || !strcmp(a, "--CPU-freq")) { /* perftest's cpufreq warning: none here */
+            } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+                printf("mrc_perf %s (open MRC %s, wire version %u, side channel protocol %s)\n", MRC_VERSION_STRING,
+                       MRC_VERSION_STRING, (unsigned)MRC_WIRE_VERSION, PERF_VERSION);
+                exit(0);
+            } else if (!strcmp(a, "-R") || !strcmp(a, "--rdma_cm"))
+                die_usage("%s: MRC connects its QPs over mrc_perf's TCP side channel (perftest's default exchange); "
+                          "rdma_cm is not supported", a);
+            else if (!strcmp(a, "-A") || !strcmp(a, "--atomic_type") || !strcmp(a, "-o") || !strcmp(a, "--outs"))
+                die_usage("%s: MRC carries RDMA Write and Write-with-Immediate only; READ and atomics are not in its "
+                          "protocol", a);
             else if (!strcmp(a, "--busy-poll")) o->busy_poll = 1;
             else if (!strcmp(a, "--no-tos")) o->no_tos = 1;
             else if (!strcmp(a, "--no-ecn")) o->no_ecn = 1;
             else if (!strcmp(a, "-4")) o->fam = AF_INET;
             else if (!strcmp(a, "-6")) o->fam = AF_INET6;
             else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) o->verbose = 1;
-            else if (a[0] == '-' && a[1]) die_usage("unknown option '%s'", a);
+            else if (!strncmp(a, "--mrc-", 6)) { /* the DPDK carrier's options (examples/perf_dpdk.inc) */
+                size_t l = strlen(o->mrc_opts);
+                if (l + strlen(a) + 2u > sizeof o->mrc_opts) die_usage("too many --mrc- options");
+                snprintf(o->mrc_opts + l, sizeof o->mrc_opts - l, " %s", a);
+            } else if (a[0] == '-' && a[1]) die_usage("unknown option '%s'", a);
             else if (o->server) die_usage("more than one server address ('%s', '%s')", o->server, a);
             else o->server = a;
             continue;
         }
-        if (used) i++;
+        if (used && !eqv) i++;
+    }
+    {   /* perftest's binaries for the verbs MRC does not carry */
+        const char *b = strrchr(argv[0], '/');
+        b = b ? b + 1 : argv[0];
+        if (!strncmp(b, "ib_send_", 8) || !strncmp(b, "ib_read_", 8) || !strncmp(b, "ib_atomic_", 10))
+            die_usage("run as %s: MRC carries RDMA Write and Write-with-Immediate only; SEND, READ and atomics are not "
+                      "in its protocol", b);
+    }
+    if (o->iters_set && o->duration_set)
+        die_usage("-n and -D contradict each other: -n N sends N messages per QP, -D SEC sends for SEC seconds; "
+                  "give one");
+    if (o->run_inf && o->iters_set)
+        die_usage("--run_infinitely and -n contradict each other: it sends until interrupted, a result every -D "
+                  "seconds");
+    if (o->sweep && o->size_set) die_usage("-a and -s contradict each other: -a runs every size from 2 B to 8 MiB");
+    if (o->sweep && o->run_inf) die_usage("-a and --run_infinitely contradict each other: a sweep ends");
+    if (o->run_inf && !o->duration_set) o->duration = 5; /* perftest: a result row every 5 s */
+    if (o->device) {
+        if (!strcmp(o->device, "udp")) {
+            if (o->dpdk_eal || o->ibv_dev) die_usage("-d udp but another carrier was chosen (--dpdk, --ibv or EAL options)");
+        } else if (!strcmp(o->device, "dpdk")) {
+#ifndef MRC_PERF_DPDK
+            die_usage("-d dpdk: this mrc_perf was built without DPDK (apt-get install dpdk-dev libdpdk-dev; make)");
+#endif
+            if (!o->dpdk_eal) die_usage("-d dpdk needs the EAL options: mrc_perf [EAL options] -- -d dpdk [options]");
+        } else {
+#ifndef MRC_PERF_IBV
+            die_usage("-d %s: not udp or dpdk, so an RDMA device, and this mrc_perf was built without ibverbs "
+                      "(apt-get install libibverbs-dev; make)", o->device);
+#endif
+            if (o->ibv_dev) die_usage("-d %s and --ibv %s: choose one", o->device, o->ibv_dev);
+            if (strpbrk(o->device, ",: ")) die_usage("-d %s: a device name (use -i for the port, -x for the GID index)",
+                                                     o->device);
+            snprintf(o->ibv_buf, sizeof o->ibv_buf, "%s:%u%s", o->device, o->ib_port, "");
+            if (o->gid_set)
+                snprintf(o->ibv_buf + strlen(o->ibv_buf), sizeof o->ibv_buf - strlen(o->ibv_buf), ",gid=%u",
+                         o->gid_index);
+            o->ibv_dev = o->ibv_buf;
+        }
+    }
+    if (!o->ibv_dev && o->ib_port != 1)
+        die_usage("-i %u: the %s carrier has one port per plane (-i 1); ports are a device's (-d DEV)", o->ib_port,
+                  o->dpdk_eal ? "DPDK" : "UDP");
+    if (!o->ibv_dev && o->gid_set)
+        fprintf(stderr, "%s: note: -x %u applies to RDMA devices (-d DEV); the %s carrier has no GID table\n", prog,
+                o->gid_index, o->dpdk_eal ? "DPDK" : "UDP");
+    if (o->tos >= 0 && o->no_tos) die_usage("-T and --no-tos contradict each other");
+    if (o->run_inf && o->bidir) die_usage("--run_infinitely with -b is not supported: the server's sending would end");
+    if (o->mrc_opts[0]) {
+        if (!o->dpdk_eal) die_usage("%s: a DPDK carrier option, and no DPDK carrier was chosen", o->mrc_opts + 1);
+        if ((size_t)snprintf(o->dpdk_buf, sizeof o->dpdk_buf, "%s%s", o->dpdk_eal, o->mrc_opts) >= sizeof o->dpdk_buf)
+            die_usage("EAL and --mrc- options too long");
+        o->dpdk_eal = o->dpdk_buf;
     }
     if (o->evs % o->planes) die_usage("--evs %u is not a multiple of --planes %u", o->evs, o->planes);
     if (o->evs > MRC_MAX_EVS) die_usage("--evs at most %u", (unsigned)MRC_MAX_EVS);
@@ -668,6 +833,12 @@ struct perf {
     /* EV state changes seen by this requester */
     uint64_t ev_bad_events[MRC_UDP_MAX_PLANES], ev_good_events[MRC_UDP_MAX_PLANES];
     mrc_time ev_first_bad[MRC_UDP_MAX_PLANES], ev_last_bad[MRC_UDP_MAX_PLANES];
+    mrc_time fault_at;        /* the built-in black hole's start (0: none): timelines count from it */
+    perf_timeline tl[MRC_UDP_MAX_PLANES];
+    uint64_t ev_bad_ns[MRC_UDP_MAX_PLANES][256]; /* the first 256 bad events' times from t_start, for --json */
+    /* --run_infinitely: the last result row */
+    mrc_time inf_last_t;
+    uint64_t inf_last_msgs, inf_last_bytes;
     /* raw mode */
     uint64_t raw_rx_pkts, raw_rx_bytes, raw_tx_pkts, raw_tx_bytes, raw_seq_max;
     /* failure */
@@ -862,6 +1033,9 @@ static int setup_endpoint(perf *p, char *err, size_t errlen) {
     cfg.cc.fixed_cwnd_bytes = (uint32_t)p->o.cwnd;
     cfg.cc.line_rate_mbps = (uint32_t)p->o.rate_mbps;
     cfg.cc.base_rtt_ns = (uint32_t)p->o.base_rtt_ns;
+    if (p->o.tos >= 0) /* -T: the ToS byte of data packets, perftest's meaning (DSCP = its 6 high bits) */
+        cfg.dscp[MRC_DSCP_TRIMMABLE] = cfg.dscp[MRC_DSCP_NO_TRIM] = cfg.dscp[MRC_DSCP_TRIMMABLE_RETX] =
+            (uint8_t)(p->o.tos >> 2);
     cfg.place = place_hook;
     cfg.place_ud = p;
 #ifdef MRC_ENABLE_TRACE
@@ -1566,6 +1740,8 @@ static void events(perf *p, mrc_time now) {
             if (ev.port >= 1 && ev.port <= p->planes) {
                 unsigned i = ev.port - 1u;
                 if (ev.state == MRC_EVS_ASSUMED_BAD) {
+                    if (p->ev_bad_events[i] < 256u) p->ev_bad_ns[i][p->ev_bad_events[i]] = now - p->t_start;
+                    perf_timeline_add(&p->tl[i], now, p->fault_at ? p->fault_at : p->t_start);
                     p->ev_bad_events[i]++;
                     if (!p->ev_first_bad[i]) p->ev_first_bad[i] = now;
                     p->ev_last_bad[i] = now;
@@ -1728,8 +1904,31 @@ static int run_raw(perf *p) {
     return -1;
 }
 
+static volatile sig_atomic_t stop_req; /* --run_infinitely: SIGINT/SIGTERM seen */
+static void table_head(const perf *p, FILE *out);
+static void table_row(const perf *p, FILE *out, uint64_t bytes, uint64_t iters, double peak_gbps, double avg_gbps,
+                      double mpps);
+
+/* --run_infinitely: a result row for the last period (perftest prints one every -D seconds) */
+static void inf_row(perf *p, mrc_time now) {
+    uint64_t m, b;
+    double dt = (double)(now - p->inf_last_t) / 1e9, g;
+    sum_tx(p, &m, &b);
+    if (p->inf_last_t == p->t_start && !p->o.json) table_head(p, stdout);
+    g = dt > 0 ? (double)(b - p->inf_last_bytes) * 8 / dt / 1e9 : 0;
+    if (!p->o.json) { /* a period's peak is its average: the period is the window */
+        table_row(p, stdout, p->size, (m - p->inf_last_msgs) / (p->qps ? p->qps : 1), g, g,
+                  dt > 0 ? (double)(m - p->inf_last_msgs) / dt / 1e6 : 0.0);
+        fflush(stdout);
+    }
+    p->inf_last_t = now;
+    p->inf_last_msgs = m;
+    p->inf_last_bytes = b;
+}
+
 static int run_mrc(perf *p) {
-    mrc_time end = p->o.duration > 0 ? p->t_start + (mrc_time)(p->o.duration * 1e9) : MRC_TIME_NEVER;
+    mrc_time end = p->o.duration > 0 && !p->o.run_inf ? p->t_start + (mrc_time)(p->o.duration * 1e9) : MRC_TIME_NEVER;
+    mrc_time period = p->o.run_inf && p->sender ? (mrc_time)(p->o.duration * 1e9) : 0;
     mrc_time watchdog = (mrc_time)(p->o.timeout * 1e9);
     char vb[1024];
     uint64_t last_tx = 0, last_rx = 0;
@@ -1742,6 +1941,7 @@ static int run_mrc(perf *p) {
         uint64_t m, txb, rxb;
         int n;
         if (end != MRC_TIME_NEVER && !p->sending_stopped && end < wake) wake = end;
+        if (period && !p->sending_stopped && p->inf_last_t + period < wake) wake = p->inf_last_t + period;
         if (p->last_progress + watchdog < wake) wake = p->last_progress + watchdog;
         {
             mrc_time t0 = pnow(), t1;
@@ -1763,6 +1963,13 @@ static int run_mrc(perf *p) {
         if (end != MRC_TIME_NEVER && now >= end && !p->sending_stopped) {
             p->sending_stopped = 1;
             p->t_send_end = now;
+        }
+        if (period && !p->sending_stopped) {
+            if (now >= p->inf_last_t + period) inf_row(p, now);
+            if (stop_req) {
+                p->sending_stopped = 1;
+                p->t_send_end = now;
+            }
         }
         post_more(p, now);
         /* progress for the watchdog: completions here or bytes arriving here */
@@ -1812,7 +2019,7 @@ static int run_mrc(perf *p) {
 }
 
 /* ---- reporting ------------------------------------------------------------------------------------------------ */
-/* Peak over 100 ms windows and the average over [a, b) ms of a series (Gb/s). */
+/* The average over [a, b) ms of a series (Gb/s). */
 static double series_gbps(const perf *p, const uint64_t *bins, uint64_t a_ms, uint64_t b_ms) {
     uint64_t s = 0, i;
     if (!bins || b_ms <= a_ms) return 0;
@@ -1820,16 +2027,6 @@ static double series_gbps(const perf *p, const uint64_t *bins, uint64_t a_ms, ui
     if (b_ms <= a_ms) return 0;
     for (i = a_ms; i < b_ms; i++) s += bins[i];
     return (double)s * 8 / ((double)(b_ms - a_ms) * 1e6);
-}
-static double series_peak(const perf *p, const uint64_t *bins) {
-    double best = 0;
-    uint64_t i;
-    if (!bins) return 0;
-    for (i = 0; i + 100u <= p->nbins; i += 50u) {
-        double g = series_gbps(p, bins, i, i + 100u);
-        if (g > best) best = g;
-    }
-    return best;
 }
 
 static void json_str(FILE *f, const char *s) {
@@ -1840,6 +2037,12 @@ static void json_str(FILE *f, const char *s) {
         else fputc(*s, f);
     }
     fputc('"', f);
+}
+
+/* a time in ms, or null for "never" (UINT64_MAX) */
+static void json_ms(FILE *f, uint64_t ns) {
+    if (ns == UINT64_MAX) fprintf(f, "null");
+    else fprintf(f, "%.3f", (double)ns / 1e6);
 }
 
 /* JSON: the endpoint's counters (drops by reason, endpoint operations) and the per-connection counters the hostile
@@ -1882,7 +2085,17 @@ static void json_counters(FILE *f, const perf *p, const mrc_udp_stats *us) {
             (unsigned long long)t.cc_rcvd_capped);
 }
 
-static void report(perf *p, int ok, const char *why) {
+static void table_head(const perf *p, FILE *out) {
+    const char *u = p->o.report_gbits ? "Gb/sec" : "MB/sec";
+    fprintf(out, " #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]\n", u, u);
+}
+static void table_row(const perf *p, FILE *out, uint64_t bytes, uint64_t iters, double peak_gbps, double avg_gbps,
+                      double mpps) {
+    fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %.6f\n", (unsigned long long)bytes, (unsigned long long)iters,
+            perf_bw_unit(peak_gbps, p->o.report_gbits), perf_bw_unit(avg_gbps, p->o.report_gbits), mpps);
+}
+
+static void report(perf *p, int ok, const char *why, FILE *out, int json, int first, int last) {
     uint64_t tm = 0, tb = 0, rm = 0, rb = 0;
     double ts = 0, gavg = 0, gpeak = 0, rx_gbps = 0, before = 0, after = 0, worst = 0;
     uint64_t wb;
@@ -1892,11 +2105,11 @@ static void report(perf *p, int ok, const char *why) {
     const char *prl = p->peer_result_line;
     uint64_t peer_ok = 0, peer_stall = 0, peer_stall_at = 0, peer_rx_ns = 0, peer_rx_bytes = 0, peer_mism = 0;
     uint64_t peer_sent = 0;
-    int have_bh = 0;
-    double bh_at_ms = 0;
+    int have_bh = 0, fo = PERF_FO_INCONCLUSIVE;
+    double bh_at_ms = 0, link_gbps = 0;
+    char fo_why[256] = "";
     int bh_plane = 0;
     char local[128] = "", verdict[1024] = "";
-    FILE *out = stdout;
     conn_totals(p, &cs);
     if (p->u) mrc_udp_stats_get(p->u, &us);
     else memset(&us, 0, sizeof us);
@@ -1910,7 +2123,9 @@ static void report(perf *p, int ok, const char *why) {
     if (p->t_last_done > p->t_start) ts = (double)(p->t_last_done - p->t_start) / 1e9;
     if (p->o.raw && p->t_send_end > p->t_start) ts = (double)(p->t_send_end - p->t_start) / 1e9;
     if (ts > 0) gavg = (double)tb * 8 / ts / 1e9;
-    gpeak = series_peak(p, p->tx_bins);
+    /* BW peak: the best piece of the run cut in pieces of >= 1 s (perf_report.h); raw mode keeps no sender series */
+    gpeak = ts > 0 ? perf_peak_gbps(p->o.raw ? NULL : p->tx_bins, p->nbins, BIN_NS, tb, (uint64_t)(ts * 1e9),
+                                    PERF_PEAK_WINDOW_NS) : 0;
     if (p->receiver && !p->o.raw && p->t_last_rx > p->t_start)
         rx_gbps = (double)rb * 8 / ((double)(p->t_last_rx - p->t_start) / 1e9) / 1e9;
     if (p->receiver && ok && !p->o.raw) (void)rx_verdict(p, verdict, sizeof verdict);
@@ -1941,8 +2156,10 @@ static void report(perf *p, int ok, const char *why) {
             double g = series_gbps(p, p->tx_bins, wb, wb + 100u);
             if (g < worst) worst = g;
         }
+        link_gbps = p->o.plane_rate_mbps ? (double)p->o.plane_rate_mbps * p->planes / 1000.0 : 0;
+        fo = perf_fo_verdict(before, after, link_gbps, p->planes, fo_why, sizeof fo_why);
     }
-    if (p->o.json) {
+    if (json) {
         FILE *f = out;
         fprintf(f, "{\"tool\":\"mrc_perf\",\"version\":\"%s\",\"role\":\"%s\",\"mode\":\"%s\",\"ok\":%s,", MRC_VERSION_STRING,
                 p->server ? "server" : "client", p->o.raw ? (p->u || !p->cops ? "raw-udp" : "raw") : "mrc", ok ? "true" : "false");
@@ -1953,10 +2170,12 @@ static void report(perf *p, int ok, const char *why) {
         json_str(f, ok ? "" : why);
         fprintf(f,
                 ",\"size\":%llu,\"iters\":%llu,\"qps\":%u,\"mtu\":%u,\"planes\":%u,\"evs\":%u,\"imm\":%s,"
-                "\"bidir\":%s,\"family\":\"%s\",",
+                "\"bidir\":%s,\"family\":\"%s\",\"tos\":",
                 (unsigned long long)p->size, (unsigned long long)p->iters, p->qps, p->mtu, p->planes, p->evs,
                 p->o.imm ? "true" : "false", p->o.bidir ? "true" : "false",
                 p->o.fam == AF_INET6 ? "ipv6" : "ipv4");
+        if (p->o.tos >= 0) fprintf(f, "%d,", p->o.tos);
+        else fprintf(f, "null,");
         fprintf(f,
                 "\"tx\":{\"msgs\":%llu,\"bytes\":%llu,\"seconds\":%.6f,\"gbps_avg\":%.4f,\"gbps_peak\":%.4f,"
                 "\"mpps\":%.6f},",
@@ -1964,7 +2183,7 @@ static void report(perf *p, int ok, const char *why) {
         fprintf(f, "\"rx\":{\"msgs\":%llu,\"bytes\":%llu,\"gbps\":%.4f,\"stall_max_us\":%.1f},",
                 (unsigned long long)rm, (unsigned long long)rb, rx_gbps, (double)p->stall_max_ns / 1e3);
         fprintf(f, "\"peer_result\":");
-        json_str(f, prl);
+        perf_json_kv(f, prl);
         if (p->o.raw && peer_rx_ns)
             fprintf(f, ",\"raw_goodput_gbps\":%.4f,\"raw_sent_pkts\":%llu",
                     (double)peer_rx_bytes * 8 / (double)peer_rx_ns, (unsigned long long)peer_sent);
@@ -1973,8 +2192,8 @@ static void report(perf *p, int ok, const char *why) {
         fprintf(f, ",\"peer_stall_max_us\":%.1f,\"peer_stall_at_ms\":%.3f", (double)peer_stall / 1e3,
                 (double)peer_stall_at / 1e6);
         fprintf(f,
-                ",\"mrc\":{\"data_pkts\":%llu,\"rtx\":%llu,\"rtx_sack_hole\":%llu,\"rtx_nack\":%llu,\"rtx_rto\":%llu,"
-                "\"rtx_probe\":%llu,\"rtx_spurious\":%llu,\"tlp\":%llu,\"rto\":%llu,\"ev_demoted\":%llu,"
+                ",\"mrc\":{\"data_pkts\":%llu,\"rtx\":%llu,\"lost_sack_hole\":%llu,\"lost_nack\":%llu,\"lost_rto\":%llu,"
+                "\"lost_probe\":%llu,\"rtx_spurious\":%llu,\"tlp\":%llu,\"rto\":%llu,\"ev_demoted\":%llu,"
                 "\"ev_revived\":%llu,\"ev_withheld\":%llu,\"rx_dup\":%llu,\"rx_trimmed\":%llu,\"rx_ce\":%llu}",
                 (unsigned long long)cs.tx_data, (unsigned long long)cs.tx_rtx, (unsigned long long)cs.rtx_sack_hole,
                 (unsigned long long)cs.rtx_nack, (unsigned long long)cs.rtx_rto, (unsigned long long)cs.rtx_probe_loss,
@@ -1984,12 +2203,23 @@ static void report(perf *p, int ok, const char *why) {
                 (unsigned long long)cs.rx_ce);
         fprintf(f, ",\"planes_detail\":[");
         for (i = 0; i < p->planes; i++) {
-            fprintf(f,
-                    "%s{\"plane\":%u,\"evs_good\":%u,\"evs_bad\":%u,\"ev_bad_events\":%llu,\"first_bad_ms\":%.3f,"
-                    "\"last_bad_ms\":%.3f",
-                    i ? "," : "", i + 1u, good[i], bad[i], (unsigned long long)p->ev_bad_events[i],
-                    p->ev_first_bad[i] ? (double)(p->ev_first_bad[i] - p->t_start) / 1e6 : -1.0,
-                    p->ev_last_bad[i] ? (double)(p->ev_last_bad[i] - p->t_start) / 1e6 : -1.0);
+            unsigned k;
+            fprintf(f, "%s{\"plane\":%u,\"evs_good\":%u,\"evs_bad\":%u,\"ev_bad_events\":%llu,\"first_bad_ms\":",
+                    i ? "," : "", i + 1u, good[i], bad[i], (unsigned long long)p->ev_bad_events[i]);
+            json_ms(f, p->ev_bad_events[i] ? p->ev_first_bad[i] - p->t_start : UINT64_MAX);
+            fprintf(f, ",\"last_bad_ms\":");
+            json_ms(f, p->ev_bad_events[i] ? p->ev_last_bad[i] - p->t_start : UINT64_MAX);
+            fprintf(f, ",\"bad_events_ms\":[");
+            for (k = 0; k < p->ev_bad_events[i] && k < 256u; k++)
+                fprintf(f, "%s%.3f", k ? "," : "", (double)p->ev_bad_ns[i][k] / 1e6);
+            fprintf(f, "]");
+            if (p->fault_at) {
+                fprintf(f, ",\"bad_before_fault\":%llu,\"first_bad_after_fault_ms\":",
+                        (unsigned long long)p->tl[i].before);
+                json_ms(f, p->tl[i].after ? p->tl[i].first - p->fault_at : UINT64_MAX);
+                fprintf(f, ",\"last_bad_after_fault_ms\":");
+                json_ms(f, p->tl[i].after ? p->tl[i].last - p->fault_at : UINT64_MAX);
+            }
             if (p->u) /* the UDP port's per-plane counters (another carrier's are in its own object below) */
                 fprintf(f, ",\"tx_pkts\":%llu,\"rx_pkts\":%llu,\"imp_drop\":%llu,\"tx_err\":%llu,\"link_qdrop\":%llu",
                         (unsigned long long)us.plane[i].tx_pkts, (unsigned long long)us.plane[i].rx_pkts,
@@ -2000,9 +2230,16 @@ static void report(perf *p, int ok, const char *why) {
         fprintf(f, "]");
         if (!p->o.raw && p->ep) json_counters(f, p, &us);
         if (have_bh && p->sender && !p->o.raw)
+        {
             fprintf(f, ",\"blackhole\":{\"plane\":%d,\"at_ms\":%.3f,\"gbps_before\":%.4f,\"gbps_after\":%.4f,\"retained\":%.4f,"
-                       "\"gbps_worst_100ms_after\":%.4f}",
+                       "\"gbps_worst_100ms_after\":%.4f,\"link_model_gbps\":",
                     bh_plane, bh_at_ms, before, after, before > 0 ? after / before : 0.0, worst);
+            if (link_gbps > 0) fprintf(f, "%.4f", link_gbps);
+            else fprintf(f, "null");
+            fprintf(f, ",\"verdict\":\"%s\",\"verdict_why\":", perf_fo_name(fo));
+            json_str(f, fo_why);
+            fprintf(f, "}");
+        }
         {
             const uint64_t *bins = p->sender ? p->tx_bins : p->rx_bins;
             uint32_t b;
@@ -2030,6 +2267,7 @@ static void report(perf *p, int ok, const char *why) {
     }
     if (!ok) return; /* the one-line error is printed by main */
     (void)local;
+    if (!p->o.sweep || first) {
     fprintf(out, "---------------------------------------------------------------------------------------\n");
     {
         char dev[256] = "udp";
@@ -2058,13 +2296,16 @@ static void report(perf *p, int ok, const char *why) {
                     (unsigned long long)p->peer_va[i]);
         fprintf(out, "---------------------------------------------------------------------------------------\n");
     }
-    if (p->sender) {
-        fprintf(out, " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n");
-        fprintf(out, " %-10llu %-14llu %-18.2f %-20.2f %.6f\n", (unsigned long long)p->size,
-                (unsigned long long)(p->o.raw ? tm : tm / (p->qps ? p->qps : 1)), gpeak, gavg,
-                ts > 0 ? (double)tm / ts / 1e6 : 0.0);
-        fprintf(out, "---------------------------------------------------------------------------------------\n");
     }
+    if (p->sender) {
+        if (!p->o.sweep || first) table_head(p, out);
+        /* raw mode: one row per datagram of mtu payload bytes */
+        table_row(p, out, p->o.raw ? p->mtu : p->size, p->o.raw ? tm : tm / (p->qps ? p->qps : 1), gpeak, gavg,
+                  ts > 0 ? (double)tm / ts / 1e6 : 0.0);
+        if (!p->o.sweep || last)
+            fprintf(out, "---------------------------------------------------------------------------------------\n");
+    }
+    if (p->o.sweep && !p->o.verbose) return; /* a sweep: the rows only, as perftest's -a */
     if (p->o.raw) {
         double g = peer_rx_ns ? (double)peer_rx_bytes * 8 / (double)peer_rx_ns : 0;
         if (p->sender)
@@ -2077,12 +2318,12 @@ static void report(perf *p, int ok, const char *why) {
                     (double)(p->t_last_rx - p->t_first_rx) / 1e9, g);
         return;
     }
-    fprintf(out, " MRC: data packets %llu, retransmitted %llu (%.3f%%): sack-hole %llu nack %llu rto %llu probe %llu; "
-                 "spurious %llu\n",
-            (unsigned long long)cs.tx_data, (unsigned long long)cs.tx_rtx,
-            cs.tx_data ? 100.0 * (double)cs.tx_rtx / (double)cs.tx_data : 0.0, (unsigned long long)cs.rtx_sack_hole,
-            (unsigned long long)cs.rtx_nack, (unsigned long long)cs.rtx_rto, (unsigned long long)cs.rtx_probe_loss,
-            (unsigned long long)cs.rtx_spurious);
+    {
+        char rl[512];
+        perf_rtx_line(rl, sizeof rl, cs.tx_data, cs.tx_rtx, cs.rtx_sack_hole, cs.rtx_nack, cs.rtx_rto,
+                      cs.rtx_probe_loss, cs.rtx_spurious);
+        fputs(rl, out);
+    }
     fprintf(out, " EVs per plane good/bad:");
     for (i = 0; i < p->planes; i++) fprintf(out, " P%u %u/%u", i + 1u, good[i], bad[i]);
     fprintf(out, "  (demoted %llu, revived %llu, withheld %llu)\n", (unsigned long long)cs.ev_demoted,
@@ -2093,11 +2334,17 @@ static void report(perf *p, int ok, const char *why) {
                 bh_plane, bh_at_ms, before, after, before > 0 ? 100.0 * after / before : 0.0, 100.0 / p->planes);
         fprintf(out, " dip: the worst 100 ms after the black hole carried %.2f Gb/s (%.1f%% of before)\n", worst,
                 before > 0 ? 100.0 * worst / before : 0.0);
-        if (p->ev_first_bad[bh_plane - 1])
-            fprintf(out, " plane %d EVs marked bad from %.2f ms to %.2f ms after the black hole (%llu events)\n",
-                    bh_plane, (double)(p->ev_first_bad[bh_plane - 1] - p->t_start) / 1e6 - bh_at_ms,
-                    (double)(p->ev_last_bad[bh_plane - 1] - p->t_start) / 1e6 - bh_at_ms,
-                    (unsigned long long)p->ev_bad_events[bh_plane - 1]);
+        fprintf(out, " failover verdict: %s: %s\n", perf_fo_name(fo), fo_why);
+        {
+            const perf_timeline *t = &p->tl[bh_plane - 1];
+            if (t->after)
+                fprintf(out, " plane %d EVs marked bad from %.2f ms to %.2f ms after the black hole (%llu events",
+                        bh_plane, (double)(t->first - p->fault_at) / 1e6, (double)(t->last - p->fault_at) / 1e6,
+                        (unsigned long long)t->after);
+            else
+                fprintf(out, " plane %d: no EV marked bad after the black hole (", bh_plane);
+            fprintf(out, "; %llu before it, not counted)\n", (unsigned long long)t->before);
+        }
     }
     if (p->sender && prl[0])
         fprintf(out, " receiver: %llu bytes verified %s; longest in-order delivery stall %.3f ms at t=%.1f ms\n",
@@ -2312,29 +2559,41 @@ static int run(perf *p) {
         p->realtime_off = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec - (int64_t)p->t_start;
     }
     p->last_report_t = p->t_start;
+    p->inf_last_t = p->t_start;
+    {   /* the built-in black hole's start: failover timelines count from it */
+        unsigned r;
+        for (r = 0; r < o->nrules; r++)
+            if (o->rule[r].drop_ppm == MRC_UDP_PPM && o->rule[r].planes && o->rule[r].all_evs) {
+                p->fault_at = p->t_start + o->rule[r].start_ns;
+                break;
+            }
+    }
     if (p->cops->impair_start) p->cops->impair_start(p->car, p->t_start);
     if (p->tty || o->report_every_ms)
         p->next_report = p->t_start + (o->report_every_ms ? o->report_every_ms : 200u) * 1000000u;
     return o->raw ? run_raw(p) : run_mrc(p);
 }
 
-int main(int argc, char **argv) {
+/* --run_infinitely: SIGINT or SIGTERM ends the sending; the run then drains, verifies and reports */
+static void on_stop(int sig) {
+    (void)sig;
+    stop_req = 1;
+}
+
+/* one run (one size of a sweep): 0 verified, 1 failed */
+static int run_one(const opts *o, uint64_t size, int first, int last) {
     perf *p = (perf *)calloc(1, sizeof *p);
     int rc, ok;
     if (!p) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
-    signal(SIGPIPE, SIG_IGN);
-    parse_args(argc, argv, &p->o);
+    p->o = *o;
+    if (p->o.dpdk_eal == o->eal_buf) p->o.dpdk_eal = p->o.eal_buf; /* the copy's own buffers */
+    else if (p->o.dpdk_eal == o->dpdk_buf) p->o.dpdk_eal = p->o.dpdk_buf;
+    if (p->o.ibv_dev == o->ibv_buf) p->o.ibv_dev = p->o.ibv_buf;
+    p->o.size = size;
     p->server = p->o.server == NULL;
-    if (p->o.pcap_file) {
-        char perr[256];
-        if (pcap_open(p->o.pcap_file, p->o.pcap_snap, p->server, perr, sizeof perr)) {
-            fprintf(stderr, "%s: %s\n", prog, perr);
-            return 1;
-        }
-    }
     p->size = p->o.size;
     p->iters = p->o.duration > 0 ? 0 : p->o.iters;
     p->qps = p->o.qps;
@@ -2346,6 +2605,7 @@ int main(int argc, char **argv) {
     p->ring = (uint8_t *)malloc(RING_LEN);
     if (!p->ring || pattern_init(p)) {
         fprintf(stderr, "%s: out of memory\n", prog);
+        perf_free(p);
         return 1;
     }
     rc = run(p);
@@ -2362,11 +2622,46 @@ int main(int argc, char **argv) {
             ok = 0;
         }
     }
-    report(p, ok, p->err);
+    report(p, ok, p->err, stdout, p->o.json, first, last);
+    if (p->o.json_file) { /* --out_json[_file]: the JSON report also to a file (a sweep: one line per size) */
+        FILE *jf = fopen(p->o.json_file, first ? "w" : "a");
+        if (!jf) {
+            fprintf(stderr, "%s: cannot write %s: %s\n", prog, p->o.json_file, strerror(errno));
+            ok = 0;
+        } else {
+            report(p, ok, p->err, jf, 1, first, last);
+            if (fclose(jf)) ok = 0;
+        }
+    }
     trace_write(p);
     stall_write(p);
-    pcap_close();
     if (!ok) fprintf(stderr, "%s: %s\n", prog, p->err[0] ? p->err : "failed");
     perf_free(p);
     return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    static opts o;
+    int rc = 0;
+    signal(SIGPIPE, SIG_IGN);
+    parse_args(argc, argv, &o);
+    if (o.run_inf) {
+        signal(SIGINT, on_stop);
+        signal(SIGTERM, on_stop);
+    }
+    if (o.pcap_file) {
+        char perr[256];
+        if (pcap_open(o.pcap_file, o.pcap_snap, o.server == NULL, perr, sizeof perr)) {
+            fprintf(stderr, "%s: %s\n", prog, perr);
+            return 1;
+        }
+    }
+    if (o.sweep) { /* -a: 2 B .. 8 MiB, as perftest; both sides give -a, one side-channel session per size */
+        uint64_t sz;
+        for (sz = 2; sz <= (8u << 20) && rc == 0; sz <<= 1) rc = run_one(&o, sz, sz == 2, sz == (8u << 20));
+    } else {
+        rc = run_one(&o, o.size, 1, 1);
+    }
+    pcap_close();
+    return rc;
 }

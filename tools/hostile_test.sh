@@ -165,7 +165,7 @@ for m in modes:
         continue
     if crc == 0 and src == 0 and C["ok"] and S["ok"]:
         ok("%s: transfer completed bit-exact, no QP error (%d msgs, %.2f Gb/s; receiver: %s)"
-           % (m, C["tx"]["msgs"], C["tx"]["gbps_avg"], C["peer_result"].split()[0] if C["peer_result"] else "?"))
+           % (m, C["tx"]["msgs"], C["tx"]["gbps_avg"], ("ok=%d" % C["peer_result"]["ok"]) if C["peer_result"] else "?"))
     else:
         bad("%s: transfer did not complete bit-exact: client: %s; server: %s"
             % (m, C["error"] or "exit %d" % crc, S["error"] or "exit %d" % src))

@@ -47,19 +47,22 @@ if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
     exit 1
 fi
 retained=$(sed -n 's/.*(\([0-9.]*\)% retained.*/\1/p' "$TMP/client.out")
-expect=87.5
+# mrc_perf's own verdict on the failover (examples/perf_report.h): OK, DEGRADED, or INCONCLUSIVE when the goodput
+# before the fault was not the links' (above 100% retained, or far below the link model: a CPU-bound host)
+fo=$(sed -n 's/^ failover verdict: \([A-Z]*\): \(.*\)/\1/p' "$TMP/client.out")
+fo_why=$(sed -n 's/^ failover verdict: [A-Z]*: \(.*\)/\1/p' "$TMP/client.out")
 if grep -q "verified bit-exact" "$TMP/client.out" && grep -q "bit-exact" "$TMP/demo.server"; then
     verdict="data bit-exact at the receiver"
 else
     echo "demo-udp: FAILED: the receiver did not verify the data"
     exit 1
 fi
-if awk -v r="${retained:-0}" -v e="$expect" 'BEGIN { exit !(r + 0 >= e - 5) }'; then
-    echo "demo-udp: OK: $verdict; ${retained}% of the goodput retained after losing 1 of 8 planes (7/8 = ${expect}%)"
-else
-    echo "demo-udp: $verdict; but only ${retained}% of the goodput retained (7/8 = ${expect}%): a loaded host?" \
-        "(the 10 ms series is in the --json output)"
-fi
+case "$fo" in
+OK) echo "demo-udp: OK: $verdict; $fo_why" ;;
+INCONCLUSIVE) echo "demo-udp: INCONCLUSIVE: $verdict; the failover figures cannot tell: $fo_why" ;;
+DEGRADED) echo "demo-udp: DEGRADED: $verdict; but $fo_why: a loaded host? (the 10 ms series is in the --json output)" ;;
+*) echo "demo-udp: FAILED: mrc_perf printed no failover verdict (retained '${retained}')"; exit 1 ;;
+esac
 if [ -n "$PCAP" ] && [ -s "$PCAP" ]; then
     echo "demo-udp: the client's packets are in $PCAP ($(sed -n 's/.*: \([0-9]*\) packets .*/\1/p' "$TMP/client.err")" \
         "packets, first 128 bytes of each): tshark -X lua_script:tools/wireshark/mrc.lua -r $PCAP" \

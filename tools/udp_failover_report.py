@@ -105,15 +105,18 @@ def trial(kind, argv):
         if c:
             pd = c["planes_detail"][plane - 1]
             f_ms = (fault_ns - c["t_start_realtime_ns"]) / 1e6
-            r["evs_bad_first_ms"] = pd["first_bad_ms"] - f_ms if pd["first_bad_ms"] >= 0 else None
-            r["evs_bad_last_ms"] = pd["last_bad_ms"] - f_ms if pd["last_bad_ms"] >= 0 else None
+            # only the EVs marked bad at or after the fault (a busy host may demote some before it: counted apart)
+            after = [t - f_ms for t in pd.get("bad_events_ms", []) if t >= f_ms]
+            r["evs_bad_first_ms"] = after[0] if after else None
+            r["evs_bad_last_ms"] = after[-1] if after else None
+            r["evs_bad_before_fault"] = sum(1 for t in pd.get("bad_events_ms", []) if t < f_ms)
             r["evs_bad_on_plane"] = pd["evs_bad"]
             r["rtx"] = c["mrc"]["rtx"]
             r["rto"] = c["mrc"]["rto"]
         name, extra = "MRC  ", ""
         if r.get("evs_bad_last_ms") is not None:
-            extra = "; plane %d: %d EVs marked bad %.1f..%.1f ms after the fault" % (
-                plane, r["evs_bad_on_plane"], r["evs_bad_first_ms"], r["evs_bad_last_ms"])
+            extra = "; plane %d: %d EVs marked bad %.1f..%.1f ms after the fault (%d marked before it, not counted)" % (
+                plane, r["evs_bad_on_plane"], r["evs_bad_first_ms"], r["evs_bad_last_ms"], r["evs_bad_before_fault"])
     else:
         subflows, pb, tb = int(argv[7] or 0), int(argv[8] or 0), int(argv[9] or 0)
         s = load_json(pfx + ".server.json")

@@ -34,7 +34,7 @@ transfer() {
     local cok sok what
     cok=$(json_get "$TMP/t.client" 'd["ok"]')
     sok=$(json_get "$TMP/t.server" 'd["ok"]')
-    what=$(json_get "$TMP/t.client" '"%.2f Gb/s, %d msgs, %d rtx; receiver: %s" % (d["tx"]["gbps_avg"], d["tx"]["msgs"], d["mrc"]["rtx"], d["peer_result"].split()[0] if d["mode"] == "mrc" else "raw")')
+    what=$(json_get "$TMP/t.client" '"%.2f Gb/s, %d msgs, %d rtx; receiver: %s" % (d["tx"]["gbps_avg"], d["tx"]["msgs"], d["mrc"]["rtx"], "ok" if d["mode"] == "mrc" and d["peer_result"]["ok"] is True else d["mode"])')
     if [ "$UP_CRC" = 0 ] && [ "$UP_SRC" = 0 ] && [ "$cok" = True ] && [ "$sok" = True ]; then
         ok "$name ($what)"
     else
@@ -66,6 +66,12 @@ transfer "bidirectional, 0.2% drop + dup + trim, 30 us jitter" "" \
     "-D 1 --bidir -s 20000 --drop 2000 --dup 2000 --trim 2000 --jitter-us 30"
 if [ $QUICK = 0 ]; then
     transfer "black-holed plane 5 at 300 ms, 64 EVs" "" "-D 0.8 --evs 64 --blackhole-plane 5 --at 300"
+    # the failover figures: a timeline that starts at or after the fault (never "-1666 ms"), a verdict, null for never
+    fo=$(json_get "$TMP/t.client" 'd["blackhole"]["verdict"] + " " + ("%.2f" % d["planes_detail"][4]["first_bad_after_fault_ms"] if d["planes_detail"][4]["first_bad_after_fault_ms"] is not None else "none") + " " + str(d["planes_detail"][4]["bad_before_fault"])')
+    case "$fo" in
+    OK\ [0-9]* | DEGRADED\ [0-9]* | INCONCLUSIVE\ [0-9]*) ok "black hole: verdict, timeline from the fault ($fo: verdict, first EV marked bad ms after, marked before)" ;;
+    *) bad "black hole: verdict and timeline ('$fo')" ;;
+    esac
     if python3 -c 'import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(("::1", 0))' 2>/dev/null; then
         rm -f "$TMP"/*
         udp_pair "$TMP/t" "-6 --json" "-6 -n 300 -s 8000 --json" ::1

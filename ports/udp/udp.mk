@@ -3,6 +3,8 @@
 #
 #   make build/mrc_perf   the perftest-style tool (examples/mrc_perf.c + ports/udp/mrc_udp.c)
 #   make demo-udp         loopback, 8 planes, one plane black-holed mid-run: goodput before/after, verification (< 15 s)
+#   make perf-report-test  the report's figures (BW peak, failover verdict and timeline, retransmission lines, JSON)
+#   make perf-cli-test    mrc_perf's perftest flags, refusals, contradictions; its table and JSON on loopback runs
 #   make udp-smoke        ~5 s of loopback runs with verification, and the error paths (part of 'make check')
 #   make udp-asan         mrc_perf under AddressSanitizer + UndefinedBehaviorSanitizer on a loopback run
 #   make test-netns       2 netns, 8 veths, one plane silently dropped by nftables: MRC vs Linux MPTCP (root)
@@ -16,7 +18,7 @@ UDP_SRC  := ports/udp/mrc_udp.c
 UDP_DEPS := $(UDP_SRC) ports/udp/mrc_udp.h examples/mrc_perf.c mrc.h
 UDP_SAN  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-.PHONY: demo-udp udp-smoke udp-asan test-netns bench-udp test-hostile
+.PHONY: perf-report-test perf-cli-test demo-udp udp-smoke udp-asan test-netns bench-udp test-hostile
 
 # mrc_perf carries MRC over UDP always, and over DPDK (--dpdk) and ibverbs (--ibv) when those libraries are
 # installed (ports/dpdk/dpdk.mk, ports/ibverbs/ibv.mk set DPDK_OK / IBV_OK)
@@ -33,7 +35,7 @@ PERF_XFL  += -DMRC_PERF_IBV $(IBV_CFLAGS)
 PERF_XSRC += $(IBV_SRC)
 PERF_XLIB += $(IBV_LIBS)
 endif
-PERF_DEPS := $(UDP_DEPS) examples/perf_carrier.h ports/common/mrc_frame.h $(wildcard examples/perf_*.inc) $(PERF_XSRC)
+PERF_DEPS := $(UDP_DEPS) examples/perf_carrier.h examples/perf_report.h ports/common/mrc_frame.h $(wildcard examples/perf_*.inc) $(PERF_XSRC)
 
 $(B)/mrc_perf: $(PERF_DEPS) | $(B)
 	$(CC) $(CSTD) $(WARN) -O2 -g $(PERF_XFL) -o $@ examples/mrc_perf.c $(UDP_SRC) $(PERF_XSRC) $(PERF_XLIB)
@@ -44,6 +46,17 @@ $(B)/mrc_perf_trace: $(PERF_DEPS) | $(B)
 
 $(B)/mrc_perf_asan: $(PERF_DEPS) | $(B)
 	$(CC) $(CSTD) $(WARN) $(UDP_SAN) -DMRC_CHECK_INVARIANTS -o $@ examples/mrc_perf.c $(UDP_SRC)
+
+# the report's figures as functions (examples/perf_report.h) on the cases that once printed wrong numbers, under
+# ASan + UBSan; and mrc_perf's perftest command line and its table and JSON on short loopback runs (part of make test)
+$(B)/perf_report_test: examples/perf_report_test.c examples/perf_report.h | $(B)
+	$(CC) $(CSTD) $(WARN) $(UDP_SAN) -o $@ examples/perf_report_test.c
+
+perf-report-test: $(B)/perf_report_test
+	./$(B)/perf_report_test
+
+perf-cli-test: $(B)/mrc_perf
+	tools/perf_cli_test.sh $(B)/mrc_perf
 
 demo-udp: $(B)/mrc_perf
 	tools/udp_demo.sh $(B)/mrc_perf
