@@ -16,6 +16,12 @@
 #                      sim-quick-asan, fast-check-sim, fuzz-short (libFuzzer runs), fuzz-fast-check, udp-smoke,
 #                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32,
 #                      firmware-test - then make test (its last line is the runner's)
+#   make help          this list
+#   make install       PREFIX (/usr/local) and DESTDIR: include/mrc.h, bin/mrc_perf, share/man/man1/mrc_perf.1,
+#                      share/pkgconfig/mrc.pc, lib/wireshark/plugins/mrc.lua (WIRESHARK_PLUGINDIR), the LICENSE,
+#                      README and CHANGELOG in share/doc/mrc; make uninstall removes them; make install-test installs
+#                      into a scratch DESTDIR and checks it (pkg-config, a program built against it; part of make test)
+#   make perf-report-test, make perf-cli-test   mrc_perf's report figures and its perftest interface (make test)
 #   make hello         examples/hello.c: two endpoints, an in-memory lossy wire, one Write-with-Immediate
 #   make demo          the main job: mrc_perf server and client over loopback UDP, 8 planes, one plane black-holed
 #                      mid-run (built-in impairment: no root, no hardware); about 5 s; leaves build/demo.pcap
@@ -131,7 +137,7 @@ test:
 	./$(B)/mrc_test $(TEST_ARGS)
 
 test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research \
-            perf-report-test perf-cli-test
+            perf-report-test perf-cli-test install-test
 
 # the suite built with MRC_RESEARCH: the tests of the research knobs (P24, P29, P32, P33 set away from their
 # defaults) run here; the default build (the final run of make test) compiles them out
@@ -338,6 +344,38 @@ check:
 
 clean:
 	rm -rf $(B)
+
+# ---- release: make help, make install (PREFIX, DESTDIR), make uninstall, make install-test -------------------------
+.PHONY: help install uninstall install-test
+help:
+	@sed -n '1,/^$$/{s/^# \{0,1\}//;p}' Makefile
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+WIRESHARK_PLUGINDIR ?= $(PREFIX)/lib/wireshark/plugins
+MRC_VERSION = $(shell sed -n 's/^\#define MRC_VERSION_STRING "\(.*\)"/\1/p' mrc.h)
+
+install: $(B)/mrc_perf
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/pkgconfig $(DESTDIR)$(WIRESHARK_PLUGINDIR) $(DESTDIR)$(PREFIX)/share/doc/mrc
+	install -m 644 mrc.h $(DESTDIR)$(PREFIX)/include/mrc.h
+	install -m 755 $(B)/mrc_perf $(DESTDIR)$(PREFIX)/bin/mrc_perf
+	install -m 644 docs/mrc_perf.1 $(DESTDIR)$(PREFIX)/share/man/man1/mrc_perf.1
+	@printf 'prefix=%s\nincludedir=$${prefix}/include\n\nName: mrc\nDescription: %s\nVersion: %s\nCflags: -I$${includedir}\n' \
+	  '$(PREFIX)' 'open MRC: the single-header Multipath Reliable Connection (RDMA) transport core; define MRC_IMPLEMENTATION in one file' \
+	  '$(MRC_VERSION)' > $(DESTDIR)$(PREFIX)/share/pkgconfig/mrc.pc
+	@echo "wrote $(DESTDIR)$(PREFIX)/share/pkgconfig/mrc.pc (prefix=$(PREFIX))"
+	install -m 644 tools/wireshark/mrc.lua $(DESTDIR)$(WIRESHARK_PLUGINDIR)/mrc.lua
+	install -m 644 LICENSE README.md CHANGELOG.md $(DESTDIR)$(PREFIX)/share/doc/mrc/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/mrc.h $(DESTDIR)$(PREFIX)/bin/mrc_perf \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/mrc_perf.1 $(DESTDIR)$(PREFIX)/share/pkgconfig/mrc.pc \
+	  $(DESTDIR)$(WIRESHARK_PLUGINDIR)/mrc.lua
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/mrc
+
+install-test: $(B)/mrc_perf
+	CC="$(CC)" B=$(B) tools/install_test.sh
 
 # ---- fast paths: per-call differential check (tests/fixtures/mrc_fastcheck.h; docs/PROTOCOL.md P22) --------------
 # make test runs the suite under the checker in two halves at once (-t LIST and -x LIST: together, every test once;

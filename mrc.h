@@ -1113,7 +1113,11 @@ typedef struct mrc_write {
 /* Post a write. MRC_OK, MRC_ERR_NOTSUP (not WRITE/WRITE_IMM), MRC_ERR_INVAL, MRC_ERR_STATE (not RTS),
  * MRC_ERR_FULL (send queue full, including completions not yet pulled). */
 MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now);
-/* Post a receive for one Write-with-Immediate. MRC_OK, MRC_ERR_STATE (RESET or ERR), MRC_ERR_FULL. */
+/* Post a receive for one Write-with-Immediate. MRC_OK, MRC_ERR_STATE (RESET or ERR), MRC_ERR_FULL.
+ * Post receives before the peer's Write-IMMs can complete: a Write-IMM that arrives with none posted is placed and
+ * acknowledged (the writer's MRC_EVT_SEND_DONE comes as usual), but its immediate is held and MRC_EVT_RECV_IMM is
+ * not raised until a receive is posted; immediates are then delivered in message order, one per receive. At most
+ * attr.max_wimm_dest immediates wait so; one more is an invalid request that moves the connection to ERR. */
 MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now);
 
 /* ---- congestion control (docs/PROTOCOL.md section 8) --------------------------------------------------------------
