@@ -342,6 +342,8 @@ static void parse_args(int argc, char **argv, opts *o) {
 #endif
         for (k = 1; k < i; k++) {
             if (strpbrk(argv[k], " \t'\"")) die_usage("EAL option '%s' holds white space or quotes", argv[k]);
+            if (!strcmp(argv[k], "--dpdk"))
+                die_usage("--dpdk before '--': give the EAL options either before '--' or in --dpdk \"...\", not both");
             if (l + strlen(argv[k]) + 2u > sizeof o->eal_buf) die_usage("EAL options too long (at most %u bytes)",
                                                                         (unsigned)sizeof o->eal_buf - 1u);
             l += (size_t)snprintf(o->eal_buf + l, sizeof o->eal_buf - l, "%s%s", l ? " " : "", argv[k]);
