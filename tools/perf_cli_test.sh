@@ -112,5 +112,26 @@ rows=$(awk '/#bytes/ { h++; next } h && $1 ~ /^[0-9]+$/ && NF == 5 { n++; if ($1
             END { print (bad ? -1 : n) + 0, h + 0 }' "$TMP/s.client")
 if [ "$UP_CRC" = 0 ] && [ "$UP_SRC" = 0 ] && [ "$rows" = "23 1" ]; then ok "-a: 23 rows, 2 B .. 8 MiB, one header"
 else bad "-a (rc $UP_CRC/$UP_SRC): rows/headers '$rows'"; tail -3 "$TMP/s.client.err" "$TMP/s.server.err"; fi
+# --run_infinitely: a row every -D seconds until SIGINT, then the run drains, is verified and reported (exit 0)
+inf_rows() { [ "$(awk '$1 == 65536 && NF == 5' "$1" 2>/dev/null | wc -l)" -ge 2 ]; }
+rm -f "$TMP"/i.*
+if udp_server "$TMP/i" ""; then
+    "$PERF" 127.0.0.1 -p "$UP_TCP" --ev-port "$UP_EVC" --connect-timeout 30 --run_infinitely -D 0.2 \
+        >"$TMP/i.client" 2>"$TMP/i.client.err" &
+    ipid=$!
+    if udp_wait "two --run_infinitely rows" "$ipid" inf_rows "$TMP/i.client"; then
+        kill -INT "$ipid"
+        wait "$ipid"
+        irc=$?
+        wait "$UP_SPID"
+        isrc=$?
+        if [ "$irc" = 0 ] && [ "$isrc" = 0 ] && grep -q "verified bit-exact" "$TMP/i.client"; then
+            ok "--run_infinitely -D 0.2: rows every 0.2 s, SIGINT ends it verified ($(awk '$1 == 65536 && NF == 5' "$TMP/i.client" | wc -l) rows)"
+        else bad "--run_infinitely: client exit $irc, server exit $isrc: $(head -2 "$TMP/i.client.err")"; fi
+    else
+        bad "--run_infinitely ($UP_ERR)"
+        kill "$ipid" "$UP_SPID" 2>/dev/null
+    fi
+else bad "--run_infinitely: $UP_ERR"; fi
 echo "perf-cli-test: $pass passed, $fail failed"
 [ $fail = 0 ]
