@@ -1,0 +1,1018 @@
+/* core_bridge.c - lib_mrc's core side: the open MRC core (mrc.h, implementation compiled here), a thin UDP carrier
+ * and the progress engine. See bridge.h for the shape; ocp/README.md for the carrier's framing.
+ *
+ * Owns: the endpoint, the per-plane UDP sockets, the peer table, the rkey map (application rkeys, chosen by the
+ * verbs library, to the core's), the operation ring and the progress thread.
+ *
+ * Carrier: plane p of a device is one UDP socket bound to ip:udp_port+p-1; a datagram is a 4-byte big-endian EV
+ * (the entropy the core chose, so the receiver sees it as mrc_rxinfo.ev) followed by the MRC packet from BTH on.
+ * Peers are named by (IPv4, plane-1 UDP port); the core sees a small handle per peer.
+ */
+#define _GNU_SOURCE
+#define MRC_MAX_CONNS 64
+#define MRC_MAX_MRS 64
+#define MRC_IMPLEMENTATION
+#include "../mrc.h"
+#include "bridge.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OB_RING 4096u /* operations in flight between the application and the progress thread (power of two) */
+#define OB_MAX_PEERS 64
+#define OB_RKEYS 64
+#define OB_SHIM 4
+#define OB_PKT_MAX (OB_SHIM + MRC_HDR_MAX + 4096 + 64)
+
+enum { OP_WRITE = 1, OP_RECV, OP_CALL };
+
+typedef struct ob_call {
+    int (*fn)(ob_dev *d, void *arg);
+    void *arg;
+    int rc;
+    atomic_int done;
+} ob_call;
+
+typedef struct ob_op {
+    int kind;
+    ob_conn *conn;
+    ob_write w;
+    ob_call *call;
+} ob_op;
+
+struct ob_conn {
+    mrc_conn c;
+    ob_dev *dev;
+    void *user;
+    uint32_t qpn;
+};
+
+struct ob_peer { uint32_t ip; uint16_t port; };
+
+struct ob_dev {
+    mrc_endpoint ep;
+    ob_cfg cfg;
+    int fd[MRC_MAX_PORTS];
+    int bell;             /* eventfd doorbell */
+    struct ob_peer peer[OB_MAX_PEERS + 1]; /* handle i = peer[i], 1-based */
+    unsigned npeers;
+    struct { uint32_t app, core; } rkey[OB_RKEYS];
+    unsigned nrkeys;
+    /* the ring: producers take plock among themselves; the consumer (progress thread) takes no lock */
+    ob_op ring[OB_RING];
+    atomic_uint head;     /* next slot to fill, published after the fill by 'ready' */
+    atomic_uint tail;     /* next slot to consume */
+    atomic_uchar ready[OB_RING];
+    pthread_mutex_t plock;
+    pthread_mutex_t ilock; /* inline mode: one caller at a time runs the loop */
+    pthread_mutex_t clock_; /* call completion */
+    pthread_cond_t ccond;
+    atomic_int sleeping;
+    atomic_int stop;
+    int threaded;
+    pthread_t thr;
+    ob_op stalled;        /* a write the core refused with MRC_ERR_FULL, retried first */
+    int has_stalled;
+    uint8_t rxbuf[OB_PKT_MAX];
+    uint8_t txhdr[MRC_HDR_MAX];
+    mrc_wire_opts wire;
+    mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
+    ob_stats st;
+};
+
+static mrc_time ob_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (mrc_time)ts.tv_sec * 1000000000u + (mrc_time)ts.tv_nsec;
+}
+
+static int ob_errno(int e) {
+    switch (e) {
+    case MRC_OK: return 0;
+    case MRC_ERR_NOTSUP: return EOPNOTSUPP;
+    case MRC_ERR_NOENT: return ENOENT;
+    case MRC_ERR_BUSY: return EBUSY;
+    case MRC_ERR_FULL: return ENOMEM;
+    case MRC_ERR_NOBUF: return E2BIG;
+    case MRC_ERR_STATE: return EINVAL;
+    default: return e <= MRC_ERR_FATAL ? EIO : EINVAL;
+    }
+}
+
+static int ob_status(int e) {
+    switch (e) {
+    case MRC_OK: return OB_ST_OK;
+    case MRC_ERR_RETRY_EXC: case MRC_ERR_NOPATH: return OB_ST_RETRY_EXC;
+    case MRC_ERR_REMOTE_ACCESS: return OB_ST_REM_ACCESS;
+    case MRC_ERR_REMOTE_INVAL: return OB_ST_REM_INV;
+    case MRC_ERR_REMOTE_OP: return OB_ST_REM_OP;
+    case MRC_ERR_FLUSH: case MRC_ERR_STATE: return OB_ST_FLUSH;
+    case MRC_ERR_LOCAL_ACCESS: return OB_ST_LOC_ACCESS;
+    case MRC_ERR_LOCAL_INVAL: return OB_ST_LOC_INV;
+    default: return OB_ST_GENERAL;
+    }
+}
+
+/* ---- peers and rkeys ------------------------------------------------------------------------------------- */
+
+static uint32_t ob_peer_handle(ob_dev *d, uint32_t ip, uint16_t port) {
+    unsigned i;
+    for (i = 1; i <= d->npeers; i++)
+        if (d->peer[i].ip == ip && d->peer[i].port == port) return i;
+    if (d->npeers >= OB_MAX_PEERS) return 0;
+    d->npeers++;
+    d->peer[d->npeers].ip = ip;
+    d->peer[d->npeers].port = port;
+    return d->npeers;
+}
+
+/* The application's rkey (chosen by the verbs library) names the region on the wire; the core checks RETH
+ * against its own table, whose rkeys it chooses itself. On the first write naming an rkey, look the region up
+ * in the verbs library, register it with the core, and from then on rewrite the RETH rkey on arrival. */
+static int ob_rkey_map(ob_dev *d, uint32_t app, uint32_t *core) {
+    unsigned i;
+    void *addr;
+    uint64_t iova, len;
+    int rw;
+    for (i = 0; i < d->nrkeys; i++)
+        if (d->rkey[i].app == app) {
+            *core = d->rkey[i].core;
+            return 0;
+        }
+    if (!d->cfg.mr_lookup || d->nrkeys >= OB_RKEYS) return -1;
+    if (d->cfg.mr_lookup(d->cfg.vctx, app, &addr, &iova, &len, &rw) != 0) return -1;
+    if (mrc_endpoint_reg_mr(&d->ep, addr, iova, len, rw ? MRC_ACCESS_REMOTE_WRITE : 0, NULL, core) != MRC_OK)
+        return -1;
+    d->rkey[d->nrkeys].app = app;
+    d->rkey[d->nrkeys].core = *core;
+    d->nrkeys++;
+    return 0;
+}
+
+static void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len) {
+    mrc_pkt p;
+    size_t off;
+    uint32_t app, core;
+    uint8_t *q;
+    if (len < MRC_BTH_LEN) return;
+    if (pkt[0] < MRC_OP_WRITE_FIRST || pkt[0] > MRC_OP_WRITE_ONLY_IMM) return; /* data; each may carry a RETH */
+    if (mrc_pkt_decode(pkt, len, &d->wire, &p) != MRC_OK || !(p.hdrs & MRC_HDR_RETH)) return;
+    off = MRC_BTH_LEN + ((p.hdrs & MRC_HDR_METH) ? MRC_METH_LEN : 0) + ((p.hdrs & MRC_HDR_TSETH) ? MRC_TSETH_LEN : 0);
+    if (off + MRC_RETH_LEN > len) return;
+    q = pkt + off + 8;
+    app = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+    if (app != p.reth.rkey) return; /* not where we expect it: leave the packet to the core's checks */
+    if (ob_rkey_map(d, app, &core) != 0) {
+        d->st.rkey_miss++;
+        return;
+    }
+    q[0] = (uint8_t)(core >> 24);
+    q[1] = (uint8_t)(core >> 16);
+    q[2] = (uint8_t)(core >> 8);
+    q[3] = (uint8_t)core;
+}
+
+/* ---- the loop -------------------------------------------------------------------------------------------- */
+
+static void ob_emit(ob_dev *d, const ob_evt *e) {
+    if (d->cfg.on_event) d->cfg.on_event(d->cfg.user, e);
+}
+
+static void ob_fail_write(ob_dev *d, const ob_op *op, int err) {
+    ob_evt e;
+    memset(&e, 0, sizeof e);
+    e.kind = op->kind == OP_RECV ? OB_EVT_RECV_IMM : OB_EVT_SEND_DONE;
+    e.status = ob_status(err);
+    e.conn_user = op->conn->user;
+    e.qpn = op->conn->qpn;
+    e.wr_id = op->w.wr_id;
+    ob_emit(d, &e);
+}
+
+/* 1: consumed; 0: the core is full, keep it for later */
+static int ob_exec(ob_dev *d, ob_op *op, mrc_time now) {
+    int rc;
+    if (op->kind == OP_CALL) {
+        ob_call *c = op->call;
+        c->rc = c->fn(d, c->arg);
+        if (d->threaded) {
+            pthread_mutex_lock(&d->clock_);
+            atomic_store(&c->done, 1);
+            pthread_cond_broadcast(&d->ccond);
+            pthread_mutex_unlock(&d->clock_);
+        } else {
+            atomic_store(&c->done, 1);
+        }
+        return 1;
+    }
+    if (op->kind == OP_RECV) {
+        rc = mrc_conn_post_recv(&op->conn->c, op->w.wr_id, now);
+    } else {
+        mrc_write w;
+        memset(&w, 0, sizeof w);
+        w.wr_id = op->w.wr_id;
+        w.opcode = op->w.with_imm ? MRC_WR_WRITE_IMM : MRC_WR_WRITE;
+        w.flags = op->w.solicited ? MRC_WR_SOLICITED : 0;
+        w.buf = op->w.buf;
+        w.len = op->w.len;
+        w.remote_va = op->w.remote_va;
+        w.rkey = op->w.rkey;
+        w.imm = op->w.imm;
+        rc = mrc_conn_post_write(&op->conn->c, &w, now);
+    }
+    if (rc == MRC_ERR_FULL) return 0;
+    if (rc != MRC_OK) ob_fail_write(d, op, rc);
+    return 1;
+}
+
+static int ob_drain_ring(ob_dev *d, mrc_time now) {
+    int n = 0;
+    if (d->has_stalled) {
+        if (!ob_exec(d, &d->stalled, now)) return 0;
+        d->has_stalled = 0;
+        n++;
+    }
+    for (;;) {
+        unsigned t = atomic_load_explicit(&d->tail, memory_order_relaxed), i = t & (OB_RING - 1);
+        if (!atomic_load_explicit(&d->ready[i], memory_order_acquire)) break;
+        d->stalled = d->ring[i];
+        atomic_store_explicit(&d->ready[i], 0, memory_order_relaxed);
+        atomic_store_explicit(&d->tail, t + 1, memory_order_release);
+        n++;
+        if (!ob_exec(d, &d->stalled, now)) {
+            d->has_stalled = 1;
+            break;
+        }
+    }
+    return n;
+}
+
+static int ob_rx(ob_dev *d, mrc_time now) {
+    unsigned p;
+    int n = 0;
+    for (p = 0; p < d->cfg.planes; p++) {
+        int k;
+        for (k = 0; k < 64; k++) {
+            struct sockaddr_in from;
+            socklen_t fl = sizeof from;
+            ssize_t r = recvfrom(d->fd[p], d->rxbuf, sizeof d->rxbuf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+            mrc_rxinfo ri;
+            if (r < 0) break;
+            n++;
+            d->st.rx_pkts++;
+            if (r <= OB_SHIM || fl < sizeof from) continue;
+            memset(&ri, 0, sizeof ri);
+            ri.port = (uint8_t)(p + 1);
+            ri.ev = (uint32_t)d->rxbuf[0] << 24 | (uint32_t)d->rxbuf[1] << 16 | (uint32_t)d->rxbuf[2] << 8 |
+                    d->rxbuf[3];
+            ri.peer = ob_peer_handle(d, from.sin_addr.s_addr, (uint16_t)(ntohs(from.sin_port) - p));
+            ob_rewrite_rkey(d, d->rxbuf + OB_SHIM, (size_t)r - OB_SHIM);
+            if (mrc_endpoint_recv(&d->ep, d->rxbuf + OB_SHIM, (size_t)r - OB_SHIM, &ri, now) != MRC_OK)
+                d->st.rx_drops++;
+        }
+    }
+    return n;
+}
+
+static int ob_tx(ob_dev *d, mrc_time now) {
+    static const uint8_t zeros[8];
+    int n = 0;
+    for (;;) {
+        mrc_txinfo ti;
+        uint8_t shim[OB_SHIM];
+        struct iovec iov[4];
+        struct msghdr mh;
+        struct sockaddr_in to;
+        int r = mrc_endpoint_poll_tx(&d->ep, d->txhdr, sizeof d->txhdr, 0, &ti, now);
+        if (r <= 0) break;
+        n++;
+        if (ti.peer < 1 || ti.peer > d->npeers || ti.port < 1 || ti.port > d->cfg.planes) continue;
+        shim[0] = (uint8_t)(ti.ev >> 24);
+        shim[1] = (uint8_t)(ti.ev >> 16);
+        shim[2] = (uint8_t)(ti.ev >> 8);
+        shim[3] = (uint8_t)ti.ev;
+        iov[0].iov_base = shim;
+        iov[0].iov_len = OB_SHIM;
+        iov[1].iov_base = d->txhdr;
+        iov[1].iov_len = (size_t)r;
+        iov[2].iov_base = (void *)(uintptr_t)ti.payload;
+        iov[2].iov_len = ti.payload_len;
+        iov[3].iov_base = (void *)(uintptr_t)zeros;
+        iov[3].iov_len = ti.pad;
+        memset(&to, 0, sizeof to);
+        to.sin_family = AF_INET;
+        to.sin_addr.s_addr = d->peer[ti.peer].ip;
+        to.sin_port = htons((uint16_t)(d->peer[ti.peer].port + ti.port - 1));
+        memset(&mh, 0, sizeof mh);
+        mh.msg_name = &to;
+        mh.msg_namelen = sizeof to;
+        mh.msg_iov = iov;
+        mh.msg_iovlen = 4;
+        if (sendmsg(d->fd[ti.port - 1], &mh, 0) >= 0) d->st.tx_pkts++;
+    }
+    return n;
+}
+
+static int ob_events(ob_dev *d) {
+    mrc_event ev;
+    int n = 0;
+    while (mrc_endpoint_poll_event(&d->ep, &ev) == 1) {
+        ob_evt e;
+        memset(&e, 0, sizeof e);
+        n++;
+        e.status = ob_status(ev.status);
+        e.qpn = ev.qpn;
+        e.conn_user = ev.conn ? ((ob_conn *)(void *)ev.conn)->user : NULL;
+        e.wr_id = ev.wr_id;
+        e.imm = ev.imm;
+        e.byte_len = ev.byte_len;
+        switch (ev.type) {
+        case MRC_EVT_SEND_DONE: e.kind = OB_EVT_SEND_DONE; break;
+        case MRC_EVT_RECV_IMM: e.kind = OB_EVT_RECV_IMM; break;
+        case MRC_EVT_CONN_ERROR: e.kind = OB_EVT_CONN_ERROR; break;
+        case MRC_EVT_EV_STATE:
+            e.kind = OB_EVT_EV_STATE;
+            e.profile_id = ev.profile_id;
+            e.ev = ev.ev;
+            e.ev_index = ev.ev_index;
+            e.port = ev.port;
+            e.state = ev.state;
+            e.drop_count = ev.drop_count;
+            if (ev.profile_id != 0 && ev.ev_index < MRC_MAX_EVS) {
+                mrc_ev_op_entry *arr = d->evarr;
+                uint32_t n = ev.ev_index + 1;
+                if (mrc_ev_op(&d->ep, ev.profile_id, MRC_EV_OP_QUERY_ARRAY, arr, &n, ob_now()) == MRC_OK &&
+                    n > ev.ev_index)
+                    memcpy(e.ev_val, arr[ev.ev_index].ev.val, sizeof e.ev_val);
+            }
+            break;
+        case MRC_EVT_EP_RESPONSE:
+        case MRC_EVT_EP_TIMEOUT:
+            e.kind = ev.type == MRC_EVT_EP_RESPONSE ? OB_EVT_EP_RSP : OB_EVT_EP_TIMEOUT;
+            e.req_id = ev.req_id;
+            e.rtt_ns = ev.rtt_ns;
+            e.port = ev.port;
+            e.adj_svc_time = ev.adj_svc_time;
+            break;
+        default: continue;
+        }
+        ob_emit(d, &e);
+    }
+    return n;
+}
+
+/* one turn: returns the work done (0: idle) */
+static int ob_turn(ob_dev *d) {
+    mrc_time now = ob_now();
+    int n = ob_drain_ring(d, now);
+    n += ob_rx(d, now);
+    if (mrc_endpoint_next_deadline(&d->ep) <= now) mrc_endpoint_on_timeout(&d->ep, now);
+    n += ob_tx(d, now);
+    n += ob_events(d);
+    return n;
+}
+
+static void ob_sleep(ob_dev *d) {
+    struct pollfd pf[MRC_MAX_PORTS + 1];
+    unsigned p, nf = 0;
+    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now;
+    int ms = -1;
+    uint64_t v;
+    for (p = 0; p < d->cfg.planes; p++) {
+        pf[nf].fd = d->fd[p];
+        pf[nf++].events = POLLIN;
+    }
+    pf[nf].fd = d->bell;
+    pf[nf++].events = POLLIN;
+    atomic_store(&d->sleeping, 1);
+    if (atomic_load(&d->ready[atomic_load(&d->tail) & (OB_RING - 1)]) || d->has_stalled || atomic_load(&d->stop)) {
+        atomic_store(&d->sleeping, 0);
+        return;
+    }
+    now = ob_now();
+    if (dl != MRC_TIME_NEVER) ms = dl <= now ? 0 : (int)((dl - now + 999999u) / 1000000u);
+    if (ms > 100 || ms < 0) ms = 100;
+    /* sub-millisecond deadlines: spin briefly rather than sleep a whole millisecond */
+    if (dl != MRC_TIME_NEVER && dl > now && dl - now < 1000000u) ms = 0;
+    if (poll(pf, nf, ms) > 0 && (pf[nf - 1].revents & POLLIN)) {
+        if (read(d->bell, &v, sizeof v) < 0) { /* nothing: the doorbell is level-triggered enough */
+        }
+    }
+    atomic_store(&d->sleeping, 0);
+}
+
+static void *ob_thread(void *arg) {
+    ob_dev *d = arg;
+    unsigned idle = 0;
+    while (!atomic_load(&d->stop)) {
+        if (ob_turn(d)) {
+            idle = 0;
+            continue;
+        }
+        if (++idle < 64) continue; /* a short spin keeps latency low under load */
+        ob_sleep(d);
+        idle = 0;
+    }
+    ob_turn(d);
+    return NULL;
+}
+
+void ob_dev_progress(ob_dev *d) {
+    if (!d || d->threaded) return;
+    pthread_mutex_lock(&d->ilock);
+    ob_turn(d);
+    pthread_mutex_unlock(&d->ilock);
+}
+
+int ob_dev_threaded(const ob_dev *d) { return d && d->threaded; }
+
+/* ---- ring producers -------------------------------------------------------------------------------------- */
+
+static int ob_push(ob_dev *d, const ob_op *op) {
+    unsigned h, i;
+    pthread_mutex_lock(&d->plock);
+    h = atomic_load_explicit(&d->head, memory_order_relaxed);
+    i = h & (OB_RING - 1);
+    if (h - atomic_load_explicit(&d->tail, memory_order_acquire) >= OB_RING ||
+        atomic_load_explicit(&d->ready[i], memory_order_acquire)) {
+        pthread_mutex_unlock(&d->plock);
+        return ENOMEM;
+    }
+    d->ring[i] = *op;
+    atomic_store_explicit(&d->ready[i], 1, memory_order_release);
+    atomic_store_explicit(&d->head, h + 1, memory_order_relaxed);
+    pthread_mutex_unlock(&d->plock);
+    if (d->threaded && atomic_load(&d->sleeping)) {
+        uint64_t one = 1;
+        if (write(d->bell, &one, sizeof one) < 0) { /* the counter saturates only after 2^64 rings */
+        }
+    }
+    return 0;
+}
+
+static int ob_run(ob_dev *d, int (*fn)(ob_dev *, void *), void *arg) {
+    ob_call c;
+    ob_op op;
+    int rc;
+    memset(&op, 0, sizeof op);
+    c.fn = fn;
+    c.arg = arg;
+    c.rc = 0;
+    atomic_init(&c.done, 0);
+    op.kind = OP_CALL;
+    op.call = &c;
+    while ((rc = ob_push(d, &op)) == ENOMEM) {
+        if (!d->threaded) ob_dev_progress(d);
+        else sched_yield();
+    }
+    if (!d->threaded) {
+        while (!atomic_load(&c.done)) ob_dev_progress(d);
+        return c.rc;
+    }
+    pthread_mutex_lock(&d->clock_);
+    while (!atomic_load(&c.done)) pthread_cond_wait(&d->ccond, &d->clock_);
+    pthread_mutex_unlock(&d->clock_);
+    return c.rc;
+}
+
+int ob_post_write(ob_conn *c, const ob_write *w) {
+    ob_op op;
+    int rc;
+    memset(&op, 0, sizeof op);
+    op.kind = OP_WRITE;
+    op.conn = c;
+    op.w = *w;
+    rc = ob_push(c->dev, &op);
+    if (!c->dev->threaded) ob_dev_progress(c->dev);
+    return rc;
+}
+
+int ob_post_recv(ob_conn *c, uint64_t wr_id) {
+    ob_op op;
+    int rc;
+    memset(&op, 0, sizeof op);
+    op.kind = OP_RECV;
+    op.conn = c;
+    op.w.wr_id = wr_id;
+    rc = ob_push(c->dev, &op);
+    if (!c->dev->threaded) ob_dev_progress(c->dev);
+    return rc;
+}
+
+/* ---- device ---------------------------------------------------------------------------------------------- */
+
+int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
+    ob_dev *d;
+    mrc_config mc;
+    unsigned p;
+    int rc;
+    *out = NULL;
+    if (!cfg || cfg->planes < 1 || cfg->planes > MRC_MAX_PORTS) {
+        snprintf(err, errlen, "bad plane count");
+        return EINVAL;
+    }
+    d = calloc(1, sizeof *d);
+    if (!d) return ENOMEM;
+    d->cfg = *cfg;
+    d->bell = -1;
+    for (p = 0; p < MRC_MAX_PORTS; p++) d->fd[p] = -1;
+    mrc_config_default(&mc);
+    mc.seed = cfg->seed;
+    mc.num_ports = (uint8_t)cfg->planes;
+    mc.guard.epop_peer_check = false; /* controller probes may target peers with no connected QP */
+    mc.recovery.rtt_init_ns = 50000;  /* loopback through the kernel, not a NIC */
+    d->wire = mc.wire;
+    rc = mrc_endpoint_init(&d->ep, &mc, ob_now());
+    if (rc != MRC_OK) {
+        snprintf(err, errlen, "mrc_endpoint_init: %s", mrc_strerror(rc));
+        free(d);
+        return EINVAL;
+    }
+    for (p = 0; p < cfg->planes; p++) {
+        struct sockaddr_in a;
+        int sz = 4 << 20;
+        d->fd[p] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (d->fd[p] < 0) goto sockfail;
+        setsockopt(d->fd[p], SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
+        setsockopt(d->fd[p], SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
+        memset(&a, 0, sizeof a);
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = cfg->ip;
+        a.sin_port = htons((uint16_t)(cfg->udp_port + p));
+        if (bind(d->fd[p], (struct sockaddr *)&a, sizeof a) != 0) {
+            char ip[INET_ADDRSTRLEN];
+            inet_ntop(AF_INET, &cfg->ip, ip, sizeof ip);
+            snprintf(err, errlen, "cannot bind UDP %s:%u (plane %u): %s", ip, (unsigned)(cfg->udp_port + p), p + 1,
+                     strerror(errno));
+            rc = errno;
+            goto fail;
+        }
+    }
+    d->bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (d->bell < 0) goto sockfail;
+    pthread_mutex_init(&d->plock, NULL);
+    pthread_mutex_init(&d->ilock, NULL);
+    pthread_mutex_init(&d->clock_, NULL);
+    pthread_cond_init(&d->ccond, NULL);
+    d->threaded = cfg->threaded;
+    if (d->threaded && pthread_create(&d->thr, NULL, ob_thread, d) != 0) {
+        snprintf(err, errlen, "cannot start the progress thread");
+        rc = EAGAIN;
+        goto fail;
+    }
+    *out = d;
+    return 0;
+sockfail:
+    rc = errno;
+    snprintf(err, errlen, "socket: %s", strerror(errno));
+fail:
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        if (d->fd[p] >= 0) close(d->fd[p]);
+    if (d->bell >= 0) close(d->bell);
+    free(d);
+    return rc ? rc : EIO;
+}
+
+void ob_dev_close(ob_dev *d) {
+    unsigned p;
+    uint64_t one = 1;
+    if (!d) return;
+    if (d->threaded) {
+        atomic_store(&d->stop, 1);
+        if (write(d->bell, &one, sizeof one) < 0) {
+        }
+        pthread_join(d->thr, NULL);
+    }
+    for (p = 0; p < MRC_MAX_PORTS; p++)
+        if (d->fd[p] >= 0) close(d->fd[p]);
+    close(d->bell);
+    pthread_mutex_destroy(&d->plock);
+    pthread_mutex_destroy(&d->ilock);
+    pthread_mutex_destroy(&d->clock_);
+    pthread_cond_destroy(&d->ccond);
+    free(d);
+}
+
+void ob_stats_get(ob_dev *d, ob_stats *s) { *s = d->st; }
+
+/* ---- QPs (each runs on the progress thread through ob_run) ----------------------------------------------- */
+
+void ob_conn_attr_default(ob_conn_attr *a) {
+    mrc_conn_attr m;
+    mrc_conn_attr_default(&m);
+    memset(a, 0, sizeof *a);
+    a->ev_profile_id = m.ev_profile_id;
+    a->cc_profile_id = m.cc_profile_id;
+    a->path_mtu = m.path_mtu;
+    a->mpr_dest = m.mpr_dest;
+    a->mpr = m.mpr;
+    a->max_wimm_dest = m.max_wimm_dest;
+    a->max_wimm = m.max_wimm;
+    a->caps = m.caps;
+    a->retry_linear = m.retry_linear;
+    a->retry_exp = m.retry_exp;
+    a->timeout = m.timeout;
+    a->access_remote_write = (m.access & MRC_ACCESS_REMOTE_WRITE) != 0;
+}
+
+struct ob_create_args { void *user; ob_conn *c; };
+
+static int ob_create_fn(ob_dev *d, void *arg) {
+    struct ob_create_args *a = arg;
+    ob_conn *c = calloc(1, sizeof *c);
+    int rc;
+    if (!c) return ENOMEM;
+    c->dev = d;
+    c->user = a->user;
+    rc = mrc_conn_init(&d->ep, &c->c, ob_now());
+    if (rc != MRC_OK) {
+        free(c);
+        return ob_errno(rc);
+    }
+    c->qpn = mrc_conn_qpn(&c->c);
+    a->c = c;
+    return 0;
+}
+
+int ob_conn_create(ob_dev *d, void *user, ob_conn **out, uint32_t *qpn) {
+    struct ob_create_args a = { user, NULL };
+    int rc = ob_run(d, ob_create_fn, &a);
+    if (rc) return rc;
+    *out = a.c;
+    *qpn = a.c->qpn;
+    return 0;
+}
+
+struct ob_modify_args { ob_conn *c; const ob_conn_attr *a; char *why; size_t whylen; };
+
+static int ob_modify_fn(ob_dev *d, void *arg) {
+    struct ob_modify_args *x = arg;
+    const ob_conn_attr *a = x->a;
+    mrc_conn_attr m;
+    uint32_t mask = MRC_ATTR_STATE;
+    int rc;
+    mrc_conn_attr_default(&m);
+    m.state = (uint8_t)a->state;
+    switch (a->state) {
+    case OB_QPS_INIT:
+        mask |= MRC_ATTR_INIT_MASK;
+        m.ev_profile_id = a->ev_profile_id;
+        m.cc_profile_id = a->cc_profile_id;
+        m.access = a->access_remote_write ? MRC_ACCESS_REMOTE_WRITE : 0;
+        m.hint.num_qps_per_peer = a->hint_qps_per_peer;
+        m.hint.num_send_peers = a->hint_send_peers;
+        m.hint.num_remote_recv_peers = a->hint_remote_recv_peers;
+        break;
+    case OB_QPS_RTR:
+        mask |= MRC_ATTR_RTR_MASK;
+        m.dest_qpn = a->dest_qpn;
+        m.rq_psn = a->rq_psn & MRC_PSN_MASK;
+        m.path_mtu = a->path_mtu;
+        m.mpr_dest = a->mpr_dest;
+        m.max_wimm_dest = a->max_wimm_dest;
+        m.caps = a->caps;
+        m.peer = ob_peer_handle(d, a->peer_ip, a->peer_port);
+        if (!m.peer) return ENOMEM;
+        break;
+    case OB_QPS_RTS:
+        mask |= MRC_ATTR_RTS_MASK;
+        m.sq_psn = a->sq_psn & MRC_PSN_MASK;
+        m.mpr = a->mpr;
+        m.max_wimm = a->max_wimm;
+        m.retry_linear = a->retry_linear;
+        m.retry_exp = a->retry_exp;
+        m.timeout = a->timeout;
+        break;
+    default: break;
+    }
+    rc = mrc_conn_modify(&x->c->c, &m, mask, ob_now());
+    if (rc != MRC_OK && x->why && x->whylen) {
+        mrc_detail det;
+        mrc_endpoint_last_error(&d->ep, &det);
+        mrc_detail_format(&det, x->why, x->whylen);
+    }
+    return ob_errno(rc);
+}
+
+int ob_conn_modify(ob_conn *c, const ob_conn_attr *a, char *why, size_t whylen) {
+    struct ob_modify_args x = { c, a, why, whylen };
+    return ob_run(c->dev, ob_modify_fn, &x);
+}
+
+struct ob_query_args { ob_conn *c; ob_conn_attr *a; };
+
+static int ob_query_fn(ob_dev *d, void *arg) {
+    struct ob_query_args *x = arg;
+    mrc_conn_attr m;
+    ob_conn_attr *a = x->a;
+    int rc = mrc_conn_query(&x->c->c, &m);
+    if (rc != MRC_OK) return ob_errno(rc);
+    memset(a, 0, sizeof *a);
+    a->state = m.state;
+    a->ev_profile_id = m.ev_profile_id;
+    a->cc_profile_id = m.cc_profile_id;
+    a->dest_qpn = m.dest_qpn;
+    a->rq_psn = m.rq_psn;
+    a->sq_psn = m.sq_psn;
+    a->path_mtu = m.path_mtu;
+    a->mpr_dest = m.mpr_dest;
+    a->mpr = m.mpr;
+    a->max_wimm_dest = m.max_wimm_dest;
+    a->max_wimm = m.max_wimm;
+    a->caps = m.caps;
+    if (m.peer >= 1 && m.peer <= d->npeers) {
+        a->peer_ip = d->peer[m.peer].ip;
+        a->peer_port = d->peer[m.peer].port;
+    }
+    a->retry_linear = m.retry_linear;
+    a->retry_exp = m.retry_exp;
+    a->timeout = m.timeout;
+    a->hint_qps_per_peer = m.hint.num_qps_per_peer;
+    a->hint_send_peers = m.hint.num_send_peers;
+    a->hint_remote_recv_peers = m.hint.num_remote_recv_peers;
+    a->access_remote_write = (m.access & MRC_ACCESS_REMOTE_WRITE) != 0;
+    return 0;
+}
+
+int ob_conn_query(ob_conn *c, ob_conn_attr *a) {
+    struct ob_query_args x = { c, a };
+    return ob_run(c->dev, ob_query_fn, &x);
+}
+
+static int ob_destroy_fn(ob_dev *d, void *arg) {
+    ob_conn *c = arg;
+    int st = mrc_conn_state(&c->c), rc;
+    (void)d;
+    if (st != MRC_QPS_RESET && st != MRC_QPS_ERR) {
+        mrc_conn_attr m;
+        mrc_conn_attr_default(&m);
+        m.state = MRC_QPS_ERR;
+        mrc_conn_modify(&c->c, &m, MRC_ATTR_STATE, ob_now());
+    }
+    rc = mrc_conn_destroy(&c->c);
+    if (rc != MRC_OK) return ob_errno(rc);
+    free(c);
+    return 0;
+}
+
+int ob_conn_destroy(ob_conn *c) {
+    ob_dev *d = c->dev;
+    /* posts of this QP still in the ring would name a freed conn: let the ring drain first */
+    while (atomic_load(&d->head) != atomic_load(&d->tail) || d->has_stalled) {
+        if (!d->threaded) ob_dev_progress(d);
+        else sched_yield();
+        if (d->has_stalled && d->stalled.conn == c) break;
+    }
+    if (d->has_stalled && d->stalled.conn == c) d->has_stalled = 0; /* only safe on the thread; see README */
+    return ob_run(d, ob_destroy_fn, c);
+}
+
+/* ---- controller ------------------------------------------------------------------------------------------ */
+
+struct ob_port_args { unsigned port; int up; };
+
+static int ob_port_set_fn(ob_dev *d, void *arg) {
+    struct ob_port_args *x = arg;
+    return ob_errno(mrc_endpoint_port_set(&d->ep, x->port, x->up != 0, ob_now()));
+}
+static int ob_port_get_fn(ob_dev *d, void *arg) {
+    struct ob_port_args *x = arg;
+    if (x->port < 1 || x->port > d->cfg.planes) return EINVAL;
+    x->up = mrc_endpoint_port_up(&d->ep, x->port);
+    return 0;
+}
+int ob_port_set(ob_dev *d, unsigned port, int up) {
+    struct ob_port_args x = { port, up };
+    if (port < 1 || port > d->cfg.planes) return EINVAL;
+    return ob_run(d, ob_port_set_fn, &x);
+}
+int ob_port_get(ob_dev *d, unsigned port, int *up) {
+    struct ob_port_args x = { port, 0 };
+    int rc = ob_run(d, ob_port_get_fn, &x);
+    *up = x.up;
+    return rc;
+}
+
+struct ob_cc_args { uint64_t id; const ob_cc_attr *in; ob_cc_attr *out; unsigned mask; };
+
+static int ob_cc_modify_fn(ob_dev *d, void *arg) {
+    struct ob_cc_args *x = arg;
+    mrc_cc_profile_attr m;
+    uint32_t mask = 0;
+    memset(&m, 0, sizeof m);
+    m.state = (uint8_t)x->in->state;
+    m.algorithm = x->in->algorithm;
+    if (x->in->has_nscc) {
+        m.nscc.disable_qa = x->in->disable_qa;
+        m.nscc.qa_gate = x->in->qa_gate;
+        m.nscc.adjust_bytes_threshold = x->in->adjust_bytes_threshold;
+        m.nscc.adjust_period_threshold = x->in->adjust_period_threshold;
+        m.nscc.base_rtt = x->in->base_rtt;
+        m.nscc.max_cwnd = x->in->max_cwnd;
+        m.nscc.qa_threshold = x->in->qa_threshold;
+        m.nscc.target_delay = x->in->target_delay;
+        m.nscc.eta = x->in->eta;
+        m.nscc.fi = x->in->fi;
+        m.nscc.fi_scale = x->in->fi_scale;
+        m.nscc.gamma = x->in->gamma;
+        m.nscc.max_md_jump = x->in->max_md_jump;
+    }
+    if (x->mask & OB_CC_STATE) mask |= MRC_CC_PROF_ATTR_STATE;
+    if (x->mask & OB_CC_ALGORITHM) mask |= MRC_CC_PROF_ATTR_ALGORITHM;
+    if (x->mask & OB_CC_CONFIG) mask |= MRC_CC_PROF_ATTR_CONFIG;
+    return ob_errno(mrc_cc_profile_modify(&d->ep, x->id, &m, mask));
+}
+static int ob_cc_query_fn(ob_dev *d, void *arg) {
+    struct ob_cc_args *x = arg;
+    mrc_cc_profile_attr m;
+    int rc = mrc_cc_profile_query(&d->ep, x->id, &m);
+    if (rc != MRC_OK) return ob_errno(rc);
+    memset(x->out, 0, sizeof *x->out);
+    x->out->state = m.state;
+    x->out->algorithm = m.algorithm;
+    x->out->has_nscc = m.algorithm && strcmp(m.algorithm, MRC_CC_NSCC) == 0;
+    x->out->disable_qa = m.nscc.disable_qa;
+    x->out->qa_gate = m.nscc.qa_gate;
+    x->out->adjust_bytes_threshold = m.nscc.adjust_bytes_threshold;
+    x->out->adjust_period_threshold = m.nscc.adjust_period_threshold;
+    x->out->base_rtt = m.nscc.base_rtt;
+    x->out->max_cwnd = m.nscc.max_cwnd;
+    x->out->qa_threshold = m.nscc.qa_threshold;
+    x->out->target_delay = m.nscc.target_delay;
+    x->out->eta = m.nscc.eta;
+    x->out->fi = m.nscc.fi;
+    x->out->fi_scale = m.nscc.fi_scale;
+    x->out->gamma = m.nscc.gamma;
+    x->out->max_md_jump = m.nscc.max_md_jump;
+    return 0;
+}
+int ob_cc_modify(ob_dev *d, uint64_t id, const ob_cc_attr *a, unsigned mask) {
+    struct ob_cc_args x = { id, a, NULL, mask };
+    return ob_run(d, ob_cc_modify_fn, &x);
+}
+int ob_cc_query(ob_dev *d, uint64_t id, ob_cc_attr *a) {
+    struct ob_cc_args x = { id, NULL, a, 0 };
+    return ob_run(d, ob_cc_query_fn, &x);
+}
+
+struct ob_fmt_args { uint64_t id; const ob_fmt_attr *in; ob_fmt_attr *out; unsigned mask; };
+
+static int ob_fmt_modify_fn(ob_dev *d, void *arg) {
+    struct ob_fmt_args *x = arg;
+    mrc_ev_fmt_attr m;
+    uint32_t mask = 0;
+    int i;
+    memset(&m, 0, sizeof m);
+    m.state = (uint8_t)x->in->state;
+    m.mode = (uint8_t)x->in->mode;
+    m.nfields = (uint8_t)x->in->nfields;
+    for (i = 0; i < x->in->nfields && i < OB_MAX_FIELDS; i++) m.width[i] = x->in->width[i];
+    if (x->mask & OB_FMT_STATE) mask |= MRC_EV_FMT_ATTR_STATE;
+    if (x->mask & OB_FMT_MODE) mask |= MRC_EV_FMT_ATTR_MODE;
+    if (x->mask & OB_FMT_FIELDS) mask |= MRC_EV_FMT_ATTR_FIELDS;
+    return ob_errno(mrc_ev_fmt_modify(&d->ep, x->id, &m, mask));
+}
+static int ob_fmt_query_fn(ob_dev *d, void *arg) {
+    struct ob_fmt_args *x = arg;
+    mrc_ev_fmt_attr m;
+    int rc = mrc_ev_fmt_query(&d->ep, x->id, &m), i;
+    if (rc != MRC_OK) return ob_errno(rc);
+    memset(x->out, 0, sizeof *x->out);
+    x->out->state = m.state;
+    x->out->mode = m.mode;
+    x->out->nfields = m.nfields;
+    for (i = 0; i < m.nfields && i < OB_MAX_FIELDS; i++) x->out->width[i] = m.width[i];
+    return 0;
+}
+int ob_fmt_modify(ob_dev *d, uint64_t id, const ob_fmt_attr *a, unsigned mask) {
+    struct ob_fmt_args x = { id, a, NULL, mask };
+    if (a->nfields > OB_MAX_FIELDS) return E2BIG;
+    return ob_run(d, ob_fmt_modify_fn, &x);
+}
+int ob_fmt_query(ob_dev *d, uint64_t id, ob_fmt_attr *a) {
+    struct ob_fmt_args x = { id, NULL, a, 0 };
+    return ob_run(d, ob_fmt_query_fn, &x);
+}
+
+struct ob_prof_args { uint64_t id; const ob_prof_attr *in; ob_prof_attr *out; unsigned mask; };
+
+static int ob_prof_modify_fn(ob_dev *d, void *arg) {
+    struct ob_prof_args *x = arg;
+    mrc_ev_profile_attr m;
+    uint32_t mask = 0;
+    int i;
+    memset(&m, 0, sizeof m);
+    m.state = (uint8_t)x->in->state;
+    m.mode = (uint8_t)x->in->mode;
+    m.nfields = (uint8_t)x->in->nfields;
+    m.fmt_id = x->in->fmt_id;
+    m.ev_count = x->in->ev_count;
+    m.ev_min_active = x->in->ev_min_active;
+    m.event_mask = x->in->event_mask;
+    for (i = 0; i < x->in->nfields && i < OB_MAX_FIELDS; i++) {
+        m.field[i].width = x->in->field[i].width;
+        m.field[i].init_val = x->in->field[i].init_val;
+        m.field[i].min_val = x->in->field[i].min_val;
+        m.field[i].max_val = x->in->field[i].max_val;
+        m.field[i].mask = x->in->field[i].mask;
+    }
+    if (x->mask & OB_PROF_STATE) mask |= MRC_EV_PROF_ATTR_STATE;
+    if (x->mask & OB_PROF_MODE) mask |= MRC_EV_PROF_ATTR_MODE;
+    if (x->mask & OB_PROF_FMT_ID) mask |= MRC_EV_PROF_ATTR_FMT_ID;
+    if (x->mask & OB_PROF_COUNT) mask |= MRC_EV_PROF_ATTR_COUNT;
+    if (x->mask & OB_PROF_MIN_ACTIVE) mask |= MRC_EV_PROF_ATTR_MIN_ACTIVE;
+    if (x->mask & OB_PROF_EVENT_MASK) mask |= MRC_EV_PROF_ATTR_EVENT_MASK;
+    if (x->mask & OB_PROF_FIELDS) mask |= MRC_EV_PROF_ATTR_FIELDS;
+    return ob_errno(mrc_ev_profile_modify(&d->ep, x->id, &m, mask, ob_now()));
+}
+static int ob_prof_query_fn(ob_dev *d, void *arg) {
+    struct ob_prof_args *x = arg;
+    mrc_ev_profile_attr m;
+    int rc = mrc_ev_profile_query(&d->ep, x->id, &m), i;
+    if (rc != MRC_OK) return ob_errno(rc);
+    memset(x->out, 0, sizeof *x->out);
+    x->out->state = m.state;
+    x->out->mode = m.mode;
+    x->out->nfields = m.nfields > OB_MAX_FIELDS ? OB_MAX_FIELDS : m.nfields;
+    x->out->fmt_id = m.fmt_id;
+    x->out->ev_count = m.ev_count;
+    x->out->ev_min_active = m.ev_min_active;
+    x->out->event_mask = m.event_mask;
+    for (i = 0; i < x->out->nfields; i++) {
+        x->out->field[i].width = m.field[i].width;
+        x->out->field[i].init_val = m.field[i].init_val;
+        x->out->field[i].min_val = m.field[i].min_val;
+        x->out->field[i].max_val = m.field[i].max_val;
+        x->out->field[i].mask = m.field[i].mask;
+    }
+    return 0;
+}
+int ob_prof_modify(ob_dev *d, uint64_t id, const ob_prof_attr *a, unsigned mask) {
+    struct ob_prof_args x = { id, a, NULL, mask };
+    if (a->nfields > OB_MAX_FIELDS) return E2BIG;
+    return ob_run(d, ob_prof_modify_fn, &x);
+}
+int ob_prof_query(ob_dev *d, uint64_t id, ob_prof_attr *a) {
+    struct ob_prof_args x = { id, NULL, a, 0 };
+    return ob_run(d, ob_prof_query_fn, &x);
+}
+
+struct ob_evop_args { uint64_t id; int op; ob_ev_entry *e; uint32_t *n; };
+
+static int ob_evop_fn(ob_dev *d, void *arg) {
+    struct ob_evop_args *x = arg;
+    uint32_t n = *x->n, i;
+    mrc_ev_op_entry *m = calloc(n ? n : 1, sizeof *m);
+    int rc;
+    if (!m) return ENOMEM;
+    for (i = 0; i < n; i++) {
+        memcpy(m[i].ev.val, x->e[i].val, MRC_EV_BYTES);
+        m[i].ev.port = x->e[i].port;
+        memcpy(m[i].ev_new.val, x->e[i].new_val, MRC_EV_BYTES);
+        m[i].ev_new.port = x->e[i].new_port;
+        m[i].state = x->e[i].state;
+        m[i].flags = x->e[i].flags;
+    }
+    rc = mrc_ev_op(&d->ep, x->id, (unsigned)x->op, m, x->n, ob_now());
+    for (i = 0; i < n && i < *x->n; i++) {
+        memcpy(x->e[i].val, m[i].ev.val, MRC_EV_BYTES);
+        x->e[i].port = m[i].ev.port;
+        x->e[i].state = m[i].state;
+    }
+    free(m);
+    return ob_errno(rc);
+}
+int ob_ev_op(ob_dev *d, uint64_t prof_id, int op, ob_ev_entry *e, uint32_t *n) {
+    struct ob_evop_args x = { prof_id, op, e, n };
+    return ob_run(d, ob_evop_fn, &x);
+}
+
+static int ob_ep_fn(ob_dev *d, void *arg) {
+    const ob_ep_req *r = arg;
+    mrc_ep_req m;
+    memset(&m, 0, sizeof m);
+    m.req_id = r->req_id;
+    m.op = r->op == 0 ? MRC_EPOP_EV_PROBE : MRC_EPOP_PORT_STATUS_UPDATE;
+    m.port = r->port;
+    m.dscp = (int16_t)r->dscp;
+    m.ev_fmt = MRC_EV_FMT_UDP;
+    m.peer = ob_peer_handle(d, r->peer_ip, r->peer_port);
+    if (!m.peer) return ENOMEM;
+    m.ev = r->ev;
+    m.port_status = r->port_status;
+    m.timeout_ns = r->timeout_ns;
+    return ob_errno(mrc_endpoint_ep_request(&d->ep, &m, ob_now()));
+}
+int ob_ep_request(ob_dev *d, const ob_ep_req *r) { return ob_run(d, ob_ep_fn, (void *)(uintptr_t)r); }
