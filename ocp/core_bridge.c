@@ -533,6 +533,9 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     mc.num_ports = (uint8_t)cfg->planes;
     mc.guard.epop_peer_check = false; /* controller probes may target peers with no connected QP */
     mc.recovery.rtt_init_ns = 50000;  /* loopback through the kernel, not a NIC */
+    if (getenv("MRC_OCP_NOTS")) mc.tseth = false;
+    if (getenv("MRC_OCP_ROT")) mrc_ev_policy_preset(&mc.ev, MRC_EV_PRESET_ROTATION);
+    if (getenv("MRC_OCP_FIXED")) { mc.cc.algo = MRC_CC_ALGO_FIXED; mc.cc.fixed_cwnd_bytes = 1u << 20; }
     d->wire = mc.wire;
     rc = mrc_endpoint_init(&d->ep, &mc, ob_now());
     if (rc != MRC_OK) {
@@ -754,7 +757,18 @@ int ob_conn_query(ob_conn *c, ob_conn_attr *a) {
 static int ob_destroy_fn(ob_dev *d, void *arg) {
     ob_conn *c = arg;
     int st = mrc_conn_state(&c->c), rc;
-    (void)d;
+    if (getenv("MRC_OCP_DEBUG")) {
+        mrc_conn_stats cs;
+        mrc_endpoint_stats es;
+        mrc_conn_stats_get(&c->c, &cs);
+        mrc_endpoint_stats_get(&d->ep, &es);
+        fprintf(stderr, "lib_mrc: qp 0x%x: tx_data %llu rtx %llu (rto %llu tlp %llu nack %llu hole %llu) rx_data %llu "
+                        "tx_sack %llu rx_sack %llu; endpoint rx_drops %llu\n",
+                c->qpn, (unsigned long long)cs.tx_data, (unsigned long long)cs.tx_rtx,
+                (unsigned long long)cs.rto_fired, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.rtx_nack,
+                (unsigned long long)cs.rtx_sack_hole, (unsigned long long)cs.rx_data, (unsigned long long)cs.tx_sack,
+                (unsigned long long)cs.rx_sack, (unsigned long long)es.rx_drops);
+    }
     if (st != MRC_QPS_RESET && st != MRC_QPS_ERR) {
         mrc_conn_attr m;
         mrc_conn_attr_default(&m);

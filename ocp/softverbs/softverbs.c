@@ -9,7 +9,7 @@
  *
  * Devices come from MRC_SOFT_DEVICES, a comma-separated list of name=address[:udp_port][/planes]
  * (default "mrcudp0=127.0.0.1,mrcudp1=127.0.0.2", UDP port MRC_SOFT_PORT or 4791, 1 plane). Each plane is one
- * verbs port (1-based) and one UDP port (udp_port + plane - 1). GID index 0 of every port carries the address:
+ * verbs port (1-based) and one UDP port (udp_port + plane - 1). GID indexes 0-3 of every port carry the address:
  * bytes 8-9 the UDP port, 10-11 0xffff, 12-15 the IPv4 address.
  *
  * lib_mrc asks for registrations by rkey through mrc_softverbs_mr_lookup (version MRC_SOFTVERBS_1.0), which it
@@ -28,6 +28,7 @@
 
 #define SV_MAX_DEVS 16
 #define SV_MAX_PLANES 8
+#define SV_GIDS 4 /* every index gives the same GID (programs default to index 3, RoCEv2 over IPv4) */
 
 struct sv_device {
     struct ibv_device dev; /* first: ibv_device pointers are sv_device pointers */
@@ -201,7 +202,7 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat
     a.state = IBV_PORT_ACTIVE;
     a.max_mtu = IBV_MTU_4096;
     a.active_mtu = IBV_MTU_4096;
-    a.gid_tbl_len = 1;
+    a.gid_tbl_len = SV_GIDS;
     a.max_msg_sz = 0x80000000u;
     a.pkey_tbl_len = 1;
     a.active_width = 1;
@@ -215,7 +216,7 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat
 int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid) {
     struct sv_context *c = (struct sv_context *)context;
     uint16_t p;
-    if (!c || !gid || port_num < 1 || port_num > c->sd->planes || index != 0) return -1;
+    if (!c || !gid || port_num < 1 || port_num > c->sd->planes || index < 0 || index >= SV_GIDS) return -1;
     memset(gid, 0, sizeof *gid);
     p = c->sd->udp_port;
     gid->raw[8] = (uint8_t)(p >> 8);
