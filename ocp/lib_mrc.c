@@ -200,14 +200,14 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext, struct mrc_
     int rc;
     if (!vcontext) return lm_null(EINVAL);
     if (context_attr && context_attr->mrc_api_version_used > MRC_API_CURRENT_VERSION &&
-        context_attr->mrc_api_version_used != (uint32_t)MRC_API_VER_LATEST)
+        context_attr->mrc_api_version_used != MRC_API_VER_LATEST)
         return lm_null(EINVAL);
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return lm_null(ENOMEM);
     ctx->vctx = vcontext;
     ctx->api_ver = context_attr ? context_attr->mrc_api_version_used : 0;
     /* OCP's benchmark passes MRC_PROTOCOL_VERSION_1 (1) here: anything below 1.0.0 reads as "not said" */
-    if (ctx->api_ver < MRC_API_VER(1, 0, 0) || ctx->api_ver == (uint32_t)MRC_API_VER_LATEST) ctx->api_ver = MRC_API_CURRENT_VERSION;
+    if (ctx->api_ver < MRC_API_VER(1, 0, 0) || ctx->api_ver == MRC_API_VER_LATEST) ctx->api_ver = MRC_API_CURRENT_VERSION;
     if (lm_soft_addr(vcontext, &ctx->ip, &ctx->udp_port, &ctx->planes) != 0) {
         free(ctx);
         return lm_null(EOPNOTSUPP); /* not a soft MRC device: see ocp/README.md */

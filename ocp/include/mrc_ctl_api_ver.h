@@ -17,7 +17,7 @@
     (((_major) << MRC_CTL_API_VER_MAJOR_OFFSET) | ((_minor) << MRC_CTL_API_VER_MINOR_OFFSET) |                               \
      ((_sub_minor) << MRC_CTL_API_VER_SUBMINOR_OFFSET))
 
-#define MRC_CTL_API_VER_LATEST MRC_CTL_API_VER(0xFF, 0xFF, 0xFFFF)
+#define MRC_CTL_API_VER_LATEST MRC_CTL_API_VER(0xFFu, 0xFFu, 0xFFFFu) /* unsigned: 0xFF << 24 overflows an int */
 
 #define MRC_CTL_API_CURRENT_VERSION MRC_CTL_API_VER(1, 0, 1)
 #define MRC_CTL_API_LAST_SUPPORTED_VERSION MRC_CTL_API_VER(0, 0, 0)

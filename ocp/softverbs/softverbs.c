@@ -89,10 +89,10 @@ static int sv_parse_one(const char *spec, unsigned default_port) {
     d->ip = a.s_addr;
     d->dev.node_type = IBV_NODE_CA;
     d->dev.transport_type = IBV_TRANSPORT_IB;
-    snprintf(d->dev.name, sizeof d->dev.name, "%s", buf);
+    memcpy(d->dev.name, buf, strlen(buf) + 1); /* shorter than IBV_SYSFS_NAME_MAX: checked above */
     snprintf(d->dev.dev_name, sizeof d->dev.dev_name, "softmrc%d", sv_ndevs);
     snprintf(d->dev.dev_path, sizeof d->dev.dev_path, "/nonexistent/softmrc%d", sv_ndevs);
-    snprintf(d->dev.ibdev_path, sizeof d->dev.ibdev_path, "/nonexistent/%s", buf);
+    snprintf(d->dev.ibdev_path, sizeof d->dev.ibdev_path, "/nonexistent/%.*s", IBV_SYSFS_NAME_MAX - 1, buf);
     sv_ndevs++;
     return 0;
 }
