@@ -327,6 +327,12 @@ int mrc_poll_cq(struct mrc_cq *cq, int num_entries, struct ibv_wc *wc) {
     while (n < num_entries && t != h) wc[n++] = cq->wc[t++ & (cq->cap - 1)];
     atomic_store_explicit(&cq->tail, t, memory_order_release);
     atomic_flag_clear_explicit(&cq->poll_busy, memory_order_release);
+    /* a program spinning on an empty CQ (as OCP's benchmark does) would starve the progress thread when cores are
+     * fewer than busy threads: after a run of empty polls, give the core away once */
+    if (n == 0 && ++cq->empty_polls >= 32) {
+        cq->empty_polls = 0;
+        sched_yield();
+    }
     return n;
 }
 

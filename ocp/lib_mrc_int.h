@@ -76,6 +76,7 @@ struct mrc_cq {
     atomic_flag poll_busy;
     atomic_uint events, acked;
     uint32_t ev_dropped; /* EV event CQ: events lost since the last one queued */
+    unsigned empty_polls; /* consecutive empty mrc_poll_cq calls */
 };
 
 struct mrc_qp_hint {
