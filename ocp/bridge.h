@@ -105,6 +105,12 @@ int ob_conn_destroy(ob_conn *c);
 /* ---- controller ---- */
 int ob_port_set(ob_dev *d, unsigned port, int up);
 int ob_port_get(ob_dev *d, unsigned port, int *up);
+/* NSCC's parameters: the same names in OCP's struct mrc_ctl_cc_nscc_cfg, the core's mrc_nscc_cfg and ob_cc_attr,
+ * so one list copies any of them into any other: OB_NSCC_FIELDS(OB_COPY) with dst and src in scope. */
+#define OB_NSCC_FIELDS(X)                                                                                           \
+    X(disable_qa) X(qa_gate) X(adjust_bytes_threshold) X(adjust_period_threshold) X(base_rtt) X(max_cwnd)           \
+    X(qa_threshold) X(target_delay) X(eta) X(fi) X(fi_scale) X(gamma) X(max_md_jump)
+#define OB_COPY(f) (dst)->f = (src)->f;
 typedef struct ob_cc_attr {
     int state;
     const char *algorithm; /* NULL: none */
@@ -123,6 +129,8 @@ enum { OB_FMT_STATE = 1, OB_FMT_MODE = 2, OB_FMT_FIELDS = 4 };
 int ob_fmt_modify(ob_dev *d, uint64_t id, const ob_fmt_attr *a, unsigned mask);
 int ob_fmt_query(ob_dev *d, uint64_t id, ob_fmt_attr *a);
 
+/* an EV field: the same names in OCP's mrc_ctl_ev_field, the core's mrc_ev_field and ob_field */
+#define OB_EV_FIELD_FIELDS(X) X(width) X(init_val) X(min_val) X(max_val) X(mask)
 typedef struct ob_field { uint32_t width, init_val, min_val, max_val, mask; } ob_field;
 typedef struct ob_prof_attr {
     int state, mode, nfields;

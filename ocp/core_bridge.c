@@ -819,6 +819,7 @@ int ob_port_get(ob_dev *d, unsigned port, int *up) {
     return rc;
 }
 
+/* arguments of a profile call run on the progress thread */
 struct ob_cc_args { uint64_t id; const ob_cc_attr *in; ob_cc_attr *out; unsigned mask; };
 
 static int ob_cc_modify_fn(ob_dev *d, void *arg) {
@@ -829,19 +830,9 @@ static int ob_cc_modify_fn(ob_dev *d, void *arg) {
     m.state = (uint8_t)x->in->state;
     m.algorithm = x->in->algorithm;
     if (x->in->has_nscc) {
-        m.nscc.disable_qa = x->in->disable_qa;
-        m.nscc.qa_gate = x->in->qa_gate;
-        m.nscc.adjust_bytes_threshold = x->in->adjust_bytes_threshold;
-        m.nscc.adjust_period_threshold = x->in->adjust_period_threshold;
-        m.nscc.base_rtt = x->in->base_rtt;
-        m.nscc.max_cwnd = x->in->max_cwnd;
-        m.nscc.qa_threshold = x->in->qa_threshold;
-        m.nscc.target_delay = x->in->target_delay;
-        m.nscc.eta = x->in->eta;
-        m.nscc.fi = x->in->fi;
-        m.nscc.fi_scale = x->in->fi_scale;
-        m.nscc.gamma = x->in->gamma;
-        m.nscc.max_md_jump = x->in->max_md_jump;
+        mrc_nscc_cfg *dst = &m.nscc;
+        const ob_cc_attr *src = x->in;
+        OB_NSCC_FIELDS(OB_COPY)
     }
     if (x->mask & OB_CC_STATE) mask |= MRC_CC_PROF_ATTR_STATE;
     if (x->mask & OB_CC_ALGORITHM) mask |= MRC_CC_PROF_ATTR_ALGORITHM;
@@ -857,19 +848,11 @@ static int ob_cc_query_fn(ob_dev *d, void *arg) {
     x->out->state = m.state;
     x->out->algorithm = m.algorithm;
     x->out->has_nscc = m.algorithm && strcmp(m.algorithm, MRC_CC_NSCC) == 0;
-    x->out->disable_qa = m.nscc.disable_qa;
-    x->out->qa_gate = m.nscc.qa_gate;
-    x->out->adjust_bytes_threshold = m.nscc.adjust_bytes_threshold;
-    x->out->adjust_period_threshold = m.nscc.adjust_period_threshold;
-    x->out->base_rtt = m.nscc.base_rtt;
-    x->out->max_cwnd = m.nscc.max_cwnd;
-    x->out->qa_threshold = m.nscc.qa_threshold;
-    x->out->target_delay = m.nscc.target_delay;
-    x->out->eta = m.nscc.eta;
-    x->out->fi = m.nscc.fi;
-    x->out->fi_scale = m.nscc.fi_scale;
-    x->out->gamma = m.nscc.gamma;
-    x->out->max_md_jump = m.nscc.max_md_jump;
+    {
+        ob_cc_attr *dst = x->out;
+        const mrc_nscc_cfg *src = &m.nscc;
+        OB_NSCC_FIELDS(OB_COPY)
+    }
     return 0;
 }
 int ob_cc_modify(ob_dev *d, uint64_t id, const ob_cc_attr *a, unsigned mask) {
@@ -936,11 +919,11 @@ static int ob_prof_modify_fn(ob_dev *d, void *arg) {
     m.ev_min_active = x->in->ev_min_active;
     m.event_mask = x->in->event_mask;
     for (i = 0; i < x->in->nfields && i < OB_MAX_FIELDS; i++) {
-        m.field[i].width = x->in->field[i].width;
-        m.field[i].init_val = x->in->field[i].init_val;
-        m.field[i].min_val = x->in->field[i].min_val;
-        m.field[i].max_val = x->in->field[i].max_val;
-        m.field[i].mask = x->in->field[i].mask;
+        {
+            mrc_ev_field *dst = &m.field[i];
+            const ob_field *src = &x->in->field[i];
+            OB_EV_FIELD_FIELDS(OB_COPY)
+        }
     }
     if (x->mask & OB_PROF_STATE) mask |= MRC_EV_PROF_ATTR_STATE;
     if (x->mask & OB_PROF_MODE) mask |= MRC_EV_PROF_ATTR_MODE;
@@ -965,11 +948,11 @@ static int ob_prof_query_fn(ob_dev *d, void *arg) {
     x->out->ev_min_active = m.ev_min_active;
     x->out->event_mask = m.event_mask;
     for (i = 0; i < x->out->nfields; i++) {
-        x->out->field[i].width = m.field[i].width;
-        x->out->field[i].init_val = m.field[i].init_val;
-        x->out->field[i].min_val = m.field[i].min_val;
-        x->out->field[i].max_val = m.field[i].max_val;
-        x->out->field[i].mask = m.field[i].mask;
+        {
+            ob_field *dst = &x->out->field[i];
+            const mrc_ev_field *src = &m.field[i];
+            OB_EV_FIELD_FIELDS(OB_COPY)
+        }
     }
     return 0;
 }

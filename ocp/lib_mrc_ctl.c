@@ -225,11 +225,11 @@ int mrc_ctl_modify_ev_profile(struct mrc_context *ctx, uint64_t id, struct mrc_c
         if (attr->ev_fields_op.field_count > OB_MAX_FIELDS) return lm_fail(E2BIG);
         p.nfields = attr->ev_fields_op.field_count;
         for (i = 0; i < p.nfields; i++) {
-            p.field[i].width = attr->ev_fields_op.fields[i].width;
-            p.field[i].init_val = attr->ev_fields_op.fields[i].init_val;
-            p.field[i].min_val = attr->ev_fields_op.fields[i].min_val;
-            p.field[i].max_val = attr->ev_fields_op.fields[i].max_val;
-            p.field[i].mask = attr->ev_fields_op.fields[i].mask;
+            {
+                ob_field *dst = &p.field[i];
+                const struct mrc_ctl_ev_field *src = &attr->ev_fields_op.fields[i];
+                OB_EV_FIELD_FIELDS(OB_COPY)
+            }
         }
         mask |= OB_PROF_FIELDS;
     }
@@ -272,11 +272,11 @@ int mrc_ctl_query_ev_profile(struct mrc_context *ctx, uint64_t id, struct mrc_ct
             return lm_fail(E2BIG);
         }
         for (i = 0; i < p.nfields; i++) {
-            attr->ev_fields_op.fields[i].width = p.field[i].width;
-            attr->ev_fields_op.fields[i].init_val = p.field[i].init_val;
-            attr->ev_fields_op.fields[i].min_val = p.field[i].min_val;
-            attr->ev_fields_op.fields[i].max_val = p.field[i].max_val;
-            attr->ev_fields_op.fields[i].mask = p.field[i].mask;
+            {
+                struct mrc_ctl_ev_field *dst = &attr->ev_fields_op.fields[i];
+                const ob_field *src = &p.field[i];
+                OB_EV_FIELD_FIELDS(OB_COPY)
+            }
         }
         attr->ev_fields_op.field_count = p.nfields;
     }
@@ -311,19 +311,11 @@ int mrc_ctl_modify_cc_profile(struct mrc_context *ctx, uint64_t id, struct mrc_c
         if (!(mask & OB_CC_ALGORITHM) && ob_cc_query(ctx->dev, id, &cur) == 0) alg = cur.algorithm;
         if (!n || !alg || strcmp(alg, "uet-1.0-nscc") != 0) return lm_fail(EINVAL);
         c.has_nscc = 1;
-        c.disable_qa = n->disable_qa;
-        c.qa_gate = n->qa_gate;
-        c.adjust_bytes_threshold = n->adjust_bytes_threshold;
-        c.adjust_period_threshold = n->adjust_period_threshold;
-        c.base_rtt = n->base_rtt;
-        c.max_cwnd = n->max_cwnd;
-        c.qa_threshold = n->qa_threshold;
-        c.target_delay = n->target_delay;
-        c.eta = n->eta;
-        c.fi = n->fi;
-        c.fi_scale = n->fi_scale;
-        c.gamma = n->gamma;
-        c.max_md_jump = n->max_md_jump;
+        {
+            ob_cc_attr *dst = &c;
+            const struct mrc_ctl_cc_nscc_cfg *src = n;
+            OB_NSCC_FIELDS(OB_COPY)
+        }
         if (!c.algorithm) c.algorithm = alg;
         mask |= OB_CC_CONFIG;
     }
@@ -356,19 +348,11 @@ int mrc_ctl_query_cc_profile(struct mrc_context *ctx, uint64_t id, struct mrc_ct
         struct mrc_ctl_cc_nscc_cfg *n = (struct mrc_ctl_cc_nscc_cfg *)(uintptr_t)attr->cc_config;
         if (!n) return lm_fail(EINVAL); /* the caller supplies the structure to fill */
         memset(n, 0, sizeof *n);
-        n->disable_qa = c.disable_qa;
-        n->qa_gate = c.qa_gate;
-        n->adjust_bytes_threshold = c.adjust_bytes_threshold;
-        n->adjust_period_threshold = c.adjust_period_threshold;
-        n->base_rtt = c.base_rtt;
-        n->max_cwnd = c.max_cwnd;
-        n->qa_threshold = c.qa_threshold;
-        n->target_delay = c.target_delay;
-        n->eta = c.eta;
-        n->fi = c.fi;
-        n->fi_scale = c.fi_scale;
-        n->gamma = c.gamma;
-        n->max_md_jump = c.max_md_jump;
+        {
+            struct mrc_ctl_cc_nscc_cfg *dst = n;
+            const ob_cc_attr *src = &c;
+            OB_NSCC_FIELDS(OB_COPY)
+        }
     }
     return 0;
 }
