@@ -88,6 +88,8 @@ struct ob_dev {
     uint8_t rxbuf[OB_PKT_MAX];
     uint8_t txhdr[MRC_HDR_MAX];
     mrc_wire_opts wire;
+    uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
+    mrc_time bh_start;
     mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
     ob_stats st;
 };
@@ -299,6 +301,10 @@ static int ob_tx(ob_dev *d, mrc_time now) {
         if (r <= 0) break;
         n++;
         if (ti.peer < 1 || ti.peer > d->npeers || ti.port < 1 || ti.port > d->cfg.planes) continue;
+        if ((d->bh_mask >> (ti.port - 1) & 1u) && now >= d->bh_start) {
+            d->st.bh_drops++;
+            continue;
+        }
         shim[0] = (uint8_t)(ti.ev >> 24);
         shim[1] = (uint8_t)(ti.ev >> 16);
         shim[2] = (uint8_t)(ti.ev >> 8);
@@ -570,6 +576,16 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     pthread_mutex_init(&d->clock_, NULL);
     pthread_cond_init(&d->ccond, NULL);
     d->threaded = cfg->threaded;
+    {
+        /* test hook: MRC_OCP_BLACKHOLE=P@MS silently drops what this device sends on plane P from MS ms on, as a
+         * failed link would (the peer's packets still arrive) */
+        const char *bh = getenv("MRC_OCP_BLACKHOLE");
+        unsigned plane, ms;
+        if (bh && sscanf(bh, "%u@%u", &plane, &ms) == 2 && plane >= 1 && plane <= cfg->planes) {
+            d->bh_mask = 1u << (plane - 1);
+            d->bh_start = ob_now() + (mrc_time)ms * 1000000u;
+        }
+    }
     if (d->threaded && pthread_create(&d->thr, NULL, ob_thread, d) != 0) {
         snprintf(err, errlen, "cannot start the progress thread");
         rc = EAGAIN;

@@ -47,12 +47,13 @@ endef
 $(eval $(call OCP_RULES,$(OCP_B),))
 $(eval $(call OCP_RULES,$(OCP_B)-asan,$(OCP_SAN)))
 
-# soft devices on a UDP port of this run's own, so parallel runs do not meet
+# soft devices of 4 planes on UDP ports of this run's own, so parallel runs do not meet
+OCP_DEVS = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/4,mrcudp1=127.0.0.2:$$p/4"
 ocp-test: $(OCP_B)/ocp_test
-	@p=$(OCP_PORT); MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p,mrcudp1=127.0.0.2:$$p" $(OCP_B)/ocp_test
+	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test
 
 ocp-test-asan: $(OCP_B)-asan/ocp_test
-	@p=$(OCP_PORT); MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p,mrcudp1=127.0.0.2:$$p" \
+	@p=$(OCP_PORT); $(OCP_DEVS) \
 	    ASAN_OPTIONS=detect_leaks=1 $(OCP_B)-asan/ocp_test
 
 ocp-example: $(OCP_B)/lib_mrc.so

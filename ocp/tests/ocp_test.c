@@ -7,6 +7,9 @@
  *   ocp_test errors    one process, both devices: retry exceeded -> IBV_WC_RETRY_EXC_ERR then flushed completions,
  *                      CQ overflow -> IBV_EVENT_CQ_ERR, bad calls -> EINVAL / EBUSY / E2BIG, completion channels.
  *   ocp_test ctl       controller: version and device queries, port admin state, CC, EV Format and EV profiles.
+ *   ocp_test blackhole one process, devices of 4 planes: 500 ms of 64 KiB writes, plane 2 of the sender silently
+ *                      dropped from 150 ms on (the carrier's MRC_OCP_BLACKHOLE hook): every write completes, the data
+ *                      is exact, goodput continues (before/after printed)
  *   ocp_test layout    sizes and offsets of the API's structures on x86_64 (as OCP's headers give them).
  *
  * Every check prints "ok <name>" or "FAIL <name>: why"; the last line is "N passed, N failed"; the exit status is
@@ -796,6 +799,63 @@ static void t_ctl(void) {
     side_close(&b);
 }
 
+/* ---- one plane black-holed mid-run (devices with 4 planes; the carrier's test hook MRC_OCP_BLACKHOLE) ------- */
+
+static void t_blackhole(void) {
+    struct side a, b;
+    struct wire wa, wb;
+    struct ibv_wc wc[32];
+    const uint32_t sz = 65536, slots = 64;
+    uint64_t t0, bytes_before = 0, bytes_after = 0, posted = 0, done = 0, t;
+    int bad = 0, n, k, planes;
+    struct ibv_device_attr da;
+    setenv("MRC_OCP_BLACKHOLE", "2@150", 1); /* plane 2 of mrcudp0 goes silent 150 ms in */
+    side_open(&a, "mrcudp0", (size_t)sz * slots, 1024, 256);
+    unsetenv("MRC_OCP_BLACKHOLE");
+    side_open(&b, "mrcudp1", (size_t)sz * slots, 1024, 256);
+    planes = ibv_query_device(a.v, &da) == 0 ? da.phys_port_cnt : 0;
+    if (planes < 4) {
+        printf("skip blackhole: the devices have %d plane(s); run with MRC_SOFT_DEVICES=...:port/4\n", planes);
+        side_close(&a);
+        side_close(&b);
+        return;
+    }
+    side_wire(&a, &wa, 5);
+    side_wire(&b, &wb, 6);
+    side_connect(&a, &wa, &wb, NULL, 0);
+    side_connect(&b, &wb, &wa, NULL, 0);
+    fill(a.buf, (size_t)sz * slots, 4242);
+    t0 = now_ns();
+    /* 500 ms of 64 KiB writes, each slot of the buffer to the same slot at the peer, 32 outstanding */
+    while ((t = now_ns() - t0) < 500000000ull || done < posted) {
+        while (t < 500000000ull && posted - done < 32) {
+            if (post_write(&a, (posted % slots) * sz, sz, &wb, (posted % slots) * sz, 1, posted, 1, 0, 0, 0))
+                DIE("post");
+            posted++;
+        }
+        n = mrc_poll_cq(a.scq, 32, wc);
+        for (k = 0; k < n; k++) {
+            if (wc[k].status != IBV_WC_SUCCESS) bad = 1;
+            done++;
+            t = now_ns() - t0;
+            if (t < 150000000ull) bytes_before += sz;
+            else if (t >= 250000000ull && t < 500000000ull) bytes_after += sz;
+        }
+        if (bad || t > 20000000000ull) break;
+    }
+    CHECK("blackhole: every write completes", !bad && done == posted, "bad %d done %llu of %llu", bad,
+          (unsigned long long)done, (unsigned long long)posted);
+    CHECK("blackhole: data exact at the peer", !bad && memcmp(a.buf, b.buf, (size_t)sz * slots) == 0, "mismatch");
+    {
+        double before = (double)bytes_before / 0.150, after = (double)bytes_after / 0.250;
+        printf("   goodput %.1f MB/s before, %.1f MB/s with plane 2 of 4 black-holed (%.2f)\n", before / 1e6,
+               after / 1e6, before > 0 ? after / before : 0.0);
+        CHECK("blackhole: goodput continues", after > 0, "no goodput after the black hole");
+    }
+    side_close(&a);
+    side_close(&b);
+}
+
 int main(int argc, char **argv) {
     int i, all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -805,6 +865,7 @@ int main(int argc, char **argv) {
         if (all || !strcmp(t, "errors")) t_errors();
         if (all || !strcmp(t, "ctl")) t_ctl();
         if (all || !strcmp(t, "bw")) t_bw();
+        if (all || !strcmp(t, "blackhole")) t_blackhole();
     }
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail != 0;
