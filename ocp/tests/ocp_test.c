@@ -807,8 +807,10 @@ static void t_blackhole(void) {
     struct ibv_wc wc[32];
     const uint32_t sz = 65536, slots = 64;
     uint64_t t0, bytes_before = 0, bytes_after = 0, posted = 0, done = 0, t;
-    int bad = 0, n, k, planes;
+    int bad = 0, n, k, planes, bad_port2 = 0, bad_other = 0;
     struct ibv_device_attr da;
+    struct mrc_cq *evcq;
+    struct mrc_ctl_ev_event ev[64];
     setenv("MRC_OCP_BLACKHOLE", "2@150", 1); /* plane 2 of mrcudp0 goes silent 150 ms in */
     side_open(&a, "mrcudp0", (size_t)sz * slots, 1024, 256);
     unsetenv("MRC_OCP_BLACKHOLE");
@@ -820,6 +822,8 @@ static void t_blackhole(void) {
         side_close(&b);
         return;
     }
+    evcq = mrc_ctl_create_ev_event_cq(a.m, 4096, NULL, NULL, 0);
+    if (!evcq) DIE("mrc_ctl_create_ev_event_cq");
     side_wire(&a, &wa, 5);
     side_wire(&b, &wb, 6);
     side_connect(&a, &wa, &wb, NULL, 0);
@@ -852,6 +856,15 @@ static void t_blackhole(void) {
                after / 1e6, before > 0 ? after / before : 0.0);
         CHECK("blackhole: goodput continues", after > 0, "no goodput after the black hole");
     }
+    while ((n = mrc_ctl_poll_ev_event(evcq, 64, ev)) > 0)
+        for (k = 0; k < n; k++)
+            if (ev[k].state == MRC_CTL_EV_ASSUMED_BAD) {
+                if (ev[k].ev.port == 2) bad_port2++;
+                else bad_other++;
+            }
+    printf("   EV events: %d ASSUMED_BAD on plane 2, %d on the others\n", bad_port2, bad_other);
+    CHECK("blackhole: ASSUMED_BAD EV events name the black-holed plane", bad_port2 > 0, "none on plane 2");
+    if (mrc_destroy_cq(evcq)) DIE("destroy ev cq");
     side_close(&a);
     side_close(&b);
 }
