@@ -10,6 +10,8 @@
  *   ocp_test blackhole one process, devices of 4 planes: 500 ms of 64 KiB writes, plane 2 of the sender silently
  *                      dropped from 150 ms on (the carrier's MRC_OCP_BLACKHOLE hook): every write completes, the data
  *                      is exact, goodput continues (before/after printed)
+ *   ocp_test cc        a CC profile (NSCC, max_cwnd 8 KiB) given to a QP at INIT lowers its goodput below half the
+ *                      default profile's
  *   ocp_test layout    sizes and offsets of the API's structures on x86_64 (as OCP's headers give them).
  *
  * Every check prints "ok <name>" or "FAIL <name>: why"; the last line is "N passed, N failed"; the exit status is
@@ -163,6 +165,8 @@ static void side_wire(struct side *s, struct wire *w, uint32_t psn) {
 }
 
 /* Exactly the sequence OCP's benchmark uses: RoCE attributes MRC ignores, no MRC attribute at INIT and RTR. */
+static uint64_t g_init_cc; /* a CC profile for the next QPs to take at INIT (0: the default) */
+
 static void side_connect(struct side *s, const struct wire *me, const struct wire *peer, struct mrc_qp_attr *rts,
                          int rts_mask) {
     struct ibv_qp_attr v;
@@ -172,8 +176,11 @@ static void side_connect(struct side *s, const struct wire *me, const struct wir
     v.qp_state = IBV_QPS_INIT;
     v.port_num = 1;
     v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-    if (mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, &m, 0))
+    m.profile.cc_profile_id = g_init_cc;
+    if (mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, &m,
+                      g_init_cc ? MRC_QP_CC_PROFILE_ID : 0))
         DIE("INIT");
+    memset(&m, 0, sizeof m);
     memset(&v, 0, sizeof v);
     v.qp_state = IBV_QPS_RTR;
     v.path_mtu = IBV_MTU_4096;
@@ -869,6 +876,67 @@ static void t_blackhole(void) {
     side_close(&b);
 }
 
+/* ---- a CC profile's window cap lowers goodput --------------------------------------------------------------- */
+
+static double stream(uint64_t cc_profile, uint32_t max_cwnd) {
+    struct side a, b;
+    struct wire wa, wb;
+    struct ibv_wc wc[32];
+    const uint32_t sz = 65536;
+    uint64_t t0, posted = 0, done = 0, t = 0;
+    int n, k, bad = 0;
+    side_open(&a, "mrcudp0", sz, 1024, 256);
+    side_open(&b, "mrcudp1", sz, 1024, 256);
+    if (cc_profile) {
+        struct mrc_ctl_cc_profile_attr cc;
+        struct mrc_ctl_cc_nscc_cfg nc;
+        memset(&cc, 0, sizeof cc);
+        memset(&nc, 0, sizeof nc);
+        cc.profile_state = MRC_CTL_PROFILE_OFFLINE;
+        cc.algorithm = "uet-1.0-nscc";
+        nc.max_cwnd = max_cwnd;
+        cc.cc_config = &nc;
+        if (mrc_ctl_modify_cc_profile(a.m, cc_profile, &cc, MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_ALGORITHM))
+            DIE("cc offline");
+        cc.profile_state = MRC_CTL_PROFILE_ONLINE;
+        if (mrc_ctl_modify_cc_profile(a.m, cc_profile, &cc, MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_CONFIG))
+            DIE("cc online");
+    }
+    side_wire(&a, &wa, 5);
+    side_wire(&b, &wb, 6);
+    g_init_cc = cc_profile;
+    side_connect(&a, &wa, &wb, NULL, 0);
+    g_init_cc = 0;
+    side_connect(&b, &wb, &wa, NULL, 0);
+    t0 = now_ns();
+    while ((t = now_ns() - t0) < 300000000ull) {
+        while (posted - done < 32) {
+            if (post_write(&a, 0, sz, &wb, 0, 1, posted, 1, 0, 0, 0)) DIE("post");
+            posted++;
+        }
+        n = mrc_poll_cq(a.scq, 32, wc);
+        for (k = 0; k < n; k++, done++)
+            if (wc[k].status != IBV_WC_SUCCESS) bad = 1;
+        if (bad) break;
+    }
+    while (!bad && done < posted) {
+        n = wait_wc(a.scq, wc);
+        if (n != 1 || wc[0].status != IBV_WC_SUCCESS) bad = 1;
+        done++;
+    }
+    if (bad) DIE("stream: a write failed");
+    side_close(&a);
+    side_close(&b);
+    return (double)done * sz / ((double)t / 1e9);
+}
+
+static void t_cc(void) {
+    double open_ = stream(0, 0), capped = stream(3, 8192);
+    printf("   goodput %.1f MB/s with the default CC profile, %.1f MB/s with max_cwnd 8 KiB\n", open_ / 1e6,
+           capped / 1e6);
+    CHECK("cc profile's max_cwnd lowers goodput", capped < open_ / 2, "%.1f vs %.1f MB/s", capped / 1e6, open_ / 1e6);
+}
+
 int main(int argc, char **argv) {
     int i, all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -879,6 +947,7 @@ int main(int argc, char **argv) {
         if (all || !strcmp(t, "ctl")) t_ctl();
         if (all || !strcmp(t, "bw")) t_bw();
         if (all || !strcmp(t, "blackhole")) t_blackhole();
+        if (all || !strcmp(t, "cc")) t_cc();
     }
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail != 0;
