@@ -798,15 +798,9 @@ static int ob_destroy_fn(ob_dev *d, void *arg) {
 }
 
 int ob_conn_destroy(ob_conn *c) {
-    ob_dev *d = c->dev;
-    /* posts of this QP still in the ring would name a freed conn: let the ring drain first */
-    while (atomic_load(&d->head) != atomic_load(&d->tail) || d->has_stalled) {
-        if (!d->threaded) ob_dev_progress(d);
-        else sched_yield();
-        if (d->has_stalled && d->stalled.conn == c) break;
-    }
-    if (d->has_stalled && d->stalled.conn == c) d->has_stalled = 0; /* only safe on the thread; see README */
-    return ob_run(d, ob_destroy_fn, c);
+    /* the ring is in order: when this call runs on the thread, every post made before it has reached the core (or
+     * been failed), so no operation naming c is left behind */
+    return ob_run(c->dev, ob_destroy_fn, c);
 }
 
 /* ---- controller ------------------------------------------------------------------------------------------ */

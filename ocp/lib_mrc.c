@@ -324,15 +324,18 @@ int mrc_poll_cq(struct mrc_cq *cq, int num_entries, struct ibv_wc *wc) {
     if (atomic_flag_test_and_set_explicit(&cq->poll_busy, memory_order_acquire)) return 0; /* another poller */
     t = atomic_load_explicit(&cq->tail, memory_order_relaxed);
     h = atomic_load_explicit(&cq->head, memory_order_acquire);
+    int yield = 0;
     while (n < num_entries && t != h) wc[n++] = cq->wc[t++ & (cq->cap - 1)];
     atomic_store_explicit(&cq->tail, t, memory_order_release);
-    atomic_flag_clear_explicit(&cq->poll_busy, memory_order_release);
     /* a program spinning on an empty CQ (as OCP's benchmark does) would starve the progress thread when cores are
      * fewer than busy threads: after a run of empty polls, give the core away once */
-    if (n == 0 && ++cq->empty_polls >= 32) {
+    cq->empty_polls = n ? 0 : cq->empty_polls + 1;
+    if (cq->empty_polls >= 32) {
         cq->empty_polls = 0;
-        sched_yield();
+        yield = 1;
     }
+    atomic_flag_clear_explicit(&cq->poll_busy, memory_order_release);
+    if (yield && ob_dev_threaded(cq->ctx->dev)) sched_yield();
     return n;
 }
 
