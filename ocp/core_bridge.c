@@ -82,12 +82,17 @@ struct ob_dev {
     atomic_int sleeping;
     atomic_int stop;
     int threaded;
+    unsigned spin;        /* idle turns before the thread sleeps */
     pthread_t thr;
     ob_op stalled;        /* a write the core refused with MRC_ERR_FULL, retried first */
     int has_stalled;
     uint8_t rxbuf[OB_PKT_MAX];
     uint8_t txhdr[MRC_HDR_MAX];
     mrc_wire_opts wire;
+    /* test hook MRC_OCP_EVLOG=file: the data packets received per (port, EV), written at close */
+    char *evlog;
+    unsigned nevs_seen;
+    struct { uint8_t port; uint32_t ev; uint64_t pkts; mrc_time last; } ev_seen[256];
     uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
     mrc_time bh_start;
     mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
@@ -261,6 +266,20 @@ static int ob_drain_ring(ob_dev *d, mrc_time now) {
     return n;
 }
 
+static void ob_ev_seen(ob_dev *d, uint8_t port, uint32_t ev, mrc_time now) {
+    unsigned i;
+    for (i = 0; i < d->nevs_seen; i++)
+        if (d->ev_seen[i].port == port && d->ev_seen[i].ev == ev) break;
+    if (i == d->nevs_seen) {
+        if (i == sizeof d->ev_seen / sizeof d->ev_seen[0]) return;
+        d->nevs_seen++;
+        d->ev_seen[i].port = port;
+        d->ev_seen[i].ev = ev;
+    }
+    d->ev_seen[i].pkts++;
+    d->ev_seen[i].last = now;
+}
+
 static int ob_rx(ob_dev *d, mrc_time now) {
     unsigned p;
     int n = 0;
@@ -281,6 +300,8 @@ static int ob_rx(ob_dev *d, mrc_time now) {
                     d->rxbuf[3];
             ri.peer = ob_peer_handle(d, from.sin_addr.s_addr, (uint16_t)(ntohs(from.sin_port) - p));
             ob_rewrite_rkey(d, d->rxbuf + OB_SHIM, (size_t)r - OB_SHIM);
+            if (d->evlog && d->rxbuf[OB_SHIM] >= MRC_OP_WRITE_FIRST && d->rxbuf[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
+                ob_ev_seen(d, ri.port, ri.ev, now);
             if (mrc_endpoint_recv(&d->ep, d->rxbuf + OB_SHIM, (size_t)r - OB_SHIM, &ri, now) != MRC_OK)
                 d->st.rx_drops++;
         }
@@ -427,7 +448,7 @@ static void *ob_thread(void *arg) {
             idle = 0;
             continue;
         }
-        if (++idle < 64) continue; /* a short spin keeps latency low under load */
+        if (++idle < d->spin) continue; /* a short spin keeps latency low under load */
         ob_sleep(d);
         idle = 0;
     }
@@ -576,6 +597,8 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     pthread_mutex_init(&d->clock_, NULL);
     pthread_cond_init(&d->ccond, NULL);
     d->threaded = cfg->threaded;
+    if (getenv("MRC_OCP_EVLOG")) d->evlog = strdup(getenv("MRC_OCP_EVLOG"));
+    d->spin = getenv("MRC_OCP_SPIN") ? (unsigned)atoi(getenv("MRC_OCP_SPIN")) : 64;
     {
         /* test hook: MRC_OCP_BLACKHOLE=P@MS silently drops what this device sends on plane P from MS ms on, as a
          * failed link would (the peer's packets still arrive) */
@@ -600,6 +623,7 @@ fail:
     for (p = 0; p < MRC_MAX_PORTS; p++)
         if (d->fd[p] >= 0) close(d->fd[p]);
     if (d->bell >= 0) close(d->bell);
+    free(d->evlog);
     free(d);
     return rc ? rc : EIO;
 }
@@ -613,6 +637,15 @@ void ob_dev_close(ob_dev *d) {
         if (write(d->bell, &one, sizeof one) < 0) {
         }
         pthread_join(d->thr, NULL);
+    }
+    if (d->evlog) { /* one line per (port, EV): port ev packets last_seen_ns (CLOCK_MONOTONIC) */
+        FILE *f = fopen(d->evlog, "w");
+        unsigned i;
+        for (i = 0; f && i < d->nevs_seen; i++)
+            fprintf(f, "%u %u %llu %llu\n", d->ev_seen[i].port, (unsigned)d->ev_seen[i].ev,
+                    (unsigned long long)d->ev_seen[i].pkts, (unsigned long long)d->ev_seen[i].last);
+        if (f) fclose(f);
+        free(d->evlog);
     }
     for (p = 0; p < MRC_MAX_PORTS; p++)
         if (d->fd[p] >= 0) close(d->fd[p]);

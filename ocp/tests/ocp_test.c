@@ -12,6 +12,8 @@
  *                      is exact, goodput continues (before/after printed)
  *   ocp_test cc        a CC profile (NSCC, max_cwnd 8 KiB) given to a QP at INIT lowers its goodput below half the
  *                      default profile's
+ *   ocp_test evwire    an EXP EV profile of 8 (port, UDP source port) pairs given to a QP at INIT: the receiving device
+ *                      (its MRC_OCP_EVLOG hook) sees data on those pairs only; two set DENIED carry nothing after
  *   ocp_test layout    sizes and offsets of the API's structures on x86_64 (as OCP's headers give them).
  *
  * Every check prints "ok <name>" or "FAIL <name>: why"; the last line is "N passed, N failed"; the exit status is
@@ -165,7 +167,7 @@ static void side_wire(struct side *s, struct wire *w, uint32_t psn) {
 }
 
 /* Exactly the sequence OCP's benchmark uses: RoCE attributes MRC ignores, no MRC attribute at INIT and RTR. */
-static uint64_t g_init_cc; /* a CC profile for the next QPs to take at INIT (0: the default) */
+static uint64_t g_init_cc, g_init_ev; /* CC and EV profiles for the next QPs to take at INIT (0: the default) */
 
 static void side_connect(struct side *s, const struct wire *me, const struct wire *peer, struct mrc_qp_attr *rts,
                          int rts_mask) {
@@ -177,8 +179,9 @@ static void side_connect(struct side *s, const struct wire *me, const struct wir
     v.port_num = 1;
     v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
     m.profile.cc_profile_id = g_init_cc;
+    m.profile.ev_profile_id = g_init_ev;
     if (mrc_modify_qp(s->qp, &v, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, &m,
-                      g_init_cc ? MRC_QP_CC_PROFILE_ID : 0))
+                      (g_init_cc ? MRC_QP_CC_PROFILE_ID : 0) | (g_init_ev ? MRC_QP_EV_PROFILE_ID : 0)))
         DIE("INIT");
     memset(&m, 0, sizeof m);
     memset(&v, 0, sizeof v);
@@ -937,6 +940,136 @@ static void t_cc(void) {
     CHECK("cc profile's max_cwnd lowers goodput", capped < open_ / 2, "%.1f vs %.1f MB/s", capped / 1e6, open_ / 1e6);
 }
 
+/* ---- an EXP EV profile decides the EVs on the wire; DENIED EVs carry nothing after ---------------------------- */
+
+static void stream_for(struct side *a, const struct wire *wb, uint64_t ns) {
+    struct ibv_wc wc[32];
+    uint64_t t0 = now_ns(), posted = 0, done = 0;
+    int n, k;
+    while (now_ns() - t0 < ns || done < posted) {
+        while (now_ns() - t0 < ns && posted - done < 16) {
+            if (post_write(a, 0, 65536, wb, 0, 1, posted, 1, 0, 0, 0)) DIE("post");
+            posted++;
+        }
+        n = wait_wc(a->scq, wc);
+        for (k = 0; k < n; k++, done++)
+            if (wc[k].status != IBV_WC_SUCCESS) DIE("stream_for: %s", ibv_wc_status_str(wc[k].status));
+        if (n <= 0) DIE("stream_for: no completion");
+    }
+}
+
+static void t_evwire(void) {
+    struct side a, b;
+    struct wire wa, wb;
+    struct mrc_ctl_ev_fmt_profile_attr f;
+    struct mrc_ctl_ev_fmt_field ff = { 16 };
+    struct mrc_ctl_ev_profile_attr p;
+    struct mrc_ctl_ev_field fld;
+    struct mrc_ctl_ev_op_entry e[8];
+    struct ibv_device_attr da;
+    char path[64];
+    FILE *fp;
+    unsigned port, ev, planes, i, seen = 0, foreign = 0, denied_late = 0, others_after = 0;
+    unsigned long long pkts, last, t_deny;
+    int rc;
+    snprintf(path, sizeof path, "/tmp/ocp_test_evlog.%d", (int)getpid());
+    side_open(&a, "mrcudp0", 65536, 1024, 64);
+    setenv("MRC_OCP_EVLOG", path, 1); /* the receiving device records the EVs of the data packets it gets */
+    side_open(&b, "mrcudp1", 65536, 1024, 64);
+    unsetenv("MRC_OCP_EVLOG");
+    planes = ibv_query_device(a.v, &da) == 0 && da.phys_port_cnt ? da.phys_port_cnt : 1;
+    memset(&f, 0, sizeof f);
+    f.profile_state = MRC_CTL_PROFILE_OFFLINE;
+    f.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+    rc = mrc_ctl_modify_ev_fmt_profile(a.m, 7, &f, MRC_CTL_EV_FMT_PROFILE_STATE | MRC_CTL_EV_FMT_PROFILE_MODE);
+    f.profile_state = MRC_CTL_PROFILE_ONLINE;
+    f.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_MODIFY_FIELDS;
+    f.ev_fmt_op.fmt_fields = &ff;
+    f.ev_fmt_op.fmt_field_count = 1;
+    rc |= mrc_ctl_modify_ev_fmt_profile(a.m, 7, &f, MRC_CTL_EV_FMT_PROFILE_STATE | MRC_CTL_EV_FMT_PROFILE_OP);
+    memset(&p, 0, sizeof p);
+    memset(&fld, 0, sizeof fld);
+    fld.width = 16;
+    fld.mask = 0xFFFF;
+    p.profile_state = MRC_CTL_PROFILE_OFFLINE;
+    p.ev_mode = MRC_CTL_EV_MODE_EXP;
+    p.ev_fmt_profile_id = 7;
+    p.ev_count = 8;
+    p.ev_fields_op.op = MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS;
+    p.ev_fields_op.fields = &fld;
+    p.ev_fields_op.field_count = 1;
+    rc |= mrc_ctl_modify_ev_profile(a.m, 7, &p, MRC_CTL_EV_PROFILE_STATE | MRC_CTL_EV_PROFILE_MODE |
+                                                   MRC_CTL_EV_PROFILE_FMT_ID | MRC_CTL_EV_PROFILE_COUNT |
+                                                   MRC_CTL_EV_PROFILE_EV_FIELDS_OP);
+    memset(e, 0, sizeof e);
+    for (i = 0; i < 8; i++) {
+        e[i].ev_new.val[0] = (uint8_t)((50000 + i) >> 8);
+        e[i].ev_new.val[1] = (uint8_t)(50000 + i);
+        e[i].ev_new.port = (uint8_t)(i % planes + 1);
+        e[i].state = MRC_CTL_EV_GOOD;
+    }
+    memset(&p, 0, sizeof p);
+    p.profile_state = MRC_CTL_PROFILE_ONLINE;
+    p.ev_min_active = 1;
+    p.ev_event_mask = MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD;
+    p.ev_op.op = MRC_CTL_EV_OP_REPLACE_EV;
+    p.ev_op.entries = e;
+    p.ev_op.entry_count = 8;
+    rc |= mrc_ctl_modify_ev_profile(a.m, 7, &p, MRC_CTL_EV_PROFILE_STATE | MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+                                                   MRC_CTL_EV_PROFILE_EVENT_MASK | MRC_CTL_EV_PROFILE_EV_OP);
+    CHECK("evwire: EXP profile of 8 source ports ONLINE in one call", rc == 0, "errno %d", errno);
+    side_wire(&a, &wa, 9);
+    side_wire(&b, &wb, 10);
+    g_init_ev = 7;
+    side_connect(&a, &wa, &wb, NULL, 0);
+    g_init_ev = 0;
+    side_connect(&b, &wb, &wa, NULL, 0);
+    stream_for(&a, &wb, 150000000ull);
+    /* deny the first two EVs */
+    for (i = 0; i < 2; i++) {
+        e[i].ev = e[i].ev_new;
+        e[i].state = MRC_CTL_EV_DENIED;
+        e[i].flags = MRC_CTL_EV_OP_F_ALL_COPIES;
+    }
+    memset(&p, 0, sizeof p);
+    p.ev_op.op = MRC_CTL_EV_OP_MODIFY_EV_STATE;
+    p.ev_op.entries = e;
+    p.ev_op.entry_count = 2;
+    rc = mrc_ctl_modify_ev_profile(a.m, 7, &p, MRC_CTL_EV_PROFILE_EV_OP);
+    t_deny = now_ns();
+    CHECK("evwire: two EVs DENIED", rc == 0, "errno %d", errno);
+    memset(&p, 0, sizeof p);
+    p.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_STATE;
+    p.ev_op.entries = e;
+    p.ev_op.entry_count = 1;
+    rc = mrc_ctl_query_ev_profile(a.m, 7, &p, MRC_CTL_EV_PROFILE_EV_OP);
+    CHECK("evwire: QUERY_EV_STATE says DENIED", rc == 0 && e[0].state == MRC_CTL_EV_DENIED, "state 0x%x", e[0].state);
+    stream_for(&a, &wb, 150000000ull);
+    side_close(&a);
+    side_close(&b); /* writes the log */
+    fp = fopen(path, "r");
+    if (!fp) DIE("no EV log %s", path);
+    while (fscanf(fp, "%u %u %llu %llu", &port, &ev, &pkts, &last) == 4) {
+        int idx = (int)ev - 50000;
+        seen++;
+        if (idx < 0 || idx > 7 || port != (unsigned)idx % planes + 1) {
+            foreign++;
+            continue;
+        }
+        /* a denied EV: nothing sent on it after the deny (2 ms for what was already in flight) */
+        if (idx < 2 && last > t_deny + 2000000ull) denied_late++;
+        if (idx >= 2 && last > t_deny) others_after++;
+    }
+    fclose(fp);
+    unlink(path);
+    printf("   EVs seen by the receiver: %u, foreign %u; denied seen late %u; others after the deny %u\n", seen,
+           foreign, denied_late, others_after);
+    CHECK("evwire: only the profile's (port, source port) pairs carry data", seen >= 4 && foreign == 0,
+          "seen %u foreign %u", seen, foreign);
+    CHECK("evwire: DENIED EVs carry nothing afterwards", denied_late == 0, "%u denied EVs still used", denied_late);
+    CHECK("evwire: the other EVs carry on", others_after >= 2, "%u", others_after);
+}
+
 int main(int argc, char **argv) {
     int i, all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -948,6 +1081,7 @@ int main(int argc, char **argv) {
         if (all || !strcmp(t, "bw")) t_bw();
         if (all || !strcmp(t, "blackhole")) t_blackhole();
         if (all || !strcmp(t, "cc")) t_cc();
+        if (all || !strcmp(t, "evwire")) t_evwire();
     }
     printf("%u passed, %u failed\n", n_pass, n_fail);
     return n_fail != 0;
