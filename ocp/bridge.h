@@ -54,6 +54,7 @@ typedef struct ob_cfg {
     uint64_t seed;
     void *vctx;        /* handed back to mr_lookup */
     int (*mr_lookup)(void *vctx, uint32_t rkey, void **addr, uint64_t *iova, uint64_t *len, int *remote_write);
+    unsigned long (*mr_generation)(void *vctx); /* moves when a registration goes away; NULL: never checked */
     void (*on_event)(void *user, const ob_evt *e);
     void *user;
 } ob_cfg;

@@ -70,6 +70,7 @@ struct ob_dev {
     unsigned npeers;
     struct { uint32_t app, core; } rkey[OB_RKEYS];
     unsigned nrkeys;
+    unsigned long rkey_gen; /* cfg.mr_generation when the map was last valid */
     /* the ring: producers take plock among themselves; the consumer (progress thread) takes no lock */
     ob_op ring[OB_RING];
     atomic_uint head;     /* next slot to fill, published after the fill by 'ready' */
@@ -153,6 +154,14 @@ static int ob_rkey_map(ob_dev *d, uint32_t app, uint32_t *core) {
     void *addr;
     uint64_t iova, len;
     int rw;
+    if (d->cfg.mr_generation) { /* a region went away: forget every registration, look each up again */
+        unsigned long g = d->cfg.mr_generation(d->cfg.vctx);
+        if (g != d->rkey_gen) {
+            for (i = 0; i < d->nrkeys; i++) mrc_endpoint_dereg_mr(&d->ep, d->rkey[i].core);
+            d->nrkeys = 0;
+            d->rkey_gen = g;
+        }
+    }
     for (i = 0; i < d->nrkeys; i++)
         if (d->rkey[i].app == app) {
             *core = d->rkey[i].core;
@@ -183,7 +192,7 @@ static void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len) {
     if (app != p.reth.rkey) return; /* not where we expect it: leave the packet to the core's checks */
     if (ob_rkey_map(d, app, &core) != 0) {
         d->st.rkey_miss++;
-        return;
+        core = 0; /* names no region of the core: refused, and answered with a remote access NAK */
     }
     q[0] = (uint8_t)(core >> 24);
     q[1] = (uint8_t)(core >> 16);
@@ -553,6 +562,7 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     d = calloc(1, sizeof *d);
     if (!d) return ENOMEM;
     d->cfg = *cfg;
+    if (cfg->mr_generation) d->rkey_gen = cfg->mr_generation(cfg->vctx);
     d->bell = -1;
     for (p = 0; p < MRC_MAX_PORTS; p++) d->fd[p] = -1;
     mrc_config_default(&mc);

@@ -223,6 +223,7 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext, struct mrc_
                              : ((uint64_t)ctx->ip << 16 ^ ctx->udp_port ^ (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL));
     cfg.vctx = vcontext;
     *(void **)&cfg.mr_lookup = dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_lookup");
+    *(void **)&cfg.mr_generation = dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_generation");
     cfg.on_event = lm_on_event;
     cfg.user = ctx;
     rc = ob_dev_open(&ctx->dev, &cfg, err, sizeof err);

@@ -12,8 +12,9 @@
  * verbs port (1-based) and one UDP port (udp_port + plane - 1). GID indexes 0-3 of every port carry the address:
  * bytes 8-9 the UDP port, 10-11 0xffff, 12-15 the IPv4 address.
  *
- * lib_mrc asks for registrations by rkey through mrc_softverbs_mr_lookup (version MRC_SOFTVERBS_1.0), which it
- * finds with dlsym so that it also loads beside the real libibverbs. MIT licence.
+ * lib_mrc asks for registrations by rkey through mrc_softverbs_mr_lookup, and whether any was deregistered since
+ * through mrc_softverbs_mr_generation (version MRC_SOFTVERBS_1.0), which it finds with dlsym so that it also loads
+ * beside the real libibverbs. MIT licence.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -51,6 +52,7 @@ struct sv_context {
     struct sv_mr *mrs;
     uint32_t next_key;
     int npd;
+    unsigned long dereg_gen; /* bumped by every ibv_dereg_mr (lib_mrc drops its cached registrations) */
 };
 
 static pthread_once_t sv_once = PTHREAD_ONCE_INIT;
@@ -313,6 +315,7 @@ int ibv_dereg_mr(struct ibv_mr *mr) {
         if (&(*pp)->mr == mr) {
             struct sv_mr *m = *pp;
             *pp = m->next;
+            __atomic_add_fetch(&c->dereg_gen, 1, __ATOMIC_RELEASE);
             pthread_mutex_unlock(&c->lock);
             free(m);
             return 0;
@@ -351,6 +354,13 @@ const char *ibv_wc_status_str(enum ibv_wc_status status) {
 }
 
 /* ---- private interface for lib_mrc (version MRC_SOFTVERBS_1.0) ----------------------------------------------- */
+
+/* The count of deregistrations so far: a registration lib_mrc looked up stays valid while this does not move. */
+unsigned long mrc_softverbs_mr_generation(struct ibv_context *context);
+unsigned long mrc_softverbs_mr_generation(struct ibv_context *context) {
+    struct sv_context *c = (struct sv_context *)context;
+    return c ? __atomic_load_n(&c->dereg_gen, __ATOMIC_ACQUIRE) : 0;
+}
 
 int mrc_softverbs_mr_lookup(struct ibv_context *context, uint32_t rkey, void **addr, uint64_t *iova,
                             uint64_t *length, int *access);

@@ -600,6 +600,44 @@ static void t_errors(void) {
         n = 0;
         while (mrc_poll_cq(a.scq, 16, wc) > 0) n++;
     }
+    /* a write into a region the peer has deregistered: remote access error */
+    {
+        struct mrc_cq *cq = mrc_create_cq(a.m, 16, NULL, NULL, 0);
+        struct side ta = a, tb = b;
+        struct wire wqa, wqb;
+        uint8_t *buf2 = calloc(1, 4096);
+        struct ibv_mr *mr2 = ibv_reg_mr(b.pd, buf2, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+        ta.qp = extra_qp(&a, cq);
+        tb.qp = extra_qp(&b, b.rcq);
+        if (!cq || !ta.qp || !tb.qp || !mr2 || !buf2) DIE("setup");
+        side_wire(&ta, &wqa, 3);
+        side_wire(&tb, &wqb, 4);
+        wqb.rkey = mr2->rkey;
+        wqb.vaddr = (uint64_t)(uintptr_t)buf2;
+        side_connect(&ta, &wqa, &wqb, NULL, 0);
+        side_connect(&tb, &wqb, &wqa, NULL, 0);
+        memset(a.buf, 0x5A, 64);
+        rc = post_write(&ta, 0, 64, &wqb, 0, 1, 400, 1, 0, 0, 0);
+        n = wait_wc(cq, wc);
+        CHECK("write into a second region", rc == 0 && n == 1 && wc[0].status == IBV_WC_SUCCESS &&
+                                                buf2[0] == 0x5A && buf2[63] == 0x5A, "n %d", n);
+        ibv_dereg_mr(mr2);
+        rc = post_write(&ta, 0, 64, &wqb, 0, 1, 401, 1, 0, 0, 0);
+        n = wait_wc(cq, wc);
+        CHECK("write into a deregistered region: IBV_WC_REM_ACCESS_ERR",
+              rc == 0 && n == 1 && wc[0].status == IBV_WC_REM_ACCESS_ERR && wc[0].wr_id == 401, "status %s",
+              n == 1 ? ibv_wc_status_str(wc[0].status) : "none");
+        {
+            struct mrc_async_event ev;
+            alarm(20);
+            rc = mrc_get_async_event(a.m, &ev); /* the QP's fatal error */
+            alarm(0);
+            CHECK("remote access error: QP fatal event", rc == 0 && ev.event_type == IBV_EVENT_QP_FATAL &&
+                                                             ev.element.qp == ta.qp, "type %d", (int)ev.event_type);
+        }
+        if (mrc_destroy_qp(ta.qp) || mrc_destroy_qp(tb.qp) || mrc_destroy_cq(cq)) DIE("destroy");
+        free(buf2);
+    }
     side_close(&a);
     side_close(&b);
 }
