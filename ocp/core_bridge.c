@@ -34,6 +34,7 @@
 #define OB_MAX_PEERS 64
 #define OB_RKEYS 64
 #define OB_SHIM 4
+#define OB_BATCH 32 /* datagrams per recvmmsg / sendmmsg */
 #define OB_PKT_MAX (OB_SHIM + MRC_HDR_MAX + 4096 + 64)
 
 enum { OP_WRITE = 1, OP_RECV, OP_CALL };
@@ -87,8 +88,8 @@ struct ob_dev {
     pthread_t thr;
     ob_op stalled;        /* a write the core refused with MRC_ERR_FULL, retried first */
     int has_stalled;
-    uint8_t rxbuf[OB_PKT_MAX];
-    uint8_t txhdr[MRC_HDR_MAX];
+    uint8_t rxbuf[OB_BATCH][OB_PKT_MAX];
+    uint8_t txhdr[OB_BATCH][MRC_HDR_MAX];
     mrc_wire_opts wire;
     /* test hook MRC_OCP_EVLOG=file: the data packets received per (port, EV), written at close */
     char *evlog;
@@ -291,74 +292,122 @@ static void ob_ev_seen(ob_dev *d, uint8_t port, uint32_t ev, mrc_time now) {
 
 static int ob_rx(ob_dev *d, mrc_time now) {
     unsigned p;
-    int n = 0;
+    int total = 0;
     for (p = 0; p < d->cfg.planes; p++) {
-        int k;
-        for (k = 0; k < 64; k++) {
-            struct sockaddr_in from;
-            socklen_t fl = sizeof from;
-            ssize_t r = recvfrom(d->fd[p], d->rxbuf, sizeof d->rxbuf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-            mrc_rxinfo ri;
-            if (r < 0) break;
-            n++;
-            d->st.rx_pkts++;
-            if (r <= OB_SHIM || fl < sizeof from) continue;
-            memset(&ri, 0, sizeof ri);
-            ri.port = (uint8_t)(p + 1);
-            ri.ev = (uint32_t)d->rxbuf[0] << 24 | (uint32_t)d->rxbuf[1] << 16 | (uint32_t)d->rxbuf[2] << 8 |
-                    d->rxbuf[3];
-            ri.peer = ob_peer_handle(d, from.sin_addr.s_addr, (uint16_t)(ntohs(from.sin_port) - p));
-            ob_rewrite_rkey(d, d->rxbuf + OB_SHIM, (size_t)r - OB_SHIM);
-            if (d->evlog && d->rxbuf[OB_SHIM] >= MRC_OP_WRITE_FIRST && d->rxbuf[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
-                ob_ev_seen(d, ri.port, ri.ev, now);
-            if (mrc_endpoint_recv(&d->ep, d->rxbuf + OB_SHIM, (size_t)r - OB_SHIM, &ri, now) != MRC_OK)
-                d->st.rx_drops++;
+        int round;
+        for (round = 0; round < 4; round++) { /* at most 4 batches a plane a turn: the other planes get their turn */
+            struct mmsghdr mm[OB_BATCH];
+            struct iovec iov[OB_BATCH];
+            struct sockaddr_in from[OB_BATCH];
+            mrc_rxpkt rp[OB_BATCH];
+            unsigned i, k = 0;
+            int n;
+            memset(mm, 0, sizeof mm);
+            for (i = 0; i < OB_BATCH; i++) {
+                iov[i].iov_base = d->rxbuf[i];
+                iov[i].iov_len = OB_PKT_MAX;
+                mm[i].msg_hdr.msg_iov = &iov[i];
+                mm[i].msg_hdr.msg_iovlen = 1;
+                mm[i].msg_hdr.msg_name = &from[i];
+                mm[i].msg_hdr.msg_namelen = sizeof from[i];
+            }
+            n = recvmmsg(d->fd[p], mm, OB_BATCH, MSG_DONTWAIT, NULL);
+            if (n <= 0) break;
+            total += n;
+            d->st.rx_pkts += (uint64_t)n;
+            for (i = 0; i < (unsigned)n; i++) {
+                uint8_t *b = d->rxbuf[i];
+                size_t len = mm[i].msg_len;
+                mrc_rxinfo *ri = &rp[k].ri;
+                if (len <= OB_SHIM || mm[i].msg_hdr.msg_namelen < sizeof from[i]) continue;
+                memset(ri, 0, sizeof *ri);
+                ri->port = (uint8_t)(p + 1);
+                ri->ev = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+                ri->peer = ob_peer_handle(d, from[i].sin_addr.s_addr, (uint16_t)(ntohs(from[i].sin_port) - p));
+                ob_rewrite_rkey(d, b + OB_SHIM, len - OB_SHIM);
+                if (d->evlog && b[OB_SHIM] >= MRC_OP_WRITE_FIRST && b[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
+                    ob_ev_seen(d, ri->port, ri->ev, now);
+                rp[k].pkt = b + OB_SHIM;
+                rp[k].len = len - OB_SHIM;
+                k++;
+            }
+            if (k) {
+                int rc = mrc_endpoint_recv_burst(&d->ep, rp, k, NULL, now);
+                if (rc >= 0 && (unsigned)rc < k) d->st.rx_drops += k - (unsigned)rc;
+            }
+            if (n < (int)OB_BATCH) break;
         }
     }
-    return n;
+    return total;
+}
+
+/* send n prepared datagrams, one sendmmsg per run of packets on the same plane */
+static void ob_send(ob_dev *d, mrc_txpkt *tp, struct mmsghdr *mm, unsigned n) {
+    unsigned i = 0;
+    while (i < n) {
+        unsigned j = i, plane = tp[i].ti.port;
+        int r;
+        while (j < n && tp[j].ti.port == plane) j++;
+        r = sendmmsg(d->fd[plane - 1], mm + i, j - i, 0);
+        if (r > 0) d->st.tx_pkts += (uint64_t)r;
+        i = j; /* what the kernel refused is lost, as a full queue on a link would lose it */
+    }
 }
 
 static int ob_tx(ob_dev *d, mrc_time now) {
     static const uint8_t zeros[8];
-    int n = 0;
+    int total = 0;
     for (;;) {
-        mrc_txinfo ti;
-        uint8_t shim[OB_SHIM];
-        struct iovec iov[4];
-        struct msghdr mh;
-        struct sockaddr_in to;
-        int r = mrc_endpoint_poll_tx(&d->ep, d->txhdr, sizeof d->txhdr, 0, &ti, now);
-        if (r <= 0) break;
-        n++;
-        if (ti.peer < 1 || ti.peer > d->npeers || ti.port < 1 || ti.port > d->cfg.planes) continue;
-        if ((d->bh_mask >> (ti.port - 1) & 1u) && now >= d->bh_start) {
-            d->st.bh_drops++;
-            continue;
+        mrc_txpkt tp[OB_BATCH], out[OB_BATCH];
+        struct mmsghdr mm[OB_BATCH];
+        struct iovec iov[OB_BATCH][4];
+        uint8_t shim[OB_BATCH][OB_SHIM];
+        struct sockaddr_in to[OB_BATCH];
+        unsigned i, k = 0;
+        int n;
+        for (i = 0; i < OB_BATCH; i++) {
+            tp[i].buf = d->txhdr[i];
+            tp[i].cap = MRC_HDR_MAX;
         }
-        shim[0] = (uint8_t)(ti.ev >> 24);
-        shim[1] = (uint8_t)(ti.ev >> 16);
-        shim[2] = (uint8_t)(ti.ev >> 8);
-        shim[3] = (uint8_t)ti.ev;
-        iov[0].iov_base = shim;
-        iov[0].iov_len = OB_SHIM;
-        iov[1].iov_base = d->txhdr;
-        iov[1].iov_len = (size_t)r;
-        iov[2].iov_base = (void *)(uintptr_t)ti.payload;
-        iov[2].iov_len = ti.payload_len;
-        iov[3].iov_base = (void *)(uintptr_t)zeros;
-        iov[3].iov_len = ti.pad;
-        memset(&to, 0, sizeof to);
-        to.sin_family = AF_INET;
-        to.sin_addr.s_addr = d->peer[ti.peer].ip;
-        to.sin_port = htons((uint16_t)(d->peer[ti.peer].port + ti.port - 1));
-        memset(&mh, 0, sizeof mh);
-        mh.msg_name = &to;
-        mh.msg_namelen = sizeof to;
-        mh.msg_iov = iov;
-        mh.msg_iovlen = 4;
-        if (sendmsg(d->fd[ti.port - 1], &mh, 0) >= 0) d->st.tx_pkts++;
+        n = mrc_endpoint_poll_tx_burst(&d->ep, tp, OB_BATCH, 0, now);
+        if (n <= 0) break;
+        total += n;
+        memset(mm, 0, sizeof mm);
+        for (i = 0; i < (unsigned)n; i++) {
+            const mrc_txinfo *ti = &tp[i].ti;
+            if (tp[i].len <= 0 || ti->peer < 1 || ti->peer > d->npeers || ti->port < 1 || ti->port > d->cfg.planes)
+                continue;
+            if ((d->bh_mask >> (ti->port - 1) & 1u) && now >= d->bh_start) {
+                d->st.bh_drops++;
+                continue;
+            }
+            shim[k][0] = (uint8_t)(ti->ev >> 24);
+            shim[k][1] = (uint8_t)(ti->ev >> 16);
+            shim[k][2] = (uint8_t)(ti->ev >> 8);
+            shim[k][3] = (uint8_t)ti->ev;
+            iov[k][0].iov_base = shim[k];
+            iov[k][0].iov_len = OB_SHIM;
+            iov[k][1].iov_base = tp[i].buf;
+            iov[k][1].iov_len = (size_t)tp[i].len;
+            iov[k][2].iov_base = (void *)(uintptr_t)ti->payload;
+            iov[k][2].iov_len = ti->payload_len;
+            iov[k][3].iov_base = (void *)(uintptr_t)zeros;
+            iov[k][3].iov_len = ti->pad;
+            memset(&to[k], 0, sizeof to[k]);
+            to[k].sin_family = AF_INET;
+            to[k].sin_addr.s_addr = d->peer[ti->peer].ip;
+            to[k].sin_port = htons((uint16_t)(d->peer[ti->peer].port + ti->port - 1));
+            mm[k].msg_hdr.msg_name = &to[k];
+            mm[k].msg_hdr.msg_namelen = sizeof to[k];
+            mm[k].msg_hdr.msg_iov = iov[k];
+            mm[k].msg_hdr.msg_iovlen = 4;
+            out[k] = tp[i];
+            k++;
+        }
+        ob_send(d, out, mm, k);
+        if (n < (int)OB_BATCH) break;
     }
-    return n;
+    return total;
 }
 
 static int ob_events(ob_dev *d) {

@@ -43,14 +43,16 @@ static void lm_async(struct mrc_context *ctx, enum ibv_event_type t, void *elem)
 void lm_cq_signal(struct mrc_cq *cq) {
     struct mrc_comp_channel *ch = cq->ch;
     uint64_t one = 1;
+    int queued = 0;
     if (!ch || !atomic_exchange(&cq->armed, 0)) return;
     pthread_mutex_lock(&ch->lock);
-    if (ch->n < 256) {
-        ch->fifo[(ch->head + ch->n) % 256] = cq;
+    if (ch->n < LM_CH_FIFO) { /* a CQ is queued at most once per arming: the FIFO fills only past LM_CH_FIFO CQs */
+        ch->fifo[(ch->head + ch->n) % LM_CH_FIFO] = cq;
         ch->n++;
+        queued = 1;
     }
     pthread_mutex_unlock(&ch->lock);
-    if (write(ch->fd, &one, sizeof one) < 0) { /* the semaphore eventfd cannot fill in practice */
+    if (queued && write(ch->fd, &one, sizeof one) < 0) { /* the semaphore eventfd cannot fill in practice */
     }
 }
 
@@ -384,7 +386,7 @@ int mrc_get_cq_event(struct mrc_comp_channel *ch, struct mrc_cq **cq, void **cq_
         return lm_fail(EAGAIN);
     }
     c = ch->fifo[ch->head];
-    ch->head = (ch->head + 1) % 256;
+    ch->head = (ch->head + 1) % LM_CH_FIFO;
     ch->n--;
     pthread_mutex_unlock(&ch->lock);
     atomic_fetch_add(&c->events, 1);

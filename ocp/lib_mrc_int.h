@@ -19,6 +19,7 @@
 #define LM_ASYNC 64
 #define LM_EP_RSP 256
 #define LM_MAX_EVCQ 8
+#define LM_CH_FIFO 256 /* CQs with a pending event per completion channel */
 
 /* core limits (the core's mrc.h defaults: MRC_MAX_WIMM, MRC_MAX_MPR_UNITS) */
 #define LM_CORE_MAX_WIMM 128
@@ -57,7 +58,7 @@ struct mrc_comp_channel {
     int fd;
     atomic_int refs;
     pthread_mutex_t lock;
-    struct mrc_cq *fifo[256];
+    struct mrc_cq *fifo[LM_CH_FIFO]; /* CQs with an event to read, in order */
     unsigned head, n;
 };
 
