@@ -15,7 +15,7 @@ OCP_SAN    := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefine
 OCP_HDRS   := $(wildcard ocp/include/*.h) ocp/bridge.h ocp/lib_mrc_int.h
 OCP_PORT   ?= $$((20000 + $$$$ % 20000))
 
-.PHONY: ocp ocp-test ocp-test-asan ocp-example
+.PHONY: ocp ocp-test ocp-test-asan ocp-example ocp-headers
 
 ocp: $(OCP_B)/lib_mrc.so $(OCP_B)/lib_mrc.a $(OCP_B)/libibverbs.so.1 $(OCP_B)/ocp_test
 
@@ -49,8 +49,16 @@ $(eval $(call OCP_RULES,$(OCP_B)-asan,$(OCP_SAN)))
 
 # soft devices of 4 planes on UDP ports of this run's own, so parallel runs do not meet
 OCP_DEVS = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/4,mrcudp1=127.0.0.2:$$p/4"
-ocp-test: $(OCP_B)/ocp_test
+ocp-test: $(OCP_B)/ocp_test ocp-headers
 	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test
+
+# the headers alone, as C99 with -Wpedantic and as C++11 (network plugins are often C++)
+ocp-headers:
+	@for h in mrc.h mrc_ctl.h; do \
+	    $(CC) -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -Iocp/include -x c ocp/include/$$h && \
+	    $(CXX) -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Iocp/include -x c++ ocp/include/$$h || exit 1; \
+	done; echo "ocp-headers: mrc.h and mrc_ctl.h compile alone as C99 and C++11"
+
 
 ocp-test-asan: $(OCP_B)-asan/ocp_test
 	@p=$(OCP_PORT); $(OCP_DEVS) \
