@@ -33,7 +33,8 @@
 #define OB_RING 4096u /* operations in flight between the application and the progress thread (power of two) */
 #define OB_MAX_PEERS 64
 #define OB_RKEYS 64
-#define OB_SHIM 4
+#define OB_SHIM 8 /* EV (4 bytes), the sender's plane-1 UDP port (2), reserved (2); big-endian */
+#define OB_EVSOCKS 256 /* sockets bound to EV source ports */
 #define OB_BATCH 32 /* datagrams per recvmmsg / sendmmsg */
 #define OB_PKT_MAX (OB_SHIM + MRC_HDR_MAX + 4096 + 64)
 
@@ -67,6 +68,11 @@ struct ob_dev {
     ob_cfg cfg;
     int fd[MRC_MAX_PORTS];
     int bell;             /* eventfd doorbell */
+    /* sockets bound to the UDP source ports that EVs name, so that the EV is the datagram's real source port (as a
+     * switch hashes it and a capture shows it); fd -1: that port could not be bound, the plane socket sends */
+    struct { uint16_t sport; int fd; } evsock[OB_EVSOCKS];
+    unsigned nevsock;
+    int ev_sockets;       /* MRC_OCP_EV_SOCKETS=0 turns them off */
     struct ob_peer peer[OB_MAX_PEERS + 1]; /* handle i = peer[i], 1-based */
     unsigned npeers;
     struct { uint32_t app, core; } rkey[OB_RKEYS];
@@ -94,7 +100,7 @@ struct ob_dev {
     /* test hook MRC_OCP_EVLOG=file: the data packets received per (port, EV), written at close */
     char *evlog;
     unsigned nevs_seen;
-    struct { uint8_t port; uint32_t ev; uint64_t pkts; mrc_time last; } ev_seen[256];
+    struct { uint8_t port; uint32_t ev; uint16_t sport; uint64_t pkts; mrc_time last; } ev_seen[256];
     uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
     mrc_time bh_start;
     mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
@@ -276,15 +282,16 @@ static int ob_drain_ring(ob_dev *d, mrc_time now) {
     return n;
 }
 
-static void ob_ev_seen(ob_dev *d, uint8_t port, uint32_t ev, mrc_time now) {
+static void ob_ev_seen(ob_dev *d, uint8_t port, uint32_t ev, uint16_t sport, mrc_time now) {
     unsigned i;
     for (i = 0; i < d->nevs_seen; i++)
-        if (d->ev_seen[i].port == port && d->ev_seen[i].ev == ev) break;
+        if (d->ev_seen[i].port == port && d->ev_seen[i].ev == ev && d->ev_seen[i].sport == sport) break;
     if (i == d->nevs_seen) {
         if (i == sizeof d->ev_seen / sizeof d->ev_seen[0]) return;
         d->nevs_seen++;
         d->ev_seen[i].port = port;
         d->ev_seen[i].ev = ev;
+        d->ev_seen[i].sport = sport;
     }
     d->ev_seen[i].pkts++;
     d->ev_seen[i].last = now;
@@ -323,10 +330,10 @@ static int ob_rx(ob_dev *d, mrc_time now) {
                 memset(ri, 0, sizeof *ri);
                 ri->port = (uint8_t)(p + 1);
                 ri->ev = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-                ri->peer = ob_peer_handle(d, from[i].sin_addr.s_addr, (uint16_t)(ntohs(from[i].sin_port) - p));
+                ri->peer = ob_peer_handle(d, from[i].sin_addr.s_addr, (uint16_t)(b[4] << 8 | b[5]));
                 ob_rewrite_rkey(d, b + OB_SHIM, len - OB_SHIM);
                 if (d->evlog && b[OB_SHIM] >= MRC_OP_WRITE_FIRST && b[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
-                    ob_ev_seen(d, ri->port, ri->ev, now);
+                    ob_ev_seen(d, ri->port, ri->ev, ntohs(from[i].sin_port), now);
                 rp[k].pkt = b + OB_SHIM;
                 rp[k].len = len - OB_SHIM;
                 k++;
@@ -341,14 +348,42 @@ static int ob_rx(ob_dev *d, mrc_time now) {
     return total;
 }
 
-/* send n prepared datagrams, one sendmmsg per run of packets on the same plane */
-static void ob_send(ob_dev *d, mrc_txpkt *tp, struct mmsghdr *mm, unsigned n) {
+/* The socket a packet leaves from: the one bound to its EV's UDP source port (bound on first use), else its plane's. */
+static int ob_tx_fd(ob_dev *d, const mrc_txinfo *ti) {
+    unsigned i;
+    struct sockaddr_in a;
+    int fd;
+    if (!d->ev_sockets || ti->ev == 0 || ti->ev > 0xFFFF) return d->fd[ti->port - 1];
+    for (i = 0; i < d->nevsock; i++)
+        if (d->evsock[i].sport == ti->ev) return d->evsock[i].fd >= 0 ? d->evsock[i].fd : d->fd[ti->port - 1];
+    if (d->nevsock == OB_EVSOCKS) return d->fd[ti->port - 1];
+    fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = d->cfg.ip;
+    a.sin_port = htons((uint16_t)ti->ev);
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        fd = -1; /* in use (another program, or a plane port): this EV leaves from the plane socket */
+    }
+    if (fd >= 0) {
+        int sz = 1 << 20;
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
+    }
+    d->evsock[d->nevsock].sport = (uint16_t)ti->ev;
+    d->evsock[d->nevsock].fd = fd;
+    d->nevsock++;
+    return fd >= 0 ? fd : d->fd[ti->port - 1];
+}
+
+/* send n prepared datagrams, one sendmmsg per run of packets leaving from the same socket */
+static void ob_send(ob_dev *d, const int *fd, struct mmsghdr *mm, unsigned n) {
     unsigned i = 0;
     while (i < n) {
-        unsigned j = i, plane = tp[i].ti.port;
+        unsigned j = i;
         int r;
-        while (j < n && tp[j].ti.port == plane) j++;
-        r = sendmmsg(d->fd[plane - 1], mm + i, j - i, 0);
+        while (j < n && fd[j] == fd[i]) j++;
+        r = sendmmsg(fd[i], mm + i, j - i, 0);
         if (r > 0) d->st.tx_pkts += (uint64_t)r;
         i = j; /* what the kernel refused is lost, as a full queue on a link would lose it */
     }
@@ -358,7 +393,8 @@ static int ob_tx(ob_dev *d, mrc_time now) {
     static const uint8_t zeros[8];
     int total = 0;
     for (;;) {
-        mrc_txpkt tp[OB_BATCH], out[OB_BATCH];
+        mrc_txpkt tp[OB_BATCH];
+        int fds[OB_BATCH];
         struct mmsghdr mm[OB_BATCH];
         struct iovec iov[OB_BATCH][4];
         uint8_t shim[OB_BATCH][OB_SHIM];
@@ -385,6 +421,9 @@ static int ob_tx(ob_dev *d, mrc_time now) {
             shim[k][1] = (uint8_t)(ti->ev >> 16);
             shim[k][2] = (uint8_t)(ti->ev >> 8);
             shim[k][3] = (uint8_t)ti->ev;
+            shim[k][4] = (uint8_t)(d->cfg.udp_port >> 8);
+            shim[k][5] = (uint8_t)d->cfg.udp_port;
+            shim[k][6] = shim[k][7] = 0;
             iov[k][0].iov_base = shim[k];
             iov[k][0].iov_len = OB_SHIM;
             iov[k][1].iov_base = tp[i].buf;
@@ -401,10 +440,10 @@ static int ob_tx(ob_dev *d, mrc_time now) {
             mm[k].msg_hdr.msg_namelen = sizeof to[k];
             mm[k].msg_hdr.msg_iov = iov[k];
             mm[k].msg_hdr.msg_iovlen = 4;
-            out[k] = tp[i];
+            fds[k] = ob_tx_fd(d, ti);
             k++;
         }
-        ob_send(d, out, mm, k);
+        ob_send(d, fds, mm, k);
         if (n < (int)OB_BATCH) break;
     }
     return total;
@@ -656,6 +695,7 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     pthread_mutex_init(&d->clock_, NULL);
     pthread_cond_init(&d->ccond, NULL);
     d->threaded = cfg->threaded;
+    d->ev_sockets = !(getenv("MRC_OCP_EV_SOCKETS") && strcmp(getenv("MRC_OCP_EV_SOCKETS"), "0") == 0);
     if (getenv("MRC_OCP_EVLOG")) d->evlog = strdup(getenv("MRC_OCP_EVLOG"));
     d->spin = getenv("MRC_OCP_SPIN") ? (unsigned)atoi(getenv("MRC_OCP_SPIN")) : 64;
     {
@@ -697,12 +737,15 @@ void ob_dev_close(ob_dev *d) {
         }
         pthread_join(d->thr, NULL);
     }
-    if (d->evlog) { /* one line per (port, EV): port ev packets last_seen_ns (CLOCK_MONOTONIC) */
+    for (p = 0; p < d->nevsock; p++)
+        if (d->evsock[p].fd >= 0) close(d->evsock[p].fd);
+    if (d->evlog) { /* one line per (port, EV, source port): port ev sport packets last_seen_ns (CLOCK_MONOTONIC) */
         FILE *f = fopen(d->evlog, "w");
         unsigned i;
         for (i = 0; f && i < d->nevs_seen; i++)
-            fprintf(f, "%u %u %llu %llu\n", d->ev_seen[i].port, (unsigned)d->ev_seen[i].ev,
-                    (unsigned long long)d->ev_seen[i].pkts, (unsigned long long)d->ev_seen[i].last);
+            fprintf(f, "%u %u %u %llu %llu\n", d->ev_seen[i].port, (unsigned)d->ev_seen[i].ev,
+                    (unsigned)d->ev_seen[i].sport, (unsigned long long)d->ev_seen[i].pkts,
+                    (unsigned long long)d->ev_seen[i].last);
         if (f) fclose(f);
         free(d->evlog);
     }

@@ -1012,7 +1012,7 @@ static void t_evwire(void) {
     struct ibv_device_attr da;
     char path[64];
     FILE *fp;
-    unsigned port, ev, planes, i, seen = 0, foreign = 0, denied_late = 0, others_after = 0;
+    unsigned port, ev, sport, planes, i, seen = 0, foreign = 0, denied_late = 0, others_after = 0, not_sport = 0;
     unsigned long long pkts, last, t_deny;
     int rc;
     snprintf(path, sizeof path, "/tmp/ocp_test_evlog.%d", (int)getpid());
@@ -1092,9 +1092,10 @@ static void t_evwire(void) {
     side_close(&b); /* writes the log */
     fp = fopen(path, "r");
     if (!fp) DIE("no EV log %s", path);
-    while (fscanf(fp, "%u %u %llu %llu", &port, &ev, &pkts, &last) == 4) {
+    while (fscanf(fp, "%u %u %u %llu %llu", &port, &ev, &sport, &pkts, &last) == 5) {
         int idx = (int)ev - 50000;
         seen++;
+        if (sport != ev) not_sport++; /* the EV is the datagram's own UDP source port */
         if (idx < 0 || idx > 7 || port != (unsigned)idx % planes + 1) {
             foreign++;
             continue;
@@ -1105,8 +1106,9 @@ static void t_evwire(void) {
     }
     fclose(fp);
     unlink(path);
-    printf("   EVs seen by the receiver: %u, foreign %u; denied seen late %u; others after the deny %u\n", seen,
-           foreign, denied_late, others_after);
+    printf("   EVs seen by the receiver: %u, foreign %u, not the UDP source port %u; denied seen late %u; others after "
+           "the deny %u\n", seen, foreign, not_sport, denied_late, others_after);
+    CHECK("evwire: each EV is the datagram's UDP source port", not_sport == 0, "%u are not", not_sport);
     CHECK("evwire: only the profile's (port, source port) pairs carry data", seen >= 4 && foreign == 0,
           "seen %u foreign %u", seen, foreign);
     CHECK("evwire: DENIED EVs carry nothing afterwards", denied_late == 0, "%u denied EVs still used", denied_late);
