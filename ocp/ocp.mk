@@ -17,7 +17,7 @@ OCP_PORT   ?= $$((20000 + $$$$ % 20000))
 
 .PHONY: ocp ocp-test ocp-test-asan ocp-example ocp-headers
 
-ocp: $(OCP_B)/lib_mrc.so $(OCP_B)/lib_mrc.a $(OCP_B)/libibverbs.so.1 $(OCP_B)/ocp_test
+ocp: $(OCP_B)/lib_mrc.so $(OCP_B)/lib_mrc.a $(OCP_B)/libibverbs.so.1 $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100
 
 # $(1): output dir, $(2): extra flags
 define OCP_RULES
@@ -42,6 +42,10 @@ $(1)/lib_mrc.a: $(1)/core_bridge.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o
 $(1)/ocp_test: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.so
 	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
 	    $(1)/lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
+$(1)/ocp_test_v100: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.so
+	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
+	    -DMRC_API_VER_USED='MRC_API_VER(1, 0, 0)' -DMRC_CTL_API_VER_USED='MRC_CTL_API_VER(1, 0, 0)' \
+	    $(1)/lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
 endef
 
 $(eval $(call OCP_RULES,$(OCP_B),))
@@ -49,8 +53,8 @@ $(eval $(call OCP_RULES,$(OCP_B)-asan,$(OCP_SAN)))
 
 # soft devices of 4 planes on UDP ports of this run's own, so parallel runs do not meet
 OCP_DEVS = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/4,mrcudp1=127.0.0.2:$$p/4"
-ocp-test: $(OCP_B)/ocp_test ocp-headers
-	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test
+ocp-test: $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 ocp-headers
+	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test_v100 v100 layout && $(OCP_DEVS) $(OCP_B)/ocp_test
 
 # the headers alone, as C99 with -Wpedantic and as C++11 (network plugins are often C++)
 ocp-headers:
@@ -60,9 +64,9 @@ ocp-headers:
 	done; echo "ocp-headers: mrc.h and mrc_ctl.h compile alone as C99 and C++11"
 
 
-ocp-test-asan: $(OCP_B)-asan/ocp_test
-	@p=$(OCP_PORT); $(OCP_DEVS) \
-	    ASAN_OPTIONS=detect_leaks=1 $(OCP_B)-asan/ocp_test
+ocp-test-asan: $(OCP_B)-asan/ocp_test $(OCP_B)-asan/ocp_test_v100
+	@p=$(OCP_PORT); export ASAN_OPTIONS=detect_leaks=1; $(OCP_DEVS) $(OCP_B)-asan/ocp_test_v100 v100 layout && \
+	    $(OCP_DEVS) $(OCP_B)-asan/ocp_test
 
 ocp-example: $(OCP_B)/lib_mrc.so
 	@sh ocp/tests/ocp_example.sh "$(OCP_SRC)" "$(OCP_B)"

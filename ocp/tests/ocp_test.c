@@ -16,6 +16,8 @@
  *                      (its MRC_OCP_EVLOG hook) sees data on those pairs only; two set DENIED carry nothing after
  *   ocp_test inline    bw again with MRC_OCP_INLINE=1: no progress thread, each process drives its device in its
  *                      own calls (one process driving two devices would have to poll both)
+ *   ocp_test_v100 v100 the same source built for API 1.0.0 (MRC_API_VER_USED, MRC_CTL_API_VER_USED): its
+ *                      context says 1.0.0, and EV events reach it as 48-byte records without `state`
  *   ocp_test layout    sizes and offsets of the API's structures on x86_64 (as OCP's headers give them).
  *
  * Every check prints "ok <name>" or "FAIL <name>: why"; the last line is "N passed, N failed"; the exit status is
@@ -106,7 +108,7 @@ struct wire {
 static void side_open2(struct side *s, const char *dev, size_t len, int cqe, int sq, struct mrc_comp_channel **ch) {
     int n, i, sup = 0;
     struct mrc_device_attr da;
-    struct mrc_context_attr ca = { MRC_API_CURRENT_VERSION, 0 };
+    struct mrc_context_attr ca = { (uint32_t)MRC_API_VER_USED, 0 }; /* the API this program is built for */
     struct mrc_qp_init_attr qa;
     memset(s, 0, sizeof *s);
     s->list = ibv_get_device_list(&n);
@@ -656,7 +658,8 @@ SZ(mrc_device_attr, 20); SZ(mrc_context_attr, 8); SZ(mrc_qp_hint_attr, 140); SZ(
 SZ(mrc_qp_init_attr, 72); SZ(mrc_qp_attr, 176); SZ(mrc_async_event, 16); SZ(mrc_ctl_device_attr, 72);
 SZ(mrc_ctl_port_attr, 4); SZ(mrc_ctl_ev_fmt_field, 1); SZ(mrc_ctl_ev_fmt_profile_attr, 168); SZ(mrc_ctl_ev, 33);
 SZ(mrc_ctl_ev_field, 20); SZ(mrc_ctl_ev_op_entry, 76); SZ(mrc_ctl_ev_profile_attr, 216);
-SZ(mrc_ctl_cc_profile_attr, 152); SZ(mrc_ctl_cc_nscc_cfg, 52); SZ(mrc_ctl_ev_event, 56); SZ(mrc_ctl_ep_req, 88);
+SZ(mrc_ctl_cc_profile_attr, 152); SZ(mrc_ctl_cc_nscc_cfg, 52); SZ(mrc_ctl_ev_event, MRC_CTL_API_VER_USED >= MRC_CTL_API_VER(1, 0, 1) ? 56 : 48);
+SZ(mrc_ctl_ep_req, 88);
 SZ(mrc_ctl_ep_rsp, 12);
 OF(mrc_device_attr, cap, 16); OF(mrc_qp_init_attr, cap, 24); OF(mrc_qp_init_attr, pd, 48);
 OF(mrc_qp_init_attr, protocol_version, 64); OF(mrc_qp_attr, timeout, 6); OF(mrc_qp_attr, profile, 8);
@@ -689,7 +692,12 @@ static void t_ctl(void) {
     mrc_ctl_query_version(&cur, &last, &vend, &lastv);
     CHECK("ctl version 1.0.1", cur == MRC_CTL_API_VER(1, 0, 1), "0x%08x", cur);
     memset(&da, 0, sizeof da);
+#if MRC_CTL_API_VER_USED >= MRC_CTL_API_VER(1, 0, 1)
     rc = mrc_ctl_query_device_ex(a.v, a.m, &da, &sup);
+#else
+    rc = mrc_ctl_query_device(a.v, &da);
+    sup = 1;
+#endif
     for (i = 0; rc == 0 && da.cc.algorithms && da.cc.algorithms[i]; i++)
         if (!strcmp(da.cc.algorithms[i], "uet-1.0-nscc")) has_nscc = 1;
     CHECK("ctl query device", rc == 0 && sup && has_nscc && (da.phy_port_mask & 2) &&
@@ -911,7 +919,11 @@ static void t_blackhole(void) {
     }
     while ((n = mrc_ctl_poll_ev_event(evcq, 64, ev)) > 0)
         for (k = 0; k < n; k++)
+#if MRC_CTL_API_VER_USED >= MRC_CTL_API_VER(1, 0, 1)
             if (ev[k].state == MRC_CTL_EV_ASSUMED_BAD) {
+#else
+            { /* a 1.0.0 program cannot tell the state: counted all */
+#endif
                 if (ev[k].ev.port == 2) bad_port2++;
                 else bad_other++;
             }
@@ -1115,6 +1127,44 @@ static void t_evwire(void) {
     CHECK("evwire: the other EVs carry on", others_after >= 2, "%u", others_after);
 }
 
+/* ---- a program built for API 1.0.0: 48-byte EV events (no state), written as such by the library ------------- */
+
+static void t_v100(void) {
+#if MRC_CTL_API_VER_USED < MRC_CTL_API_VER(1, 0, 1)
+    struct side a, b;
+    struct wire wa, wb;
+    struct mrc_cq *evcq;
+    struct mrc_ctl_ev_event ev[65];
+    int n, k, on2 = 0, sane = 1;
+    unsigned char *tail = (unsigned char *)&ev[64];
+    CHECK("1.0.0: struct mrc_ctl_ev_event is 48 bytes", sizeof(struct mrc_ctl_ev_event) == 48, "%zu",
+          sizeof(struct mrc_ctl_ev_event));
+    setenv("MRC_OCP_BLACKHOLE", "2@0", 1);
+    side_open(&a, "mrcudp0", 65536, 1024, 64);
+    unsetenv("MRC_OCP_BLACKHOLE");
+    side_open(&b, "mrcudp1", 65536, 1024, 64);
+    evcq = mrc_ctl_create_ev_event_cq(a.m, 4096, NULL, NULL, 0);
+    if (!evcq) DIE("ev cq");
+    side_wire(&a, &wa, 1);
+    side_wire(&b, &wb, 2);
+    side_connect(&a, &wa, &wb, NULL, 0);
+    side_connect(&b, &wb, &wa, NULL, 0);
+    stream_for(&a, &wb, 300000000ull);
+    memset(ev, 0xEE, sizeof ev);
+    n = mrc_ctl_poll_ev_event(evcq, 64, ev);
+    for (k = 0; k < n; k++) {
+        if (ev[k].profile_id != 0 || ev[k].ev.port < 1 || ev[k].ev.port > 4 || ev[k].drop_count > 1000) sane = 0;
+        if (ev[k].ev.port == 2) on2++;
+    }
+    if (n < 64) tail = (unsigned char *)&ev[n];
+    CHECK("1.0.0: EV events in 48-byte records", n > 0 && sane && on2 > 0 && tail[0] == 0xEE && tail[47] == 0xEE,
+          "n %d sane %d on plane 2 %d", n, sane, on2);
+    mrc_destroy_cq(evcq);
+    side_close(&a);
+    side_close(&b);
+#endif
+}
+
 int main(int argc, char **argv) {
     int i, all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1127,6 +1177,7 @@ int main(int argc, char **argv) {
         if (all || !strcmp(t, "blackhole")) t_blackhole();
         if (all || !strcmp(t, "cc")) t_cc();
         if (all || !strcmp(t, "evwire")) t_evwire();
+        if (!strcmp(t, "v100")) t_v100();
         if (all || !strcmp(t, "inline")) { /* no progress thread: each process drives its one device in its calls */
             printf("-- inline mode (MRC_OCP_INLINE=1): bw\n");
             setenv("MRC_OCP_INLINE", "1", 1);
