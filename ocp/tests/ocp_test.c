@@ -758,6 +758,21 @@ static void t_ctl(void) {
         f.ev_fmt_op.fmt_field_count = 1;
         rc = mrc_ctl_modify_ev_fmt_profile(a.m, 1, &f, MRC_CTL_EV_FMT_PROFILE_STATE | MRC_CTL_EV_FMT_PROFILE_OP);
         CHECK("ev fmt fields and ONLINE", rc == 0, "errno %d", errno);
+        {
+            struct mrc_ctl_ev_fmt_field many[9];
+            struct mrc_ctl_ev_fmt_profile_attr g;
+            memset(many, 0, sizeof many);
+            memset(&g, 0, sizeof g);
+            for (i = 0; i < 9; i++) many[i].width = 4;
+            g.profile_state = MRC_CTL_PROFILE_OFFLINE;
+            g.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+            g.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_MODIFY_FIELDS;
+            g.ev_fmt_op.fmt_fields = many;
+            g.ev_fmt_op.fmt_field_count = 9;
+            rc = mrc_ctl_modify_ev_fmt_profile(a.m, 2, &g, MRC_CTL_EV_FMT_PROFILE_STATE | MRC_CTL_EV_FMT_PROFILE_MODE |
+                                                              MRC_CTL_EV_FMT_PROFILE_OP);
+            CHECK("ev fmt of 9 fields: E2BIG", rc == -1 && errno == E2BIG, "rc %d errno %d", rc, errno);
+        }
         memset(&f, 0, sizeof f);
         f.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_QUERY_FIELDS;
         f.ev_fmt_op.fmt_fields = ff;
