@@ -964,19 +964,29 @@ int ob_port_get(ob_dev *d, unsigned port, int *up) {
     return rc;
 }
 
-/* arguments of a profile call run on the progress thread */
-struct ob_cc_args { uint64_t id; const ob_cc_attr *in; ob_cc_attr *out; unsigned mask; };
+/* a profile call (CC, EV Format, EV) run on the progress thread: the profile, what to set or where to put it */
+struct ob_pargs { uint64_t id; const void *in; void *out; unsigned mask; };
+
+static int ob_prun(ob_dev *d, int (*fn)(ob_dev *, void *), uint64_t id, const void *in, void *out, unsigned mask) {
+    struct ob_pargs x;
+    x.id = id;
+    x.in = in;
+    x.out = out;
+    x.mask = mask;
+    return ob_run(d, fn, &x);
+}
 
 static int ob_cc_modify_fn(ob_dev *d, void *arg) {
-    struct ob_cc_args *x = arg;
+    struct ob_pargs *x = arg;
+    const ob_cc_attr *in = x->in;
     mrc_cc_profile_attr m;
     uint32_t mask = 0;
     memset(&m, 0, sizeof m);
-    m.state = (uint8_t)x->in->state;
-    m.algorithm = x->in->algorithm;
-    if (x->in->has_nscc) {
+    m.state = (uint8_t)in->state;
+    m.algorithm = in->algorithm;
+    if (in->has_nscc) {
         mrc_nscc_cfg *dst = &m.nscc;
-        const ob_cc_attr *src = x->in;
+        const ob_cc_attr *src = in;
         OB_NSCC_FIELDS(OB_COPY)
     }
     if (x->mask & OB_CC_STATE) mask |= MRC_CC_PROF_ATTR_STATE;
@@ -985,88 +995,79 @@ static int ob_cc_modify_fn(ob_dev *d, void *arg) {
     return ob_errno(mrc_cc_profile_modify(&d->ep, x->id, &m, mask));
 }
 static int ob_cc_query_fn(ob_dev *d, void *arg) {
-    struct ob_cc_args *x = arg;
+    struct ob_pargs *x = arg;
+    ob_cc_attr *out = x->out;
     mrc_cc_profile_attr m;
     int rc = mrc_cc_profile_query(&d->ep, x->id, &m);
     if (rc != MRC_OK) return ob_errno(rc);
-    memset(x->out, 0, sizeof *x->out);
-    x->out->state = m.state;
-    x->out->algorithm = m.algorithm;
-    x->out->has_nscc = m.algorithm && strcmp(m.algorithm, MRC_CC_NSCC) == 0;
+    memset(out, 0, sizeof *out);
+    out->state = m.state;
+    out->algorithm = m.algorithm;
+    out->has_nscc = m.algorithm && strcmp(m.algorithm, MRC_CC_NSCC) == 0;
     {
-        ob_cc_attr *dst = x->out;
+        ob_cc_attr *dst = out;
         const mrc_nscc_cfg *src = &m.nscc;
         OB_NSCC_FIELDS(OB_COPY)
     }
     return 0;
 }
 int ob_cc_modify(ob_dev *d, uint64_t id, const ob_cc_attr *a, unsigned mask) {
-    struct ob_cc_args x = { id, a, NULL, mask };
-    return ob_run(d, ob_cc_modify_fn, &x);
+    return ob_prun(d, ob_cc_modify_fn, id, a, NULL, mask);
 }
-int ob_cc_query(ob_dev *d, uint64_t id, ob_cc_attr *a) {
-    struct ob_cc_args x = { id, NULL, a, 0 };
-    return ob_run(d, ob_cc_query_fn, &x);
-}
-
-struct ob_fmt_args { uint64_t id; const ob_fmt_attr *in; ob_fmt_attr *out; unsigned mask; };
+int ob_cc_query(ob_dev *d, uint64_t id, ob_cc_attr *a) { return ob_prun(d, ob_cc_query_fn, id, NULL, a, 0); }
 
 static int ob_fmt_modify_fn(ob_dev *d, void *arg) {
-    struct ob_fmt_args *x = arg;
+    struct ob_pargs *x = arg;
+    const ob_fmt_attr *in = x->in;
     mrc_ev_fmt_attr m;
     uint32_t mask = 0;
     int i;
     memset(&m, 0, sizeof m);
-    m.state = (uint8_t)x->in->state;
-    m.mode = (uint8_t)x->in->mode;
-    m.nfields = (uint8_t)x->in->nfields;
-    for (i = 0; i < x->in->nfields && i < OB_MAX_FIELDS; i++) m.width[i] = x->in->width[i];
+    m.state = (uint8_t)in->state;
+    m.mode = (uint8_t)in->mode;
+    m.nfields = (uint8_t)in->nfields;
+    for (i = 0; i < in->nfields && i < OB_MAX_FIELDS; i++) m.width[i] = in->width[i];
     if (x->mask & OB_FMT_STATE) mask |= MRC_EV_FMT_ATTR_STATE;
     if (x->mask & OB_FMT_MODE) mask |= MRC_EV_FMT_ATTR_MODE;
     if (x->mask & OB_FMT_FIELDS) mask |= MRC_EV_FMT_ATTR_FIELDS;
     return ob_errno(mrc_ev_fmt_modify(&d->ep, x->id, &m, mask));
 }
 static int ob_fmt_query_fn(ob_dev *d, void *arg) {
-    struct ob_fmt_args *x = arg;
+    struct ob_pargs *x = arg;
+    ob_fmt_attr *out = x->out;
     mrc_ev_fmt_attr m;
     int rc = mrc_ev_fmt_query(&d->ep, x->id, &m), i;
     if (rc != MRC_OK) return ob_errno(rc);
-    memset(x->out, 0, sizeof *x->out);
-    x->out->state = m.state;
-    x->out->mode = m.mode;
-    x->out->nfields = m.nfields;
-    for (i = 0; i < m.nfields && i < OB_MAX_FIELDS; i++) x->out->width[i] = m.width[i];
+    memset(out, 0, sizeof *out);
+    out->state = m.state;
+    out->mode = m.mode;
+    out->nfields = m.nfields;
+    for (i = 0; i < m.nfields && i < OB_MAX_FIELDS; i++) out->width[i] = m.width[i];
     return 0;
 }
 int ob_fmt_modify(ob_dev *d, uint64_t id, const ob_fmt_attr *a, unsigned mask) {
-    struct ob_fmt_args x = { id, a, NULL, mask };
-    if (a->nfields > OB_MAX_FIELDS) return E2BIG;
-    return ob_run(d, ob_fmt_modify_fn, &x);
+    return a->nfields > OB_MAX_FIELDS ? E2BIG : ob_prun(d, ob_fmt_modify_fn, id, a, NULL, mask);
 }
-int ob_fmt_query(ob_dev *d, uint64_t id, ob_fmt_attr *a) {
-    struct ob_fmt_args x = { id, NULL, a, 0 };
-    return ob_run(d, ob_fmt_query_fn, &x);
-}
-
-struct ob_prof_args { uint64_t id; const ob_prof_attr *in; ob_prof_attr *out; unsigned mask; };
+int ob_fmt_query(ob_dev *d, uint64_t id, ob_fmt_attr *a) { return ob_prun(d, ob_fmt_query_fn, id, NULL, a, 0); }
 
 static int ob_prof_modify_fn(ob_dev *d, void *arg) {
-    struct ob_prof_args *x = arg;
+    struct ob_pargs *x = arg;
+    const ob_prof_attr *in = x->in;
     mrc_ev_profile_attr m;
     uint32_t mask = 0;
     int i;
     memset(&m, 0, sizeof m);
-    m.state = (uint8_t)x->in->state;
-    m.mode = (uint8_t)x->in->mode;
-    m.nfields = (uint8_t)x->in->nfields;
-    m.fmt_id = x->in->fmt_id;
-    m.ev_count = x->in->ev_count;
-    m.ev_min_active = x->in->ev_min_active;
-    m.event_mask = x->in->event_mask;
-    for (i = 0; i < x->in->nfields && i < OB_MAX_FIELDS; i++) {
+    m.state = (uint8_t)in->state;
+    m.mode = (uint8_t)in->mode;
+    m.nfields = (uint8_t)in->nfields;
+    m.fmt_id = in->fmt_id;
+    m.ev_count = in->ev_count;
+    m.ev_min_active = in->ev_min_active;
+    m.event_mask = in->event_mask;
+    for (i = 0; i < in->nfields && i < OB_MAX_FIELDS; i++) {
         {
             mrc_ev_field *dst = &m.field[i];
-            const ob_field *src = &x->in->field[i];
+            const ob_field *src = &in->field[i];
             OB_EV_FIELD_FIELDS(OB_COPY)
         }
     }
@@ -1080,21 +1081,22 @@ static int ob_prof_modify_fn(ob_dev *d, void *arg) {
     return ob_errno(mrc_ev_profile_modify(&d->ep, x->id, &m, mask, ob_now()));
 }
 static int ob_prof_query_fn(ob_dev *d, void *arg) {
-    struct ob_prof_args *x = arg;
+    struct ob_pargs *x = arg;
+    ob_prof_attr *out = x->out;
     mrc_ev_profile_attr m;
     int rc = mrc_ev_profile_query(&d->ep, x->id, &m), i;
     if (rc != MRC_OK) return ob_errno(rc);
-    memset(x->out, 0, sizeof *x->out);
-    x->out->state = m.state;
-    x->out->mode = m.mode;
-    x->out->nfields = m.nfields > OB_MAX_FIELDS ? OB_MAX_FIELDS : m.nfields;
-    x->out->fmt_id = m.fmt_id;
-    x->out->ev_count = m.ev_count;
-    x->out->ev_min_active = m.ev_min_active;
-    x->out->event_mask = m.event_mask;
-    for (i = 0; i < x->out->nfields; i++) {
+    memset(out, 0, sizeof *out);
+    out->state = m.state;
+    out->mode = m.mode;
+    out->nfields = m.nfields > OB_MAX_FIELDS ? OB_MAX_FIELDS : m.nfields;
+    out->fmt_id = m.fmt_id;
+    out->ev_count = m.ev_count;
+    out->ev_min_active = m.ev_min_active;
+    out->event_mask = m.event_mask;
+    for (i = 0; i < out->nfields; i++) {
         {
-            ob_field *dst = &x->out->field[i];
+            ob_field *dst = &out->field[i];
             const mrc_ev_field *src = &m.field[i];
             OB_EV_FIELD_FIELDS(OB_COPY)
         }
@@ -1102,14 +1104,9 @@ static int ob_prof_query_fn(ob_dev *d, void *arg) {
     return 0;
 }
 int ob_prof_modify(ob_dev *d, uint64_t id, const ob_prof_attr *a, unsigned mask) {
-    struct ob_prof_args x = { id, a, NULL, mask };
-    if (a->nfields > OB_MAX_FIELDS) return E2BIG;
-    return ob_run(d, ob_prof_modify_fn, &x);
+    return a->nfields > OB_MAX_FIELDS ? E2BIG : ob_prun(d, ob_prof_modify_fn, id, a, NULL, mask);
 }
-int ob_prof_query(ob_dev *d, uint64_t id, ob_prof_attr *a) {
-    struct ob_prof_args x = { id, NULL, a, 0 };
-    return ob_run(d, ob_prof_query_fn, &x);
-}
+int ob_prof_query(ob_dev *d, uint64_t id, ob_prof_attr *a) { return ob_prun(d, ob_prof_query_fn, id, NULL, a, 0); }
 
 struct ob_evop_args { uint64_t id; int op; ob_ev_entry *e; uint32_t *n; };
 

@@ -209,6 +209,17 @@ static void side_connect(struct side *s, const struct wire *me, const struct wir
         DIE("RTS");
 }
 
+/* wire a and b to each other; a's QP takes the EV and CC profiles given (0: the defaults) at INIT */
+static void pair_connect(struct side *a, struct wire *wa, struct side *b, struct wire *wb, uint64_t ev, uint64_t cc) {
+    side_wire(a, wa, 0x100);
+    side_wire(b, wb, 0x200);
+    g_init_ev = ev;
+    g_init_cc = cc;
+    side_connect(a, wa, wb, NULL, 0);
+    g_init_ev = g_init_cc = 0;
+    side_connect(b, wb, wa, NULL, 0);
+}
+
 static int post_write(struct side *s, uint64_t off, uint32_t len, const struct wire *peer, uint64_t roff, int signaled,
                       uint64_t wr_id, int nsge, int inl, int imm, uint32_t immv) {
     struct ibv_sge sge[2];
@@ -454,10 +465,7 @@ static void t_errors(void) {
     int i, n, rc;
     side_open2(&a, "mrcudp0", 1 << 16, 4, 64, &ch);
     side_open(&b, "mrcudp1", 1 << 16, 64, 64);
-    side_wire(&a, &wa, 1);
-    side_wire(&b, &wb, 2);
-    side_connect(&a, &wa, &wb, NULL, 0);
-    side_connect(&b, &wb, &wa, NULL, 0);
+    pair_connect(&a, &wa, &b, &wb, 0, 0);
 
     /* completion channel: arm, write, get the event */
     {
@@ -900,10 +908,7 @@ static void t_blackhole(void) {
     }
     evcq = mrc_ctl_create_ev_event_cq(a.m, 4096, NULL, NULL, 0);
     if (!evcq) DIE("mrc_ctl_create_ev_event_cq");
-    side_wire(&a, &wa, 5);
-    side_wire(&b, &wb, 6);
-    side_connect(&a, &wa, &wb, NULL, 0);
-    side_connect(&b, &wb, &wa, NULL, 0);
+    pair_connect(&a, &wa, &b, &wb, 0, 0);
     fill(a.buf, (size_t)sz * slots, 4242);
     t0 = now_ns();
     /* 500 ms of 64 KiB writes, each slot of the buffer to the same slot at the peer, 32 outstanding */
@@ -951,13 +956,29 @@ static void t_blackhole(void) {
 
 /* ---- a CC profile's window cap lowers goodput --------------------------------------------------------------- */
 
+/* 64 KiB writes, up to depth outstanding, for ns nanoseconds, then until all completed; returns how many */
+static uint64_t stream_for(struct side *a, const struct wire *wb, uint64_t ns, unsigned depth) {
+    struct ibv_wc wc[32];
+    uint64_t t0 = now_ns(), posted = 0, done = 0;
+    int n, k;
+    while (now_ns() - t0 < ns || done < posted) {
+        while (now_ns() - t0 < ns && posted - done < depth) {
+            if (post_write(a, 0, 65536, wb, 0, 1, posted, 1, 0, 0, 0)) DIE("post");
+            posted++;
+        }
+        n = wait_wc(a->scq, wc);
+        for (k = 0; k < n; k++, done++)
+            if (wc[k].status != IBV_WC_SUCCESS) DIE("stream_for: %s", ibv_wc_status_str(wc[k].status));
+        if (n <= 0) DIE("stream_for: no completion");
+    }
+    return done;
+}
+
 static double stream(uint64_t cc_profile, uint32_t max_cwnd) {
     struct side a, b;
     struct wire wa, wb;
-    struct ibv_wc wc[32];
     const uint32_t sz = 65536;
-    uint64_t t0, posted = 0, done = 0, t = 0;
-    int n, k, bad = 0;
+    uint64_t t0, done, t;
     side_open(&a, "mrcudp0", sz, 1024, 256);
     side_open(&b, "mrcudp1", sz, 1024, 256);
     if (cc_profile) {
@@ -975,29 +996,10 @@ static double stream(uint64_t cc_profile, uint32_t max_cwnd) {
         if (mrc_ctl_modify_cc_profile(a.m, cc_profile, &cc, MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_CONFIG))
             DIE("cc online");
     }
-    side_wire(&a, &wa, 5);
-    side_wire(&b, &wb, 6);
-    g_init_cc = cc_profile;
-    side_connect(&a, &wa, &wb, NULL, 0);
-    g_init_cc = 0;
-    side_connect(&b, &wb, &wa, NULL, 0);
+    pair_connect(&a, &wa, &b, &wb, 0, cc_profile);
     t0 = now_ns();
-    while ((t = now_ns() - t0) < 300000000ull) {
-        while (posted - done < 32) {
-            if (post_write(&a, 0, sz, &wb, 0, 1, posted, 1, 0, 0, 0)) DIE("post");
-            posted++;
-        }
-        n = mrc_poll_cq(a.scq, 32, wc);
-        for (k = 0; k < n; k++, done++)
-            if (wc[k].status != IBV_WC_SUCCESS) bad = 1;
-        if (bad) break;
-    }
-    while (!bad && done < posted) {
-        n = wait_wc(a.scq, wc);
-        if (n != 1 || wc[0].status != IBV_WC_SUCCESS) bad = 1;
-        done++;
-    }
-    if (bad) DIE("stream: a write failed");
+    done = stream_for(&a, &wb, 300000000ull, 32);
+    t = now_ns() - t0;
     side_close(&a);
     side_close(&b);
     return (double)done * sz / ((double)t / 1e9);
@@ -1011,22 +1013,6 @@ static void t_cc(void) {
 }
 
 /* ---- an EXP EV profile decides the EVs on the wire; DENIED EVs carry nothing after ---------------------------- */
-
-static void stream_for(struct side *a, const struct wire *wb, uint64_t ns) {
-    struct ibv_wc wc[32];
-    uint64_t t0 = now_ns(), posted = 0, done = 0;
-    int n, k;
-    while (now_ns() - t0 < ns || done < posted) {
-        while (now_ns() - t0 < ns && posted - done < 16) {
-            if (post_write(a, 0, 65536, wb, 0, 1, posted, 1, 0, 0, 0)) DIE("post");
-            posted++;
-        }
-        n = wait_wc(a->scq, wc);
-        for (k = 0; k < n; k++, done++)
-            if (wc[k].status != IBV_WC_SUCCESS) DIE("stream_for: %s", ibv_wc_status_str(wc[k].status));
-        if (n <= 0) DIE("stream_for: no completion");
-    }
-}
 
 static void t_evwire(void) {
     struct side a, b;
@@ -1088,13 +1074,8 @@ static void t_evwire(void) {
     rc |= mrc_ctl_modify_ev_profile(a.m, 7, &p, MRC_CTL_EV_PROFILE_STATE | MRC_CTL_EV_PROFILE_MIN_ACTIVE |
                                                    MRC_CTL_EV_PROFILE_EVENT_MASK | MRC_CTL_EV_PROFILE_EV_OP);
     CHECK("evwire: EXP profile of 8 source ports ONLINE in one call", rc == 0, "errno %d", errno);
-    side_wire(&a, &wa, 9);
-    side_wire(&b, &wb, 10);
-    g_init_ev = 7;
-    side_connect(&a, &wa, &wb, NULL, 0);
-    g_init_ev = 0;
-    side_connect(&b, &wb, &wa, NULL, 0);
-    stream_for(&a, &wb, 150000000ull);
+    pair_connect(&a, &wa, &b, &wb, 7, 0);
+    stream_for(&a, &wb, 150000000ull, 16);
     /* deny the first two EVs */
     for (i = 0; i < 2; i++) {
         e[i].ev = e[i].ev_new;
@@ -1114,7 +1095,7 @@ static void t_evwire(void) {
     p.ev_op.entry_count = 1;
     rc = mrc_ctl_query_ev_profile(a.m, 7, &p, MRC_CTL_EV_PROFILE_EV_OP);
     CHECK("evwire: QUERY_EV_STATE says DENIED", rc == 0 && e[0].state == MRC_CTL_EV_DENIED, "state 0x%x", e[0].state);
-    stream_for(&a, &wb, 150000000ull);
+    stream_for(&a, &wb, 150000000ull, 16);
     side_close(&a);
     side_close(&b); /* writes the log */
     fp = fopen(path, "r");
@@ -1160,11 +1141,8 @@ static void t_v100(void) {
     side_open(&b, "mrcudp1", 65536, 1024, 64);
     evcq = mrc_ctl_create_ev_event_cq(a.m, 4096, NULL, NULL, 0);
     if (!evcq) DIE("ev cq");
-    side_wire(&a, &wa, 1);
-    side_wire(&b, &wb, 2);
-    side_connect(&a, &wa, &wb, NULL, 0);
-    side_connect(&b, &wb, &wa, NULL, 0);
-    stream_for(&a, &wb, 300000000ull);
+    pair_connect(&a, &wa, &b, &wb, 0, 0);
+    stream_for(&a, &wb, 300000000ull, 16);
     memset(ev, 0xEE, sizeof ev);
     n = mrc_ctl_poll_ev_event(evcq, 64, ev);
     for (k = 0; k < n; k++) {
