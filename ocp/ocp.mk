@@ -12,12 +12,13 @@
 OCP_B      := $(B)/ocp
 OCP_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC -pthread
 OCP_SAN    := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-OCP_HDRS   := $(wildcard ocp/include/*.h) ocp/bridge.h ocp/lib_mrc_int.h
+OCP_HDRS   := $(wildcard ocp/include/*.h) ocp/bridge.h ocp/lib_mrc_int.h ocp/core_int.h
 OCP_PORT   ?= $$((20000 + $$$$ % 20000))
 
 .PHONY: ocp ocp-test ocp-test-asan ocp-example ocp-headers
 
-ocp: $(OCP_B)/lib_mrc.so $(OCP_B)/lib_mrc.a $(OCP_B)/libibverbs.so.1 $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100
+ocp: $(OCP_B)/lib_mrc.so $(OCP_B)/lib_mrc.a $(OCP_B)/libibverbs.so.1 $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 \
+     $(OCP_B)/ocp_test_static
 
 # $(1): output dir, $(2): extra flags
 define OCP_RULES
@@ -25,23 +26,30 @@ $(1)/libibverbs.so.1: ocp/softverbs/softverbs.c ocp/softverbs/softverbs.map
 	@mkdir -p $(1)
 	$$(CC) $$(OCP_CFLAGS) $(2) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=ocp/softverbs/softverbs.map \
 	    -o $$@ ocp/softverbs/softverbs.c
-$(1)/core_bridge.o: ocp/core_bridge.c ocp/bridge.h mrc.h
+$(1)/core_bridge.o: ocp/core_bridge.c ocp/bridge.h ocp/core_int.h mrc.h
 	@mkdir -p $(1)
 	$$(CC) $$(OCP_CFLAGS) $(2) -c -o $$@ ocp/core_bridge.c
+$(1)/core_calls.o: ocp/core_calls.c ocp/bridge.h ocp/core_int.h mrc.h
+	@mkdir -p $(1)
+	$$(CC) $$(OCP_CFLAGS) $(2) -c -o $$@ ocp/core_calls.c
 $(1)/lib_mrc.o: ocp/lib_mrc.c $$(OCP_HDRS)
 	@mkdir -p $(1)
 	$$(CC) $$(OCP_CFLAGS) $(2) -Iocp/include -c -o $$@ ocp/lib_mrc.c
 $(1)/lib_mrc_ctl.o: ocp/lib_mrc_ctl.c $$(OCP_HDRS)
 	@mkdir -p $(1)
 	$$(CC) $$(OCP_CFLAGS) $(2) -Iocp/include -c -o $$@ ocp/lib_mrc_ctl.c
-$(1)/lib_mrc.so: $(1)/core_bridge.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o $(1)/libibverbs.so.1
-	$$(CC) $(2) -shared -pthread -Wl,-soname,lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -o $$@ \
-	    $(1)/core_bridge.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o -L$(1) -l:libibverbs.so.1 -ldl
-$(1)/lib_mrc.a: $(1)/core_bridge.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o
+$(1)/lib_mrc.so: $(1)/core_bridge.o $(1)/core_calls.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o $(1)/libibverbs.so.1 \
+                 ocp/lib_mrc.map
+	$$(CC) $(2) -shared -pthread -Wl,-soname,lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -Wl,--version-script=ocp/lib_mrc.map \
+	    -o $$@ $(1)/core_bridge.o $(1)/core_calls.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o -L$(1) -l:libibverbs.so.1 -ldl
+$(1)/lib_mrc.a: $(1)/core_bridge.o $(1)/core_calls.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o
 	rm -f $$@ && ar rcs $$@ $$^
 $(1)/ocp_test: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.so
 	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
 	    $(1)/lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
+$(1)/ocp_test_static: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.a $(1)/libibverbs.so.1
+	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
+	    $(1)/lib_mrc.a -pthread -ldl -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
 $(1)/ocp_test_v100: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.so
 	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
 	    -DMRC_API_VER_USED='MRC_API_VER(1, 0, 0)' -DMRC_CTL_API_VER_USED='MRC_CTL_API_VER(1, 0, 0)' \
@@ -53,8 +61,9 @@ $(eval $(call OCP_RULES,$(OCP_B)-asan,$(OCP_SAN)))
 
 # soft devices of 4 planes on UDP ports of this run's own, so parallel runs do not meet
 OCP_DEVS = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/4,mrcudp1=127.0.0.2:$$p/4"
-ocp-test: $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 ocp-headers
-	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test_v100 v100 layout && $(OCP_DEVS) $(OCP_B)/ocp_test
+ocp-test: $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 $(OCP_B)/ocp_test_static ocp-headers
+	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test_static errors && $(OCP_DEVS) $(OCP_B)/ocp_test_v100 v100 layout && \
+	    $(OCP_DEVS) $(OCP_B)/ocp_test
 
 # the headers alone, as C99 with -Wpedantic and as C++11 (network plugins are often C++)
 ocp-headers:

@@ -256,12 +256,12 @@ static int post_recv(struct side *s, uint64_t wr_id) {
     return mrc_post_recv(s->qp, &wr, &bad);
 }
 
-/* wait for one completion on cq (bounded: 10 s) */
+/* wait for one completion on cq (bounded: 60 s, for a machine busy with other work) */
 static int wait_wc(struct mrc_cq *cq, struct ibv_wc *wc) {
     uint64_t t0 = now_ns();
     int n;
     while ((n = mrc_poll_cq(cq, 1, wc)) == 0)
-        if (now_ns() - t0 > 10000000000ull) return 0;
+        if (now_ns() - t0 > 60000000000ull) return 0;
     return n;
 }
 
@@ -279,11 +279,13 @@ static void xread(int fd, void *p, size_t n) {
 
 /* ---- bw: two processes ---------------------------------------------------------------------------------- */
 
-/* ping-pong rounds: fewer without a progress thread (both processes spin on a shared machine) */
-static unsigned rounds(void) { return getenv("MRC_OCP_INLINE") ? 200 : 1000; }
+/* Without a progress thread both processes spin, and a busy machine deschedules them for milliseconds: fewer
+ * ping-pong rounds, no 1 MiB size and fewer writes per size there. */
+static int inline_mode(void) { return getenv("MRC_OCP_INLINE") != NULL; }
+static unsigned rounds(void) { return inline_mode() ? 200 : 1000; }
 
 static const uint32_t sizes[] = { 1, 8, 64, 200, 1000, 4096, 4097, 65536, 1u << 20 };
-#define NSIZES (sizeof sizes / sizeof sizes[0])
+#define NSIZES (sizeof sizes / sizeof sizes[0] - (inline_mode() ? 1 : 0))
 #define MAXSZ (1u << 20)
 #define OUTSTANDING 128
 #define SIGNAL_EVERY 16
@@ -353,7 +355,7 @@ static void bw_client(int rd, int wr_) {
     xwrite(wr_, &me, sizeof me);
     side_connect(&s, &me, &peer, NULL, 0);
     for (i = 0; i < NSIZES; i++) {
-        uint32_t sz = sizes[i], iters = sz >= 65536 ? 64 : 512, posted = 0, done = 0, expect_imm;
+        uint32_t sz = sizes[i], iters = inline_mode() ? 32 : sz >= 65536 ? 64 : 512, posted = 0, done = 0, expect_imm;
         uint64_t t0, t1;
         struct ibv_wc wc[32];
         struct result r;
