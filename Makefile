@@ -310,6 +310,7 @@ include firmware/fw.mk
 -include ports/ibverbs/ibv.mk
 include ports/common/common.mk
 include ports/udp/udp.mk
+include ocp/ocp.mk
 
 .PHONY: ports ports-test
 ports: $(B)/mrc_perf $(B)/mrc_frame_test $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
@@ -331,11 +332,12 @@ test-32:
 
 # make check: what CI runs. Its builds first, in parallel (JOBS); then the long suites one after another; then make
 # test, whose last line is the runner's.
-CHECK_BINS  := $(B)/mrc_test_asan $(B)/mrc_test_cxx $(B)/demo $(B)/mrc_perf $(B)/mrc_perf_asan $(B)/mrc_pcap \
+CHECK_BINS  := $(B)/ocp/ocp_test $(B)/ocp/ocp_test_v100 $(B)/ocp-asan/ocp_test $(B)/ocp-asan/ocp_test_v100 \
+               $(B)/mrc_test_asan $(B)/mrc_test_cxx $(B)/demo $(B)/mrc_perf $(B)/mrc_perf_asan $(B)/mrc_pcap \
                $(B)/sim/mrc_simrun $(B)/sim/mrc_simrun_asan $(B)/sim/mrc_simrun_fc $(B)/mrc_frame_test \
                $(B)/mrc_frame_test_asan $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
 CHECK_PARTS := asan cxx freestanding size demo demo-sim sim-quick-asan fast-check-sim fuzz-short fuzz-fast-check \
-               udp-smoke udp-asan frame-test frame-test-asan ports-test dissector-test test-be test-32 firmware-test
+               ocp-test ocp-test-asan udp-smoke udp-asan frame-test frame-test-asan ports-test dissector-test test-be test-32 firmware-test
 check-build: $(CHECK_BINS)
 check:
 	@$(MAKE) --no-print-directory $(SUBJ) check-build

@@ -1,0 +1,98 @@
+/* core_int.h - what lib_mrc's core-side files (core_bridge.c: carrier, ring, progress thread; core_calls.c: the QP
+ * and controller calls) share: the device structure and the helpers the calls run on. Includes the core's mrc.h
+ * (with the same capacity macros in every file, so its structures have one size), never OCP's. */
+#ifndef OCP_CORE_INT_H
+#define OCP_CORE_INT_H
+#define MRC_MAX_CONNS 64
+#define MRC_MAX_MRS 64
+#include "../mrc.h"
+#include "bridge.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#define OB_RING 4096u /* operations in flight between the application and the progress thread (power of two) */
+#define OB_MAX_PEERS 64
+#define OB_RKEYS 64
+#define OB_SHIM 8 /* EV (4 bytes), the sender's plane-1 UDP port (2), reserved (2); big-endian */
+#define OB_EVSOCKS 256 /* sockets bound to EV source ports */
+#define OB_BATCH 32 /* datagrams per recvmmsg / sendmmsg */
+#define OB_PKT_MAX (OB_SHIM + MRC_HDR_MAX + 4096 + 64)
+
+enum { OP_WRITE = 1, OP_RECV, OP_CALL };
+
+typedef struct ob_call {
+    int (*fn)(ob_dev *d, void *arg);
+    void *arg;
+    int rc;
+    atomic_int done;
+} ob_call;
+
+typedef struct ob_op {
+    int kind;
+    ob_conn *conn;
+    ob_write w;
+    ob_call *call;
+} ob_op;
+
+struct ob_conn {
+    mrc_conn c;
+    ob_dev *dev;
+    void *user;
+    uint32_t qpn;
+};
+
+struct ob_peer { uint32_t ip; uint16_t port; };
+
+struct ob_dev {
+    mrc_endpoint ep;
+    ob_cfg cfg;
+    int fd[MRC_MAX_PORTS];
+    int bell;             /* eventfd doorbell */
+    /* sockets bound to the UDP source ports that EVs name, so that the EV is the datagram's real source port (as a
+     * switch hashes it and a capture shows it); fd -1: that port could not be bound, the plane socket sends */
+    struct { uint16_t sport; int fd; } evsock[OB_EVSOCKS];
+    unsigned nevsock;
+    int ev_sockets;       /* MRC_OCP_EV_SOCKETS=0 turns them off */
+    struct ob_peer peer[OB_MAX_PEERS + 1]; /* handle i = peer[i], 1-based */
+    unsigned npeers;
+    struct { uint32_t app, core; } rkey[OB_RKEYS];
+    unsigned nrkeys;
+    unsigned long rkey_gen; /* cfg.mr_generation when the map was last valid */
+    /* the ring: producers take plock among themselves; the consumer (progress thread) takes no lock */
+    ob_op ring[OB_RING];
+    atomic_uint head;     /* next slot to fill, published after the fill by 'ready' */
+    atomic_uint tail;     /* next slot to consume */
+    atomic_uchar ready[OB_RING];
+    pthread_mutex_t plock;
+    pthread_mutex_t ilock; /* inline mode: one caller at a time runs the loop */
+    pthread_mutex_t clock_; /* call completion */
+    pthread_cond_t ccond;
+    atomic_int sleeping;
+    atomic_int stop;
+    int threaded;
+    unsigned spin;        /* idle turns before the thread sleeps */
+    pthread_t thr;
+    ob_op stalled;        /* a write the core refused with MRC_ERR_FULL, retried first */
+    int has_stalled;
+    uint8_t rxbuf[OB_BATCH][OB_PKT_MAX];
+    uint8_t txhdr[OB_BATCH][MRC_HDR_MAX];
+    mrc_wire_opts wire;
+    /* test hook MRC_OCP_EVLOG=file: the data packets received per (port, EV), written at close */
+    char *evlog;
+    unsigned nevs_seen;
+    struct { uint8_t port; uint32_t ev; uint16_t sport; uint64_t pkts; mrc_time last; } ev_seen[256];
+    uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
+    mrc_time bh_start;
+    mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
+    ob_stats st;
+};
+
+mrc_time ob_now(void);
+int ob_errno(int e);                                          /* MRC_ERR_* -> errno value */
+uint32_t ob_peer_handle(ob_dev *d, uint32_t ip, uint16_t port); /* 0: the table is full */
+/* Run fn(d, arg) on the progress thread (inline mode: here) and return what it returned. */
+int ob_run(ob_dev *d, int (*fn)(ob_dev *, void *), void *arg);
+
+#endif

@@ -1,0 +1,81 @@
+# ocp/ocp.mk - OCP's MRC application and controller API over the core (issue 37). Included from the top-level
+# Makefile, which provides B and CC.
+#
+#   make ocp             build/ocp/lib_mrc.so, lib_mrc.a, and the stand-in build/ocp/libibverbs.so.1 (soft devices)
+#   make ocp-test        our test program, written only against ocp/include: errors, controller, two-process
+#                        bandwidth/latency sweep with checked data and immediates (last line "N passed, N failed")
+#   make ocp-test-asan   the same, everything built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make ocp-example OCP_SRC=<checkout of OCP's repository>
+#                        builds OCP's examples/benchmark unmodified with its own makefile against ocp/include and
+#                        lib_mrc.so, and runs it between two processes on soft devices (skips without OCP_SRC)
+
+OCP_B      := $(B)/ocp
+OCP_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC -pthread
+OCP_SAN    := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+OCP_HDRS   := $(wildcard ocp/include/*.h) ocp/bridge.h ocp/lib_mrc_int.h ocp/core_int.h
+OCP_PORT   ?= $$((20000 + $$$$ % 20000))
+
+.PHONY: ocp ocp-test ocp-test-asan ocp-example ocp-headers
+
+ocp: $(OCP_B)/lib_mrc.so $(OCP_B)/lib_mrc.a $(OCP_B)/libibverbs.so.1 $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 \
+     $(OCP_B)/ocp_test_static
+
+# $(1): output dir, $(2): extra flags
+define OCP_RULES
+$(1)/libibverbs.so.1: ocp/softverbs/softverbs.c ocp/softverbs/softverbs.map
+	@mkdir -p $(1)
+	$$(CC) $$(OCP_CFLAGS) $(2) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=ocp/softverbs/softverbs.map \
+	    -o $$@ ocp/softverbs/softverbs.c
+$(1)/core_bridge.o: ocp/core_bridge.c ocp/bridge.h ocp/core_int.h mrc.h
+	@mkdir -p $(1)
+	$$(CC) $$(OCP_CFLAGS) $(2) -c -o $$@ ocp/core_bridge.c
+$(1)/core_calls.o: ocp/core_calls.c ocp/bridge.h ocp/core_int.h mrc.h
+	@mkdir -p $(1)
+	$$(CC) $$(OCP_CFLAGS) $(2) -c -o $$@ ocp/core_calls.c
+$(1)/lib_mrc.o: ocp/lib_mrc.c $$(OCP_HDRS)
+	@mkdir -p $(1)
+	$$(CC) $$(OCP_CFLAGS) $(2) -Iocp/include -c -o $$@ ocp/lib_mrc.c
+$(1)/lib_mrc_ctl.o: ocp/lib_mrc_ctl.c $$(OCP_HDRS)
+	@mkdir -p $(1)
+	$$(CC) $$(OCP_CFLAGS) $(2) -Iocp/include -c -o $$@ ocp/lib_mrc_ctl.c
+$(1)/lib_mrc.so: $(1)/core_bridge.o $(1)/core_calls.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o $(1)/libibverbs.so.1 \
+                 ocp/lib_mrc.map
+	$$(CC) $(2) -shared -pthread -Wl,-soname,lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -Wl,--version-script=ocp/lib_mrc.map \
+	    -o $$@ $(1)/core_bridge.o $(1)/core_calls.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o -L$(1) -l:libibverbs.so.1 -ldl
+$(1)/lib_mrc.a: $(1)/core_bridge.o $(1)/core_calls.o $(1)/lib_mrc.o $(1)/lib_mrc_ctl.o
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/ocp_test: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.so
+	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
+	    $(1)/lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
+$(1)/ocp_test_static: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.a $(1)/libibverbs.so.1
+	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
+	    $(1)/lib_mrc.a -pthread -ldl -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
+$(1)/ocp_test_v100: ocp/tests/ocp_test.c $(wildcard ocp/include/*.h) $(1)/lib_mrc.so
+	$$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -g $(2) -Iocp/include -o $$@ ocp/tests/ocp_test.c \
+	    -DMRC_API_VER_USED='MRC_API_VER(1, 0, 0)' -DMRC_CTL_API_VER_USED='MRC_CTL_API_VER(1, 0, 0)' \
+	    $(1)/lib_mrc.so -Wl,-rpath,'$$$$ORIGIN' -L$(1) -l:libibverbs.so.1
+endef
+
+$(eval $(call OCP_RULES,$(OCP_B),))
+$(eval $(call OCP_RULES,$(OCP_B)-asan,$(OCP_SAN)))
+
+# soft devices of 4 planes on UDP ports of this run's own, so parallel runs do not meet
+OCP_DEVS = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/4,mrcudp1=127.0.0.2:$$p/4"
+ocp-test: $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 $(OCP_B)/ocp_test_static ocp-headers
+	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test_static errors && $(OCP_DEVS) $(OCP_B)/ocp_test_v100 v100 layout && \
+	    $(OCP_DEVS) $(OCP_B)/ocp_test
+
+# the headers alone, as C99 with -Wpedantic and as C++11 (network plugins are often C++)
+ocp-headers:
+	@for h in mrc.h mrc_ctl.h; do \
+	    $(CC) -std=c99 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -Iocp/include -x c ocp/include/$$h && \
+	    $(CXX) -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Iocp/include -x c++ ocp/include/$$h || exit 1; \
+	done; echo "ocp-headers: mrc.h and mrc_ctl.h compile alone as C99 and C++11"
+
+
+ocp-test-asan: $(OCP_B)-asan/ocp_test $(OCP_B)-asan/ocp_test_v100
+	@p=$(OCP_PORT); export ASAN_OPTIONS=detect_leaks=1; $(OCP_DEVS) $(OCP_B)-asan/ocp_test_v100 v100 layout && \
+	    $(OCP_DEVS) $(OCP_B)-asan/ocp_test
+
+ocp-example: $(OCP_B)/lib_mrc.so
+	@sh ocp/tests/ocp_example.sh "$(OCP_SRC)" "$(OCP_B)"
