@@ -794,6 +794,8 @@ typedef struct mrc_conn_stats {
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t rx_sack_quiet;   /* SACKs answering a probe not sent (or answered), or naming a PSN a SACK named:
+                                 acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
     uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
 } mrc_conn_stats;
@@ -2984,6 +2986,7 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__PR_QUEUED 4u   /* on the retransmission queue (c->rtxq) */
 #define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
 #define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
+#define MRC__PR_NAMED 32u   /* a SACK named this (first) transmission (P38 quiet SACKs: a second one is a duplicate) */
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 /* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
 #define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
@@ -7073,27 +7076,47 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
     *last = rcvd & 0xFFFFFFu;
     return (uint64_t)rd << 8;
 }
+/* P38 SACKs validated whole: whether the bitmap names a PSN at or past snd_nxt (never sent) */
+MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mrc_seth *s) {
+    int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
+    return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
+}
+/* P38 quiet SACKs: a SACK already named this PSN (its first transmission: a retransmitted one is named once per copy
+ * that arrives); the record must live (at most MRC_MAX_INFLIGHT behind snd_nxt) */
+MRC__PRIVATE bool mrc__req_named(mrc_conn *c, uint32_t psn) {
+    const mrc__pblk *bk = mrc__blk(c, psn);
+    return bk && (psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk) &&
+           (bk->rec[psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED;
+}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
     int32_t d, lo, hi;
     uint64_t bm;
-    bool progress = false, fresh = false, have_rec, stale, rec_live;
-    int slot = -1;
+    bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
+    int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
+     * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
+    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
+    d = mrc_psn_diff(c->snd_nxt, ack_psn);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bm_unsent(c, cack, s))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
+    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
+     * SACK already named (sent once: a duplicate), likewise only acknowledge - no loss detection, path, CC or MPR */
+    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
+    else if (!stale && d <= (int32_t)MRC_MAX_INFLIGHT && mrc__req_named(c, ack_psn)) quiet = true;
     if (stale) c->st.rx_sack_stale++;
+    else if (quiet) c->st.rx_sack_quiet++;
     else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
-    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
-    d = mrc_psn_diff(c->snd_nxt, ack_psn);
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
      * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
      * block was reclaimed for want of memory: then it is stale (no timing or path input) */
@@ -7103,7 +7126,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     } else {
         rec_live = false;
     }
-    have_rec = rec_live && !stale;
+    have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
@@ -7138,8 +7161,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
             (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+    } else if (quiet) {
+        /* acknowledgements only */
     } else if (s->pr) {
-        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
@@ -7162,6 +7186,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
             (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
         }
+        if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
             rtt = now - r_sent;
@@ -7177,9 +7202,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (!quiet) mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
-    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
+    if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
@@ -7199,7 +7224,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__cc_on_sack(c, &cs, now);
     }
     /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
-    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
+    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
             c->win_psns = w;
@@ -8586,12 +8611,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
         return mrc__recv(ep, p, len, ri, now);
     r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+    if (r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) return mrc__recv(ep, p, len, ri, now); /* P38 quiet SACKs there */
+    /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    hi = mrc_psn_diff(nxt, mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF))));
+    if (bm && (hi <= 0 || (hi < 64 && (bm >> hi)))) return mrc__recv(ep, p, len, ri, now);
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
     c->st.rx_sack++;
+    r->flags |= MRC__PR_NAMED;
     m = MRC__FX(se, MRC__SETH_M);
     if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
     x = mrc__conn_ccx(c);

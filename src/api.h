@@ -510,6 +510,8 @@ typedef struct mrc_conn_stats {
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t rx_sack_quiet;   /* SACKs answering a probe not sent (or answered), or naming a PSN a SACK named:
+                                 acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
     uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
 } mrc_conn_stats;

@@ -188,12 +188,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
         return mrc__recv(ep, p, len, ri, now);
     r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+    if (r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) return mrc__recv(ep, p, len, ri, now); /* P38 quiet SACKs there */
+    /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    hi = mrc_psn_diff(nxt, mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF))));
+    if (bm && (hi <= 0 || (hi < 64 && (bm >> hi)))) return mrc__recv(ep, p, len, ri, now);
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
     c->st.rx_sack++;
+    r->flags |= MRC__PR_NAMED;
     m = MRC__FX(se, MRC__SETH_M);
     if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
     x = mrc__conn_ccx(c);
