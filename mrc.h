@@ -215,6 +215,12 @@
 #ifndef MRC_EPQ_LEN
 #define MRC_EPQ_LEN 16
 #endif
+#ifndef MRC_MAX_CONTROLLERS /* P38 controllers: peers registered with mrc_endpoint_controller_set */
+#define MRC_MAX_CONTROLLERS 4
+#endif
+#if MRC_MAX_CONTROLLERS < 1 || MRC_MAX_CONTROLLERS > 255
+#error "MRC_MAX_CONTROLLERS must be 1..255"
+#endif
 #ifndef MRC_MAX_EP_REQS
 #define MRC_MAX_EP_REQS 16
 #endif
@@ -658,6 +664,9 @@ typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-le
     uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
                                  250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+    uint64_t psu_hold_ns;     /* P38 bounded PSU: planes a peer's PORT_STATUS_UPDATE took away come back (and are found
+                                 working or not by losses and probes) after this long; an endpoint with a port down
+                                 re-announces every half of it (default 1 s; 0 = for ever, as before) */
 } mrc_guard_config;
 #ifdef MRC_RESEARCH
 /* Knobs kept for research only (the simulator's experiments): each turns an adopted rule off or moves it away from
@@ -734,6 +743,8 @@ enum mrc_drop_reason {
     MRC_DROP_ACK_STALE,    /* SACK/NACK/ACK for a connection not (or no longer) sending */
     MRC_DROP_EPOP,         /* endpoint operation not handled */
     MRC_DROP_RATE,         /* over a per-peer / per-connection rate limit (endpoint requests, probes) */
+    MRC_DROP_STRANGER,     /* QP 0x2 packet from a peer with no connected QP here and no controller registration (P38) */
+    MRC_DROP_PSU,          /* PORT_STATUS_UPDATE naming a plane this endpoint lacks, or not its arrival plane (P38) */
     MRC_DROP_REASONS
 };
 
@@ -747,6 +758,7 @@ typedef struct mrc_endpoint_stats {
     uint64_t epq_overflow;                   /* endpoint-operation packets not queued (queue full) */
     uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
     uint64_t psu_rtx;                        /* PORT_STATUS_UPDATEs the core resent for want of an answer */
+    uint64_t psu_expired;                    /* planes a PSU took away given back after guard.psu_hold_ns (per QP) */
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
     uint64_t pool_waits;                     /* times a QP had to wait for in-flight memory (an empty pool) */
     uint64_t pool_handoffs;                  /* blocks handed from a QP that freed them to a waiting one */
@@ -809,6 +821,10 @@ MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now);
 /* Port (plane) state, 1-based. MRC_OK, MRC_ERR_INVAL. Down ports carry nothing until they come back up. */
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now);
+/* P38 controllers: register (on true) or forget the adapter's handle of a controller, so that its endpoint operations
+ * (rxinfo.peer) are taken without a connected QP to it and with any pkey (with guard.epop_peer_check). At most
+ * MRC_MAX_CONTROLLERS. MRC_OK, MRC_ERR_INVAL (NULL), MRC_ERR_FULL. */
+MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on);
 MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port);
 
 /* Memory regions. base: host address of the region (may be NULL only with MRC_ACCESS_EXTERNAL and a place hook);
@@ -1740,6 +1756,7 @@ struct mrc_conn {
     uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
                                              */
     uint32_t peer_ports;      /* ports the peer announced usable (PORT_STATUS_UPDATE); all at first */
+    mrc_time peer_hold;       /* P38 bounded PSU: when the ports a PSU took away come back (0: none taken away) */
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
@@ -1815,7 +1832,11 @@ struct mrc_endpoint {
     mrc__epkt epq[MRC_EPQ_LEN];
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
-    mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
+    mrc_time ep_deadline;     /* earliest epreq or psureq deadline, or psu_hold / psu_refresh */
+    mrc_time psu_hold;        /* P38 bounded PSU: the earliest conn's peer_hold (MRC_TIME_NEVER: none) */
+    mrc_time psu_refresh;     /* ... and the next re-announcement while a port is down (MRC_TIME_NEVER: none) */
+    uint32_t ctl_peer[MRC_MAX_CONTROLLERS]; /* P38 controllers: registered handles */
+    uint8_t n_ctl;
     mrc_time epop_any_tat;    /* P19 QP 0x2 and probe trust: endpoint-request bucket of peers without a connected QP
                                  (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
@@ -3119,6 +3140,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->guard.epop_burst = 32;
     cfg->guard.probe_rate_pps = 250000;
     cfg->guard.probe_burst = 64;
+    cfg->guard.psu_hold_ns = 1000000000u;
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
     cfg->stev_sport_high = true;
@@ -3213,7 +3235,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
-    ep->ep_deadline = MRC_TIME_NEVER;
+    ep->ep_deadline = ep->psu_hold = ep->psu_refresh = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
     return MRC_OK;
@@ -7493,6 +7515,10 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
+    if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
+        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_refresh);
+    }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
         mrc_conn *c = ep->conns[i];
         if (!c || !c->ev_count) continue;
@@ -7504,6 +7530,15 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
     return MRC_OK;
 }
+/* P38 bounded PSU: the planes a PSU takes away from c come back after guard.psu_hold_ns (a PSU naming them all, or a
+ * hold of 0, sets none) */
+MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
+    c->peer_hold = 0;
+    if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
+    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_hold);
+}
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
  * works whatever the mask says, so no packet can take every plane away. */
 MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
@@ -7514,7 +7549,9 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
     if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
-        if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
+        if (!c || !c->ev_count || c->attr.peer != ri->peer) continue;
+        mrc__psu_hold(ep, c, mask);
+        if (c->peer_ports == mask) continue;
         c->peer_ports = mask;
         mrc__conn_ev_changed(c);
         changed = true;
@@ -7537,6 +7574,28 @@ MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     ep->ep_deadline = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++)
         ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->psu_hold, ep->psu_refresh));
+}
+/* P38 controllers */
+MRC__PRIVATE bool mrc__is_controller(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < ep->n_ctl; i++)
+        if (ep->ctl_peer[i] == peer) return true;
+    return false;
+}
+MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on) {
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    for (i = 0; i < ep->n_ctl && ep->ctl_peer[i] != peer; i++) {
+    }
+    if (!on) {
+        if (i < ep->n_ctl) ep->ctl_peer[i] = ep->ctl_peer[--ep->n_ctl];
+        return MRC_OK;
+    }
+    if (i < ep->n_ctl) return MRC_OK;
+    if (ep->n_ctl == MRC_MAX_CONTROLLERS) return MRC_ERR_FULL;
+    ep->ctl_peer[ep->n_ctl++] = peer;
+    return MRC_OK;
 }
 /* P19 QP 0x2 and probe trust: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it);
  * 0xFFFF if none */
@@ -7564,8 +7623,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
         return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    if (ep->cfg.guard.epop_peer_check && !pkey_ok)
-        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
+    if (ep->cfg.guard.epop_peer_check && !pkey_ok && !mrc__is_controller(ep, ri->peer))
+        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_STRANGER, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
         mrc__epkt r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
@@ -7574,6 +7633,10 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
          * one plane) */
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        /* P38 PSU fields checked: a peer sends its PSU on each plane it names, and has this endpoint's planes */
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE &&
+            ((k->erth.port_status_mask & ~mrc__all_ports(ep)) || !((k->erth.port_status_mask >> (ri->port - 1u)) & 1u)))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_PSU, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
         ep->st.ep_req_rx++;
@@ -7653,6 +7716,29 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->st.psu_rtx++;
         mrc__psu_send(ep, c, q->req_id);
         q->deadline = now + mrc__psu_wait(ep, q->tries);
+    }
+    if (ep->psu_hold <= now) { /* P38 bounded PSU: planes taken away too long come back (O(conns), rare) */
+        ep->psu_hold = MRC_TIME_NEVER;
+        for (i = 0; i < MRC_MAX_CONNS; i++) {
+            mrc_conn *c = ep->conns[i];
+            if (!c || !c->peer_hold) continue;
+            if (c->peer_hold > now) {
+                ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
+                continue;
+            }
+            c->peer_hold = 0;
+            if (!c->ev_count || c->peer_ports == mrc__all_ports(ep)) continue;
+            c->peer_ports = mrc__all_ports(ep);
+            ep->st.psu_expired++;
+            mrc__conn_ev_changed(c);
+        }
+    }
+    if (ep->psu_refresh <= now) { /* ... and this endpoint's ports that are down are announced again */
+        ep->psu_refresh = MRC_TIME_NEVER;
+        if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
+            mrc__psu_announce(ep);
+            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+        }
     }
     mrc__ep_rearm(ep);
 }
@@ -9505,7 +9591,8 @@ MRC_API const char *mrc_nack_name(unsigned r) {
 MRC_API const char *mrc_drop_name(unsigned r) {
     static const char *const n[MRC_DROP_REASONS] = {"short", "opcode", "malformed", "icrc", "qpn", "pkey",
                                                     "state", "psn_oor", "msn_oor", "trimmed", "access", "wimm",
-                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate"};
+                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate",
+                                                    "stranger", "psu"};
     return r < MRC_DROP_REASONS ? n[r] : "?";
 }
 MRC_API const char *mrc_state_name(unsigned s) {

@@ -405,9 +405,10 @@ static int ho_qp2_body(sc_pair *p) {
     eb = sc_estats(p, 1);
     ca = sc_cstats(p, 0, 0);
     /* 400 from the stranger, 400 wrong pkeys, 400 with mask 0: all dropped; 400 EV_PROBEs: burst + rate x 200 us */
-    SC_CHECKF(p, ea.drop[MRC_DROP_EPOP] >= 800 && ea.drop[MRC_DROP_PKEY] == 400,
-              "A: drop[epop] %llu (want >= 800), drop[pkey] %llu (want 400)",
-              (unsigned long long)ea.drop[MRC_DROP_EPOP], (unsigned long long)ea.drop[MRC_DROP_PKEY]);
+    SC_CHECKF(p, ea.drop[MRC_DROP_EPOP] >= 400 && ea.drop[MRC_DROP_STRANGER] == 400 && ea.drop[MRC_DROP_PKEY] == 400,
+              "A: drop[epop] %llu (want >= 400), drop[stranger] %llu (want 400), drop[pkey] %llu (want 400)",
+              (unsigned long long)ea.drop[MRC_DROP_EPOP], (unsigned long long)ea.drop[MRC_DROP_STRANGER],
+              (unsigned long long)ea.drop[MRC_DROP_PKEY]);
     SC_CHECKF(p, ea.psu_rx == 0 && p->n_peer_ports[0] == 0, "A applied %llu forged PSUs (%u PEER_PORTS events)",
               (unsigned long long)ea.psu_rx, p->n_peer_ports[0]);
     SC_CHECKF(p, ea.drop[MRC_DROP_RATE] >= 300 && ea.ep_rsp_tx <= (uint64_t)p->cfg[0].guard.epop_burst + 4u,
