@@ -664,6 +664,11 @@ typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-le
     uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
                                  250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+    bool hardened;            /* P38 hardened mode, a deviation from IBTA (default false): an access violation or a WIMM
+                                 overrun is dropped (ACCESS, WIMM) without a NAK, a transport NAK or UNEXP_EVENT NACK
+                                 is dropped (NAK, or ACK_BOGUS when no outstanding PSN of its message is unacknowledged),
+                                 instead of ending the QP (a genuine one ends it by retry exhaustion); a duplicate whose
+                                 bytes differ from those placed is counted (rx_conflict, a compare per duplicate) */
     uint64_t psu_hold_ns;     /* P38 bounded PSU: planes a peer's PORT_STATUS_UPDATE took away come back (and are found
                                  working or not by losses and probes) after this long; an endpoint with a port down
                                  re-announces every half of it (default 1 s; 0 = for ever, as before) */
@@ -745,6 +750,7 @@ enum mrc_drop_reason {
     MRC_DROP_RATE,         /* over a per-peer / per-connection rate limit (endpoint requests, probes) */
     MRC_DROP_STRANGER,     /* QP 0x2 packet from a peer with no connected QP here and no controller registration (P38) */
     MRC_DROP_PSU,          /* PORT_STATUS_UPDATE naming a plane this endpoint lacks, or not its arrival plane (P38) */
+    MRC_DROP_NAK,          /* guard.hardened: a transport NAK or UNEXP_EVENT NACK for what is outstanding, not fatal (P38) */
     MRC_DROP_REASONS
 };
 
@@ -806,6 +812,7 @@ typedef struct mrc_conn_stats {
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t rx_conflict;     /* guard.hardened: duplicates whose payload differs from the bytes placed (P38) */
     uint64_t rx_sack_quiet;   /* SACKs answering a probe not sent (or answered), or naming a PSN a SACK named:
                                  acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
@@ -6207,6 +6214,18 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
+/* P38 hardened mode: a duplicate whose payload, where a host region holds it, differs from the bytes there: one of
+ * the two transmissions was forged (rx_conflict). O(payload), duplicates only. */
+MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t plen = k->payload_len;
+    int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
+    uint64_t off;
+    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || k->reth.va < ep->mrs[mi].iova) return;
+    off = k->reth.va - ep->mrs[mi].iova;
+    if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) return;
+    if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
+}
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
  * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
@@ -6278,6 +6297,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
         /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
         c->st.rx_dup++;
+        if (cf->guard.hardened) mrc__rsp_conflict(c, k, payload);
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
@@ -6328,7 +6348,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
     if (imm) { /* Q23 WIMM overflow: more pending immediates than max_wimm_dest is an invalid request */
         if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
-            mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
+            if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
             return mrc__drop(ep, c, MRC_DROP_WIMM, op);
         }
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
@@ -6393,7 +6413,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     return MRC_OK;
 
 access_error:
-    mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
+    if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
     return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
 }
 /* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4 SACK bitmap
@@ -7276,6 +7296,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
+        if (c->ep->cfg.guard.hardened) return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode); /* P38 hardened mode */
         mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
         return MRC_OK;
     }
@@ -7319,6 +7340,15 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         else if (mrc__wr_msn(i) == msn) break;
     }
     if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (c->ep->cfg.guard.hardened) { /* P38 hardened mode: the message must have a PSN sent and not acknowledged (the
+                                        one refused: O(1), by snd_una), and then the NAK is still not fatal */
+        const mrc__wr *wr = MRC__SQ(c, i);
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
+        if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
+        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+        return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
+    }
     mrc__conn_error(c, status, 1, msn, now);
     return MRC_OK;
 }
@@ -9592,7 +9622,7 @@ MRC_API const char *mrc_drop_name(unsigned r) {
     static const char *const n[MRC_DROP_REASONS] = {"short", "opcode", "malformed", "icrc", "qpn", "pkey",
                                                     "state", "psn_oor", "msn_oor", "trimmed", "access", "wimm",
                                                     "place", "dup", "ack_bogus", "ack_stale", "epop", "rate",
-                                                    "stranger", "psu"};
+                                                    "stranger", "psu", "nak"};
     return r < MRC_DROP_REASONS ? n[r] : "?";
 }
 MRC_API const char *mrc_state_name(unsigned s) {

@@ -374,6 +374,11 @@ typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-le
     uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
                                  250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+    bool hardened;            /* P38 hardened mode, a deviation from IBTA (default false): an access violation or a WIMM
+                                 overrun is dropped (ACCESS, WIMM) without a NAK, a transport NAK or UNEXP_EVENT NACK
+                                 is dropped (NAK, or ACK_BOGUS when no outstanding PSN of its message is unacknowledged),
+                                 instead of ending the QP (a genuine one ends it by retry exhaustion); a duplicate whose
+                                 bytes differ from those placed is counted (rx_conflict, a compare per duplicate) */
     uint64_t psu_hold_ns;     /* P38 bounded PSU: planes a peer's PORT_STATUS_UPDATE took away come back (and are found
                                  working or not by losses and probes) after this long; an endpoint with a port down
                                  re-announces every half of it (default 1 s; 0 = for ever, as before) */
@@ -455,6 +460,7 @@ enum mrc_drop_reason {
     MRC_DROP_RATE,         /* over a per-peer / per-connection rate limit (endpoint requests, probes) */
     MRC_DROP_STRANGER,     /* QP 0x2 packet from a peer with no connected QP here and no controller registration (P38) */
     MRC_DROP_PSU,          /* PORT_STATUS_UPDATE naming a plane this endpoint lacks, or not its arrival plane (P38) */
+    MRC_DROP_NAK,          /* guard.hardened: a transport NAK or UNEXP_EVENT NACK for what is outstanding, not fatal (P38) */
     MRC_DROP_REASONS
 };
 
@@ -516,6 +522,7 @@ typedef struct mrc_conn_stats {
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t rx_conflict;     /* guard.hardened: duplicates whose payload differs from the bytes placed (P38) */
     uint64_t rx_sack_quiet;   /* SACKs answering a probe not sent (or answered), or naming a PSN a SACK named:
                                  acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */

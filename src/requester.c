@@ -707,6 +707,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
+        if (c->ep->cfg.guard.hardened) return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode); /* P38 hardened mode */
         mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
         return MRC_OK;
     }
@@ -750,6 +751,15 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         else if (mrc__wr_msn(i) == msn) break;
     }
     if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (c->ep->cfg.guard.hardened) { /* P38 hardened mode: the message must have a PSN sent and not acknowledged (the
+                                        one refused: O(1), by snd_una), and then the NAK is still not fatal */
+        const mrc__wr *wr = MRC__SQ(c, i);
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
+        if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
+        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+        return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
+    }
     mrc__conn_error(c, status, 1, msn, now);
     return MRC_OK;
 }
