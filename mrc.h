@@ -7123,13 +7123,6 @@ MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mr
     int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
     return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
 }
-/* P38 quiet SACKs: a SACK already named this PSN (its first transmission: a retransmitted one is named once per copy
- * that arrives); the record must live (at most MRC_MAX_INFLIGHT behind snd_nxt) */
-MRC__PRIVATE bool mrc__req_named(mrc_conn *c, uint32_t psn) {
-    const mrc__pblk *bk = mrc__blk(c, psn);
-    return bk && (psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk) &&
-           (bk->rec[psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED;
-}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
@@ -7150,13 +7143,6 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
-    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
-     * SACK already named (sent once: a duplicate), likewise only acknowledge - no loss detection, path, CC or MPR */
-    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
-    else if (!stale && d <= (int32_t)MRC_MAX_INFLIGHT && mrc__req_named(c, ack_psn)) quiet = true;
-    if (stale) c->st.rx_sack_stale++;
-    else if (quiet) c->st.rx_sack_quiet++;
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
@@ -7168,6 +7154,15 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     } else {
         rec_live = false;
     }
+    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
+     * SACK already named (a first transmission: a duplicate), likewise only acknowledge - no loss detection, path, CC
+     * or MPR (a retransmitted PSN is named once per copy that arrives: its late-SACK verdict, 7.4, needs both) */
+    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
+    else if (!stale && rec_live && (MRC__REC(c, ack_psn)->flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
+        quiet = true;
+    if (stale) c->st.rx_sack_stale++;
+    else if (quiet) c->st.rx_sack_quiet++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
     have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
@@ -8695,8 +8690,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
-    int32_t lo, hi;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base = 0, mpr, w, m;
+    int32_t lo, hi = 0;
     uint64_t bm;
     bool progress;
     mrc_time r_sent, acked_sent, rtt = 0;
@@ -8730,14 +8725,16 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) return mrc__recv(ep, p, len, ri, now); /* P38 quiet SACKs there */
     /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
     bm = MRC__FX(se, MRC__SETH_BITMAP);
-    hi = mrc_psn_diff(nxt, mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF))));
-    if (bm && (hi <= 0 || (hi < 64 && (bm >> hi)))) return mrc__recv(ep, p, len, ri, now);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        hi = mrc_psn_diff(nxt, base);
+        if (hi <= 0 || (hi < 64 && (bm >> hi))) return mrc__recv(ep, p, len, ri, now);
+    }
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
     c->st.rx_sack++;
-    r->flags |= MRC__PR_NAMED;
     m = MRC__FX(se, MRC__SETH_M);
     if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
     x = mrc__conn_ccx(c);
@@ -8777,13 +8774,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
         c->win_base = MRC__PSN_INC(cack);
     }
-    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
-    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet (bm, base, hi: above) */
     if (bm) {
-        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
         lo = mrc_psn_diff(c->win_base, base);
-        hi = mrc_psn_diff(nxt, base);
-        if (hi > 0 && lo < 64) {
+        if (lo < 64) {
             uint64_t inr = ~(uint64_t)0;
             if (lo > 0) inr &= ~(uint64_t)0 << lo;
             if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
@@ -8814,6 +8808,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
+    r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs */
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, r->ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */

@@ -534,13 +534,6 @@ MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mr
     int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
     return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
 }
-/* P38 quiet SACKs: a SACK already named this PSN (its first transmission: a retransmitted one is named once per copy
- * that arrives); the record must live (at most MRC_MAX_INFLIGHT behind snd_nxt) */
-MRC__PRIVATE bool mrc__req_named(mrc_conn *c, uint32_t psn) {
-    const mrc__pblk *bk = mrc__blk(c, psn);
-    return bk && (psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk) &&
-           (bk->rec[psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED;
-}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
@@ -561,13 +554,6 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
-    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
-     * SACK already named (sent once: a duplicate), likewise only acknowledge - no loss detection, path, CC or MPR */
-    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
-    else if (!stale && d <= (int32_t)MRC_MAX_INFLIGHT && mrc__req_named(c, ack_psn)) quiet = true;
-    if (stale) c->st.rx_sack_stale++;
-    else if (quiet) c->st.rx_sack_quiet++;
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
@@ -579,6 +565,15 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     } else {
         rec_live = false;
     }
+    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
+     * SACK already named (a first transmission: a duplicate), likewise only acknowledge - no loss detection, path, CC
+     * or MPR (a retransmitted PSN is named once per copy that arrives: its late-SACK verdict, 7.4, needs both) */
+    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
+    else if (!stale && rec_live && (MRC__REC(c, ack_psn)->flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
+        quiet = true;
+    if (stale) c->st.rx_sack_stale++;
+    else if (quiet) c->st.rx_sack_quiet++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
     have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
