@@ -23,30 +23,8 @@ static size_t ho_bth(uint8_t *buf, const sc_pair *p, unsigned op, uint32_t qp, u
     return (size_t)mrc_bth_encode(buf, 64, &p->cfg[0].wire, &b);
 }
 
-/* a zero-length WRITE_ONLY */
-static size_t ho_zero_write(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t psn, uint16_t msn, uint16_t rqmsn,
-                            uint64_t va, uint32_t rkey) {
-    mrc_meth m;
-    mrc_tseth t;
-    mrc_reth re;
-    size_t n = ho_bth(buf, p, MRC_OP_WRITE_ONLY, qp, psn, 0xFFFF, 0);
-    memset(&m, 0, sizeof m);
-    memset(&t, 0, sizeof t);
-    memset(&re, 0, sizeof re);
-    m.msn = msn;
-    m.rqmsn = rqmsn;
-    t.ftype = 1;
-    re.va = va;
-    re.rkey = rkey;
-    re.dma_len = 0;
-    n += (size_t)mrc_meth_encode(buf + n, 64, &m);
-    if (p->cfg[0].tseth) n += (size_t)mrc_tseth_encode(buf + n, 64, &t);
-    n += (size_t)mrc_reth_encode(buf + n, 64, &re);
-    return n;
-}
-
-static size_t ho_sack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, unsigned m, unsigned mpr,
-                      uint32_t rcvd, unsigned pen, uint32_t entropy) {
+static size_t ho_sack_full(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, int ack_off, int sack_off,
+                           uint64_t bitmap, unsigned m, unsigned mpr, unsigned pen, uint32_t rcvd, uint32_t entropy) {
     mrc_seth s;
     mrc_cc_state cs;
     size_t n = ho_bth(buf, p, MRC_OP_SACK, qp, cack, 0xFFFF, 0);
@@ -56,12 +34,48 @@ static size_t ho_sack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack
     s.m = (uint8_t)m;
     s.mpr = (uint8_t)mpr;
     s.entropy = entropy;
-    s.sack_offset = 1;
+    s.ack_psn_offset = (int16_t)ack_off;
+    s.sack_offset = (int16_t)sack_off;
+    s.sack_bitmap = bitmap;
     cs.rcvd_bytes = rcvd & 0xFFFFFFu;
     cs.rcv_cwnd_pen = (uint8_t)pen;
     n += (size_t)mrc_seth_encode(buf + n, 64, &p->cfg[0].wire, &s);
     n += (size_t)mrc_cc_state_encode(buf + n, 64, &cs);
     return n;
+}
+/* a data packet of plen bytes (all 'fill'), WRITE_ONLY or WRITE_ONLY_IMM */
+static size_t ho_write(uint8_t *buf, const sc_pair *p, unsigned op, uint32_t qp, uint32_t psn, uint16_t msn,
+                       uint16_t rqmsn, uint64_t va, uint32_t rkey, uint32_t plen, uint8_t fill) {
+    mrc_meth m;
+    mrc_tseth t;
+    mrc_reth re;
+    size_t n = ho_bth(buf, p, op, qp, psn, 0xFFFF, (4u - (plen & 3u)) & 3u);
+    memset(&m, 0, sizeof m);
+    memset(&t, 0, sizeof t);
+    memset(&re, 0, sizeof re);
+    m.msn = msn;
+    m.rqmsn = rqmsn;
+    t.ftype = 1;
+    re.va = va;
+    re.rkey = rkey;
+    re.dma_len = plen;
+    n += (size_t)mrc_meth_encode(buf + n, 64, &m);
+    if (p->cfg[0].tseth) n += (size_t)mrc_tseth_encode(buf + n, 64, &t);
+    n += (size_t)mrc_reth_encode(buf + n, 64, &re);
+    if (op == MRC_OP_WRITE_ONLY_IMM) n += (size_t)mrc_immdt_encode(buf + n, 64, 0xBADu);
+    memset(buf + n, fill, plen + ((4u - (plen & 3u)) & 3u));
+    return n + plen + ((4u - (plen & 3u)) & 3u);
+}
+
+/* a zero-length WRITE_ONLY */
+static size_t ho_zero_write(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t psn, uint16_t msn, uint16_t rqmsn,
+                            uint64_t va, uint32_t rkey) {
+    return ho_write(buf, p, MRC_OP_WRITE_ONLY, qp, psn, msn, rqmsn, va, rkey, 0, 0);
+}
+
+static size_t ho_sack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, unsigned m, unsigned mpr,
+                      uint32_t rcvd, unsigned pen, uint32_t entropy) {
+    return ho_sack_full(buf, p, qp, cack, 0, 1, 0, m, mpr, pen, rcvd, entropy);
 }
 
 static size_t ho_nack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t psn, unsigned reason) {
@@ -292,19 +306,25 @@ static int ho_sack_stop(sc_pair *p) {
     }
     return sc_all_done(p);
 }
-static int ho_sack_body(sc_pair *p) {
-    static ho_spy o;
+/* One bulk transfer A -> B, 8 x 1 MiB, NSCC, dynamic MPR on A; the case's state at ud */
+static int ho_bulk_setup(sc_pair *p, void *ud, uint64_t seed, sc_rx_fn rx) {
     unsigned i;
-    mrc_conn_stats cs;
-    sc_defaults(p, g_seed + 13600);
-    memset(&o, 0, sizeof o);
-    p->ud = &o;
+    sc_defaults(p, seed);
+    p->ud = ud;
     p->tap = ho_tap;
-    p->rx = ho_rx;
+    p->rx = rx;
     p->region = 8u << 20;
     p->attr[0].caps |= MRC_CAP_DYNAMIC_MPR;
-    SC_CHECK(p, sc_start(p) == 0);
-    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    if (sc_start(p) != 0) return -1;
+    for (i = 0; i < 8; i++)
+        if (sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) != 0) return -1;
+    return 0;
+}
+static int ho_sack_body(sc_pair *p) {
+    static ho_spy o;
+    mrc_conn_stats cs;
+    memset(&o, 0, sizeof o);
+    SC_CHECK(p, ho_bulk_setup(p, &o, g_seed + 13600, ho_rx) == 0);
     p->stop = ho_sack_stop;
     SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
     SC_CHECKF(p, o.step == 1, "the attack did not run");
@@ -520,49 +540,6 @@ static int ho_time_body(sc_pair *p) {
 SC_TEST(t_ho_time_end, ho_time_body)
 
 /* ---- issue 39 (P38): what a forger that sees the traffic can no longer do ------------------------------------ */
-static size_t ho_sack_full(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, int ack_off, int sack_off,
-                           uint64_t bitmap, unsigned m, unsigned pen, uint32_t rcvd, uint32_t entropy) {
-    mrc_seth s;
-    mrc_cc_state cs;
-    size_t n = ho_bth(buf, p, MRC_OP_SACK, qp, cack, 0xFFFF, 0);
-    memset(&s, 0, sizeof s);
-    memset(&cs, 0, sizeof cs);
-    s.cack_psn = cack & MRC_PSN_MASK;
-    s.m = (uint8_t)m;
-    s.entropy = entropy;
-    s.ack_psn_offset = (int16_t)ack_off;
-    s.sack_offset = (int16_t)sack_off;
-    s.sack_bitmap = bitmap;
-    cs.rcvd_bytes = rcvd & 0xFFFFFFu;
-    cs.rcv_cwnd_pen = (uint8_t)pen;
-    n += (size_t)mrc_seth_encode(buf + n, 64, &p->cfg[0].wire, &s);
-    n += (size_t)mrc_cc_state_encode(buf + n, 64, &cs);
-    return n;
-}
-/* a data packet of plen bytes (all 'fill'), WRITE_ONLY or WRITE_ONLY_IMM */
-static size_t ho_write(uint8_t *buf, const sc_pair *p, unsigned op, uint32_t qp, uint32_t psn, uint16_t msn,
-                       uint16_t rqmsn, uint64_t va, uint32_t rkey, uint32_t plen, uint8_t fill) {
-    mrc_meth m;
-    mrc_tseth t;
-    mrc_reth re;
-    size_t n = ho_bth(buf, p, op, qp, psn, 0xFFFF, (4u - (plen & 3u)) & 3u);
-    memset(&m, 0, sizeof m);
-    memset(&t, 0, sizeof t);
-    memset(&re, 0, sizeof re);
-    m.msn = msn;
-    m.rqmsn = rqmsn;
-    t.ftype = 1;
-    re.va = va;
-    re.rkey = rkey;
-    re.dma_len = plen;
-    n += (size_t)mrc_meth_encode(buf + n, 64, &m);
-    if (p->cfg[0].tseth) n += (size_t)mrc_tseth_encode(buf + n, 64, &t);
-    n += (size_t)mrc_reth_encode(buf + n, 64, &re);
-    if (op == MRC_OP_WRITE_ONLY_IMM) n += (size_t)mrc_immdt_encode(buf + n, 64, 0xBADu);
-    memset(buf + n, fill, plen + ((4u - (plen & 3u)) & 3u));
-    return n + plen + ((4u - (plen & 3u)) & 3u);
-}
-
 /* Forged SACKs (issue 39 "Why": bogus SACKs steered congestion control). Mid-transfer the attacker sends A a SACK with
  * the live cumulative point whose bitmap runs past the last PSN sent, and one whose acknowledged PSN (ack_psn_offset) is
  * past it, both with the largest penalty and an ECN echo; then it replays A's latest genuine SACK twice. P38: the two
@@ -594,10 +571,10 @@ static int ho_sk_stop(sc_pair *p) {
         size_t n;
         o->before = sc_cstats(p, 0, 0);
         (void)mrc_conn_cc_info(p->q[0][0].c, &o->cc_before);
-        n = ho_sack_full(pkt, p, qp, cack, 0, ahead > 20 ? ahead - 20 : 1, ~(uint64_t)0, MRC_M_SKIP_ONCE, 127,
+        n = ho_sack_full(pkt, p, qp, cack, 0, ahead > 20 ? ahead - 20 : 1, ~(uint64_t)0, MRC_M_SKIP_ONCE, 0, 127,
                          o->sack_rcvd, o->sack_entropy);
         o->n_dropped += ho_inject(p, 0, pkt, n, 1, o->sack_entropy, 0) == MRC_ERR_DROP;
-        n = ho_sack_full(pkt, p, qp, cack, ahead + 5, 1, 0, MRC_M_SKIP_ONCE, 127, o->sack_rcvd, o->sack_entropy);
+        n = ho_sack_full(pkt, p, qp, cack, ahead + 5, 1, 0, MRC_M_SKIP_ONCE, 0, 127, o->sack_rcvd, o->sack_entropy);
         o->n_dropped += ho_inject(p, 0, pkt, n, 1, o->sack_entropy, 0) == MRC_ERR_DROP;
         o->after = sc_cstats(p, 0, 0);
         (void)mrc_conn_cc_info(p->q[0][0].c, &o->cc_after);
@@ -610,18 +587,10 @@ static int ho_sk_stop(sc_pair *p) {
 }
 static int ho_sack_bogus_body(sc_pair *p) {
     static ho_sk x;
-    unsigned i;
     mrc_conn_stats cs;
     ho_spy *o = &x.o;
-    sc_defaults(p, g_seed + 14100);
     memset(&x, 0, sizeof x);
-    p->ud = &x;
-    p->tap = ho_tap;
-    p->rx = ho_sk_rx;
-    p->region = 8u << 20;
-    p->attr[0].caps |= MRC_CAP_DYNAMIC_MPR;
-    SC_CHECK(p, sc_start(p) == 0);
-    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, ho_bulk_setup(p, &x, g_seed + 14100, ho_sk_rx) == 0);
     p->stop = ho_sk_stop;
     SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
     SC_CHECKF(p, o->step == 1, "the attack did not run");
