@@ -357,9 +357,10 @@ SC_TEST(t_ho_stale_sack, ho_sack_body)
 /* Mid-transfer over 8 planes, for 200 us, the attacker sends A endpoint requests at 10 M/s and B PROBE_REQs at
  * 2 M/s: garbage PSUs (random masks, random pkeys) from a stranger (rxinfo.peer 99); PSUs from the genuine peer's
  * handle with a wrong pkey; PSUs with mask 0 with the right pkey; EV_PROBE requests with the right pkey (a
- * reflector); PROBE_REQs to B's QP with random EVs and timestamps. P19/P20: the stranger's are dropped (EPOP), the
- * wrong pkeys (PKEY), mask 0 ignored (EPOP), the rest rate-limited per peer (RATE) with no answers beyond the burst
- * and rate; probes rate-limited per connection (RATE). A's view of B's planes never changes, nothing is demoted. */
+ * reflector); PROBE_REQs to B's QP with random EVs and timestamps. P19/P20/P38: the stranger's are dropped
+ * (STRANGER), the wrong pkeys (PKEY), mask 0 ignored (EPOP), the rest rate-limited per peer (RATE) with no answers
+ * beyond the burst and rate; probes rate-limited per connection (RATE). A's view of B's planes never changes, nothing
+ * is demoted. */
 static int ho_qp2_stop(sc_pair *p) {
     ho_spy *o = (ho_spy *)p->ud;
     mrc_time now = sc_now(p);
