@@ -304,7 +304,8 @@ note: protocol property, not tested: RoCE (and so MRC) has no authentication. An
       a connection's QPN, PSN window, P_Key, rkey and VA can forge in-window data with the correct rkey, and it is
       placed in memory like the real packet (or takes the real packet's PSN); likewise a well-formed SACK/NACK for
       an outstanding PSN is believed, and so is a PORT_STATUS_UPDATE with the connection's P_Key naming some of
-      the planes (it confines the peer's QPs to them until the next one). Only the checks above (rkey, windows, P_Key, outstanding PSNs, rate limits)
+      the planes and sent from the peer's address and one of its ports (it confines the peer's QPs to them for
+      guard.psu_hold_ns at most, P38). Only the checks above (rkey, windows, P_Key, outstanding PSNs, rate limits)
       narrow what a blind or stale forgery can do. Protecting against an on-path attacker needs IPsec/MACsec or
       a fabric that isolates tenants.
 EOF
