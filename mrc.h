@@ -215,6 +215,12 @@
 #ifndef MRC_EPQ_LEN
 #define MRC_EPQ_LEN 16
 #endif
+#ifndef MRC_MAX_CONTROLLERS /* P38 controllers: peers registered with mrc_endpoint_controller_set */
+#define MRC_MAX_CONTROLLERS 4
+#endif
+#if MRC_MAX_CONTROLLERS < 1 || MRC_MAX_CONTROLLERS > 255
+#error "MRC_MAX_CONTROLLERS must be 1..255"
+#endif
 #ifndef MRC_MAX_EP_REQS
 #define MRC_MAX_EP_REQS 16
 #endif
@@ -658,6 +664,14 @@ typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-le
     uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
                                  250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+    bool hardened;            /* P38 hardened mode, a deviation from IBTA (default false): an access violation or a WIMM
+                                 overrun is dropped (ACCESS, WIMM) without a NAK, a transport NAK or UNEXP_EVENT NACK
+                                 is dropped (NAK, or ACK_BOGUS when no outstanding PSN of its message is unacknowledged),
+                                 instead of ending the QP (a genuine one ends it by retry exhaustion); a duplicate whose
+                                 bytes differ from those placed is counted (rx_conflict, a compare per duplicate) */
+    uint64_t psu_hold_ns;     /* P38 bounded PSU: planes a peer's PORT_STATUS_UPDATE took away come back (and are found
+                                 working or not by losses and probes) after this long; an endpoint with a port down
+                                 re-announces every half of it (default 1 s; 0 = for ever, as before) */
 } mrc_guard_config;
 #ifdef MRC_RESEARCH
 /* Knobs kept for research only (the simulator's experiments): each turns an adopted rule off or moves it away from
@@ -734,6 +748,9 @@ enum mrc_drop_reason {
     MRC_DROP_ACK_STALE,    /* SACK/NACK/ACK for a connection not (or no longer) sending */
     MRC_DROP_EPOP,         /* endpoint operation not handled */
     MRC_DROP_RATE,         /* over a per-peer / per-connection rate limit (endpoint requests, probes) */
+    MRC_DROP_STRANGER,     /* QP 0x2 packet from a peer with no connected QP here and no controller registration (P38) */
+    MRC_DROP_PSU,          /* PORT_STATUS_UPDATE naming a plane this endpoint lacks, or not its arrival plane (P38) */
+    MRC_DROP_NAK,          /* guard.hardened: a transport NAK or UNEXP_EVENT NACK for what is outstanding, not fatal (P38) */
     MRC_DROP_REASONS
 };
 
@@ -747,6 +764,7 @@ typedef struct mrc_endpoint_stats {
     uint64_t epq_overflow;                   /* endpoint-operation packets not queued (queue full) */
     uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
     uint64_t psu_rtx;                        /* PORT_STATUS_UPDATEs the core resent for want of an answer */
+    uint64_t psu_expired;                    /* planes a PSU took away given back after guard.psu_hold_ns (per QP) */
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
     uint64_t pool_waits;                     /* times a QP had to wait for in-flight memory (an empty pool) */
     uint64_t pool_handoffs;                  /* blocks handed from a QP that freed them to a waiting one */
@@ -794,6 +812,9 @@ typedef struct mrc_conn_stats {
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t rx_conflict;     /* guard.hardened: duplicates whose payload differs from the bytes placed (P38) */
+    uint64_t rx_sack_quiet;   /* SACKs answering a probe not sent (or answered), or naming a PSN a SACK named:
+                                 acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
     uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
 } mrc_conn_stats;
@@ -807,6 +828,10 @@ MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now);
 /* Port (plane) state, 1-based. MRC_OK, MRC_ERR_INVAL. Down ports carry nothing until they come back up. */
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now);
+/* P38 controllers: register (on true) or forget the adapter's handle of a controller, so that its endpoint operations
+ * (rxinfo.peer) are taken without a connected QP to it and with any pkey (with guard.epop_peer_check). At most
+ * MRC_MAX_CONTROLLERS. MRC_OK, MRC_ERR_INVAL (NULL), MRC_ERR_FULL. */
+MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on);
 MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port);
 
 /* Memory regions. base: host address of the region (may be NULL only with MRC_ACCESS_EXTERNAL and a place hook);
@@ -1742,6 +1767,7 @@ struct mrc_conn {
     uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
                                              */
     uint32_t peer_ports;      /* ports the peer announced usable (PORT_STATUS_UPDATE); all at first */
+    mrc_time peer_hold;       /* P38 bounded PSU: when the ports a PSU took away come back (0: none taken away) */
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
@@ -1817,7 +1843,11 @@ struct mrc_endpoint {
     mrc__epkt epq[MRC_EPQ_LEN];
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
-    mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
+    mrc_time ep_deadline;     /* earliest epreq or psureq deadline, or psu_hold / psu_refresh */
+    mrc_time psu_hold;        /* P38 bounded PSU: the earliest conn's peer_hold (MRC_TIME_NEVER: none) */
+    mrc_time psu_refresh;     /* ... and the next re-announcement while a port is down (MRC_TIME_NEVER: none) */
+    uint32_t ctl_peer[MRC_MAX_CONTROLLERS]; /* P38 controllers: registered handles */
+    uint8_t n_ctl;
     mrc_time epop_any_tat;    /* P19 QP 0x2 and probe trust: endpoint-request bucket of peers without a connected QP
                                  (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */
@@ -2988,6 +3018,7 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__PR_QUEUED 4u   /* on the retransmission queue (c->rtxq) */
 #define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
 #define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
+#define MRC__PR_NAMED 32u   /* a SACK named this (first) transmission (P38 quiet SACKs: a second one is a duplicate) */
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 /* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
 #define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
@@ -3120,6 +3151,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->guard.epop_burst = 32;
     cfg->guard.probe_rate_pps = 250000;
     cfg->guard.probe_burst = 64;
+    cfg->guard.psu_hold_ns = 1000000000u;
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
     cfg->stev_sport_high = true;
@@ -3214,7 +3246,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
-    ep->ep_deadline = MRC_TIME_NEVER;
+    ep->ep_deadline = ep->psu_hold = ep->psu_refresh = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
     return MRC_OK;
@@ -6186,6 +6218,18 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
+/* P38 hardened mode: a duplicate whose payload, where a host region holds it, differs from the bytes there: one of
+ * the two transmissions was forged (rx_conflict). O(payload), duplicates only. */
+MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t plen = k->payload_len;
+    int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
+    uint64_t off;
+    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || k->reth.va < ep->mrs[mi].iova) return;
+    off = k->reth.va - ep->mrs[mi].iova;
+    if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) return;
+    if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
+}
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
  * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
@@ -6257,6 +6301,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
         /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
         c->st.rx_dup++;
+        if (cf->guard.hardened) mrc__rsp_conflict(c, k, payload);
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
@@ -6307,7 +6352,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
     if (imm) { /* Q23 WIMM overflow: more pending immediates than max_wimm_dest is an invalid request */
         if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
-            mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
+            if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
             return mrc__drop(ep, c, MRC_DROP_WIMM, op);
         }
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
@@ -6372,7 +6417,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     return MRC_OK;
 
 access_error:
-    mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
+    if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
     return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
 }
 /* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4 SACK bitmap
@@ -7077,27 +7122,33 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
     *last = rcvd & 0xFFFFFFu;
     return (uint64_t)rd << 8;
 }
+/* P38 SACKs validated whole: whether the bitmap names a PSN at or past snd_nxt (never sent) */
+MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mrc_seth *s) {
+    int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
+    return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
+}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
     int32_t d, lo, hi;
     uint64_t bm;
-    bool progress = false, fresh = false, have_rec, stale, rec_live;
-    int slot = -1;
+    bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
+    int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
+     * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
+    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
+    d = mrc_psn_diff(c->snd_nxt, ack_psn);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bm_unsent(c, cack, s))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
-    if (stale) c->st.rx_sack_stale++;
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
-    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
-    d = mrc_psn_diff(c->snd_nxt, ack_psn);
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
      * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
      * block was reclaimed for want of memory: then it is stale (no timing or path input) */
@@ -7107,7 +7158,16 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     } else {
         rec_live = false;
     }
-    have_rec = rec_live && !stale;
+    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
+     * SACK already named (a first transmission: a duplicate), likewise only acknowledge - no loss detection, path, CC
+     * or MPR (a retransmitted PSN is named once per copy that arrives: its late-SACK verdict, 7.4, needs both) */
+    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
+    else if (!stale && rec_live && (MRC__REC(c, ack_psn)->flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
+        quiet = true;
+    if (stale) c->st.rx_sack_stale++;
+    else if (quiet) c->st.rx_sack_quiet++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+    have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
@@ -7142,8 +7202,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
             (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+    } else if (quiet) {
+        /* acknowledgements only */
     } else if (s->pr) {
-        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
@@ -7166,6 +7227,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
             (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
         }
+        if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
             rtt = now - r_sent;
@@ -7181,9 +7243,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (!quiet) mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
-    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
+    if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
@@ -7203,7 +7265,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__cc_on_sack(c, &cs, now);
     }
     /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
-    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
+    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
             c->win_psns = w;
@@ -7233,6 +7295,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
+        if (c->ep->cfg.guard.hardened) return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode); /* P38 hardened mode */
         mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
         return MRC_OK;
     }
@@ -7276,6 +7339,15 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         else if (mrc__wr_msn(i) == msn) break;
     }
     if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (c->ep->cfg.guard.hardened) { /* P38 hardened mode: the message must have a PSN sent and not acknowledged (the
+                                        one refused: O(1), by snd_una), and then the NAK is still not fatal */
+        const mrc__wr *wr = MRC__SQ(c, i);
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
+        if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
+        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+        return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
+    }
     mrc__conn_error(c, status, 1, msn, now);
     return MRC_OK;
 }
@@ -7472,6 +7544,10 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
+    if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
+        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_refresh);
+    }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
         mrc_conn *c = ep->conns[i];
         if (!c || !c->ev_count) continue;
@@ -7483,6 +7559,15 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
     return MRC_OK;
 }
+/* P38 bounded PSU: the planes a PSU takes away from c come back after guard.psu_hold_ns (a PSU naming them all, or a
+ * hold of 0, sets none) */
+MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
+    c->peer_hold = 0;
+    if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
+    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_hold);
+}
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
  * works whatever the mask says, so no packet can take every plane away. */
 MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
@@ -7493,7 +7578,9 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
     if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
-        if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
+        if (!c || !c->ev_count || c->attr.peer != ri->peer) continue;
+        mrc__psu_hold(ep, c, mask);
+        if (c->peer_ports == mask) continue;
         c->peer_ports = mask;
         mrc__conn_ev_changed(c);
         changed = true;
@@ -7516,6 +7603,28 @@ MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     ep->ep_deadline = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++)
         ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->psu_hold, ep->psu_refresh));
+}
+/* P38 controllers */
+MRC__PRIVATE bool mrc__is_controller(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < ep->n_ctl; i++)
+        if (ep->ctl_peer[i] == peer) return true;
+    return false;
+}
+MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on) {
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    for (i = 0; i < ep->n_ctl && ep->ctl_peer[i] != peer; i++) {
+    }
+    if (!on) {
+        if (i < ep->n_ctl) ep->ctl_peer[i] = ep->ctl_peer[--ep->n_ctl];
+        return MRC_OK;
+    }
+    if (i < ep->n_ctl) return MRC_OK;
+    if (ep->n_ctl == MRC_MAX_CONTROLLERS) return MRC_ERR_FULL;
+    ep->ctl_peer[ep->n_ctl++] = peer;
+    return MRC_OK;
 }
 /* P19 QP 0x2 and probe trust: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it);
  * 0xFFFF if none */
@@ -7543,8 +7652,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
         return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    if (ep->cfg.guard.epop_peer_check && !pkey_ok)
-        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
+    if (ep->cfg.guard.epop_peer_check && !pkey_ok && !mrc__is_controller(ep, ri->peer))
+        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_STRANGER, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
         mrc__epkt r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
@@ -7553,6 +7662,10 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
          * one plane) */
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        /* P38 PSU fields checked: a peer sends its PSU on each plane it names, and has this endpoint's planes */
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE &&
+            ((k->erth.port_status_mask & ~mrc__all_ports(ep)) || !((k->erth.port_status_mask >> (ri->port - 1u)) & 1u)))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_PSU, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
         ep->st.ep_req_rx++;
@@ -7632,6 +7745,29 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->st.psu_rtx++;
         mrc__psu_send(ep, c, q->req_id);
         q->deadline = now + mrc__psu_wait(ep, q->tries);
+    }
+    if (ep->psu_hold <= now) { /* P38 bounded PSU: planes taken away too long come back (O(conns), rare) */
+        ep->psu_hold = MRC_TIME_NEVER;
+        for (i = 0; i < MRC_MAX_CONNS; i++) {
+            mrc_conn *c = ep->conns[i];
+            if (!c || !c->peer_hold) continue;
+            if (c->peer_hold > now) {
+                ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
+                continue;
+            }
+            c->peer_hold = 0;
+            if (!c->ev_count || c->peer_ports == mrc__all_ports(ep)) continue;
+            c->peer_ports = mrc__all_ports(ep);
+            ep->st.psu_expired++;
+            mrc__conn_ev_changed(c);
+        }
+    }
+    if (ep->psu_refresh <= now) { /* ... and this endpoint's ports that are down are announced again */
+        ep->psu_refresh = MRC_TIME_NEVER;
+        if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
+            mrc__psu_announce(ep);
+            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+        }
     }
     mrc__ep_rearm(ep);
 }
@@ -8558,8 +8694,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
-    int32_t lo, hi;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base = 0, mpr, w, m;
+    int32_t lo, hi = 0;
     uint64_t bm;
     bool progress;
     mrc_time r_sent, acked_sent, rtt = 0;
@@ -8590,7 +8726,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
         return mrc__recv(ep, p, len, ri, now);
     r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+    if (r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) return mrc__recv(ep, p, len, ri, now); /* P38 quiet SACKs there */
+    /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        hi = mrc_psn_diff(nxt, base);
+        if (hi <= 0 || (hi < 64 && (bm >> hi))) return mrc__recv(ep, p, len, ri, now);
+    }
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
@@ -8635,13 +8778,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
         c->win_base = MRC__PSN_INC(cack);
     }
-    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
-    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet (bm, base, hi: above) */
     if (bm) {
-        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
         lo = mrc_psn_diff(c->win_base, base);
-        hi = mrc_psn_diff(nxt, base);
-        if (hi > 0 && lo < 64) {
+        if (lo < 64) {
             uint64_t inr = ~(uint64_t)0;
             if (lo > 0) inr &= ~(uint64_t)0 << lo;
             if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
@@ -8672,6 +8812,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
+    r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs */
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, r->ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
@@ -9479,7 +9620,8 @@ MRC_API const char *mrc_nack_name(unsigned r) {
 MRC_API const char *mrc_drop_name(unsigned r) {
     static const char *const n[MRC_DROP_REASONS] = {"short", "opcode", "malformed", "icrc", "qpn", "pkey",
                                                     "state", "psn_oor", "msn_oor", "trimmed", "access", "wimm",
-                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate"};
+                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate",
+                                                    "stranger", "psu", "nak"};
     return r < MRC_DROP_REASONS ? n[r] : "?";
 }
 MRC_API const char *mrc_state_name(unsigned s) {

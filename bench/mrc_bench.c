@@ -541,6 +541,7 @@ static void setup(run *r, const sdef *d, int mode, uint32_t nmsgs) {
         cfg.auto_ev.per_port = d->evs_per_port;
         cfg.ack.sack_every = d->sack_every;
         if (d->cc_algo >= 0) cfg.cc.algo = (uint8_t)d->cc_algo;
+        cfg.guard.hardened = getenv("MRC_BENCH_HARDENED") != NULL; /* P38 hardened mode's cost: the same tables */
         if (2u * d->delay_ns > cfg.recovery.rtt_init_ns) cfg.recovery.rtt_init_ns = 2u * d->delay_ns + 2000u;
         if (mrc_endpoint_init(&g_ep[s], &cfg, 0) != MRC_OK) die("%s: mrc_endpoint_init", d->name);
         if (s == 0) r->cfg = cfg;

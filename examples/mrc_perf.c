@@ -1400,7 +1400,8 @@ static size_t udp_c_put_addrs(void *c, char *b, size_t n) {
                                                                       : ((struct sockaddr_in *)&ss)->sin_port));
         if (l >= n) return n;
     }
-    l += (size_t)snprintf(b + l, n - l, " evport=%u", (unsigned)mrc_udp_ev_sport(u, 1, 0));
+    l += (size_t)snprintf(b + l, n - l, " evport=%u evs=%u", (unsigned)mrc_udp_ev_sport(u, 1, 0),
+                          mrc_udp_planes(u) * mrc_udp_evs_per_plane(u));
     return l < n ? l : n;
 }
 static int udp_c_set_peer(void *c, const char *line, char *err, size_t errlen) {
@@ -1417,6 +1418,11 @@ static int udp_c_set_peer(void *c, const char *line, char *err, size_t errlen) {
         if (parse_addr(a, (unsigned)port, &peer[i])) goto bad;
     }
     if (mrc_udp_set_peer(u, peer, mrc_udp_planes(u), err, errlen)) return -1;
+    { /* P38: the peer's source ports make its identity (older peers send no evs: any port) */
+        uint64_t evp, nev;
+        if (!kv_u64(line, "evport", &evp) && !kv_u64(line, "evs", &nev) && evp && evp + nev <= 65536u)
+            (void)mrc_udp_set_peer_sports(u, (uint16_t)evp, (unsigned)nev);
+    }
     for (i = 0; pcap_tap && i < mrc_udp_planes(u); i++) { /* --pcap: the planes' real addresses */
         struct sockaddr_storage ss;
         if (mrc_udp_local_addr(u, i + 1u, &ss) == 0) pcap_set_addr(pcap_tap, 1, i + 1u, &ss);
@@ -2052,7 +2058,7 @@ static void json_ms(FILE *f, uint64_t ns) {
 static void json_counters(FILE *f, const perf *p, const mrc_udp_stats *us) {
     mrc_endpoint_stats es;
     mrc_conn_stats t, s;
-    uint64_t foreign = 0;
+    uint64_t foreign = 0, stranger = 0;
     unsigned i, q;
     mrc_endpoint_stats_get(p->ep, &es);
     memset(&t, 0, sizeof t);
@@ -2064,27 +2070,32 @@ static void json_counters(FILE *f, const perf *p, const mrc_udp_stats *us) {
         t.rx_data += s.rx_data, t.rx_bytes_placed += s.rx_bytes_placed, t.tx_bytes += s.tx_bytes;
         t.rx_drops += s.rx_drops, t.ev_rebuilds += s.ev_rebuilds;
         t.rx_sack_stale += s.rx_sack_stale, t.cc_rcvd_capped += s.cc_rcvd_capped;
+        t.rx_sack_quiet += s.rx_sack_quiet, t.tx_rtx += s.tx_rtx;
     }
     for (i = 0; i < p->planes && i < MRC_UDP_MAX_PLANES; i++) foreign += us->plane[i].rx_foreign;
+    for (i = 0; i < p->planes && i < MRC_UDP_MAX_PLANES; i++) stranger += us->plane[i].rx_stranger;
     fprintf(f, ",\"ep\":{\"rx_drops\":%llu,\"drop\":{", (unsigned long long)es.rx_drops);
     for (i = 0; i < MRC_DROP_REASONS; i++)
         fprintf(f, "%s\"%s\":%llu", i ? "," : "", mrc_drop_name(i), (unsigned long long)es.drop[i]);
     fprintf(f, "},\"psu_rx\":%llu,\"ep_req_tx\":%llu,\"ep_req_rx\":%llu,\"ep_rsp_tx\":%llu,\"ep_rsp_rx\":%llu,"
-               "\"epq_overflow\":%llu,\"ctlq_overflow\":%llu,\"rx_foreign\":%llu}",
+               "\"epq_overflow\":%llu,\"ctlq_overflow\":%llu,\"rx_foreign\":%llu,\"rx_stranger\":%llu,"
+               "\"psu_expired\":%llu}",
             (unsigned long long)es.psu_rx, (unsigned long long)es.ep_req_tx, (unsigned long long)es.ep_req_rx,
             (unsigned long long)es.ep_rsp_tx, (unsigned long long)es.ep_rsp_rx, (unsigned long long)es.epq_overflow,
-            (unsigned long long)es.ctlq_overflow, (unsigned long long)foreign);
+            (unsigned long long)es.ctlq_overflow, (unsigned long long)foreign, (unsigned long long)stranger,
+            (unsigned long long)es.psu_expired);
     fprintf(f, ",\"conn\":{\"rx_sack\":%llu,\"rx_nack\":%llu,\"tx_sack\":%llu,\"tx_nack\":%llu,\"tx_nak\":%llu,"
                "\"tx_pen\":%llu,\"cc_pen_dec\":%llu,\"cc_md\":%llu,\"cc_rcvd_bytes\":%llu,\"cc_mpr_changes\":%llu,"
                "\"ev_skip_req\":%llu,\"rx_data\":%llu,\"rx_bytes_placed\":%llu,\"tx_bytes\":%llu,\"rx_drops\":%llu,"
-               "\"ev_rebuilds\":%llu,\"rx_sack_stale\":%llu,\"cc_rcvd_capped\":%llu}",
+               "\"ev_rebuilds\":%llu,\"rx_sack_stale\":%llu,\"cc_rcvd_capped\":%llu,\"rx_sack_quiet\":%llu,"
+               "\"tx_rtx\":%llu}",
             (unsigned long long)t.rx_sack, (unsigned long long)t.rx_nack, (unsigned long long)t.tx_sack,
             (unsigned long long)t.tx_nack, (unsigned long long)t.tx_nak, (unsigned long long)t.tx_pen,
             (unsigned long long)t.cc_pen_dec, (unsigned long long)t.cc_md, (unsigned long long)t.cc_rcvd_bytes,
             (unsigned long long)t.cc_mpr_changes, (unsigned long long)t.ev_skip_req, (unsigned long long)t.rx_data,
             (unsigned long long)t.rx_bytes_placed, (unsigned long long)t.tx_bytes, (unsigned long long)t.rx_drops,
             (unsigned long long)t.ev_rebuilds, (unsigned long long)t.rx_sack_stale,
-            (unsigned long long)t.cc_rcvd_capped);
+            (unsigned long long)t.cc_rcvd_capped, (unsigned long long)t.rx_sack_quiet, (unsigned long long)t.tx_rtx);
 }
 
 static void table_head(const perf *p, FILE *out) {

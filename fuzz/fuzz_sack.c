@@ -430,7 +430,13 @@ static void fz_req_op_sack(fz_in *in) {
     n = fz_build_sack(g.pkt, &g.cfg.wire, mrc_conn_qpn(&g.c), 0xFFFF, bth_psn, &s, &cs);
     if (bth_psn != cack) want = MRC_DROP_MALFORMED;
     else if (fz_psn_diff(cack, fz_psn_add(g.start, g.nxt - 1)) > 0) want = MRC_DROP_ACK_BOGUS;
+    else if (fz_psn_diff(fz_psn_add(g.start, g.nxt), fz_psn_add(cack, s.ack_psn_offset)) < 1)
+        want = MRC_DROP_ACK_BOGUS; /* P38: it answers a PSN never sent */
     else want = -1;
+    for (i = 0; want < 0 && i < 64; i++) { /* P38: a bitmap whose base or a set bit is at or past the next PSN */
+        int32_t hi = fz_psn_diff(fz_psn_add(g.start, g.nxt), fz_psn_add(cack, s.sack_offset));
+        if (((s.sack_bitmap >> i) & 1u) && (hi <= 0 || i >= hi)) want = MRC_DROP_ACK_BOGUS;
+    }
     memset(&ri, 0, sizeof ri);
     ri.port = 1;
     mrc_endpoint_stats_get(&g.ep, &s0);

@@ -374,6 +374,14 @@ typedef struct mrc_guard_config { /* hostile peers (docs/PROTOCOL.md P10 zero-le
     uint32_t probe_rate_pps;  /* P19 QP 0x2 and probe trust: PROBE_REQs answered per connection per second (default
                                  250000; 0 = unlimited) */
     uint16_t probe_burst;     /* ... and in one burst (default 64, at least 1) */
+    bool hardened;            /* P38 hardened mode, a deviation from IBTA (default false): an access violation or a WIMM
+                                 overrun is dropped (ACCESS, WIMM) without a NAK, a transport NAK or UNEXP_EVENT NACK
+                                 is dropped (NAK, or ACK_BOGUS when no outstanding PSN of its message is unacknowledged),
+                                 instead of ending the QP (a genuine one ends it by retry exhaustion); a duplicate whose
+                                 bytes differ from those placed is counted (rx_conflict, a compare per duplicate) */
+    uint64_t psu_hold_ns;     /* P38 bounded PSU: planes a peer's PORT_STATUS_UPDATE took away come back (and are found
+                                 working or not by losses and probes) after this long; an endpoint with a port down
+                                 re-announces every half of it (default 1 s; 0 = for ever, as before) */
 } mrc_guard_config;
 #ifdef MRC_RESEARCH
 /* Knobs kept for research only (the simulator's experiments): each turns an adopted rule off or moves it away from
@@ -450,6 +458,9 @@ enum mrc_drop_reason {
     MRC_DROP_ACK_STALE,    /* SACK/NACK/ACK for a connection not (or no longer) sending */
     MRC_DROP_EPOP,         /* endpoint operation not handled */
     MRC_DROP_RATE,         /* over a per-peer / per-connection rate limit (endpoint requests, probes) */
+    MRC_DROP_STRANGER,     /* QP 0x2 packet from a peer with no connected QP here and no controller registration (P38) */
+    MRC_DROP_PSU,          /* PORT_STATUS_UPDATE naming a plane this endpoint lacks, or not its arrival plane (P38) */
+    MRC_DROP_NAK,          /* guard.hardened: a transport NAK or UNEXP_EVENT NACK for what is outstanding, not fatal (P38) */
     MRC_DROP_REASONS
 };
 
@@ -463,6 +474,7 @@ typedef struct mrc_endpoint_stats {
     uint64_t epq_overflow;                   /* endpoint-operation packets not queued (queue full) */
     uint64_t psu_rx;                         /* PORT_STATUS_UPDATEs applied */
     uint64_t psu_rtx;                        /* PORT_STATUS_UPDATEs the core resent for want of an answer */
+    uint64_t psu_expired;                    /* planes a PSU took away given back after guard.psu_hold_ns (per QP) */
     uint64_t notify_dropped;                 /* controller events lost to a full queue */
     uint64_t pool_waits;                     /* times a QP had to wait for in-flight memory (an empty pool) */
     uint64_t pool_handoffs;                  /* blocks handed from a QP that freed them to a waiting one */
@@ -510,6 +522,9 @@ typedef struct mrc_conn_stats {
     uint64_t tx_pen;          /* SACKs sent with a receiver penalty */
     uint64_t rx_drops; /* packets for this connection dropped for any reason (also in the endpoint's drop[]) */
     uint64_t rx_sack_stale;   /* SACKs behind the acknowledged point: acknowledgements only, no CC or path input */
+    uint64_t rx_conflict;     /* guard.hardened: duplicates whose payload differs from the bytes placed (P38) */
+    uint64_t rx_sack_quiet;   /* SACKs answering a probe not sent (or answered), or naming a PSN a SACK named:
+                                 acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
     uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
 } mrc_conn_stats;
@@ -523,6 +538,10 @@ MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now);
 /* Port (plane) state, 1-based. MRC_OK, MRC_ERR_INVAL. Down ports carry nothing until they come back up. */
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now);
+/* P38 controllers: register (on true) or forget the adapter's handle of a controller, so that its endpoint operations
+ * (rxinfo.peer) are taken without a connected QP to it and with any pkey (with guard.epop_peer_check). At most
+ * MRC_MAX_CONTROLLERS. MRC_OK, MRC_ERR_INVAL (NULL), MRC_ERR_FULL. */
+MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on);
 MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port);
 
 /* Memory regions. base: host address of the region (may be NULL only with MRC_ACCESS_EXTERNAL and a place hook);

@@ -82,6 +82,12 @@
 #ifndef MRC_EPQ_LEN
 #define MRC_EPQ_LEN 16
 #endif
+#ifndef MRC_MAX_CONTROLLERS /* P38 controllers: peers registered with mrc_endpoint_controller_set */
+#define MRC_MAX_CONTROLLERS 4
+#endif
+#if MRC_MAX_CONTROLLERS < 1 || MRC_MAX_CONTROLLERS > 255
+#error "MRC_MAX_CONTROLLERS must be 1..255"
+#endif
 #ifndef MRC_MAX_EP_REQS
 #define MRC_MAX_EP_REQS 16
 #endif

@@ -156,8 +156,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base, mpr, w, m;
-    int32_t lo, hi;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base = 0, mpr, w, m;
+    int32_t lo, hi = 0;
     uint64_t bm;
     bool progress;
     mrc_time r_sent, acked_sent, rtt = 0;
@@ -188,7 +188,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
         return mrc__recv(ep, p, len, ri, now);
     r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-    if (r->flags & MRC__PR_RTX) return mrc__recv(ep, p, len, ri, now);
+    if (r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) return mrc__recv(ep, p, len, ri, now); /* P38 quiet SACKs there */
+    /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
+    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    if (bm) {
+        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+        hi = mrc_psn_diff(nxt, base);
+        if (hi <= 0 || (hi < 64 && (bm >> hi))) return mrc__recv(ep, p, len, ri, now);
+    }
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
@@ -233,13 +240,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
         c->win_base = MRC__PSN_INC(cack);
     }
-    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet */
-    bm = MRC__FX(se, MRC__SETH_BITMAP);
+    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet (bm, base, hi: above) */
     if (bm) {
-        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
         lo = mrc_psn_diff(c->win_base, base);
-        hi = mrc_psn_diff(nxt, base);
-        if (hi > 0 && lo < 64) {
+        if (lo < 64) {
             uint64_t inr = ~(uint64_t)0;
             if (lo > 0) inr &= ~(uint64_t)0 << lo;
             if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
@@ -270,6 +274,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
+    r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs */
     if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, r->ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */

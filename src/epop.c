@@ -116,6 +116,10 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
+    if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
+        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_refresh);
+    }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
         mrc_conn *c = ep->conns[i];
         if (!c || !c->ev_count) continue;
@@ -127,6 +131,15 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     mrc__psu_announce(ep); /* every peer then refreshes its view of this endpoint */
     return MRC_OK;
 }
+/* P38 bounded PSU: the planes a PSU takes away from c come back after guard.psu_hold_ns (a PSU naming them all, or a
+ * hold of 0, sets none) */
+MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
+    c->peer_hold = 0;
+    if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
+    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_hold);
+}
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
  * works whatever the mask says, so no packet can take every plane away. */
 MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
@@ -137,7 +150,9 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
     if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
-        if (!c || !c->ev_count || c->attr.peer != ri->peer || c->peer_ports == mask) continue;
+        if (!c || !c->ev_count || c->attr.peer != ri->peer) continue;
+        mrc__psu_hold(ep, c, mask);
+        if (c->peer_ports == mask) continue;
         c->peer_ports = mask;
         mrc__conn_ev_changed(c);
         changed = true;
@@ -160,6 +175,28 @@ MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     ep->ep_deadline = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++)
         ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->psu_hold, ep->psu_refresh));
+}
+/* P38 controllers */
+MRC__PRIVATE bool mrc__is_controller(const mrc_endpoint *ep, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < ep->n_ctl; i++)
+        if (ep->ctl_peer[i] == peer) return true;
+    return false;
+}
+MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on) {
+    unsigned i;
+    if (!ep) return MRC_ERR_INVAL;
+    for (i = 0; i < ep->n_ctl && ep->ctl_peer[i] != peer; i++) {
+    }
+    if (!on) {
+        if (i < ep->n_ctl) ep->ctl_peer[i] = ep->ctl_peer[--ep->n_ctl];
+        return MRC_OK;
+    }
+    if (i < ep->n_ctl) return MRC_OK;
+    if (ep->n_ctl == MRC_MAX_CONTROLLERS) return MRC_ERR_FULL;
+    ep->ctl_peer[ep->n_ctl++] = peer;
+    return MRC_OK;
 }
 /* P19 QP 0x2 and probe trust: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it);
  * 0xFFFF if none */
@@ -187,8 +224,8 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_REQ && k->bth.opcode != MRC_OP_EP_RSP)
         return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    if (ep->cfg.guard.epop_peer_check && !pkey_ok)
-        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_EPOP, k->bth.opcode);
+    if (ep->cfg.guard.epop_peer_check && !pkey_ok && !mrc__is_controller(ep, ri->peer))
+        return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_STRANGER, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
         mrc__epkt r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
@@ -197,6 +234,10 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
          * one plane) */
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE && !(k->erth.port_status_mask & mrc__all_ports(ep)))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
+        /* P38 PSU fields checked: a peer sends its PSU on each plane it names, and has this endpoint's planes */
+        if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE &&
+            ((k->erth.port_status_mask & ~mrc__all_ports(ep)) || !((k->erth.port_status_mask >> (ri->port - 1u)) & 1u)))
+            return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_PSU, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
         ep->st.ep_req_rx++;
@@ -276,6 +317,29 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->st.psu_rtx++;
         mrc__psu_send(ep, c, q->req_id);
         q->deadline = now + mrc__psu_wait(ep, q->tries);
+    }
+    if (ep->psu_hold <= now) { /* P38 bounded PSU: planes taken away too long come back (O(conns), rare) */
+        ep->psu_hold = MRC_TIME_NEVER;
+        for (i = 0; i < MRC_MAX_CONNS; i++) {
+            mrc_conn *c = ep->conns[i];
+            if (!c || !c->peer_hold) continue;
+            if (c->peer_hold > now) {
+                ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
+                continue;
+            }
+            c->peer_hold = 0;
+            if (!c->ev_count || c->peer_ports == mrc__all_ports(ep)) continue;
+            c->peer_ports = mrc__all_ports(ep);
+            ep->st.psu_expired++;
+            mrc__conn_ev_changed(c);
+        }
+    }
+    if (ep->psu_refresh <= now) { /* ... and this endpoint's ports that are down are announced again */
+        ep->psu_refresh = MRC_TIME_NEVER;
+        if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
+            mrc__psu_announce(ep);
+            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+        }
     }
     mrc__ep_rearm(ep);
 }

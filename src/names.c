@@ -76,7 +76,8 @@ MRC_API const char *mrc_nack_name(unsigned r) {
 MRC_API const char *mrc_drop_name(unsigned r) {
     static const char *const n[MRC_DROP_REASONS] = {"short", "opcode", "malformed", "icrc", "qpn", "pkey",
                                                     "state", "psn_oor", "msn_oor", "trimmed", "access", "wimm",
-                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate"};
+                                                    "place", "dup", "ack_bogus", "ack_stale", "epop", "rate",
+                                                    "stranger", "psu", "nak"};
     return r < MRC_DROP_REASONS ? n[r] : "?";
 }
 MRC_API const char *mrc_state_name(unsigned s) {

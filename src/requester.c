@@ -529,27 +529,33 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
     *last = rcvd & 0xFFFFFFu;
     return (uint64_t)rd << 8;
 }
+/* P38 SACKs validated whole: whether the bitmap names a PSN at or past snd_nxt (never sent) */
+MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mrc_seth *s) {
+    int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
+    return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
+}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
     int32_t d, lo, hi;
     uint64_t bm;
-    bool progress = false, fresh = false, have_rec, stale, rec_live;
-    int slot = -1;
+    bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
+    int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
+     * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
+    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
+    d = mrc_psn_diff(c->snd_nxt, ack_psn);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bm_unsent(c, cack, s))
+        return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
-    if (stale) c->st.rx_sack_stale++;
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
-    ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
-    d = mrc_psn_diff(c->snd_nxt, ack_psn);
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
      * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
      * block was reclaimed for want of memory: then it is stale (no timing or path input) */
@@ -559,7 +565,16 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     } else {
         rec_live = false;
     }
-    have_rec = rec_live && !stale;
+    /* P38 quiet SACKs: the answer to a probe this side did not send (or already answered), and a SACK naming a PSN a
+     * SACK already named (a first transmission: a duplicate), likewise only acknowledge - no loss detection, path, CC
+     * or MPR (a retransmitted PSN is named once per copy that arrives: its late-SACK verdict, 7.4, needs both) */
+    if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
+    else if (!stale && rec_live && (MRC__REC(c, ack_psn)->flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
+        quiet = true;
+    if (stale) c->st.rx_sack_stale++;
+    else if (quiet) c->st.rx_sack_quiet++;
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+    have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
@@ -594,8 +609,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
             (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+    } else if (quiet) {
+        /* acknowledgements only */
     } else if (s->pr) {
-        int pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp);
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
             acked_sent = c->probe_sent[0];
             slot = (int)c->probes[0].slot;
@@ -618,6 +634,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
             (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
         }
+        if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
             rtt = now - r_sent;
@@ -633,9 +650,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (!quiet) mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
-    if (!stale) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
+    if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
@@ -655,7 +672,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__cc_on_sack(c, &cs, now);
     }
     /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
-    if (!stale && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
+    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
             c->win_psns = w;
@@ -685,6 +702,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
+        if (c->ep->cfg.guard.hardened) return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode); /* P38 hardened mode */
         mrc__conn_error(c, MRC_ERR_REMOTE_OP, 0, 0, now);
         return MRC_OK;
     }
@@ -728,6 +746,15 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         else if (mrc__wr_msn(i) == msn) break;
     }
     if (i == c->sq_tail) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (c->ep->cfg.guard.hardened) { /* P38 hardened mode: the message must have a PSN sent and not acknowledged (the
+                                        one refused: O(1), by snd_una), and then the NAK is still not fatal */
+        const mrc__wr *wr = MRC__SQ(c, i);
+        uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
+        if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
+        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
+            return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+        return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
+    }
     mrc__conn_error(c, status, 1, msn, now);
     return MRC_OK;
 }

@@ -98,6 +98,18 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
+/* P38 hardened mode: a duplicate whose payload, where a host region holds it, differs from the bytes there: one of
+ * the two transmissions was forged (rx_conflict). O(payload), duplicates only. */
+MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload) {
+    const mrc_endpoint *ep = c->ep;
+    uint32_t plen = k->payload_len;
+    int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
+    uint64_t off;
+    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || k->reth.va < ep->mrs[mi].iova) return;
+    off = k->reth.va - ep->mrs[mi].iova;
+    if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) return;
+    if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
+}
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
  * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
@@ -169,6 +181,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
         /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
         c->st.rx_dup++;
+        if (cf->guard.hardened) mrc__rsp_conflict(c, k, payload);
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
@@ -219,7 +232,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
     if (imm) { /* Q23 WIMM overflow: more pending immediates than max_wimm_dest is an invalid request */
         if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
-            mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
+            if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
             return mrc__drop(ep, c, MRC_DROP_WIMM, op);
         }
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
@@ -284,7 +297,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     return MRC_OK;
 
 access_error:
-    mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
+    if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
     return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
 }
 /* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4 SACK bitmap

@@ -103,6 +103,7 @@ MRC_API void mrc_config_default(mrc_config *cfg) {
     cfg->guard.epop_burst = 32;
     cfg->guard.probe_rate_pps = 250000;
     cfg->guard.probe_burst = 64;
+    cfg->guard.psu_hold_ns = 1000000000u;
     cfg->psu_retry_ns = 200000;
     cfg->psu_retries = 8;
     cfg->stev_sport_high = true;
@@ -197,7 +198,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
     ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
-    ep->ep_deadline = MRC_TIME_NEVER;
+    ep->ep_deadline = ep->psu_hold = ep->psu_refresh = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
     return MRC_OK;

@@ -375,6 +375,7 @@ struct mrc_conn {
     uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
                                              */
     uint32_t peer_ports;      /* ports the peer announced usable (PORT_STATUS_UPDATE); all at first */
+    mrc_time peer_hold;       /* P38 bounded PSU: when the ports a PSU took away come back (0: none taken away) */
     mrc_time evp_deadline;    /* next round of probes of ASSUMED_BAD EVs */
     uint8_t evp_backoff;      /* rounds stretch by 2^evp_backoff while no probe is answered (0..10) */
     uint8_t evp_answered;     /* a probe was answered since the last round */
@@ -450,7 +451,11 @@ struct mrc_endpoint {
     mrc__epkt epq[MRC_EPQ_LEN];
     uint32_t epq_head, epq_len;
     mrc__epreq epreq[MRC_MAX_EP_REQS];
-    mrc_time ep_deadline;     /* earliest epreq or psureq deadline */
+    mrc_time ep_deadline;     /* earliest epreq or psureq deadline, or psu_hold / psu_refresh */
+    mrc_time psu_hold;        /* P38 bounded PSU: the earliest conn's peer_hold (MRC_TIME_NEVER: none) */
+    mrc_time psu_refresh;     /* ... and the next re-announcement while a port is down (MRC_TIME_NEVER: none) */
+    uint32_t ctl_peer[MRC_MAX_CONTROLLERS]; /* P38 controllers: registered handles */
+    uint8_t n_ctl;
     mrc_time epop_any_tat;    /* P19 QP 0x2 and probe trust: endpoint-request bucket of peers without a connected QP
                                  (epop_peer_check off) */
     uint16_t psu_req_id;      /* request IDs of the PORT_STATUS_UPDATEs the core sends itself */

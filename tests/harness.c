@@ -802,6 +802,7 @@ int ho_inject(sc_pair *p, int to, const uint8_t *pkt, size_t n, uint8_t port, ui
     ri.dscp = p->cfg[to].dscp[MRC_DSCP_CONTROL];
     ri.ev = ev;
     ri.peer = peer;
+    ri.ecn = p->inj_ecn;
     rc = mrc_endpoint_recv(p->ep[to], pkt, n, &ri, sc_now(p));
     p->inj_rx[to]++;
     if (rc == MRC_ERR_DROP) p->inj_drop[to]++;

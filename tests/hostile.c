@@ -23,30 +23,8 @@ static size_t ho_bth(uint8_t *buf, const sc_pair *p, unsigned op, uint32_t qp, u
     return (size_t)mrc_bth_encode(buf, 64, &p->cfg[0].wire, &b);
 }
 
-/* a zero-length WRITE_ONLY */
-static size_t ho_zero_write(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t psn, uint16_t msn, uint16_t rqmsn,
-                            uint64_t va, uint32_t rkey) {
-    mrc_meth m;
-    mrc_tseth t;
-    mrc_reth re;
-    size_t n = ho_bth(buf, p, MRC_OP_WRITE_ONLY, qp, psn, 0xFFFF, 0);
-    memset(&m, 0, sizeof m);
-    memset(&t, 0, sizeof t);
-    memset(&re, 0, sizeof re);
-    m.msn = msn;
-    m.rqmsn = rqmsn;
-    t.ftype = 1;
-    re.va = va;
-    re.rkey = rkey;
-    re.dma_len = 0;
-    n += (size_t)mrc_meth_encode(buf + n, 64, &m);
-    if (p->cfg[0].tseth) n += (size_t)mrc_tseth_encode(buf + n, 64, &t);
-    n += (size_t)mrc_reth_encode(buf + n, 64, &re);
-    return n;
-}
-
-static size_t ho_sack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, unsigned m, unsigned mpr,
-                      uint32_t rcvd, unsigned pen, uint32_t entropy) {
+static size_t ho_sack_full(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, int ack_off, int sack_off,
+                           uint64_t bitmap, unsigned m, unsigned mpr, unsigned pen, uint32_t rcvd, uint32_t entropy) {
     mrc_seth s;
     mrc_cc_state cs;
     size_t n = ho_bth(buf, p, MRC_OP_SACK, qp, cack, 0xFFFF, 0);
@@ -56,12 +34,48 @@ static size_t ho_sack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack
     s.m = (uint8_t)m;
     s.mpr = (uint8_t)mpr;
     s.entropy = entropy;
-    s.sack_offset = 1;
+    s.ack_psn_offset = (int16_t)ack_off;
+    s.sack_offset = (int16_t)sack_off;
+    s.sack_bitmap = bitmap;
     cs.rcvd_bytes = rcvd & 0xFFFFFFu;
     cs.rcv_cwnd_pen = (uint8_t)pen;
     n += (size_t)mrc_seth_encode(buf + n, 64, &p->cfg[0].wire, &s);
     n += (size_t)mrc_cc_state_encode(buf + n, 64, &cs);
     return n;
+}
+/* a data packet of plen bytes (all 'fill'), WRITE_ONLY or WRITE_ONLY_IMM */
+static size_t ho_write(uint8_t *buf, const sc_pair *p, unsigned op, uint32_t qp, uint32_t psn, uint16_t msn,
+                       uint16_t rqmsn, uint64_t va, uint32_t rkey, uint32_t plen, uint8_t fill) {
+    mrc_meth m;
+    mrc_tseth t;
+    mrc_reth re;
+    size_t n = ho_bth(buf, p, op, qp, psn, 0xFFFF, (4u - (plen & 3u)) & 3u);
+    memset(&m, 0, sizeof m);
+    memset(&t, 0, sizeof t);
+    memset(&re, 0, sizeof re);
+    m.msn = msn;
+    m.rqmsn = rqmsn;
+    t.ftype = 1;
+    re.va = va;
+    re.rkey = rkey;
+    re.dma_len = plen;
+    n += (size_t)mrc_meth_encode(buf + n, 64, &m);
+    if (p->cfg[0].tseth) n += (size_t)mrc_tseth_encode(buf + n, 64, &t);
+    n += (size_t)mrc_reth_encode(buf + n, 64, &re);
+    if (op == MRC_OP_WRITE_ONLY_IMM) n += (size_t)mrc_immdt_encode(buf + n, 64, 0xBADu);
+    memset(buf + n, fill, plen + ((4u - (plen & 3u)) & 3u));
+    return n + plen + ((4u - (plen & 3u)) & 3u);
+}
+
+/* a zero-length WRITE_ONLY */
+static size_t ho_zero_write(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t psn, uint16_t msn, uint16_t rqmsn,
+                            uint64_t va, uint32_t rkey) {
+    return ho_write(buf, p, MRC_OP_WRITE_ONLY, qp, psn, msn, rqmsn, va, rkey, 0, 0);
+}
+
+static size_t ho_sack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t cack, unsigned m, unsigned mpr,
+                      uint32_t rcvd, unsigned pen, uint32_t entropy) {
+    return ho_sack_full(buf, p, qp, cack, 0, 1, 0, m, mpr, pen, rcvd, entropy);
 }
 
 static size_t ho_nack(uint8_t *buf, const sc_pair *p, uint32_t qp, uint32_t psn, unsigned reason) {
@@ -292,19 +306,25 @@ static int ho_sack_stop(sc_pair *p) {
     }
     return sc_all_done(p);
 }
-static int ho_sack_body(sc_pair *p) {
-    static ho_spy o;
+/* One bulk transfer A -> B, 8 x 1 MiB, NSCC, dynamic MPR on A; the case's state at ud */
+static int ho_bulk_setup(sc_pair *p, void *ud, uint64_t seed, sc_rx_fn rx) {
     unsigned i;
-    mrc_conn_stats cs;
-    sc_defaults(p, g_seed + 13600);
-    memset(&o, 0, sizeof o);
-    p->ud = &o;
+    sc_defaults(p, seed);
+    p->ud = ud;
     p->tap = ho_tap;
-    p->rx = ho_rx;
+    p->rx = rx;
     p->region = 8u << 20;
     p->attr[0].caps |= MRC_CAP_DYNAMIC_MPR;
-    SC_CHECK(p, sc_start(p) == 0);
-    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    if (sc_start(p) != 0) return -1;
+    for (i = 0; i < 8; i++)
+        if (sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) != 0) return -1;
+    return 0;
+}
+static int ho_sack_body(sc_pair *p) {
+    static ho_spy o;
+    mrc_conn_stats cs;
+    memset(&o, 0, sizeof o);
+    SC_CHECK(p, ho_bulk_setup(p, &o, g_seed + 13600, ho_rx) == 0);
     p->stop = ho_sack_stop;
     SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
     SC_CHECKF(p, o.step == 1, "the attack did not run");
@@ -321,7 +341,8 @@ static int ho_sack_body(sc_pair *p) {
               (unsigned long long)o.before.cc_mpr_changes, (unsigned long long)o.after.cc_mpr_changes,
               (unsigned long long)o.before.cc_rcvd_bytes, (unsigned long long)o.after.cc_rcvd_bytes);
     SC_CHECKF(p, !o.why[0], "%s", o.why);
-    SC_CHECK(p, cs.cc_rcvd_capped >= 1);
+    SC_CHECK(p, cs.cc_rcvd_capped >= 1 || cs.rx_sack_quiet >= 1); /* capped, or (P38) quiet: it names a PSN a
+                                                                       genuine SACK named */
     /* in the end every byte sent is credited once, not 2 GiB more, and the genuine SACKs kept counting */
     SC_CHECKF(p, cs.cc_rcvd_bytes <= o.a_nominal + 256u && cs.cc_rcvd_bytes + o.a_nominal / 50u >= o.a_nominal,
               "credited %llu bytes, sent %llu nominal", (unsigned long long)cs.cc_rcvd_bytes,
@@ -336,9 +357,10 @@ SC_TEST(t_ho_stale_sack, ho_sack_body)
 /* Mid-transfer over 8 planes, for 200 us, the attacker sends A endpoint requests at 10 M/s and B PROBE_REQs at
  * 2 M/s: garbage PSUs (random masks, random pkeys) from a stranger (rxinfo.peer 99); PSUs from the genuine peer's
  * handle with a wrong pkey; PSUs with mask 0 with the right pkey; EV_PROBE requests with the right pkey (a
- * reflector); PROBE_REQs to B's QP with random EVs and timestamps. P19/P20: the stranger's are dropped (EPOP), the
- * wrong pkeys (PKEY), mask 0 ignored (EPOP), the rest rate-limited per peer (RATE) with no answers beyond the burst
- * and rate; probes rate-limited per connection (RATE). A's view of B's planes never changes, nothing is demoted. */
+ * reflector); PROBE_REQs to B's QP with random EVs and timestamps. P19/P20/P38: the stranger's are dropped
+ * (STRANGER), the wrong pkeys (PKEY), mask 0 ignored (EPOP), the rest rate-limited per peer (RATE) with no answers
+ * beyond the burst and rate; probes rate-limited per connection (RATE). A's view of B's planes never changes, nothing
+ * is demoted. */
 static int ho_qp2_stop(sc_pair *p) {
     ho_spy *o = (ho_spy *)p->ud;
     mrc_time now = sc_now(p);
@@ -404,9 +426,10 @@ static int ho_qp2_body(sc_pair *p) {
     eb = sc_estats(p, 1);
     ca = sc_cstats(p, 0, 0);
     /* 400 from the stranger, 400 wrong pkeys, 400 with mask 0: all dropped; 400 EV_PROBEs: burst + rate x 200 us */
-    SC_CHECKF(p, ea.drop[MRC_DROP_EPOP] >= 800 && ea.drop[MRC_DROP_PKEY] == 400,
-              "A: drop[epop] %llu (want >= 800), drop[pkey] %llu (want 400)",
-              (unsigned long long)ea.drop[MRC_DROP_EPOP], (unsigned long long)ea.drop[MRC_DROP_PKEY]);
+    SC_CHECKF(p, ea.drop[MRC_DROP_EPOP] >= 400 && ea.drop[MRC_DROP_STRANGER] == 400 && ea.drop[MRC_DROP_PKEY] == 400,
+              "A: drop[epop] %llu (want >= 400), drop[stranger] %llu (want 400), drop[pkey] %llu (want 400)",
+              (unsigned long long)ea.drop[MRC_DROP_EPOP], (unsigned long long)ea.drop[MRC_DROP_STRANGER],
+              (unsigned long long)ea.drop[MRC_DROP_PKEY]);
     SC_CHECKF(p, ea.psu_rx == 0 && p->n_peer_ports[0] == 0, "A applied %llu forged PSUs (%u PEER_PORTS events)",
               (unsigned long long)ea.psu_rx, p->n_peer_ports[0]);
     SC_CHECKF(p, ea.drop[MRC_DROP_RATE] >= 300 && ea.ep_rsp_tx <= (uint64_t)p->cfg[0].guard.epop_burst + 4u,
@@ -517,6 +540,289 @@ static int ho_time_body(sc_pair *p) {
 }
 SC_TEST(t_ho_time_end, ho_time_body)
 
+/* ---- issue 39 (P38): what a forger that sees the traffic can no longer do ------------------------------------ */
+/* Forged SACKs (issue 39 "Why": bogus SACKs steered congestion control). Mid-transfer the attacker sends A a SACK with
+ * the live cumulative point whose bitmap runs past the last PSN sent, and one whose acknowledged PSN (ack_psn_offset) is
+ * past it, both with the largest penalty and an ECN echo; then it replays A's latest genuine SACK twice. P38: the two
+ * forged ones are dropped whole (ACK_BOGUS: no penalty, skip request, window change); the replays are quiet
+ * (rx_sack_quiet: acknowledgements only). On main the bitmap one was taken: its penalty and skip request applied. */
+typedef struct ho_sk {
+    ho_spy o;
+    uint8_t last[128];
+    size_t last_len;
+    mrc_rxinfo last_ri;
+} ho_sk;
+static void ho_sk_rx(sc_pair *p, int to, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri, mrc_time now) {
+    ho_sk *x = (ho_sk *)p->ud;
+    mrc_pkt k;
+    ho_rx(p, to, pkt, len, ri, now);
+    if (to != 0 || len > sizeof x->last || !sc_decode(p, pkt, len, &k) || k.bth.opcode != MRC_OP_SACK || k.seth.pr)
+        return;
+    memcpy(x->last, pkt, len);
+    x->last_len = len;
+    x->last_ri = *ri;
+}
+static int ho_sk_stop(sc_pair *p) {
+    ho_sk *x = (ho_sk *)p->ud;
+    ho_spy *o = &x->o;
+    if (o->step == 0 && o->have_sack && x->last_len && o->a_nominal > (2u << 20)) {
+        uint8_t pkt[128];
+        uint32_t qp = mrc_conn_qpn(p->q[0][0].c), cack = o->sack_cack;
+        int ahead = mrc_psn_diff(o->a_max_psn, cack);
+        size_t n;
+        o->before = sc_cstats(p, 0, 0);
+        (void)mrc_conn_cc_info(p->q[0][0].c, &o->cc_before);
+        n = ho_sack_full(pkt, p, qp, cack, 0, ahead > 20 ? ahead - 20 : 1, ~(uint64_t)0, MRC_M_SKIP_ONCE, 0, 127,
+                         o->sack_rcvd, o->sack_entropy);
+        o->n_dropped += ho_inject(p, 0, pkt, n, 1, o->sack_entropy, 0) == MRC_ERR_DROP;
+        n = ho_sack_full(pkt, p, qp, cack, ahead + 5, 1, 0, MRC_M_SKIP_ONCE, 0, 127, o->sack_rcvd, o->sack_entropy);
+        o->n_dropped += ho_inject(p, 0, pkt, n, 1, o->sack_entropy, 0) == MRC_ERR_DROP;
+        o->after = sc_cstats(p, 0, 0);
+        (void)mrc_conn_cc_info(p->q[0][0].c, &o->cc_after);
+        (void)ho_inject(p, 0, x->last, x->last_len, x->last_ri.port, x->last_ri.ev, 0);
+        (void)ho_inject(p, 0, x->last, x->last_len, x->last_ri.port, x->last_ri.ev, 0);
+        o->n_forged = 4;
+        o->step = 1;
+    }
+    return sc_all_done(p);
+}
+static int ho_sack_bogus_body(sc_pair *p) {
+    static ho_sk x;
+    mrc_conn_stats cs;
+    ho_spy *o = &x.o;
+    memset(&x, 0, sizeof x);
+    SC_CHECK(p, ho_bulk_setup(p, &x, g_seed + 14100, ho_sk_rx) == 0);
+    p->stop = ho_sk_stop;
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    SC_CHECKF(p, o->step == 1, "the attack did not run");
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    SC_CHECKF(p, o->n_dropped == 2 && sc_estats(p, 0).drop[MRC_DROP_ACK_BOGUS] == 2,
+              "forged SACKs: %llu of 2 dropped, drop[ack_bogus] %llu", (unsigned long long)o->n_dropped,
+              (unsigned long long)sc_estats(p, 0).drop[MRC_DROP_ACK_BOGUS]);
+    SC_CHECKF(p, o->cc_after.cwnd == o->cc_before.cwnd && o->after.cc_pen_dec == o->before.cc_pen_dec &&
+                     o->after.ev_skip_req == o->before.ev_skip_req && o->after.rx_sack == o->before.rx_sack &&
+                     o->after.cc_rtt_samples == o->before.cc_rtt_samples,
+              "a bogus SACK moved the requester: cwnd %llu -> %llu, pen_dec %llu -> %llu, skip %llu -> %llu, "
+              "rtt samples %llu -> %llu", (unsigned long long)o->cc_before.cwnd, (unsigned long long)o->cc_after.cwnd,
+              (unsigned long long)o->before.cc_pen_dec, (unsigned long long)o->after.cc_pen_dec,
+              (unsigned long long)o->before.ev_skip_req, (unsigned long long)o->after.ev_skip_req,
+              (unsigned long long)o->before.cc_rtt_samples, (unsigned long long)o->after.cc_rtt_samples);
+    SC_CHECKF(p, cs.rx_sack_quiet >= 2, "the replayed SACKs were not quiet (rx_sack_quiet %llu)",
+              (unsigned long long)cs.rx_sack_quiet);
+    note("2 bogus SACKs dropped whole (penalty, skip, window unchanged), 2 replays quiet; transfer bit-exact");
+    return 0;
+}
+SC_TEST(t_ho_sack_bogus, ho_sack_bogus_body)
+
+/* A PROBE_REQ flood in A's name (issue 39 "Why": a retransmission storm). For 200 us the attacker sends B 2 M
+ * PROBE_REQs/s, CE-marked, with random EVs and timestamps; B answers up to its rate limit, and each answer reaches A
+ * as a probe answer A never asked for, with an ECN echo. P38: they are quiet at A (rx_sack_quiet): no skip request, no
+ * congestion signal, no loss detection, no EV withheld. On main each was a SACK with an ECN echo. */
+static int ho_pflood_stop(sc_pair *p) {
+    ho_spy *o = (ho_spy *)p->ud;
+    mrc_time now = sc_now(p);
+    if (o->step == 0 && o->a_data >= 64) {
+        o->step = 1;
+        o->t_next = now;
+        o->before = sc_cstats(p, 0, 0);
+    }
+    while (o->step == 1 && o->t_next <= now) {
+        uint8_t pkt[128];
+        uint64_t r = ho_rand(o);
+        size_t n = ho_probe(pkt, p, mrc_conn_qpn(p->q[1][0].c), (uint32_t)r, (uint16_t)(r >> 48));
+        p->inj_ecn = 3;
+        (void)ho_inject(p, 1, pkt, n, (uint8_t)(1u + (r >> 8) % 8u), 49152u + (uint32_t)((r >> 16) & 0x3FFFu), 0);
+        p->inj_ecn = 0;
+        o->n_forged++;
+        o->t_next += 500; /* 2 M/s */
+        if (o->n_forged >= 400) o->step = 2;
+    }
+    if (o->step == 1) return 0;
+    return sc_all_done(p);
+}
+static int ho_pflood_body(sc_pair *p) {
+    static ho_spy o;
+    unsigned i;
+    mrc_conn_stats ca;
+    sc_defaults(p, g_seed + 14200);
+    memset(&o, 0, sizeof o);
+    o.rng = g_seed ^ 0x7070ull;
+    p->ud = &o;
+    p->tap = ho_tap;
+    p->rx = ho_rx;
+    p->region = 4u << 20;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 16; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 18, 1u << 18, MRC_WR_WRITE, 0) == 0);
+    p->stop = ho_pflood_stop;
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    SC_CHECKF(p, o.step == 2, "the attack did not run to its end (step %d)", o.step);
+    if (sc_check_clean(p)) return 1;
+    ca = sc_cstats(p, 0, 0);
+    SC_CHECKF(p, ca.rx_sack_quiet >= 64, "A: %llu quiet SACKs (want the answers to B's burst at least)",
+              (unsigned long long)ca.rx_sack_quiet);
+    SC_CHECKF(p, ca.ev_skip_req == 0 && ca.cc_md == 0 && ca.rtx_probe_loss == 0 && ca.ev_withheld == 0 &&
+                     ca.rtx_spurious == 0 && ca.tx_rtx == 0,
+              "A took the answers to forged probes: %llu skip requests, %llu MDs, %llu probe losses, %llu EVs withheld, "
+              "%llu retransmissions (%llu spurious)", (unsigned long long)ca.ev_skip_req,
+              (unsigned long long)ca.cc_md, (unsigned long long)ca.rtx_probe_loss, (unsigned long long)ca.ev_withheld,
+              (unsigned long long)ca.tx_rtx, (unsigned long long)ca.rtx_spurious);
+    note("PROBE_REQ flood: %llu answers reached A, all quiet; no retransmission, no CC or EV signal",
+         (unsigned long long)ca.rx_sack_quiet);
+    return 0;
+}
+SC_TEST(t_ho_probe_flood, ho_pflood_body)
+
+/* Control packets from strangers, PSU fields, bounded PSUs, controllers (issue 39 "Why": garbage accepted as PSUs,
+ * planes lost). With guard.psu_hold_ns 100 us at A, the attacker sends A: a PSU naming plane 1 from a stranger (peer
+ * 99, the right pkey); PSUs from B's handle naming plane 9 of 8, and arriving on plane 2 while naming plane 1 only;
+ * then a well-formed PSU from B's handle on plane 1 naming plane 1 (not defended: it is applied). A registered
+ * controller (99) then has its EV_PROBE answered. P38: STRANGER, PSU, PSU; the applied one confines A to plane 1 for
+ * 100 us at most, after which every plane carries data again (psu_expired). */
+typedef struct ho_pp {
+    ho_spy o;
+    mrc_time t_psu;
+    uint64_t during[9], after[9];
+} ho_pp;
+static void ho_pp_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    ho_pp *x = (ho_pp *)p->ud;
+    mrc_pkt k;
+    ho_tap(p, from, pkt, len, ti, now);
+    if (from != 0 || !x->t_psu || ti->port > 8 || !sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode)) return;
+    if (now > x->t_psu + 2000u && now < x->t_psu + p->cfg[0].guard.psu_hold_ns) x->during[ti->port]++;
+    if (now > x->t_psu + p->cfg[0].guard.psu_hold_ns) x->after[ti->port]++;
+}
+static int ho_pp_stop(sc_pair *p) {
+    ho_pp *x = (ho_pp *)p->ud;
+    ho_spy *o = &x->o;
+    if (o->step == 0 && o->a_data >= 64) {
+        uint8_t pkt[128];
+        size_t n = ho_ep_req(pkt, p, MRC_EPOP_PORT_STATUS_UPDATE, 1, 0x1, 0xFFFF);
+        mrc_endpoint_stats es;
+        o->n_dropped += ho_inject(p, 0, pkt, n, 1, 50000, 99) == MRC_ERR_DROP;
+        n = ho_ep_req(pkt, p, MRC_EPOP_PORT_STATUS_UPDATE, 2, 0x1FF, 0xFFFF);
+        o->n_dropped += ho_inject(p, 0, pkt, n, 1, 50001, 0) == MRC_ERR_DROP;
+        n = ho_ep_req(pkt, p, MRC_EPOP_PORT_STATUS_UPDATE, 3, 0x1, 0xFFFF);
+        o->n_dropped += ho_inject(p, 0, pkt, n, 2, 50002, 0) == MRC_ERR_DROP;
+        n = ho_ep_req(pkt, p, MRC_EPOP_PORT_STATUS_UPDATE, 4, 0x1, 0xFFFF);
+        SC_CHECK(p, ho_inject(p, 0, pkt, n, 1, 50003, 0) == MRC_OK);
+        x->t_psu = sc_now(p);
+        /* a registered controller's EV_PROBE is answered; a forgotten one's is not */
+        es = sc_estats(p, 0);
+        SC_CHECK(p, mrc_endpoint_controller_set(p->ep[0], 99, true) == MRC_OK);
+        n = ho_ep_req(pkt, p, MRC_EPOP_EV_PROBE, 5, 0, 0x1234);
+        SC_CHECK(p, ho_inject(p, 0, pkt, n, 3, 50004, 99) == MRC_OK);
+        SC_CHECK(p, mrc_endpoint_controller_set(p->ep[0], 99, false) == MRC_OK);
+        o->n_dropped += ho_inject(p, 0, pkt, n, 3, 50005, 99) == MRC_ERR_DROP;
+        SC_CHECK(p, sc_estats(p, 0).ep_req_rx == es.ep_req_rx + 1);
+        o->step = 1;
+    }
+    return sc_all_done(p);
+}
+static int ho_psu_body(sc_pair *p) {
+    static ho_pp x;
+    unsigned i, during = 0, after = 0;
+    mrc_endpoint_stats ea;
+    sc_defaults(p, g_seed + 14300);
+    memset(&x, 0, sizeof x);
+    x.o.rng = g_seed ^ 0x5050ull;
+    p->ud = &x;
+    p->tap = ho_pp_tap;
+    p->rx = ho_rx;
+    p->region = 8u << 20;
+    p->cfg[0].guard.psu_hold_ns = 100000u;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 32; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 18, 1u << 18, MRC_WR_WRITE, 0) == 0);
+    p->stop = ho_pp_stop;
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    SC_CHECKF(p, x.o.step == 1, "the attack did not run");
+    if (sc_check_clean(p)) return 1;
+    ea = sc_estats(p, 0);
+    SC_CHECKF(p, x.o.n_dropped == 4 && ea.drop[MRC_DROP_STRANGER] == 2 && ea.drop[MRC_DROP_PSU] == 2 &&
+                     ea.psu_rx == 1 && ea.psu_expired == 1,
+              "%llu of 4 dropped: stranger %llu (want 2), psu %llu (want 2); psu_rx %llu (want 1), psu_expired %llu",
+              (unsigned long long)x.o.n_dropped, (unsigned long long)ea.drop[MRC_DROP_STRANGER],
+              (unsigned long long)ea.drop[MRC_DROP_PSU], (unsigned long long)ea.psu_rx,
+              (unsigned long long)ea.psu_expired);
+    for (i = 2; i <= 8; i++) {
+        during += x.during[i] != 0;
+        after += x.after[i] != 0;
+    }
+    SC_CHECKF(p, during == 0 && x.during[1] > 0 && after == 7,
+              "planes 2..8 carried data on %u planes while the PSU held (plane 1: %llu packets), on %u after it", during,
+              (unsigned long long)x.during[1], after);
+    note("PSUs: stranger and bad fields dropped; the applied one held plane 1 alone for 100 us, then all 8 again");
+    return 0;
+}
+SC_TEST(t_ho_psu_bounded, ho_psu_body)
+
+/* Hardened mode (issue 39 "Why": one packet kills a QP). Both sides set guard.hardened. While A sends message 5,
+ * the attacker sends B an in-window 4 KiB write with a wrong rkey and a WRITE_ONLY_IMM with a far rqmsn (both ahead
+ * of the sender), and A a transport NAK naming message 5 and one naming message 200 (never posted); once A's message 3
+ * is complete, B a copy of one of its packets with other bytes and the right rkey. P38: ACCESS, WIMM, NAK, ACK_BOGUS
+ * drops, no QP
+ * error, no NAK sent; the copy is a duplicate whose bytes differ (rx_conflict 1), nothing placed. On main the first
+ * packet ended B's QP (NAK 0x62, ERR). */
+static int ho_hard_stop(sc_pair *p) {
+    ho_spy *o = (ho_spy *)p->ud;
+    static uint8_t pkt[4096 + 128];
+    if (o->step == 0 && o->a_data > 0 && o->a_first_msn[5] == 5u) {
+        uint32_t qb = mrc_conn_qpn(p->q[1][0].c), qa = mrc_conn_qpn(p->q[0][0].c);
+        size_t n = ho_write(pkt, p, MRC_OP_WRITE_ONLY, qb, o->a_max_psn + 2u, 5, 0, sc_iova(1) + (5u << 16),
+                            p->rkey[1] ^ 0x5Au, 4096, 0xEE);
+        o->n_dropped += ho_inject(p, 1, pkt, n, 1, 0xC011u, 0) == MRC_ERR_DROP;
+        n = ho_write(pkt, p, MRC_OP_WRITE_ONLY_IMM, qb, o->a_max_psn + 3u, 5, 0x4000, sc_iova(1) + (5u << 16),
+                     p->rkey[1], 0, 0);
+        o->n_dropped += ho_inject(p, 1, pkt, n, 1, 0xC012u, 0) == MRC_ERR_DROP;
+        n = ho_aeth(pkt, p, qa, 5, MRC_AETH_NAK_REM_ACCESS, 5);
+        o->n_dropped += ho_inject(p, 0, pkt, n, 1, 0xC013u, 0) == MRC_ERR_DROP;
+        n = ho_aeth(pkt, p, qa, 200, MRC_AETH_NAK_REM_ACCESS, 200); /* never posted */
+        o->n_dropped += ho_inject(p, 0, pkt, n, 1, 0xC014u, 0) == MRC_ERR_DROP;
+        o->step = 1;
+    }
+    if (o->step == 1 && sc_cstats(p, 0, 0).msgs_done >= 5) {
+        size_t n = ho_write(pkt, p, MRC_OP_WRITE_ONLY, mrc_conn_qpn(p->q[1][0].c), o->a_first_psn[3] + 5u, 3, 0,
+                            sc_iova(1) + (3u << 16) + 5u * 4096u, p->rkey[1], 4096, 0xEE);
+        o->n_dropped += ho_inject(p, 1, pkt, n, 1, 0xC015u, 0) == MRC_ERR_DROP;
+        o->step = 2;
+    }
+    return sc_all_done(p);
+}
+static int ho_hard_body(sc_pair *p) {
+    static ho_spy o;
+    unsigned i;
+    mrc_endpoint_stats ea, eb;
+    sc_defaults(p, g_seed + 14400);
+    memset(&o, 0, sizeof o);
+    p->ud = &o;
+    p->tap = ho_tap;
+    p->rx = ho_rx;
+    p->region = 2u << 20;
+    p->cfg[0].guard.hardened = p->cfg[1].guard.hardened = true;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 16; i++)
+        SC_CHECK(p, sc_add(p, 0, 0, i << 16, 1u << 16, (i & 3u) == 3u ? MRC_WR_WRITE_IMM : MRC_WR_WRITE, i) == 0);
+    for (i = 0; i < 4; i++) SC_CHECK(p, sc_add(p, 1, 0, i << 16, 1u << 16, MRC_WR_WRITE_IMM, 100 + i) == 0);
+    p->stop = ho_hard_stop;
+    SC_CHECK(p, sc_run_until(p, SC_SEC) == 1);
+    SC_CHECKF(p, o.step == 2, "the attack did not run to its end (step %d)", o.step);
+    if (sc_check_clean(p)) return 1;
+    ea = sc_estats(p, 0);
+    eb = sc_estats(p, 1);
+    SC_CHECKF(p, o.n_dropped == 5 && eb.drop[MRC_DROP_ACCESS] == 1 && eb.drop[MRC_DROP_WIMM] == 1 &&
+                     ea.drop[MRC_DROP_NAK] == 1 && ea.drop[MRC_DROP_ACK_BOGUS] == 1 && eb.drop[MRC_DROP_DUP] >= 1,
+              "%llu of 5 dropped: B access %llu wimm %llu dup %llu, A nak %llu ack_bogus %llu",
+              (unsigned long long)o.n_dropped, (unsigned long long)eb.drop[MRC_DROP_ACCESS],
+              (unsigned long long)eb.drop[MRC_DROP_WIMM], (unsigned long long)eb.drop[MRC_DROP_DUP],
+              (unsigned long long)ea.drop[MRC_DROP_NAK], (unsigned long long)ea.drop[MRC_DROP_ACK_BOGUS]);
+    SC_CHECK(p, sc_cstats(p, 1, 0).tx_nak == 0);
+    SC_CHECKF(p, sc_cstats(p, 1, 0).rx_conflict == 1, "rx_conflict %llu, want 1",
+              (unsigned long long)sc_cstats(p, 1, 0).rx_conflict);
+    note("hardened: access violation, WIMM overrun, NAKs dropped, no QP error; a conflicting copy counted");
+    return 0;
+}
+SC_TEST(t_ho_hardened, ho_hard_body)
+
 const test_entry test_hostile[] = {
     {"ho_zero_len_write", t_ho_zero_len_write},
     {"ho_nack_unsent", t_ho_nack_unsent},
@@ -524,5 +830,9 @@ const test_entry test_hostile[] = {
     {"ho_qp2", t_ho_qp2},
     {"ho_qpn_random", t_ho_qpn_random},
     {"ho_time_end", t_ho_time_end},
+    {"ho_sack_bogus", t_ho_sack_bogus},
+    {"ho_probe_flood", t_ho_probe_flood},
+    {"ho_psu_bounded", t_ho_psu_bounded},
+    {"ho_hardened", t_ho_hardened},
     {NULL, NULL},
 };

@@ -2,7 +2,7 @@
 # hostile_test.sh - tests that attack (issue 13, make test-hostile): a forging attacker of our own
 # (tools/mrc_attack.c) against live mrc_perf transfers on loopback, one transfer per attack.
 #
-#   tools/hostile_test.sh [PATH_TO_MRC_PERF] [PATH_TO_MRC_ATTACK] [MODES]     (MODES: default "a b c d e f")
+#   tools/hostile_test.sh [PATH_TO_MRC_PERF] [PATH_TO_MRC_ATTACK] [MODES]     (MODES: default "a b c d e f g")
 #
 # Each attack: an mrc_perf server and client on fresh random ports (udp_lib.sh), a 2.5 s transfer of 64 KiB
 # Writes on 1 QP over 8 planes x 16 EVs; once the client's progress shows bytes moving, mrc_attack sniffs loopback
@@ -21,7 +21,7 @@
 set -u
 PERF=${1:-build/mrc_perf}
 ATTACK=${2:-build/mrc_attack}
-MODES=${3:-a b c d e f}
+MODES=${3:-a b c d e f g}
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=udp_lib.sh
 . "$HERE/udp_lib.sh"
@@ -137,6 +137,7 @@ WHAT = {
     "d": "PORT_STATUS_UPDATE with a wrong P_Key, then with mask 0 -> QP 0x2 of both sides",
     "e": "random garbage flood -> QP 0x2 and the data QPs of both sides",
     "f": "EV_PROBE + PROBE_REQ floods -> QP 0x2 of both sides, server data QP",
+    "g": "up-to-date SACK whose bitmap names PSNs never sent, penalty 127, ECN echo -> client QP",
 }
 for m in modes:
     print("--- attack %s: %s" % (m, WHAT[m]))
@@ -175,8 +176,20 @@ for m in modes:
         print("     server %s: %s" % (label, f(S)))
         print("     client %s: %s" % (label, f(C)))
     DROPS = lambda d: " ".join("%s=%d" % kv for kv in d["ep"]["drop"].items() if kv[1]) or "none"
-    EPOPS = lambda d: "psu_rx=%d ep_req_rx=%d ep_rsp_tx=%d ep_rsp_rx=%d rx_foreign=%d" % (
-        d["ep"]["psu_rx"], d["ep"]["ep_req_rx"], d["ep"]["ep_rsp_tx"], d["ep"]["ep_rsp_rx"], d["ep"]["rx_foreign"])
+    EPOPS = lambda d: "psu_rx=%d ep_req_rx=%d ep_rsp_tx=%d ep_rsp_rx=%d rx_foreign=%d rx_stranger=%d psu_expired=%d" % (
+        d["ep"]["psu_rx"], d["ep"]["ep_req_rx"], d["ep"]["ep_rsp_tx"], d["ep"]["ep_rsp_rx"], d["ep"]["rx_foreign"],
+        d["ep"].get("rx_stranger", -1), d["ep"].get("psu_expired", -1))
+    def cc_effect(S, C):
+        why = []
+        if C["conn"]["cc_pen_dec"] > S["conn"]["tx_pen"]:
+            why.append("%d penalty decreases for %d SACKs the server sent with a penalty" % (C["conn"]["cc_pen_dec"], S["conn"]["tx_pen"]))
+        if C["conn"]["ev_skip_req"] > S["mrc"]["rx_ce"]:
+            why.append("%d ECN/skip echoes for %d CE marks the server saw" % (C["conn"]["ev_skip_req"], S["mrc"]["rx_ce"]))
+        if C["conn"]["cc_mpr_changes"] > 0:
+            why.append("the window changed %d times by a SACK's MPR" % C["conn"]["cc_mpr_changes"])
+        if C["conn"]["cc_rcvd_bytes"] > C["conn"]["tx_bytes"] * 1.12 + (4 << 20):
+            why.append("rcvd_bytes credited %d B for %d B sent" % (C["conn"]["cc_rcvd_bytes"], C["conn"]["tx_bytes"]))
+        return why
     PLANES = lambda d: " ".join("%d/%d" % (p["evs_good"], p["evs_bad"]) for p in d["planes_detail"])
     planes_good = sum(1 for p in C["planes_detail"] if p["evs_good"] > 0)
     sent = int(r.get("sent", 0))
@@ -205,21 +218,13 @@ for m in modes:
         n = drops(C, "ack_stale", "ack_bogus") + C["conn"].get("rx_sack_stale", 0)
         check(n >= sent, "c: the client counted the forged SACKs as stale or bogus (%d >= %d sent)" % (n, sent),
               "c: the client did not count the %d forged SACKs as stale or bogus (ack_stale + ack_bogus + rx_sack_stale = %d)" % (sent, n))
-        why = []
-        if C["conn"]["cc_pen_dec"] > S["conn"]["tx_pen"]:
-            why.append("%d penalty decreases for %d SACKs the server sent with a penalty" % (C["conn"]["cc_pen_dec"], S["conn"]["tx_pen"]))
-        if C["conn"]["ev_skip_req"] > S["mrc"]["rx_ce"]:
-            why.append("%d ECN/skip echoes for %d CE marks the server saw" % (C["conn"]["ev_skip_req"], S["mrc"]["rx_ce"]))
-        if C["conn"]["cc_mpr_changes"] > 0:
-            why.append("the window changed %d times by a SACK's MPR" % C["conn"]["cc_mpr_changes"])
-        if C["conn"]["cc_rcvd_bytes"] > C["conn"]["tx_bytes"] * 1.12 + (4 << 20):
-            why.append("rcvd_bytes credited %d B for %d B sent" % (C["conn"]["cc_rcvd_bytes"], C["conn"]["tx_bytes"]))
+        why = cc_effect(S, C)
         check(not why, "c: no congestion-control effect (penalty, ECN, MPR and rcvd_bytes only as the server sent them)",
               "c: the forged SACKs moved congestion control: " + "; ".join(why))
         show("drops", DROPS)
         show("conn", lambda d: " ".join("%s=%d" % (k, d["conn"][k]) for k in ("rx_sack", "tx_sack", "rx_sack_stale", "cc_pen_dec", "tx_pen", "cc_md", "ev_skip_req", "cc_mpr_changes", "cc_rcvd_bytes", "cc_rcvd_capped", "tx_bytes") if k in d["conn"]))
     elif m == "d":
-        ps, pc = drops(S, "pkey"), drops(C, "pkey")
+        ps, pc = drops(S, "pkey", "stranger"), drops(C, "pkey", "stranger")
         check(ps >= 1 and pc >= 1, "d: the PSUs with a wrong P_Key were dropped on both sides (pkey: server %d, client %d)" % (ps, pc),
               "d: a PSU with a wrong P_Key was not dropped as pkey (server %d, client %d; psu_rx: server %d, client %d)"
               % (ps, pc, S["ep"]["psu_rx"], C["ep"]["psu_rx"]))
@@ -234,10 +239,13 @@ for m in modes:
     elif m == "e":
         for name, d, k in (("server", S, "to_server"), ("client", C, "to_client")):
             n = drops(d, "short", "opcode", "malformed", "qpn", "pkey", "epop", "state", "psn_oor", "msn_oor", "ack_bogus",
-                      "ack_stale", "access", "rate")
+                      "ack_stale", "access", "rate", "stranger", "psu")
             want = int(r.get(k, 0))
             check(n >= want * 9 // 10, "e: the %s dropped and counted the garbage (%d drops for %d datagrams)" % (name, n, want),
                   "e: the %s counted %d drops for %d garbage datagrams (< 90%%)" % (name, n, want))
+        check(S["ep"]["psu_rx"] == 0 and C["ep"]["psu_rx"] == 0,
+              "e: no garbage taken as a PORT_STATUS_UPDATE (psu_rx: server 0, client 0)",
+              "e: garbage taken as PORT_STATUS_UPDATEs (psu_rx: server %d, client %d)" % (S["ep"]["psu_rx"], C["ep"]["psu_rx"]))
         check(planes_good == 8 and r.get("planes_after") == "8",
               "e: no plane marked bad for good (data on 8 planes right after the flood; EVs good/bad at the end: %s)" % PLANES(C),
               "e: planes lost: data on %s of 8 planes right after the flood, %d of 8 with usable EVs at the end (%s)"
@@ -252,17 +260,36 @@ for m in modes:
         # the PROBE_REQ limit is generous (a requester's own tail-loss probes must pass): fewer answers than probes
         check(ans < pr, "f: PROBE_REQ answers rate-limited (%d answers seen for %d probes)" % (ans, pr),
               "f: PROBE_REQ answers not rate-limited (%d answers seen for %d probes)" % (ans, pr))
-        ls, lc = drops(S, "rate"), drops(C, "rate")
-        check(ls >= 1 and lc >= 1, "f: the requests over the rate were counted (rate drops: server %d, client %d)" % (ls, lc),
-              "f: no rate-limit drops counted (rate: server %d, client %d)" % (ls, lc))
+        ls, lc = drops(S, "rate", "stranger"), drops(C, "rate", "stranger")
+        check(ls >= 1 and lc >= 1, "f: the requests over the rate or from a stranger were counted (server %d, client %d)" % (ls, lc),
+              "f: no rate-limit or stranger drops counted (server %d, client %d)" % (ls, lc))
+        # P38: the attacker sends from its own port: a stranger, whose EV_PROBEs are never answered
+        xs, xc = drops(S, "stranger"), drops(C, "stranger")
+        check(xs >= 1 and xc >= 1 and rs == 0 and rc == 0,
+              "f: EV_PROBEs from a stranger's port dropped, none answered (stranger: server %d, client %d)" % (xs, xc),
+              "f: EV_PROBEs from the attacker's port taken (stranger: server %d, client %d; answered %d, %d)" % (xs, xc, rs, rc))
+        # P38: the answers to the PROBE_REQs reach the client as probe answers it never asked for: quiet
+        q = C["conn"].get("rx_sack_quiet", 0)
+        check(ans == 0 or q >= 1, "f: the client took the %d probe answers it never asked for as quiet (rx_sack_quiet %d)" % (ans, q),
+              "f: the client took probe answers it never asked for as signals (rx_sack_quiet %d for %d answers)" % (q, ans))
         show("drops", DROPS)
         show("epops", EPOPS)
+        show("conn", lambda d: " ".join("%s=%d" % (k, d["conn"][k]) for k in ("rx_sack", "rx_sack_quiet", "tx_rtx", "ev_skip_req", "cc_pen_dec") if k in d["conn"]))
+    elif m == "g":
+        n = drops(C, "ack_bogus")
+        check(sent > 0 and n >= sent * 9 // 10, "g: the client dropped the forged SACKs as ack_bogus (%d of %d)" % (n, sent),
+              "g: the client dropped %d of %d forged SACKs as ack_bogus: the others were taken" % (n, sent))
+        why = cc_effect(S, C)
+        check(not why, "g: no congestion-control effect (penalty, ECN, MPR and rcvd_bytes only as the server sent them)",
+              "g: the forged SACKs moved congestion control: " + "; ".join(why))
+        show("drops", DROPS)
+        show("conn", lambda d: " ".join("%s=%d" % (k, d["conn"][k]) for k in ("rx_sack", "cc_pen_dec", "tx_pen", "ev_skip_req", "rx_sack_quiet") if k in d["conn"]))
 print("CHECKS %d %d" % (npass, nfail))
 PY
 }
 
 for M in $MODES; do
-    case $M in a|b|c|d|e|f) ;; *) echo "test-hostile: unknown mode '$M'"; exit 2 ;; esac
+    case $M in a|b|c|d|e|f|g) ;; *) echo "test-hostile: unknown mode '$M'"; exit 2 ;; esac
     run_attack "$M"
     printf 'crc=%s\nsrc=%s\natk_rc=%s\nclient_s=%s\nrun_err=%s\n' "$CRC" "$SRC" "$ATK_RC" "$CLIENT_S" "$RUN_ERR" \
         >"$TMP/$M.meta"
@@ -277,7 +304,8 @@ note: protocol property, not tested: RoCE (and so MRC) has no authentication. An
       a connection's QPN, PSN window, P_Key, rkey and VA can forge in-window data with the correct rkey, and it is
       placed in memory like the real packet (or takes the real packet's PSN); likewise a well-formed SACK/NACK for
       an outstanding PSN is believed, and so is a PORT_STATUS_UPDATE with the connection's P_Key naming some of
-      the planes (it confines the peer's QPs to them until the next one). Only the checks above (rkey, windows, P_Key, outstanding PSNs, rate limits)
+      the planes and sent from the peer's address and one of its ports (it confines the peer's QPs to them for
+      guard.psu_hold_ns at most, P38). Only the checks above (rkey, windows, P_Key, outstanding PSNs, rate limits)
       narrow what a blind or stale forgery can do. Protecting against an on-path attacker needs IPsec/MACsec or
       a fabric that isolates tenants.
 EOF

@@ -1,6 +1,6 @@
 /* mrc_attack.c - a forging attacker against a live mrc_perf transfer on loopback (issue 13, make test-hostile).
  *
- *   mrc_attack --mode a|b|c|d|e|f --data-port N --ev-port N [--planes P] [--evs E] [options]
+ *   mrc_attack --mode a|b|c|d|e|f|g --data-port N --ev-port N [--planes P] [--evs E] [options]
  *   mrc_attack --check            exit 0 when an AF_PACKET socket on "lo" can be opened, else "SKIP: ..." and 77
  *
  * It learns the connection by sniffing loopback with an AF_PACKET socket bound to "lo" (root). A classic BPF
@@ -29,6 +29,8 @@
  *   f  a flood of EV_PROBE requests to QP 0x2 of both sides and of PROBE_REQs to the server's data QP, in bursts of
  *      256 sent back to back (sendmmsg); counts the probe answers it sees (SACKs with pr = 1 carrying its own
  *      source port as entropy)
+ *   g  up-to-date SACKs (the live cack) whose bitmap names PSNs never sent (32767 past cack), with penalty 127 and an
+ *      ECN echo (SKIP_ONCE), to the client's QP (issue 39: a SACK bogus in any field must be dropped whole)
  * Every result is one line "result MODE: key=value ..." on stdout. Exit 0 when the attack was carried out, 1 when
  * the connection could not be learned within --learn-ms (or a send failed), 2 usage, 77 AF_PACKET unavailable.
  *
@@ -427,6 +429,36 @@ static void attack_c(atk *a) {
            (unsigned)a->cack, (unsigned)cack);
 }
 
+/* g: SACKs with the live cack whose bitmap names PSNs never sent, penalty 127, ECN echo */
+static void attack_g(atk *a) {
+    unsigned i;
+    for (i = 0; i < a->count; i++) {
+        uint8_t p[64];
+        mrc_bth b;
+        mrc_seth s;
+        mrc_cc_state cc;
+        size_t n;
+        if (i && !(i & 7u) && learn(a, a->learn_ms)) die(1, "attack g: lost sight of the connection");
+        b = bth_of(MRC_OP_SACK, a->pkey, a->cli_qpn, a->cack);
+        memset(&s, 0, sizeof s);
+        s.m = MRC_M_SKIP_ONCE;
+        s.entropy = a->entropy;
+        s.spdcid = (uint16_t)a->srv_qpn;
+        s.dpdcid = (uint16_t)a->cli_qpn;
+        s.cack_psn = a->cack;
+        s.sack_offset = 32767;
+        s.sack_bitmap = ~(uint64_t)0;
+        memset(&cc, 0, sizeof cc);
+        cc.rcv_cwnd_pen = 127;
+        cc.rcvd_bytes = a->rcvd;
+        n = put(mrc_bth_encode(p, sizeof p, &a->wire, &b));
+        n += put(mrc_seth_encode(p + n, sizeof p - n, &a->wire, &s));
+        n += put(mrc_cc_state_encode(p + n, sizeof p - n, &cc));
+        tx(a, a->cli_port[a->sack_plane] ? a->cli_port[a->sack_plane] : cli_port_any(a), p, n);
+    }
+    printf("result g: sent=%u cli_qpn=0x%06x live_cack=0x%06x\n", a->count, (unsigned)a->cli_qpn, (unsigned)a->cack);
+}
+
 /* planes that carried client -> server data within window_ms (from now) */
 static unsigned planes_window(atk *a, unsigned window_ms) {
     uint64_t end = now_ns() + (uint64_t)window_ms * 1000000u;
@@ -600,7 +632,7 @@ static void attack_f(atk *a) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: mrc_attack --mode a|b|c|d|e|f --data-port N --ev-port N [--planes P] [--evs E] [--count N]\n"
+    fprintf(stderr, "usage: mrc_attack --mode a|b|c|d|e|f|g --data-port N --ev-port N [--planes P] [--evs E] [--count N]\n"
                     "                  [--rate PPS] [--seed N] [--learn-ms MS] [--observe-ms MS]\n"
                     "       mrc_attack --check\n");
     exit(2);
@@ -623,7 +655,7 @@ int main(int argc, char **argv) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--check")) { check = 1; continue; }
         if (!strcmp(o, "--mode")) {
-            if (!v || strlen(v) != 1 || v[0] < 'a' || v[0] > 'f') die(2, "--mode needs one of a b c d e f");
+            if (!v || strlen(v) != 1 || v[0] < 'a' || v[0] > 'g') die(2, "--mode needs one of a b c d e f g");
             a.mode = v[0];
         } else if (!strcmp(o, "--data-port")) a.data_port = opt_uint(o, v, 1, 65535);
         else if (!strcmp(o, "--ev-port")) a.ev_port = opt_uint(o, v, 1, 65535);
@@ -675,6 +707,7 @@ int main(int argc, char **argv) {
     case 'c': attack_c(&a); break;
     case 'd': attack_d(&a); break;
     case 'e': attack_e(&a); break;
+    case 'g': attack_g(&a); break;
     default: attack_f(&a); break;
     }
     {

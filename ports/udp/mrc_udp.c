@@ -65,6 +65,8 @@ struct mrc_udp {
     struct sockaddr_storage peer[MRC_UDP_MAX_PLANES];
     socklen_t peer_len;
     int have_peer;
+    uint16_t peer_ev_first;   /* the peer's EV source ports (P38), none when peer_ev_n is 0 */
+    unsigned peer_ev_n;
     int ep, tfd;
     int no_pwait2;            /* epoll_pwait2 missing: the timerfd carries the deadline */
     mrc_endpoint *rx_ep;      /* the endpoint of the current step */
@@ -408,6 +410,12 @@ int mrc_udp_set_peer(mrc_udp *u, const struct sockaddr_storage *peer, unsigned p
     }
     u->peer_len = u_salen(u->fam);
     u->have_peer = 1;
+    return 0;
+}
+int mrc_udp_set_peer_sports(mrc_udp *u, uint16_t ev_first, unsigned ev_count) {
+    if (!u || (unsigned)ev_first + ev_count > 65536u) return -1;
+    u->peer_ev_first = ev_first;
+    u->peer_ev_n = ev_count;
     return 0;
 }
 
@@ -763,6 +771,11 @@ static int u_rx_sock(mrc_udp *u, unsigned s) {
         x->ri.ecn = (uint8_t)(tos & 3);
         x->ri.ev = u_getport(&u->rname[slot]);
         x->ri.peer = u->cfg.peer;
+        if (u->peer_ev_n && (uint16_t)(x->ri.ev - u->peer_ev_first) >= u->peer_ev_n &&
+            x->ri.ev != u_getport(&u->peer[s])) { /* P38: the peer's address, not one of its ports */
+            x->ri.peer = MRC_UDP_STRANGER;
+            ps->rx_stranger++;
+        }
         x->ts = ts;
         x->len = (uint32_t)len;
         x->slot = (uint16_t)slot;

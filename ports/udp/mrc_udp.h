@@ -96,6 +96,8 @@ typedef struct mrc_udp_plane_stats {
     uint64_t tx_err;              /* sends that failed with a hard error (ECONNREFUSED, ENETUNREACH, EPERM, ...) */
     uint64_t tx_blocked;          /* sendmmsg returned EAGAIN: the packet waited for EPOLLOUT */
     uint64_t rx_foreign;          /* datagrams from an address that is not the peer's (dropped) */
+    uint64_t rx_stranger;         /* from the peer's address but not from one of its ports (mrc_udp_set_peer_sports):
+                                     handed over as rxinfo.peer = MRC_UDP_STRANGER */
     uint64_t rx_trunc;            /* datagrams longer than MRC_UDP_PKT_MAX (dropped) */
     uint64_t imp_drop, imp_dup, imp_trim, imp_delay; /* impairments applied */
     uint64_t link_qdrop;          /* link model: dropped at a full plane queue */
@@ -129,6 +131,12 @@ int mrc_udp_local_addr(const mrc_udp *u, unsigned plane, struct sockaddr_storage
 /* The peer's receive address per plane (from the out-of-band exchange): connects every EV socket of plane p to
  * peer[p-1]. Received datagrams whose source address is not peer[p-1]'s address are dropped. 0, or -1 + err. */
 int mrc_udp_set_peer(mrc_udp *u, const struct sockaddr_storage *peer, unsigned planes, char *err, size_t errlen);
+/* The peer's identity is its address and its source ports (docs/PROTOCOL.md P38): its ev_count EV source ports from
+ * ev_first (from the out-of-band exchange), and its plane data ports (mrc_udp_set_peer). A datagram from the peer's
+ * address but from another port is handed to the core with rxinfo.peer = MRC_UDP_STRANGER, so the core takes no
+ * endpoint operation from it (counted rx_stranger). ev_count 0 (the default): any port is the peer's. 0 or -1. */
+#define MRC_UDP_STRANGER 0xFFFFFFFFu
+int mrc_udp_set_peer_sports(mrc_udp *u, uint16_t ev_first, unsigned ev_count);
 /* UDP source port (= EV value) of EV k of plane p. */
 uint16_t mrc_udp_ev_sport(const mrc_udp *u, unsigned plane, unsigned k);
 unsigned mrc_udp_planes(const mrc_udp *u);
