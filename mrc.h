@@ -796,6 +796,7 @@ typedef struct mrc_conn_stats {
     uint64_t ev_group_retired;/* P26 hop groups: EVs demoted with a hop-group member whose silent loss was confirmed */
     uint64_t ev_suspect_held; /* P29 suspect hold: EVs taken out of the rotation while a silent loss on them awaits its
                                  verdict */
+    uint64_t ev_loss_host;    /* P39 host losses: silent losses not held against their EV (every plane lost at once) */
     uint64_t ev_sweeps;       /* P35: sweeps started by a confirmed silent loss */
     uint64_t ev_ver_held;     /* P35 sweeps: EVs a sweep took out of the rotation until verified */
     uint64_t ev_verified;     /* P35 sweeps: ... and brought back by a probe answer or a SACK of a later packet */
@@ -1748,6 +1749,10 @@ struct mrc_conn {
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
     mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
+    mrc_time hl_at;           /* P39 host losses: send time of the latest loss in a run that covered every port (0:
+                                 none) */
+    uint32_t hl_mask;         /* P39 host losses: the ports of the current run of consecutive silent losses */
+    mrc__txseq hl_next;       /* P39 host losses: the transmission that would extend the run */
     uint16_t ev_proven;       /* P25 hashed-EV bypass knobs: the EV of the latest SACK that named a packet
                                  (MRC__EV_NONE: none yet) */
     mrc_time sw_at, sw_ref;   /* P35 sweeps: when the last sweep began, and the send time after which a SACK proves an
@@ -5235,6 +5240,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
+MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent); /* P39 host losses */
 
 /* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
@@ -5636,6 +5642,31 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
     c->st.ev_trims++;
     mrc__ev_skip(c, (uint16_t)slot);
 }
+/* P39 host losses: losses that hit every plane at once are the host's (its receive buffers overflowed, its CPU was
+ * starved), not a path's. A run of consecutive transmissions (in transmission order, with nothing between them) all
+ * judged lost without a trim that covers every port carrying EVs, at least 2, marks the host (hl_at: the send time of
+ * its latest loss): a receiver that drops whatever arrives drops that, a path does not. A loss on an EV sent at 'sent'
+ * (for a verdict, the latest time the original can have left) no later than max(2 srtt, MRC__HOST_WIN_NS) after the
+ * mark is the host's: the EV leaves its hold (P29) and is neither demoted nor swept (ev_loss_host). A real fault on
+ * every plane at once looks the same and is treated alike: the RTO, the retry budget and the no-path timer still end a
+ * QP that cannot deliver. One port never applies. O(ports), per loss. */
+#define MRC__HOST_WIN_NS 4000u
+MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
+    uint32_t all = 0, bit = 1u << (c->evs[slot].port - 1u);
+    unsigned q;
+    c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
+    c->hl_next = (mrc__txseq)(seq + 1u);
+    for (q = 0; q < MRC_MAX_PORTS; q++)
+        if (c->n_act[q] + c->n_skip[q]) all |= 1u << q;
+    if ((all & (all - 1u)) && (c->hl_mask & all) == all) c->hl_at = sent;
+}
+MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
+    mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
+    if (!c->hl_at || mrc__deadline_add(c->hl_at, w) < sent) return false;
+    mrc__ev_unhold(c, slot);
+    c->st.ev_loss_host++;
+    return true;
+}
 /* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
  * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
  * back on its own (Q8 EV health timers). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a
@@ -5644,6 +5675,7 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
+    if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
     mrc__ev_demote(c, (uint16_t)slot, false);
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
@@ -6775,6 +6807,7 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
+    mrc__ev_lost_at(c, r->ev, r->txseq, sent); /* P39 host losses */
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
                                       */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
@@ -6784,7 +6817,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_tim
         r->flags |= MRC__PR_EVLOST;
         mrc__ev_hold(c, r->ev); /* P29 suspect hold: out of the rotation until the verdict */
     } else {
-        mrc__ev_on_loss(c, (int)r->ev, false, 0);
+        mrc__ev_on_loss(c, (int)r->ev, false, sent);
     }
 }
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {

@@ -161,7 +161,9 @@ enum mrc_sim_fault_kind {
     MRC_SIM_FAULT_SWITCH_DOWN,     /* every cable of switch 'target' down (seen by the neighbours) */
     MRC_SIM_FAULT_SWITCH_BLACKHOLE,/* switch 'target' silently drops everything it receives */
     MRC_SIM_FAULT_PORT_DOWN,       /* host 'target', port 'port': its cable down */
-    MRC_SIM_FAULT_PLANE_DOWN       /* every host cable of plane 'port' down */
+    MRC_SIM_FAULT_PLANE_DOWN,      /* every host cable of plane 'port' down */
+    MRC_SIM_FAULT_HOST_STALL       /* host 'target' drops every packet that reaches it, on any port, for down_ns every
+                                      period_ns from at until until: a starved or overflowing receiver, told to nobody */
 };
 typedef struct mrc_sim_fault {
     uint8_t kind;
@@ -190,6 +192,7 @@ typedef struct mrc_sim_flow_result {
     /* from the QPs' mrc_conn_stats */
     uint64_t tx_data, tx_rtx, tx_probes, rto_fired, tlp_fired, rx_nack, ev_skip_req, ev_trims, ev_losses;
     uint64_t ev_demoted, ev_withheld, ev_revived, rtx_spurious; /* the sender's EV manager and loss detector */
+    uint64_t ev_loss_host;    /* the sender's silent losses taken as the receiving host's (docs/PROTOCOL.md P39) */
     uint64_t rx_data, rx_trimmed, rx_dup, tx_nack, tx_sack;
     /* from the fabric */
     uint64_t bh_drops;        /* data packets of this flow dropped in black holes */
@@ -205,6 +208,7 @@ typedef struct mrc_sim_totals {
     uint64_t q_max_fabric, q_max_lasthop, q_max_nic; /* largest data-queue occupancy seen, bytes */
     uint64_t place_bad, place_dup, bytes_placed;
     uint64_t rx_rejected;     /* mrc_endpoint_recv returned < 0 */
+    uint64_t drop_host;       /* packets a stalled host dropped on arrival (MRC_SIM_FAULT_HOST_STALL) */
     uint64_t conn_errors, flows_done, flows_failed;
     uint64_t plane_bytes[MRC_MAX_PORTS]; /* bytes sent by host NIC ports per plane */
     uint64_t trace_count[32]; /* MRC_ENABLE_TRACE: calls of the core's trace hook per id */
@@ -366,6 +370,7 @@ typedef struct mrc_sim__host {
     uint32_t link[MRC_MAX_PORTS];  /* outgoing link of each port */
     mrc_time timer_at;
     uint8_t idle, pcap;
+    uint8_t rx_stall;         /* MRC_SIM_FAULT_HOST_STALL: arriving packets are dropped */
     uint16_t usid;
     uint32_t *slot_flow;      /* conn slot -> flow id */
     uint32_t *rx_flows, n_rx; /* incoming flows, sorted by region offset */
@@ -1309,6 +1314,7 @@ MRC_SIM__PRIVATE void mrc_sim__collect(mrc_sim__flow *f) {
         f->r.ev_withheld = st.ev_withheld;
         f->r.ev_revived = st.ev_revived;
         f->r.rtx_spurious = st.rtx_spurious;
+        f->r.ev_loss_host = st.ev_loss_host;
     }
     if (f->cr) {
         mrc_conn_stats_get(f->cr, &st);
@@ -1422,6 +1428,10 @@ MRC_SIM__PRIVATE void mrc_sim__host_rx(mrc_sim *s, mrc_sim__host *h, uint32_t pi
     mrc_sim__pkt *p = &s->pkt[pi];
     mrc_rxinfo ri;
     uint32_t len = p->hdr_len;
+    if (h->rx_stall) {
+        mrc_sim__drop(s, pi, &s->tot.drop_host, 0);
+        return;
+    }
     if (s->cfg.routing == MRC_SIM_ROUTE_SRV6 && mrc_sim__usid_get(p->da, 0) != h->usid) {
         mrc_sim__drop(s, pi, &s->tot.drop_srv6, 0);
         return;
@@ -1559,6 +1569,16 @@ MRC_SIM__PRIVATE void mrc_sim__fault(mrc_sim *s, uint32_t fid, uint8_t on) {
     case MRC_SIM_FAULT_PLANE_DOWN:
         for (i = 0; i < s->H; i++) mrc_sim__cable_down(s, s->host[i].link[f->port - 1u] >> 1, on);
         break;
+    case MRC_SIM_FAULT_HOST_STALL: /* as FLAP, on the host's receive side */
+        if (f->until && s->now >= f->until) {
+            s->host[f->target].rx_stall = 0;
+            break;
+        }
+        s->host[f->target].rx_stall = on;
+        if (on) (void)mrc_sim__push(s, s->now + f->down_ns, MRC_SIM__EV_FAULT_OFF, fid);
+        else if (!on && (!f->until || s->now + (f->period_ns - f->down_ns) < f->until))
+            (void)mrc_sim__push(s, s->now + (f->period_ns - f->down_ns), MRC_SIM__EV_FAULT_ON, fid);
+        break;
     default: break;
     }
 }
@@ -1600,6 +1620,9 @@ MRC_SIM_API int mrc_sim_add_fault(mrc_sim *s, const mrc_sim_fault *f) {
         break;
     case MRC_SIM_FAULT_PLANE_DOWN:
         if (f->port < 1 || f->port > s->P) return -1;
+        break;
+    case MRC_SIM_FAULT_HOST_STALL:
+        if (f->target >= s->H || !f->down_ns || f->down_ns >= f->period_ns) return -1;
         break;
     default: return -1;
     }

@@ -118,7 +118,7 @@ static int mget(const metrics *m, const char *name, double *v) {
 
 /* ---- scenarios ------------------------------------------------------------------------------------------------ */
 enum { W_PERM, W_INCAST, W_VICTIM, W_ALLTOALL, W_ALLREDUCE, W_MATRIX, W_SELFTEST };
-enum { F_NONE, F_BLACKHOLE, F_LOSS, F_PLANE, F_MIX, F_T1_BLACKHOLE };
+enum { F_NONE, F_BLACKHOLE, F_LOSS, F_PLANE, F_MIX, F_T1_BLACKHOLE, F_HOST };
 
 typedef struct scenario {
     const char *name, *desc;
@@ -217,6 +217,9 @@ static const scenario scenarios[] = {
      0, 0, 0, 10000, 0, 0, 1, 0},
     {"q_faults", "every fault kind on a k=4 fat tree, 4 MB permutation", W_PERM, F_MIX, FT(4), 4000000, 0, 0, 0, 0,
      30000, 0, 10000, 0, 0, 1, 0},
+    {"q_hostloss", "4 planes, 32 hosts x 8 MB; from 30 us host 0 drops all it receives for 2 us every 20 us (a busy "
+     "host: loss on every plane at once, P39)", W_PERM, F_HOST, MP(4, 8, 32), 8000000, 0, 0, 0, 0, 30000, 0, 5000, 0,
+     0, 1, 0},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
@@ -371,6 +374,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     uint32_t nf, done = 0, failed = 0;
     double sum_gp = 0.0, max_fct = 0.0, max_slow = 0.0, ideal_ref, sum_rtx = 0, sum_data = 0, sum_nack = 0;
     double sum_rto = 0, sum_tlp = 0, sum_probe = 0, sum_bh = 0, bypass = 0.0, sum_skip = 0, sum_trim_seen = 0;
+    double sum_demoted = 0, sum_host = 0, stall_demoted = 0;
     double unique_pkts = 0;
     mrc_time last_done = 0, first_start = MRC_TIME_NEVER;
     FILE *pcapf = (FILE *)0;
@@ -579,6 +583,14 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
             f.port = 1;
             (void)mrc_sim_add_fault(s, &f);
             break;
+        case F_HOST: /* host 0's receive side stalls: loss on all its ports at once */
+            f.kind = MRC_SIM_FAULT_HOST_STALL;
+            f.target = 0;
+            f.period_ns = 20000;
+            f.down_ns = 2000;
+            f.until = f.at + 400000;
+            (void)mrc_sim_add_fault(s, &f);
+            break;
         case F_T1_BLACKHOLE: /* switch index of the first T1 of plane 1 (after the plane's T0s) */
             f.kind = MRC_SIM_FAULT_SWITCH_BLACKHOLE;
             f.target = mrc_sim_host_t0(s, H - 1u, 1) + 1u;
@@ -665,6 +677,9 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
             sum_probe += (double)fr.tx_probes;
             sum_bh += (double)fr.bh_drops;
             sum_skip += (double)fr.ev_skip_req;
+            sum_demoted += (double)fr.ev_demoted;
+            sum_host += (double)fr.ev_loss_host;
+            if (fr.dst == 0) stall_demoted += (double)fr.ev_demoted; /* F_HOST stalls host 0 */
             sum_trim_seen += (double)fr.rx_trimmed;
             unique_pkts += (double)((fr.bytes + c.mtu - 1u) / c.mtu);
             if (fr.bh_drops) {
@@ -745,6 +760,9 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     madd(&r->m, "tlp_fired", sum_tlp);
     madd(&r->m, "probes", sum_probe);
     madd(&r->m, "ev_skip_req", sum_skip);
+    madd(&r->m, "ev_demoted", sum_demoted);
+    madd(&r->m, "ev_loss_host", sum_host);
+    if (sc->fault == F_HOST) madd(&r->m, "stalled_rx_demoted", stall_demoted); /* EVs demoted by flows into it */
     madd(&r->m, "trims", (double)t.trims);
     madd(&r->m, "ecn_marks", (double)t.ecn_marks);
     madd(&r->m, "drop_queue", (double)t.drop_queue);
@@ -752,6 +770,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     madd(&r->m, "drop_blackhole", (double)t.drop_blackhole);
     madd(&r->m, "drop_down", (double)(t.drop_down + t.drop_nic_down));
     madd(&r->m, "drop_loss", (double)t.drop_loss);
+    madd(&r->m, "drop_host", (double)t.drop_host);
     madd(&r->m, "drop_noroute", (double)(t.drop_noroute + t.drop_srv6));
     if (c.oracle_bypass || c.oracle_fault) madd(&r->m, "oracle_marks", (double)t.oracle_marks);
     madd(&r->m, "bh_data_drops", sum_bh);
@@ -1337,6 +1356,8 @@ static void golden_write(const opts *o, const scenario *sc, const run *r) {
     } else {
         fputs("check flows_failed == 0\ncheck conn_errors == 0\ncheck place_bad == 0\ncheck place_dup == 0\n", f);
         if (!mget(&r->m, "flows", &v)) fprintf(f, "check flows_done == %.0f\n", v);
+        if (sc->fault == F_HOST) /* P39: a busy host's losses demote no EV of the flows into it */
+            fputs("check stalled_rx_demoted == 0\ncheck ev_loss_host >= 1\ncheck drop_host >= 1\n", f);
         if (!mget(&r->m, "fct_max_over_ideal", &v)) fprintf(f, "check fct_max_over_ideal <= %.3f\n", v * 1.3 + 0.05);
         if (!mget(&r->m, "goodput_mean", &v)) fprintf(f, "check goodput_mean >= %.3f\n", v * 0.75);
         if (!mget(&r->m, "goodput_vs_nofail", &v)) fprintf(f, "check goodput_vs_nofail >= %.3f\n", v * 0.9);

@@ -506,6 +506,7 @@ typedef struct mrc_conn_stats {
     uint64_t ev_group_retired;/* P26 hop groups: EVs demoted with a hop-group member whose silent loss was confirmed */
     uint64_t ev_suspect_held; /* P29 suspect hold: EVs taken out of the rotation while a silent loss on them awaits its
                                  verdict */
+    uint64_t ev_loss_host;    /* P39 host losses: silent losses not held against their EV (every plane lost at once) */
     uint64_t ev_sweeps;       /* P35: sweeps started by a confirmed silent loss */
     uint64_t ev_ver_held;     /* P35 sweeps: EVs a sweep took out of the rotation until verified */
     uint64_t ev_verified;     /* P35 sweeps: ... and brought back by a probe answer or a SACK of a later packet */

@@ -396,6 +396,31 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
     c->st.ev_trims++;
     mrc__ev_skip(c, (uint16_t)slot);
 }
+/* P39 host losses: losses that hit every plane at once are the host's (its receive buffers overflowed, its CPU was
+ * starved), not a path's. A run of consecutive transmissions (in transmission order, with nothing between them) all
+ * judged lost without a trim that covers every port carrying EVs, at least 2, marks the host (hl_at: the send time of
+ * its latest loss): a receiver that drops whatever arrives drops that, a path does not. A loss on an EV sent at 'sent'
+ * (for a verdict, the latest time the original can have left) no later than max(2 srtt, MRC__HOST_WIN_NS) after the
+ * mark is the host's: the EV leaves its hold (P29) and is neither demoted nor swept (ev_loss_host). A real fault on
+ * every plane at once looks the same and is treated alike: the RTO, the retry budget and the no-path timer still end a
+ * QP that cannot deliver. One port never applies. O(ports), per loss. */
+#define MRC__HOST_WIN_NS 4000u
+MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
+    uint32_t all = 0, bit = 1u << (c->evs[slot].port - 1u);
+    unsigned q;
+    c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
+    c->hl_next = (mrc__txseq)(seq + 1u);
+    for (q = 0; q < MRC_MAX_PORTS; q++)
+        if (c->n_act[q] + c->n_skip[q]) all |= 1u << q;
+    if ((all & (all - 1u)) && (c->hl_mask & all) == all) c->hl_at = sent;
+}
+MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
+    mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
+    if (!c->hl_at || mrc__deadline_add(c->hl_at, w) < sent) return false;
+    mrc__ev_unhold(c, slot);
+    c->st.ev_loss_host++;
+    return true;
+}
 /* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
  * on one is evidence against the hop, so the QP's other EVs of the group go ASSUMED_BAD with it and each is probed
  * back on its own (Q8 EV health timers). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a
@@ -404,6 +429,7 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
+    if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
     mrc__ev_demote(c, (uint16_t)slot, false);
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;

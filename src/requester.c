@@ -182,6 +182,7 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
 MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
+    mrc__ev_lost_at(c, r->ev, r->txseq, sent); /* P39 host losses */
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
                                       */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
@@ -191,7 +192,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_tim
         r->flags |= MRC__PR_EVLOST;
         mrc__ev_hold(c, r->ev); /* P29 suspect hold: out of the rotation until the verdict */
     } else {
-        mrc__ev_on_loss(c, (int)r->ev, false, 0);
+        mrc__ev_on_loss(c, (int)r->ev, false, sent);
     }
 }
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {

@@ -356,6 +356,10 @@ struct mrc_conn {
     uint16_t ev_min_active;
     uint16_t ev_floor;        /* per port: EVs a port keeps carrying data whatever the losses (ev_min_active split) */
     mrc_time port_ok[MRC_MAX_PORTS]; /* per port: the last SACK that named a packet sent there */
+    mrc_time hl_at;           /* P39 host losses: send time of the latest loss in a run that covered every port (0:
+                                 none) */
+    uint32_t hl_mask;         /* P39 host losses: the ports of the current run of consecutive silent losses */
+    mrc__txseq hl_next;       /* P39 host losses: the transmission that would extend the run */
     uint16_t ev_proven;       /* P25 hashed-EV bypass knobs: the EV of the latest SACK that named a packet
                                  (MRC__EV_NONE: none yet) */
     mrc_time sw_at, sw_ref;   /* P35 sweeps: when the last sweep began, and the send time after which a SACK proves an

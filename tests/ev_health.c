@@ -1360,6 +1360,67 @@ static int ev_spray_body(sc_pair *p) {
 }
 SC_TEST(t_ev_spray_balance, ev_spray_body)
 
+/* ================================================================================================================
+ * P39 host losses: a receiver that drops whatever arrives (its buffers full, its CPU starved) loses runs of
+ * consecutive packets, which spraying spreads over every plane. Every 256th data packet A sends starts a run of 24
+ * dropped on the way into B (about 9% loss, on all 8 planes at once): no EV is demoted, the losses are counted as the
+ * host's, the data exact. With 4 EVs of plane 2 black-holed as well (ev_blackhole_plane's holes, opened at 6 us) and
+ * a run every 1,024 packets, those 4 are still demoted and no other EV is.
+ * ============================================================================================================== */
+typedef struct ev_host {
+    ev_bh bh;                 /* first: the black-hole filter's state */
+    uint32_t n, dropped;      /* data packets A sent; of them dropped by the runs */
+    uint32_t every;           /* a run of 24 starts every this many data packets (a power of 2) */
+} ev_host;
+static int ev_host_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    ev_host *o = (ev_host *)p->ud;
+    if (from == 0 && ti->payload_len && ti->qpn != MRC_EPOP_QPN && (o->n++ & (o->every - 1u)) >= o->every - 24u) {
+        o->dropped++;
+        return 1;
+    }
+    return ev_bh_filter(p, from, pkt, len, ti, now);
+}
+static int ev_host_run(sc_pair *p, unsigned holes) {
+    static ev_host o;
+    mrc_conn_stats cs;
+    unsigned i;
+    trng r;
+    r.s = g_seed ^ 0x4057105Eull;
+    ev_log_reset();
+    sc_defaults(p, g_seed + 5900 + holes);
+    p->region = 8u << 20;
+    memset(&o, 0, sizeof o);
+    o.bh.want_port = 2;
+    o.every = holes ? 1024u : 256u; /* with holes, runs far enough apart for the holes' own losses to show */
+    p->ud = &o;
+    p->filter = ev_host_filter;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    if (holes) {
+        SC_CHECK(p, ev_run_until(p, 6 * SC_US) == 0);
+        SC_CHECKF(p, ev_bh_open(p, &o.bh, holes, &r) == 0, "only %u EVs seen on plane 2", o.bh.nseen);
+    }
+    SC_CHECK(p, ev_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    for (i = 0; i < o.bh.n; i++)
+        SC_CHECKF(p, ev_state(p->q[0][0].c, o.bh.idx[i]) == MRC_EVS_ASSUMED_BAD && o.bh.lost[i] > 0,
+                  "hole %u (EV %#x port %u, %u packets lost) in state %u at the end", i, o.bh.ev[i], o.bh.port[i],
+                  o.bh.lost[i], ev_state(p->q[0][0].c, o.bh.idx[i]));
+    SC_CHECKF(p, cs.ev_demoted == holes && (holes || cs.ev_sweeps == 0) && cs.ev_loss_host > 0 && o.dropped >= 48u,
+              "%u holes: %llu EVs demoted, %llu sweeps, %llu losses the host's (%u of %u packets dropped in runs)",
+              holes, (unsigned long long)cs.ev_demoted, (unsigned long long)cs.ev_sweeps,
+              (unsigned long long)cs.ev_loss_host, o.dropped, o.n);
+    note("host loss%s: %u of %u data packets dropped in runs of 24; %llu silent losses, %llu the host's, %llu EVs "
+         "demoted", holes ? " + 4 holes on plane 2" : "", o.dropped, o.n, (unsigned long long)cs.ev_losses,
+         (unsigned long long)cs.ev_loss_host, (unsigned long long)cs.ev_demoted);
+    return 0;
+}
+static int ev_host_body(sc_pair *p) { return ev_host_run(p, 0); }
+SC_TEST(t_ev_host_loss, ev_host_body)
+static int ev_host_bh_body(sc_pair *p) { return ev_host_run(p, 4); }
+SC_TEST(t_ev_host_loss_blackhole, ev_host_bh_body)
+
 const test_entry test_ev_health[] = {
     {"ev_blackhole_plane", t_ev_blackhole_plane},
     {"ev_plane_silent_floor", t_ev_plane_silent_floor},
@@ -1375,5 +1436,7 @@ const test_entry test_ev_health[] = {
     {"ev_suspect_hold", t_ev_suspect_hold},
 #endif
     {"ev_sweep", t_ev_sweep},
+    {"ev_host_loss", t_ev_host_loss},
+    {"ev_host_loss_blackhole", t_ev_host_loss_blackhole},
     {NULL, NULL},
 };
