@@ -386,6 +386,7 @@ typedef struct mrc_sim__flow {
 struct mrc_sim {
     mrc_sim_config cfg;
     uint32_t H, P, S, L, C;   /* hosts, ports per host, switches, links, cables */
+    size_t topo_links;        /* links the topology allocates (the out-of-memory message names them) */
     uint32_t n0, n1, hpt;     /* multi-plane: T0s and T1s per plane, hosts per T0; fat tree: k/2 in hpt */
     mrc_sim__host *host;
     mrc_sim__sw *sw;
@@ -615,6 +616,7 @@ MRC_SIM__PRIVATE int mrc_sim__build(mrc_sim *s, char *err, size_t cap) {
         s->C = 0;
         s->sw = (mrc_sim__sw *)calloc(s->S, sizeof *s->sw);
         s->cable = (mrc_sim_cable *)calloc((size_t)s->H * 3u, sizeof *s->cable);
+        s->topo_links = (size_t)s->H * 6u;
         s->link = (mrc_sim__link *)calloc((size_t)s->H * 6u, sizeof *s->link);
         s->ports = (uint32_t *)calloc((size_t)s->H * 6u, sizeof *s->ports);
         s->host = (mrc_sim__host *)calloc(s->H, sizeof *s->host);
@@ -675,6 +677,7 @@ MRC_SIM__PRIVATE int mrc_sim__build(mrc_sim *s, char *err, size_t cap) {
         s->hpt = d;
         s->sw = (mrc_sim__sw *)calloc(s->S, sizeof *s->sw);
         s->cable = (mrc_sim_cable *)calloc((size_t)s->P * (s->H + n0 * n1), sizeof *s->cable);
+        s->topo_links = (size_t)s->P * (s->H + n0 * n1) * 2u;
         s->link = (mrc_sim__link *)calloc((size_t)s->P * (s->H + n0 * n1) * 2u, sizeof *s->link);
         s->ports = (uint32_t *)calloc((size_t)s->P * (s->H + n0 * n1) * 2u, sizeof *s->ports);
         s->host = (mrc_sim__host *)calloc(s->H, sizeof *s->host);
@@ -741,8 +744,19 @@ MRC_SIM__PRIVATE int mrc_sim__build(mrc_sim *s, char *err, size_t cap) {
         }
     }
     return 0;
-oom:
-    mrc_sim__seterr(err, cap, "out of memory");
+oom: { /* name what did not fit: the hosts' endpoints (sized by the core's MRC_MAX_* capacities) and the fabric */
+        double gib = 1024.0 * 1024.0 * 1024.0, links = (double)s->topo_links;
+        double hb = (double)s->H * (double)sizeof(mrc_sim__host);
+        double fb = links * (double)(sizeof(mrc_sim__link) + sizeof(uint32_t)) + links / 2.0 * (double)sizeof(mrc_sim_cable) +
+                    (double)s->S * (double)sizeof(mrc_sim__sw);
+        char m[256];
+        (void)snprintf(m, sizeof m,
+                       "out of memory: %u hosts x %.0f KB of endpoint state (this build's MRC_MAX_CONNS %u, "
+                       "MRC_POOL_BLOCKS %u) = %.1f GiB, and the fabric's %.0f links %.2f GiB",
+                       s->H, (double)sizeof(mrc_sim__host) / 1024.0, (unsigned)MRC_MAX_CONNS,
+                       (unsigned)MRC_POOL_BLOCKS, hb / gib, links, fb / gib);
+        mrc_sim__seterr(err, cap, m);
+    }
     return -1;
 }
 
