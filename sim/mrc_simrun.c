@@ -459,7 +459,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         fprintf(stderr, "mrc_simrun: %s: %s\n", sc->name, err);
         if (strstr(err, "out of memory") && MRC_MAX_CONNS > 8)
             fprintf(stderr, "mrc_simrun: the scale build (make build/sim/mrc_simrun_scale) sizes endpoints for "
-                            "permutations and rings: 77 KB per endpoint\n");
+                            "permutations and rings: 67 KB per endpoint\n");
         if (pcapf) fclose(pcapf);
         return -1;
     }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/sim_scale.sh - the simulator at scale (make sim-scale): the rows of docs/EVALUATION.md#scale that fit in
 # about 10 minutes on a 2-core machine, each a run of the scale build (build/sim/mrc_simrun_scale: endpoints sized
-# for a permutation, 77 KB per endpoint instead of 20 MB).
+# for a permutation, 67 KB per endpoint instead of 20 MB).
 #
 # First it checks that the scale build changes nothing where both builds fit: perm_ft and perm_mp (1,024 hosts) must
 # give the standard runner's digest. Then one line per scenario: hosts, planes, wall time, peak memory and bytes per
