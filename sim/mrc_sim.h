@@ -209,6 +209,9 @@ typedef struct mrc_sim_totals {
     uint64_t plane_bytes[MRC_MAX_PORTS]; /* bytes sent by host NIC ports per plane */
     uint64_t trace_count[32]; /* MRC_ENABLE_TRACE: calls of the core's trace hook per id */
     uint64_t digest;          /* FNV-1a over every delivery (time, host, port, bytes): the run's fingerprint */
+    uint64_t pkt_pool;        /* packets the pool holds (its peak, rounded up to a chunk of 2^16); heap_max: the
+                                 event heap's capacity (its largest size, rounded up to a power of two) */
+    uint64_t heap_max;
 } mrc_sim_totals;
 
 typedef struct mrc_sim_sample {
@@ -500,8 +503,7 @@ MRC_SIM__PRIVATE mrc_sim__ev mrc_sim__pop(mrc_sim *s) {
 }
 
 /* ---- packet pool: chunks of 2^16 packets, indices stay valid and so do pointers ------------------------------
- * Packets in flight and queued are the simulator's largest table at scale (about 17 million at 131,072 hosts): a
- * pool grown in fixed chunks holds at most one chunk more than the peak, where one array doubled by realloc held up to
+ * Packets in flight and queued are the simulator's largest table at scale (JSON pkt_pool): a pool grown in fixed chunks holds at most one chunk more than the peak, where one array doubled by realloc held up to
  * twice the peak and, while it copied, three times. */
 #define MRC_SIM__PKT_SHIFT 16u
 #define MRC_SIM__PKT_CHUNK (1u << MRC_SIM__PKT_SHIFT)
@@ -1835,8 +1837,13 @@ MRC_SIM_API int mrc_sim_flow_get(const mrc_sim *s, uint32_t id, mrc_sim_flow_res
 }
 MRC_SIM_API void mrc_sim_totals_get(const mrc_sim *s, mrc_sim_totals *out) {
     if (!out) return;
-    if (s) *out = s->tot;
-    else memset(out, 0, sizeof *out);
+    if (s) {
+        *out = s->tot;
+        out->pkt_pool = s->pkt_cap;
+        out->heap_max = s->heap_cap;
+    } else {
+        memset(out, 0, sizeof *out);
+    }
 }
 MRC_SIM_API uint32_t mrc_sim_samples(const mrc_sim *s) { return s ? s->nsmp : 0; }
 MRC_SIM_API int mrc_sim_sample_get(const mrc_sim *s, uint32_t i, mrc_sim_sample *out) {

@@ -802,6 +802,8 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         madd(&r->m, "bytes_per_host", rss / (double)H);
         madd(&r->m, "endpoint_bytes", (double)sizeof(mrc_endpoint));
         madd(&r->m, "qp_bytes", (double)sizeof(mrc_conn));
+        madd(&r->m, "pkt_pool", (double)t.pkt_pool);
+        madd(&r->m, "heap_cap", (double)t.heap_max);
     }
     /* EV state changes: the core reports them through trace ids beyond MRC_TRACE_STATE once path health lands */
     {
