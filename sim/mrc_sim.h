@@ -503,8 +503,9 @@ MRC_SIM__PRIVATE mrc_sim__ev mrc_sim__pop(mrc_sim *s) {
 }
 
 /* ---- packet pool: chunks of 2^16 packets, indices stay valid and so do pointers ------------------------------
- * Packets in flight and queued are the simulator's largest table at scale (JSON pkt_pool): a pool grown in fixed chunks holds at most one chunk more than the peak, where one array doubled by realloc held up to
- * twice the peak and, while it copied, three times. */
+ * Packets in flight and queued are the simulator's largest table at scale (JSON pkt_pool): a pool grown in fixed
+ * chunks holds at most one chunk more than the peak, where one array doubled by realloc held up to twice the peak and,
+ * while it copied, three times. */
 #define MRC_SIM__PKT_SHIFT 16u
 #define MRC_SIM__PKT_CHUNK (1u << MRC_SIM__PKT_SHIFT)
 MRC_SIM__PRIVATE MRC__ALWAYS_INLINE mrc_sim__pkt *mrc_sim__pk(const mrc_sim *s, uint32_t i) {
