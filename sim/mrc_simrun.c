@@ -280,6 +280,12 @@ static double pct(const double *v, uint32_t n, double p) {
     i = (uint32_t)(p * (double)(n - 1u) + 0.5);
     return v[i < n ? i : n - 1u];
 }
+static double cpu_now(void) { /* this process's CPU time (user + system), seconds */
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru)) return 0.0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
+}
 static double wall_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -381,7 +387,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     uint32_t H, i, nflows = 0, victim = MRC_SIM_NONE, n = sc->n;
     uint64_t size = o->size ? o->size : sc->size, seed = o->seed, rng;
     mrc_sim_totals t;
-    double w0, wall, *fct;
+    double w0, wall, c0, cpu, *fct;
     uint32_t nf, done = 0, failed = 0;
     double sum_gp = 0.0, max_fct = 0.0, max_slow = 0.0, ideal_ref, sum_rtx = 0, sum_data = 0, sum_nack = 0;
     double sum_rto = 0, sum_tlp = 0, sum_probe = 0, sum_bh = 0, bypass = 0.0, sum_skip = 0, sum_trim_seen = 0;
@@ -660,8 +666,10 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     }
 
     w0 = wall_now();
+    c0 = cpu_now();
     rc = mrc_sim_run(s, MRC_TIME_NEVER);
     wall = wall_now() - w0;
+    cpu = cpu_now() - c0; /* the simulator is one thread: on a busy machine this, not wall_s, is the run's cost */
     if (pcapf) fclose(pcapf);
     if (rc < 0) {
         fprintf(stderr, "mrc_simrun: %s: internal simulator error\n", sc->name);
@@ -795,6 +803,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     madd(&r->m, "events", (double)t.events);
     madd(&r->m, "sim_us", (double)mrc_sim_now(s) / 1e3);
     madd(&r->m, "wall_s", wall);
+    madd(&r->m, "cpu_s", cpu);
     { /* memory: the process's peak so far (a suite's runs share it), per host; the core's state per host */
         struct rusage ru;
         double rss = getrusage(RUSAGE_SELF, &ru) ? 0.0 : (double)ru.ru_maxrss * 1024.0;

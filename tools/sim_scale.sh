@@ -7,7 +7,8 @@
 # give the standard runner's digest. Then one line per scenario: hosts, planes, wall time, peak memory and bytes per
 # host, max FCT / ideal, mean goodput, QP errors and unfinished flows. Exits 1 when a digest differs, a run fails, or
 # a run ends a QP in error or leaves a flow unfinished. Wall times depend on the machine and what else runs on it: the
-# load average is printed beside them, and a run measured while the machine was busy says so.
+# load average is printed beside them, a run measured while the machine was busy says so, and cpu_s (the process's
+# CPU time; the simulator is one thread) is what the run cost whatever else ran.
 #   tools/sim_scale.sh RUNNER SCALE_RUNNER [SCENARIO...]   (default: perm_ft_8k perm_mp_32k)
 #   SIM_SCALE_SEED   the seed (default 1)
 set -u
@@ -39,8 +40,8 @@ done
 
 echo
 echo "== at scale (seed $SEED; $CORES cores; wall time of the simulation, peak resident memory of the process)"
-printf '  %-20s %7s %6s %9s %9s %10s %9s %9s %6s %6s %s\n' scenario hosts planes wall_s peak_MB bytes/host \
-    fct/ideal goodput errors failed "load before/after"
+printf '  %-20s %7s %6s %8s %8s %8s %10s %9s %8s %6s %6s %s\n' scenario hosts planes wall_s cpu_s peak_MB \
+    bytes/host fct/ideal goodput errors failed "load before/after"
 for sc in "$@"; do
     l0=$(load)
     line=$("$RS" --scenario "$sc" --seed "$SEED" --json --quiet --out "$OUT/s" 2>"$OUT/err" | grep '^{"scenario"')
@@ -55,9 +56,9 @@ for sc in "$@"; do
     fail=$(field "$line" flows_failed)
     note=""
     busy=$(awk -v a="$l0" -v b="$l1" -v c="$CORES" 'BEGIN { print (a > c - 0.5 || b > c - 0.5) ? 1 : 0 }')
-    [ "$busy" = 1 ] && note=" (machine busy: the wall time is not a clean measurement)"
-    printf '  %-20s %7s %6s %9.1f %9.0f %10.0f %9.3f %9.3f %6s %6s %s/%s%s\n' "$sc" "$(field "$line" hosts)" \
-        "$(field "$line" planes)" "$(field "$line" wall_s)" "$(field "$line" peak_rss_mb)" \
+    [ "$busy" = 1 ] && note=" (machine busy: wall_s is not a clean measurement; cpu_s is the run's own time)"
+    printf '  %-20s %7s %6s %8.1f %8.1f %8.0f %10.0f %9.3f %8.3f %6s %6s %s/%s%s\n' "$sc" "$(field "$line" hosts)" \
+        "$(field "$line" planes)" "$(field "$line" wall_s)" "$(field "$line" cpu_s)" "$(field "$line" peak_rss_mb)" \
         "$(field "$line" bytes_per_host)" "$(field "$line" fct_max_over_ideal)" "$(field "$line" goodput_mean)" \
         "$err" "$fail" "$l0" "$l1" "$note"
     if [ "$err" != 0 ] || [ "$fail" != 0 ]; then bad=1; fi
