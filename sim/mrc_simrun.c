@@ -200,10 +200,11 @@ static const scenario scenarios[] = {
      "256 up), 2 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
     {"perm_mp_131k_16m", "perm_mp_131k with 16 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 16000000, 0, 0, 0, 0,
      0, 0, 10000, 0, 0, 0, 0},
-    {"t1_blackhole_mp_32k", "perm_mp_32k, 4 MB: one T1 switch of plane 1 silently stops forwarding at 10 us",
-     W_PERM, F_T1_BLACKHOLE, MP(8, 256, 32768), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000, 40000, 0, 0},
-    {"planedown_mp_32k", "perm_mp_32k, 4 MB: plane 1 (every host port 1) down at 10 us", W_PERM, F_PLANE,
-     MP(8, 256, 32768), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000, 40000, 0, 0},
+    {"t1_blackhole_mp_8k", "8,192 hosts on 8 planes of a radix-128 Clos, 4 MB: one T1 switch of plane 1 silently "
+     "stops forwarding at 10 us", W_PERM, F_T1_BLACKHOLE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000,
+     40000, 0, 0},
+    {"planedown_mp_8k", "8,192 hosts on 8 planes of a radix-128 Clos, 4 MB: plane 1 (every host port 1) down at 10 us",
+     W_PERM, F_PLANE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000, 40000, 0, 0},
     {"matrix", "connection matrix from --matrix FILE (src dst bytes start_us per line)", W_MATRIX, F_NONE, FT(16), 0,
      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* small versions (make sim-quick) */

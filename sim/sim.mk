@@ -7,7 +7,7 @@
 #                        non-zero exit on any failure. Well under a minute.
 #   make sim-scale       the simulator at scale (tools/sim_scale.sh): the scale build checked against the standard one
 #                        (the same digest at 1,024 hosts), then perm_ft_8k and perm_mp_32k (SIM_SCALE="..." for
-#                        others: perm_mp_131k, t1_blackhole_mp_32k, ...) with wall time and peak memory. About 10
+#                        others: perm_mp_131k, t1_blackhole_mp_8k, ...) with wall time and peak memory. About 10
 #                        minutes on 2 cores.
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
@@ -32,7 +32,7 @@ SIM_ARGS ?=
 # the 8-plane radix-64 Clos: 8 x 32 T1s), small send/receive queues (one RDMA Write per flow), MPR up to 8 x 128 PSNs.
 SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=256 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
             -DMRC_MAX_MPR_UNITS=8 -DMRC_ENABLE_TRACE
-# The scale build (make sim-scale, scenarios *_8k, *_32k, *_131k): the same runner with endpoints sized for what a
+# The scale build (make sim-scale, the scenarios *_8k, *_32k, *_131k): the same runner with endpoints sized for what a
 # permutation or a ring uses - 8 QPs per endpoint of up to 128 EVs each, a pool of 40 blocks (two QPs' 8 x 128-PSN
 # windows), one EV format and profile, 2 memory regions - 67 KB per endpoint instead of 20 MB. Its runs are identical to
 # mrc_simrun's where both fit (the same digest: docs/EVALUATION.md#scale); scenarios that need more QPs per host or more
