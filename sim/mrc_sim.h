@@ -213,6 +213,9 @@ typedef struct mrc_sim_totals {
     uint64_t plane_bytes[MRC_MAX_PORTS]; /* bytes sent by host NIC ports per plane */
     uint64_t trace_count[32]; /* MRC_ENABLE_TRACE: calls of the core's trace hook per id */
     uint64_t digest;          /* FNV-1a over every delivery (time, host, port, bytes): the run's fingerprint */
+    uint64_t pkt_pool;        /* packets the pool holds (its peak, rounded up to a chunk of 2^16); heap_max: the
+                                 event heap's capacity (its largest size, rounded up to a power of two) */
+    uint64_t heap_max;
 } mrc_sim_totals;
 
 typedef struct mrc_sim_sample {
@@ -391,6 +394,7 @@ typedef struct mrc_sim__flow {
 struct mrc_sim {
     mrc_sim_config cfg;
     uint32_t H, P, S, L, C;   /* hosts, ports per host, switches, links, cables */
+    size_t topo_links;        /* links the topology allocates (the out-of-memory message names them) */
     uint32_t n0, n1, hpt;     /* multi-plane: T0s and T1s per plane, hosts per T0; fat tree: k/2 in hpt */
     mrc_sim__host *host;
     mrc_sim__sw *sw;
@@ -408,7 +412,7 @@ struct mrc_sim {
     uint32_t cwnd;
     uint32_t path_evs;        /* ev_paths: EVs of the path-aware profile (MRC_SIM__PATH_PROF), else 0 */
     uint32_t hashed_evs;      /* ev_hashed: EVs of the hashed profile (also MRC_SIM__PATH_PROF), else 0 */
-    mrc_sim__pkt *pkt;
+    mrc_sim__pkt **pkt;       /* the packet pool in chunks of MRC_SIM__PKT_CHUNK (mrc_sim__pk) */
     uint32_t pkt_cap, pkt_free;
     mrc_sim__flow *flow;
     uint32_t nflows, flow_cap, flows_left;
@@ -503,27 +507,40 @@ MRC_SIM__PRIVATE mrc_sim__ev mrc_sim__pop(mrc_sim *s) {
     return top;
 }
 
-/* ---- packet pool (indices stay valid across growth; pointers do not) ---------------------------------------- */
+/* ---- packet pool: chunks of 2^16 packets, indices stay valid and so do pointers ------------------------------
+ * Packets in flight and queued are the simulator's largest table at scale (JSON pkt_pool): a pool grown in fixed
+ * chunks holds at most one chunk more than the peak, where one array doubled by realloc held up to twice the peak and,
+ * while it copied, three times. */
+#define MRC_SIM__PKT_SHIFT 16u
+#define MRC_SIM__PKT_CHUNK (1u << MRC_SIM__PKT_SHIFT)
+MRC_SIM__PRIVATE MRC__ALWAYS_INLINE mrc_sim__pkt *mrc_sim__pk(const mrc_sim *s, uint32_t i) {
+    return &s->pkt[i >> MRC_SIM__PKT_SHIFT][i & (MRC_SIM__PKT_CHUNK - 1u)];
+}
 MRC_SIM__PRIVATE uint32_t mrc_sim__pkt_alloc(mrc_sim *s) {
     uint32_t i;
     if (s->pkt_free == MRC_SIM__NIL) {
-        uint32_t nc = s->pkt_cap ? s->pkt_cap * 2u : 16384u, j;
-        mrc_sim__pkt *np = (mrc_sim__pkt *)realloc(s->pkt, (size_t)nc * sizeof *np);
-        if (!np) return MRC_SIM__NIL;
-        s->pkt = np;
-        for (j = nc; j-- > s->pkt_cap;) {
-            np[j].next = s->pkt_free;
-            s->pkt_free = j;
+        uint32_t n = s->pkt_cap >> MRC_SIM__PKT_SHIFT, j;
+        mrc_sim__pkt **nt, *c;
+        if (n == 0xFFFFu) return MRC_SIM__NIL; /* 2^32 - 2^16 packets: the index space */
+        nt = (mrc_sim__pkt **)realloc(s->pkt, (size_t)(n + 1u) * sizeof *nt);
+        if (!nt) return MRC_SIM__NIL;
+        s->pkt = nt;
+        c = (mrc_sim__pkt *)malloc((size_t)MRC_SIM__PKT_CHUNK * sizeof *c);
+        if (!c) return MRC_SIM__NIL;
+        nt[n] = c;
+        for (j = MRC_SIM__PKT_CHUNK; j-- > 0;) {
+            c[j].next = s->pkt_free;
+            s->pkt_free = s->pkt_cap + j;
         }
-        s->pkt_cap = nc;
+        s->pkt_cap += MRC_SIM__PKT_CHUNK;
     }
     i = s->pkt_free;
-    s->pkt_free = s->pkt[i].next;
-    s->pkt[i].next = MRC_SIM__NIL;
+    s->pkt_free = mrc_sim__pk(s, i)->next;
+    mrc_sim__pk(s, i)->next = MRC_SIM__NIL;
     return i;
 }
 MRC_SIM__PRIVATE void mrc_sim__pkt_release(mrc_sim *s, uint32_t i) {
-    s->pkt[i].next = s->pkt_free;
+    mrc_sim__pk(s, i)->next = s->pkt_free;
     s->pkt_free = i;
 }
 
@@ -620,6 +637,7 @@ MRC_SIM__PRIVATE int mrc_sim__build(mrc_sim *s, char *err, size_t cap) {
         s->C = 0;
         s->sw = (mrc_sim__sw *)calloc(s->S, sizeof *s->sw);
         s->cable = (mrc_sim_cable *)calloc((size_t)s->H * 3u, sizeof *s->cable);
+        s->topo_links = (size_t)s->H * 6u;
         s->link = (mrc_sim__link *)calloc((size_t)s->H * 6u, sizeof *s->link);
         s->ports = (uint32_t *)calloc((size_t)s->H * 6u, sizeof *s->ports);
         s->host = (mrc_sim__host *)calloc(s->H, sizeof *s->host);
@@ -680,6 +698,7 @@ MRC_SIM__PRIVATE int mrc_sim__build(mrc_sim *s, char *err, size_t cap) {
         s->hpt = d;
         s->sw = (mrc_sim__sw *)calloc(s->S, sizeof *s->sw);
         s->cable = (mrc_sim_cable *)calloc((size_t)s->P * (s->H + n0 * n1), sizeof *s->cable);
+        s->topo_links = (size_t)s->P * (s->H + n0 * n1) * 2u;
         s->link = (mrc_sim__link *)calloc((size_t)s->P * (s->H + n0 * n1) * 2u, sizeof *s->link);
         s->ports = (uint32_t *)calloc((size_t)s->P * (s->H + n0 * n1) * 2u, sizeof *s->ports);
         s->host = (mrc_sim__host *)calloc(s->H, sizeof *s->host);
@@ -746,8 +765,19 @@ MRC_SIM__PRIVATE int mrc_sim__build(mrc_sim *s, char *err, size_t cap) {
         }
     }
     return 0;
-oom:
-    mrc_sim__seterr(err, cap, "out of memory");
+oom: { /* name what did not fit: the hosts' endpoints (sized by the core's MRC_MAX_* capacities) and the fabric */
+        double gib = 1024.0 * 1024.0 * 1024.0, links = (double)s->topo_links;
+        double hb = (double)s->H * (double)sizeof(mrc_sim__host);
+        double fb = links * (double)(sizeof(mrc_sim__link) + sizeof(uint32_t)) + links / 2.0 * (double)sizeof(mrc_sim_cable) +
+                    (double)s->S * (double)sizeof(mrc_sim__sw);
+        char m[256];
+        (void)snprintf(m, sizeof m,
+                       "out of memory: %u hosts x %.0f KB of endpoint state (this build's MRC_MAX_CONNS %u, "
+                       "MRC_POOL_BLOCKS %u) = %.1f GiB, and the fabric's %.0f links %.2f GiB",
+                       s->H, (double)sizeof(mrc_sim__host) / 1024.0, (unsigned)MRC_MAX_CONNS,
+                       (unsigned)MRC_POOL_BLOCKS, hb / gib, links, fb / gib);
+        mrc_sim__seterr(err, cap, m);
+    }
     return -1;
 }
 
@@ -888,7 +918,7 @@ MRC_SIM_API int mrc_sim_srv6_path(const mrc_sim *s, uint32_t src, unsigned port,
 
 /* ---- statistics hooks ---------------------------------------------------------------------------------------- */
 MRC_SIM__PRIVATE void mrc_sim__drop(mrc_sim *s, uint32_t pi, uint64_t *counter, int blackhole) {
-    mrc_sim__pkt *p = &s->pkt[pi];
+    mrc_sim__pkt *p = mrc_sim__pk(s, pi);
     (*counter)++;
     s->cum_drops++;
     if (p->is_data && p->flow != MRC_SIM__NIL) {
@@ -986,7 +1016,7 @@ MRC_SIM__PRIVATE void mrc_sim__tx_start(mrc_sim *s, uint32_t li) {
     while (l->qpkts) {
         unsigned q = l->qh[0] != MRC_SIM__NIL ? 0u : 1u;
         uint32_t pi = l->qh[q];
-        mrc_sim__pkt *p = &s->pkt[pi];
+        mrc_sim__pkt *p = mrc_sim__pk(s, pi);
         mrc_time ser;
         l->qh[q] = p->next;
         if (l->qh[q] == MRC_SIM__NIL) l->qt[q] = MRC_SIM__NIL;
@@ -1013,7 +1043,7 @@ MRC_SIM__PRIVATE void mrc_sim__tx_start(mrc_sim *s, uint32_t li) {
             p->seq = s->seq++;
             p->next = MRC_SIM__NIL;
             if (l->ft == MRC_SIM__NIL) l->fh = pi;
-            else s->pkt[l->ft].next = pi;
+            else mrc_sim__pk(s, l->ft)->next = pi;
             l->ft = pi;
             if (!l->arr_in_heap) {
                 l->arr_in_heap = 1;
@@ -1040,10 +1070,10 @@ MRC_SIM__PRIVATE void mrc_sim__kick(mrc_sim *s, uint32_t li) {
 }
 
 MRC_SIM__PRIVATE void mrc_sim__qpush(mrc_sim *s, mrc_sim__link *l, unsigned q, uint32_t pi) {
-    mrc_sim__pkt *p = &s->pkt[pi];
+    mrc_sim__pkt *p = mrc_sim__pk(s, pi);
     p->next = MRC_SIM__NIL;
     if (l->qt[q] == MRC_SIM__NIL) l->qh[q] = pi;
-    else s->pkt[l->qt[q]].next = pi;
+    else mrc_sim__pk(s, l->qt[q])->next = pi;
     l->qt[q] = pi;
     l->qbytes[q] += p->wire;
     l->qpkts++;
@@ -1052,7 +1082,7 @@ MRC_SIM__PRIVATE void mrc_sim__qpush(mrc_sim *s, mrc_sim__link *l, unsigned q, u
 /* Output port of a switch or a NIC: classify by DSCP codepoint; trim, mark or drop (switches only); queue. */
 MRC_SIM__PRIVATE void mrc_sim__enqueue(mrc_sim *s, uint32_t li, uint32_t pi) {
     mrc_sim__link *l = &s->link[li];
-    mrc_sim__pkt *p = &s->pkt[pi];
+    mrc_sim__pkt *p = mrc_sim__pk(s, pi);
     unsigned cls = s->cls_of[p->dscp & 63u], q;
     uint64_t *qmax;
     if (l->from_host) {
@@ -1104,7 +1134,7 @@ MRC_SIM__PRIVATE void mrc_sim__enqueue(mrc_sim *s, uint32_t li, uint32_t pi) {
 
 MRC_SIM__PRIVATE void mrc_sim__switch_rx(mrc_sim *s, uint32_t swi, uint32_t pi) {
     mrc_sim__sw *w = &s->sw[swi];
-    mrc_sim__pkt *p = &s->pkt[pi];
+    mrc_sim__pkt *p = mrc_sim__pk(s, pi);
     uint32_t li;
     if (w->dead) {
         mrc_sim__drop(s, pi, &s->tot.drop_blackhole, 1);
@@ -1384,7 +1414,7 @@ MRC_SIM__PRIVATE void mrc_sim__host_service(mrc_sim *s, mrc_sim__host *h) {
         if (!room) break;
         pi = mrc_sim__pkt_alloc(s);
         if (pi == MRC_SIM__NIL) break;
-        pk = &s->pkt[pi];
+        pk = mrc_sim__pk(s, pi);
         n = mrc_endpoint_poll_tx(&h->ep, pk->hdr, sizeof pk->hdr, 0, &ti, s->now);
         if (n <= 0) {
             mrc_sim__pkt_release(s, pi);
@@ -1425,7 +1455,7 @@ MRC_SIM__PRIVATE void mrc_sim__host_service(mrc_sim *s, mrc_sim__host *h) {
 }
 
 MRC_SIM__PRIVATE void mrc_sim__host_rx(mrc_sim *s, mrc_sim__host *h, uint32_t pi, uint8_t port) {
-    mrc_sim__pkt *p = &s->pkt[pi];
+    mrc_sim__pkt *p = mrc_sim__pk(s, pi);
     mrc_rxinfo ri;
     uint32_t len = p->hdr_len;
     if (h->rx_stall) {
@@ -1778,12 +1808,12 @@ MRC_SIM_API int mrc_sim_run(mrc_sim *s, mrc_time until) {
         case MRC_SIM__EV_ARRIVE: {
             mrc_sim__link *l = &s->link[e.idx];
             uint32_t pi = l->fh;
-            l->fh = s->pkt[pi].next;
+            l->fh = mrc_sim__pk(s, pi)->next;
             if (l->fh == MRC_SIM__NIL) {
                 l->ft = MRC_SIM__NIL;
                 l->arr_in_heap = 0;
             } else {
-                (void)mrc_sim__push_seq(s, s->pkt[l->fh].t_arr, s->pkt[l->fh].seq, MRC_SIM__EV_ARRIVE, e.idx);
+                (void)mrc_sim__push_seq(s, mrc_sim__pk(s, l->fh)->t_arr, mrc_sim__pk(s, l->fh)->seq, MRC_SIM__EV_ARRIVE, e.idx);
             }
             if (l->to_host) mrc_sim__host_rx(s, &s->host[l->to], pi, l->port);
             else mrc_sim__switch_rx(s, l->to - s->H, pi);
@@ -1831,8 +1861,13 @@ MRC_SIM_API int mrc_sim_flow_get(const mrc_sim *s, uint32_t id, mrc_sim_flow_res
 }
 MRC_SIM_API void mrc_sim_totals_get(const mrc_sim *s, mrc_sim_totals *out) {
     if (!out) return;
-    if (s) *out = s->tot;
-    else memset(out, 0, sizeof *out);
+    if (s) {
+        *out = s->tot;
+        out->pkt_pool = s->pkt_cap;
+        out->heap_max = s->heap_cap;
+    } else {
+        memset(out, 0, sizeof *out);
+    }
 }
 MRC_SIM_API uint32_t mrc_sim_samples(const mrc_sim *s) { return s ? s->nsmp : 0; }
 MRC_SIM_API int mrc_sim_sample_get(const mrc_sim *s, uint32_t i, mrc_sim_sample *out) {
@@ -2032,6 +2067,7 @@ MRC_SIM_API void mrc_sim_destroy(mrc_sim *s) {
     free(s->tbl_usid);
     free(s->tbl_link);
     free(s->heap);
+    for (i = 0; i < s->pkt_cap >> MRC_SIM__PKT_SHIFT; i++) free(s->pkt[i]);
     free(s->pkt);
     free(s->flow);
     free(s->fault);

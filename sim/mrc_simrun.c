@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -190,6 +191,20 @@ static const scenario scenarios[] = {
      F_NONE, MP(8, 16, 128), 64000000, 64, 0, 0, 0, 0, 0, 20000, 0, 0, 0, 0},
     {"faults_ft", "perm on a k=8 fat tree, 8 MB: a flapping link, a degraded link, a T1 switch down, 0.1% loss",
      W_PERM, F_MIX, FT(8), 8000000, 0, 0, 0, 0, 50000, 0, 10000, 0, 0, 0, 0},
+    /* at scale (make sim-scale; build/sim/mrc_simrun_scale, endpoints sized for a permutation: docs/EVALUATION.md) */
+    {"perm_ft_8k", "perm_ft at k = 32: 8,192 hosts, 3-tier fat tree, 2 MB per host", W_PERM, F_NONE, FT(32), 2000000,
+     0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+    {"perm_mp_32k", "perm_mp at 32,768 hosts: 8 planes of a 2-tier Clos of radix-256 switches, 2 MB per host",
+     W_PERM, F_NONE, MP(8, 256, 32768), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+    {"perm_mp_131k", "the reference network: 131,072 hosts, 8 planes of a 2-tier Clos of 512-port switches (256 down, "
+     "256 up), 2 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+    {"perm_mp_131k_16m", "perm_mp_131k with 16 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 16000000, 0, 0, 0, 0,
+     0, 0, 10000, 0, 0, 0, 0},
+    {"t1_blackhole_mp_8k", "8,192 hosts on 8 planes of a radix-128 Clos, 4 MB: one T1 switch of plane 1 silently "
+     "stops forwarding at 10 us", W_PERM, F_T1_BLACKHOLE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000,
+     40000, 0, 0},
+    {"planedown_mp_8k", "8,192 hosts on 8 planes of a radix-128 Clos, 4 MB: plane 1 (every host port 1) down at 10 us",
+     W_PERM, F_PLANE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000, 40000, 0, 0},
     {"matrix", "connection matrix from --matrix FILE (src dst bytes start_us per line)", W_MATRIX, F_NONE, FT(16), 0,
      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* small versions (make sim-quick) */
@@ -268,6 +283,12 @@ static double pct(const double *v, uint32_t n, double p) {
     if (!n) return 0.0;
     i = (uint32_t)(p * (double)(n - 1u) + 0.5);
     return v[i < n ? i : n - 1u];
+}
+static double cpu_now(void) { /* this process's CPU time (user + system), seconds */
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru)) return 0.0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
 }
 static double wall_now(void) {
     struct timespec t;
@@ -370,7 +391,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     uint32_t H, i, nflows = 0, victim = MRC_SIM_NONE, n = sc->n;
     uint64_t size = o->size ? o->size : sc->size, seed = o->seed, rng;
     mrc_sim_totals t;
-    double w0, wall, *fct;
+    double w0, wall, c0, cpu, *fct;
     uint32_t nf, done = 0, failed = 0;
     double sum_gp = 0.0, max_fct = 0.0, max_slow = 0.0, ideal_ref, sum_rtx = 0, sum_data = 0, sum_nack = 0;
     double sum_rto = 0, sum_tlp = 0, sum_probe = 0, sum_bh = 0, bypass = 0.0, sum_skip = 0, sum_trim_seen = 0;
@@ -431,8 +452,25 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         memcpy(c.pcap_hosts, o->pcap_hosts, sizeof c.pcap_hosts);
         c.n_pcap_hosts = o->n_pcap;
     }
+    { /* the QPs one host holds at once, against this build's capacity (the scale build holds 8) */
+        uint32_t need = sc->work == W_INCAST || sc->work == W_VICTIM ? (o->hosts ? o->hosts : n) + 1u
+                        : sc->work == W_ALLTOALL                     ? 2u * ((o->hosts ? o->hosts : n) - 1u)
+                                                                     : 2u;
+        if (need > MRC_MAX_CONNS) {
+            fprintf(stderr,
+                    "mrc_simrun: %s needs up to %u QPs on one host; this runner's endpoints hold %u "
+                    "(MRC_MAX_CONNS; the scale build mrc_simrun_scale is sized for permutations and rings: use "
+                    "mrc_simrun)\n",
+                    sc->name, need, (unsigned)MRC_MAX_CONNS);
+            if (pcapf) fclose(pcapf);
+            return -1;
+        }
+    }
     if (mrc_sim_create(&s, &c, err, sizeof err)) {
         fprintf(stderr, "mrc_simrun: %s: %s\n", sc->name, err);
+        if (strstr(err, "out of memory") && MRC_MAX_CONNS > 8)
+            fprintf(stderr, "mrc_simrun: the scale build (make build/sim/mrc_simrun_scale) sizes endpoints for "
+                            "permutations and rings: 67 KB per endpoint\n");
         if (pcapf) fclose(pcapf);
         return -1;
     }
@@ -641,8 +679,10 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     }
 
     w0 = wall_now();
+    c0 = cpu_now();
     rc = mrc_sim_run(s, MRC_TIME_NEVER);
     wall = wall_now() - w0;
+    cpu = cpu_now() - c0; /* the simulator is one thread: on a busy machine this, not wall_s, is the run's cost */
     if (pcapf) fclose(pcapf);
     if (rc < 0) {
         fprintf(stderr, "mrc_simrun: %s: internal simulator error\n", sc->name);
@@ -783,6 +823,17 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     madd(&r->m, "events", (double)t.events);
     madd(&r->m, "sim_us", (double)mrc_sim_now(s) / 1e3);
     madd(&r->m, "wall_s", wall);
+    madd(&r->m, "cpu_s", cpu);
+    { /* memory: the process's peak so far (a suite's runs share it), per host; the core's state per host */
+        struct rusage ru;
+        double rss = getrusage(RUSAGE_SELF, &ru) ? 0.0 : (double)ru.ru_maxrss * 1024.0;
+        madd(&r->m, "peak_rss_mb", rss / 1e6);
+        madd(&r->m, "bytes_per_host", rss / (double)H);
+        madd(&r->m, "endpoint_bytes", (double)sizeof(mrc_endpoint));
+        madd(&r->m, "qp_bytes", (double)sizeof(mrc_conn));
+        madd(&r->m, "pkt_pool", (double)t.pkt_pool);
+        madd(&r->m, "heap_cap", (double)t.heap_max);
+    }
     /* EV state changes: the core reports them through trace ids beyond MRC_TRACE_STATE once path health lands */
     {
         double evtr = 0.0;
@@ -905,6 +956,7 @@ static void print_human(FILE *f, const run *r) {
     H_("trims", "%.0f")
     H_("conn_errors", "%.0f")
     H_("wall_s", "%.2f")
+    H_("peak_rss_mb", "%.0f")
 #undef H_
     fputc('\n', f);
 }

@@ -5,6 +5,10 @@
 #                        SIM_SEED+SIM_NSEEDS-1, default 1-10; every scenario's files from SIM_SEED). About 40 minutes.
 #   make sim-quick       small scenarios with fixed seeds checked against sim/golden/ (PASS/FAIL per scenario);
 #                        non-zero exit on any failure. Well under a minute.
+#   make sim-scale       the simulator at scale (tools/sim_scale.sh): the scale build checked against the standard one
+#                        (the same digest at 1,024 hosts), then perm_ft_8k and perm_mp_32k (SIM_SCALE="..." for
+#                        others: perm_mp_131k, t1_blackhole_mp_8k, ...) with wall time and peak memory. About 10
+#                        minutes on 2 cores.
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
 #   make sim-seeds       every full-suite scenario on seeds SIM_SEEDS (default 1..10): QP errors, median and worst
@@ -28,15 +32,26 @@ SIM_ARGS ?=
 # the 8-plane radix-64 Clos: 8 x 32 T1s), small send/receive queues (one RDMA Write per flow), MPR up to 8 x 128 PSNs.
 SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=256 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
             -DMRC_MAX_MPR_UNITS=8 -DMRC_ENABLE_TRACE
+# The scale build (make sim-scale, the scenarios *_8k, *_32k, *_131k): the same runner with endpoints sized for what a
+# permutation or a ring uses - 8 QPs per endpoint of up to 128 EVs each, a pool of 40 blocks (two QPs' 8 x 128-PSN
+# windows), one EV format and profile, 2 memory regions - 67 KB per endpoint instead of 20 MB. Its runs are identical to
+# mrc_simrun's where both fit (the same digest: docs/EVALUATION.md#scale); scenarios that need more QPs per host or more
+# EVs per QP are refused.
+SIM_SCALE_CAPS := -DMRC_MAX_CONNS=8 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
+            -DMRC_MAX_MPR_UNITS=8 -DMRC_POOL_BLOCKS=40 -DMRC_MAX_EV_PROFILES=1 -DMRC_MAX_EV_FMTS=1 -DMRC_MAX_MRS=2 \
+            -DMRC_ENABLE_TRACE
 SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h ports/common/mrc_frame.h $(CORE)
 
-.PHONY: sim sim-quick sim-quick-asan sim-golden soak sim-seeds
+.PHONY: sim sim-quick sim-quick-asan sim-golden soak sim-seeds sim-scale
 
 $(B)/sim:
 	@mkdir -p $(B)/sim
 
 $(B)/sim/mrc_simrun: $(SIM_DEPS) | $(B)/sim
 	$(CC) $(CSTD) $(WARN) -O2 -g $(SIM_CAPS) -o $@ sim/mrc_simrun.c
+
+$(B)/sim/mrc_simrun_scale: $(SIM_DEPS) | $(B)/sim
+	$(CC) $(CSTD) $(WARN) -O2 -g $(SIM_SCALE_CAPS) -o $@ sim/mrc_simrun.c
 
 $(B)/sim/mrc_simrun_asan: $(SIM_DEPS) | $(B)/sim
 	$(CC) $(ASANFL) $(SIM_CAPS) -o $@ sim/mrc_simrun.c
@@ -56,6 +71,9 @@ sim: $(B)/sim/mrc_simrun
 
 sim-quick: $(B)/sim/mrc_simrun
 	./$(B)/sim/mrc_simrun --suite quick --seed 1 --golden sim/golden --out $(B)/sim/quick $(SIM_ARGS)
+
+sim-scale: $(B)/sim/mrc_simrun $(B)/sim/mrc_simrun_scale
+	tools/sim_scale.sh ./$(B)/sim/mrc_simrun ./$(B)/sim/mrc_simrun_scale $(SIM_SCALE)
 
 sim-quick-asan: $(B)/sim/mrc_simrun_asan
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
