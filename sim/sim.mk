@@ -6,9 +6,9 @@
 #   make sim-quick       small scenarios with fixed seeds checked against sim/golden/ (PASS/FAIL per scenario);
 #                        non-zero exit on any failure. Well under a minute.
 #   make sim-scale       the simulator at scale (tools/sim_scale.sh): the scale build checked against the standard one
-#                        (the same digest at 1,024 hosts), then perm_ft_8k and perm_mp_32k (SIM_SCALE="..." for
-#                        others: perm_mp_131k, t1_blackhole_mp_8k, ...) with wall time and peak memory. About 10
-#                        minutes on 2 cores.
+#                        (the same digest at 1,024 hosts), then perm_ft_8k and t1_blackhole_mp_8k (SIM_SCALE="..."
+#                        for others: perm_mp_32k, perm_mp_131k, planedown_mp_8k, ...) with wall and CPU time and peak
+#                        memory. About 6 minutes of CPU.
 #   make sim-quick-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make sim-golden      rewrite sim/golden/ from the current run (a deliberate act: commit it with a reason)
 #   make sim-seeds       every full-suite scenario on seeds SIM_SEEDS (default 1..10): QP errors, median and worst

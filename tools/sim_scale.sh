@@ -9,13 +9,13 @@
 # a run ends a QP in error or leaves a flow unfinished. Wall times depend on the machine and what else runs on it: the
 # load average is printed beside them, a run measured while the machine was busy says so, and cpu_s (the process's
 # CPU time; the simulator is one thread) is what the run cost whatever else ran.
-#   tools/sim_scale.sh RUNNER SCALE_RUNNER [SCENARIO...]   (default: perm_ft_8k perm_mp_32k)
+#   tools/sim_scale.sh RUNNER SCALE_RUNNER [SCENARIO...]   (default: perm_ft_8k t1_blackhole_mp_8k)
 #   SIM_SCALE_SEED   the seed (default 1)
 set -u
 R=${1:?usage: tools/sim_scale.sh build/sim/mrc_simrun build/sim/mrc_simrun_scale [scenario...]}
 RS=${2:?scale runner}
 shift 2
-[ $# -eq 0 ] && set -- perm_ft_8k perm_mp_32k
+[ $# -eq 0 ] && set -- perm_ft_8k t1_blackhole_mp_8k
 SEED=${SIM_SCALE_SEED:-1}
 CORES=$(nproc 2>/dev/null || echo 1)
 bad=0
