@@ -513,7 +513,7 @@ MRC_SIM__PRIVATE mrc_sim__ev mrc_sim__pop(mrc_sim *s) {
  * while it copied, three times. */
 #define MRC_SIM__PKT_SHIFT 16u
 #define MRC_SIM__PKT_CHUNK (1u << MRC_SIM__PKT_SHIFT)
-MRC_SIM__PRIVATE MRC__ALWAYS_INLINE mrc_sim__pkt *mrc_sim__pk(const mrc_sim *s, uint32_t i) {
+MRC_SIM__PRIVATE mrc_sim__pkt *mrc_sim__pk(const mrc_sim *s, uint32_t i) {
     return &s->pkt[i >> MRC_SIM__PKT_SHIFT][i & (MRC_SIM__PKT_CHUNK - 1u)];
 }
 MRC_SIM__PRIVATE uint32_t mrc_sim__pkt_alloc(mrc_sim *s) {
