@@ -968,21 +968,28 @@ static int find_metric_flag(const metrics *m) {
     return !mget(m, "job_us", &v) || !mget(m, "incast_ideal_us", &v) || !mget(m, "victim_share", &v);
 }
 
+#define CDF_POINTS 2048u /* a CDF of more flows is drawn at this many quantiles (the last one the slowest flow) */
 static void fct_cdf_plot(const opts *o, const char *file, const char *title, run **rs, unsigned nr) {
     mrc_sim_series sr[8];
-    double *ys[8];
+    double *ys[8], *xs[8];
     unsigned i;
     uint32_t j;
     FILE *f = open_out(o, file, ".svg");
     if (!f) return;
     memset(sr, 0, sizeof sr);
     for (i = 0; i < nr && i < 8; i++) {
-        ys[i] = (double *)malloc((rs[i]->nfct + 1u) * sizeof(double));
-        for (j = 0; ys[i] && j < rs[i]->nfct; j++) ys[i][j] = (double)(j + 1u) / (double)rs[i]->nfct;
+        uint32_t n = rs[i]->nfct, m = n > CDF_POINTS ? CDF_POINTS : n;
+        ys[i] = (double *)malloc((m + 1u) * sizeof(double));
+        xs[i] = (double *)malloc((m + 1u) * sizeof(double));
+        for (j = 0; ys[i] && xs[i] && j < m; j++) { /* quantile j + 1 of m: the flow at rank ceil((j + 1) n / m) */
+            uint32_t k = (uint32_t)(((uint64_t)(j + 1u) * n + m - 1u) / m) - 1u;
+            xs[i][j] = rs[i]->fct_us[k];
+            ys[i][j] = (double)(k + 1u) / (double)n;
+        }
         sr[i].name = rs[i]->scen;
-        sr[i].x = rs[i]->fct_us;
+        sr[i].x = xs[i];
         sr[i].y = ys[i];
-        sr[i].n = ys[i] ? rs[i]->nfct : 0;
+        sr[i].n = ys[i] && xs[i] ? m : 0;
     }
     {
         double ideal = -1.0, tmp;
@@ -995,7 +1002,10 @@ static void fct_cdf_plot(const opts *o, const char *file, const char *title, run
                                MRC_SIM_PLOT_STEP, ideal);
     }
     fclose(f);
-    while (i--) free(ys[i]);
+    while (i--) {
+        free(ys[i]);
+        free(xs[i]);
+    }
 }
 
 static void goodput_plot(const opts *o, const char *file, const char *title, run **rs, unsigned nr, double vline) {
