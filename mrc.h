@@ -6606,6 +6606,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
 
 /* ---- the send window ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm); /* P38: a bitmap naming an unsent PSN */
 MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
 MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base);
 MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
@@ -7155,10 +7156,10 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
     *last = rcvd & 0xFFFFFFu;
     return (uint64_t)rd << 8;
 }
-/* P38 SACKs validated whole: whether the bitmap names a PSN at or past snd_nxt (never sent) */
-MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mrc_seth *s) {
-    int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
-    return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
+/* P38 SACKs validated whole: whether a SACK bitmap bm, whose first bit stands hi PSNs before snd_nxt, names a PSN at
+ * or past snd_nxt (never sent); the general path and the SACK fast path both ask it */
+MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm) {
+    return bm && (hi <= 0 || (hi < 64 && (bm >> hi)));
 }
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
@@ -7174,7 +7175,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
      * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bm_unsent(c, cack, s))
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 ||
+        mrc__sack_bits_unsent(mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset)), s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
@@ -8765,7 +8767,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (bm) {
         base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
         hi = mrc_psn_diff(nxt, base);
-        if (hi <= 0 || (hi < 64 && (bm >> hi))) return mrc__recv(ep, p, len, ri, now);
+        if (mrc__sack_bits_unsent(hi, bm)) return mrc__recv(ep, p, len, ri, now);
     }
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */

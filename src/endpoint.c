@@ -194,7 +194,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (bm) {
         base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
         hi = mrc_psn_diff(nxt, base);
-        if (hi <= 0 || (hi < 64 && (bm >> hi))) return mrc__recv(ep, p, len, ri, now);
+        if (mrc__sack_bits_unsent(hi, bm)) return mrc__recv(ep, p, len, ri, now);
     }
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */

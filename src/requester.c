@@ -530,10 +530,10 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
     *last = rcvd & 0xFFFFFFu;
     return (uint64_t)rd << 8;
 }
-/* P38 SACKs validated whole: whether the bitmap names a PSN at or past snd_nxt (never sent) */
-MRC__PRIVATE bool mrc__sack_bm_unsent(const mrc_conn *c, uint32_t cack, const mrc_seth *s) {
-    int32_t hi = mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset));
-    return s->sack_bitmap && (hi <= 0 || (hi < 64 && (s->sack_bitmap >> hi)));
+/* P38 SACKs validated whole: whether a SACK bitmap bm, whose first bit stands hi PSNs before snd_nxt, names a PSN at
+ * or past snd_nxt (never sent); the general path and the SACK fast path both ask it */
+MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm) {
+    return bm && (hi <= 0 || (hi < 64 && (bm >> hi)));
 }
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
@@ -549,7 +549,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
      * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bm_unsent(c, cack, s))
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 ||
+        mrc__sack_bits_unsent(mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset)), s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
