@@ -551,6 +551,11 @@ MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port);
 enum { MRC_ACCESS_REMOTE_WRITE = 1u << 0, MRC_ACCESS_EXTERNAL = 1u << 1 };
 MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
                                 void *user, uint32_t *rkey);
+/* The same with an rkey the caller chooses (a NIC's or a verbs library's own key; any 32-bit value, unique on the
+ * endpoint): MRC_OK, MRC_ERR_INVAL, MRC_ERR_BUSY (rkey already names a region), MRC_ERR_FULL. Its lookup on each
+ * arriving write stays O(1) (docs/PROTOCOL.md P16). */
+MRC_API int mrc_endpoint_reg_mr_key(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                    void *user, uint32_t rkey);
 MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey); /* MRC_OK, MRC_ERR_NOENT */
 
 /* Feed one received packet (from BTH on, ICRC removed and checked by the adapter). Returns MRC_OK when the

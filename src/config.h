@@ -131,6 +131,16 @@
 #if MRC_MAX_MRS < 1 || MRC_MAX_MRS > 65535
 #error "MRC_MAX_MRS must be 1..65535"
 #endif
+/* The table of caller-chosen rkeys (mrc_endpoint_reg_mr_key): a power of two at least twice MRC_MAX_MRS */
+#define MRC__MR_HASH_N                                                                                                  \
+    (MRC_MAX_MRS <= 8u       ? 16u                                                                                     \
+     : MRC_MAX_MRS <= 16u    ? 32u                                                                                     \
+     : MRC_MAX_MRS <= 64u    ? 128u                                                                                    \
+     : MRC_MAX_MRS <= 256u   ? 512u                                                                                    \
+     : MRC_MAX_MRS <= 1024u  ? 2048u                                                                                   \
+     : MRC_MAX_MRS <= 4096u  ? 8192u                                                                                   \
+     : MRC_MAX_MRS <= 16384u ? 32768u                                                                                  \
+                             : 131072u)
 #if MRC_MAX_MPR_UNITS < 1 || MRC_MAX_MPR_UNITS > 255 || (MRC_MAX_MPR_UNITS & (MRC_MAX_MPR_UNITS - 1))
 #error "MRC_MAX_MPR_UNITS must be a power of two in 1..128"
 #endif

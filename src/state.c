@@ -207,38 +207,104 @@ MRC_API bool mrc_endpoint_port_up(const mrc_endpoint *ep, unsigned port) {
     return ep && port >= 1 && port <= ep->cfg.num_ports && ((ep->ports_up >> (port - 1)) & 1u);
 }
 
-/* ---- memory regions: rkey = (slot + 1) << 8 | 8 random key bits, so lookup is O(1) --------------------------- */
-MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                                void *user, uint32_t *rkey) {
-    unsigned i;
-    if (!ep || !rkey || (access & ~(uint32_t)(MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL))) return MRC_ERR_INVAL;
+/* ---- memory regions ---------------------------------------------------------------------------------------------
+ * An rkey the core chooses is (slot + 1) << 8 | 8 random key bits, so its lookup is one compare; an rkey the caller
+ * chooses (mrc_endpoint_reg_mr_key: the one its verbs library handed out) is found through mr_hash, an open-addressed
+ * table of twice MRC_MAX_MRS entries with linear probes and backward-shift deletion (no tombstones), so every lookup
+ * is O(1) expected and bounded by the table. Every rkey is unique on the endpoint whoever chose it. */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__mr_hslot(uint32_t rkey) {
+    return ((rkey * 2654435761u) >> 15) & (MRC__MR_HASH_N - 1u);
+}
+/* the slot of a caller-chosen rkey, or -1 */
+MRC__PRIVATE int mrc__mr_find_keyed(const mrc_endpoint *ep, uint32_t rkey) {
+    uint32_t h = mrc__mr_hslot(rkey), n;
+    for (n = 0; n < MRC__MR_HASH_N && ep->mr_hash[h]; n++, h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
+        uint32_t i = ep->mr_hash[h] - 1u;
+        if (ep->mrs[i].rkey == rkey) return (int)i;
+    }
+    return -1;
+}
+MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey) {
+    uint32_t i = (rkey >> 8) - 1u;
+    if ((rkey >> 8) != 0 && i < MRC_MAX_MRS && ep->mrs[i].valid && ep->mrs[i].rkey == rkey) return (int)i;
+    return mrc__mr_find_keyed(ep, rkey);
+}
+MRC__PRIVATE int mrc__mr_check(const mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access) {
+    if (access & ~(uint32_t)(MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) return MRC_ERR_INVAL;
     if (!base && !((access & MRC_ACCESS_EXTERNAL) && ep->cfg.place)) return MRC_ERR_INVAL;
     if ((access & MRC_ACCESS_EXTERNAL) && !ep->cfg.place) return MRC_ERR_INVAL;
     if (len > UINT64_MAX - iova) return MRC_ERR_INVAL;
+    return MRC_OK;
+}
+MRC__PRIVATE void mrc__mr_fill(mrc_endpoint *ep, unsigned i, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                               void *user, uint32_t rkey) {
+    ep->mrs[i].valid = 1;
+    ep->mrs[i].base = (uint8_t *)base;
+    ep->mrs[i].user = user;
+    ep->mrs[i].iova = iova;
+    ep->mrs[i].len = len;
+    ep->mrs[i].access = access;
+    ep->mrs[i].rkey = rkey;
+}
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey) {
+    unsigned i;
+    int rc;
+    if (!ep || !rkey) return MRC_ERR_INVAL;
+    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
     for (i = 0; i < MRC_MAX_MRS; i++) {
+        uint32_t k;
         if (ep->mrs[i].valid) continue;
-        ep->mrs[i].valid = 1;
-        ep->mrs[i].base = (uint8_t *)base;
-        ep->mrs[i].user = user;
-        ep->mrs[i].iova = iova;
-        ep->mrs[i].len = len;
-        ep->mrs[i].access = access;
-        ep->mrs[i].rkey = ((uint32_t)(i + 1u) << 8) | (uint32_t)(mrc__rand(ep) & 0xFFu);
-        *rkey = ep->mrs[i].rkey;
+        do { /* never an rkey the caller chose for another region (the draw repeats only then) */
+            k = ((uint32_t)(i + 1u) << 8) | (uint32_t)(mrc__rand(ep) & 0xFFu);
+        } while (mrc__mr_find_keyed(ep, k) >= 0);
+        mrc__mr_fill(ep, i, base, iova, len, access, user, k);
+        *rkey = k;
         return MRC_OK;
     }
     return MRC_ERR_FULL;
 }
-MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey) {
-    uint32_t i = (rkey >> 8) - 1u;
-    if ((rkey >> 8) == 0 || i >= MRC_MAX_MRS || !ep->mrs[i].valid || ep->mrs[i].rkey != rkey) return -1;
-    return (int)i;
+MRC_API int mrc_endpoint_reg_mr_key(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                    void *user, uint32_t rkey) {
+    unsigned i;
+    uint32_t h;
+    int rc;
+    if (!ep) return MRC_ERR_INVAL;
+    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
+    if (mrc__mr_find(ep, rkey) >= 0) return MRC_ERR_BUSY;
+    for (i = 0; i < MRC_MAX_MRS && ep->mrs[i].valid; i++) {
+    }
+    if (i == MRC_MAX_MRS) return MRC_ERR_FULL;
+    mrc__mr_fill(ep, i, base, iova, len, access, user, rkey);
+    ep->mrs[i].keyed = 1;
+    for (h = mrc__mr_hslot(rkey); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
+    } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
+    ep->mr_hash[h] = (uint16_t)(i + 1u);
+    return MRC_OK;
+}
+/* take slot i's caller-chosen rkey out of mr_hash: backward-shift deletion keeps every other key's probe run intact */
+MRC__PRIVATE void mrc__mr_unhash(mrc_endpoint *ep, unsigned i) {
+    uint32_t h = mrc__mr_hslot(ep->mrs[i].rkey), j, home;
+    while (ep->mr_hash[h] != i + 1u) h = (h + 1u) & (MRC__MR_HASH_N - 1u);
+    for (j = h;;) {
+        ep->mr_hash[h] = 0;
+        for (;;) {
+            j = (j + 1u) & (MRC__MR_HASH_N - 1u);
+            if (!ep->mr_hash[j]) return;
+            home = mrc__mr_hslot(ep->mrs[ep->mr_hash[j] - 1u].rkey);
+            /* the entry at j may move to h unless its home lies cyclically in (h, j] */
+            if (h <= j ? (home <= h || home > j) : (home <= h && home > j)) break;
+        }
+        ep->mr_hash[h] = ep->mr_hash[j];
+        h = j;
+    }
 }
 MRC_API int mrc_endpoint_dereg_mr(mrc_endpoint *ep, uint32_t rkey) {
     int i;
     if (!ep) return MRC_ERR_INVAL;
     i = mrc__mr_find(ep, rkey);
     if (i < 0) return MRC_ERR_NOENT;
+    if (ep->mrs[i].keyed) mrc__mr_unhash(ep, (unsigned)i);
     MRC_MEMSET(&ep->mrs[i], 0, sizeof ep->mrs[i]);
     return MRC_OK;
 }

@@ -19,6 +19,7 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);               
 
 /* ---- memory regions ------------------------------------------------------------------------------------------- */
 MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
+MRC__PRIVATE int mrc__mr_find_keyed(const mrc_endpoint *ep, uint32_t rkey); /* caller-chosen rkeys only */
 
 /* ---- the in-flight pool (its waiters: src/sched.c) ------------------------------------------------------------ */
 #define MRC__BTAB_IDX(psn) (((psn) >> 6) & (MRC__BTAB_LEN - 1u))

@@ -432,7 +432,9 @@ struct mrc_endpoint {
         uint64_t iova, len;
         uint32_t rkey, access;
         uint8_t valid;
+        uint8_t keyed;        /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
     } mrs[MRC_MAX_MRS];
+    uint16_t mr_hash[MRC__MR_HASH_N]; /* caller-chosen rkeys -> MR slot + 1 (0 empty), open addressing, linear probes */
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
     uint16_t heap_len;

@@ -296,9 +296,15 @@ int sc_start(sc_pair *p) {
     }
     for (s = 0; s < 2; s++) {
         sc_fill_dst(p, s);
-        if ((rc = mrc_endpoint_reg_mr(p->ep[s], sc_dst(p, s), sc_iova(s),
-                                      p->region, MRC_ACCESS_REMOTE_WRITE, NULL, &p->rkey[s])) != MRC_OK)
+        if (p->keyed_rkey[s]) {
+            p->rkey[s] = p->keyed_rkey[s];
+            if ((rc = mrc_endpoint_reg_mr_key(p->ep[s], sc_dst(p, s), sc_iova(s), p->region, MRC_ACCESS_REMOTE_WRITE,
+                                              NULL, p->rkey[s])) != MRC_OK)
+                return rc;
+        } else if ((rc = mrc_endpoint_reg_mr(p->ep[s], sc_dst(p, s), sc_iova(s), p->region, MRC_ACCESS_REMOTE_WRITE,
+                                             NULL, &p->rkey[s])) != MRC_OK) {
             return rc;
+        }
     }
     p->wc.tap = sc_w_tap;
     p->wc.tap_ud = p;

@@ -251,6 +251,63 @@ static int t_ep_mr_table(void) {
     return 0;
 }
 
+/* P16 caller-chosen rkeys: the argument rules, uniqueness against both kinds of key, and the hash table under churn
+ * against a model (keys drawn so that many share a home entry, removed in random order: backward-shift deletion) */
+static int t_ep_mr_keyed(void) {
+    mrc_config c;
+    mrc_endpoint *ep = &ut_fx.ep;
+    static uint8_t mem[16];
+    uint32_t model[MRC_MAX_MRS], nm = 0, k, core, i, round;
+    uint64_t r = 0x5EED5EEDull;
+    mrc_config_default(&c);
+    CHECK_EQ(mrc_endpoint_init(ep, &c, 0), MRC_OK);
+    CHECK_EQ(mrc_endpoint_reg_mr_key((mrc_endpoint *)0, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, 7), MRC_ERR_INVAL);
+    CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, 1u << 2, NULL, 7), MRC_ERR_INVAL); /* unknown access bit */
+    CHECK_EQ(mrc_endpoint_reg_mr_key(ep, NULL, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, 7), MRC_ERR_INVAL);
+    CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, UINT64_MAX - 15u, 17, 0, NULL, 7), MRC_ERR_INVAL); /* wraps */
+    CHECK_EQ(mrc_endpoint_reg_mr(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, &core), MRC_OK);
+    CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, core), MRC_ERR_BUSY);
+    CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, 0), MRC_OK); /* any value */
+    CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, 0), MRC_ERR_BUSY);
+    CHECK_EQ(mrc_endpoint_dereg_mr(ep, 0), MRC_OK);
+    CHECK_EQ(mrc_endpoint_dereg_mr(ep, 0), MRC_ERR_NOENT);
+    CHECK_EQ(mrc_endpoint_dereg_mr(ep, core), MRC_OK);
+    /* a caller key shaped like a core key for slot 1 (0x2xx) while slot 1 is free (the caller's region takes slot
+     * 0), then a core key, which takes slot 1: over all 256 key bits the core never hands out the key the caller holds */
+    for (i = 0; i < 256u; i++) {
+        CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, 0x200u + i), MRC_OK);
+        CHECK_EQ(mrc_endpoint_reg_mr(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, &core), MRC_OK);
+        CHECKF(core != 0x200u + i, "core rkey 0x%X equals the caller's", (unsigned)core);
+        CHECK_EQ(mrc_endpoint_dereg_mr(ep, core), MRC_OK);
+        CHECK_EQ(mrc_endpoint_dereg_mr(ep, 0x200u + i), MRC_OK);
+    }
+    for (round = 0; round < 4000u; round++) { /* churn against a model */
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        if (nm < MRC_MAX_MRS && (nm == 0 || (r >> 40) % 3u != 0)) {
+            /* keys of a few high bits only: many land on the same home entries */
+            k = (uint32_t)((r >> 33) & 0x7u) << 24 | (uint32_t)((r >> 50) & 0x3u);
+            for (i = 0; i < nm && model[i] != k; i++) {
+            }
+            CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, k),
+                     i < nm ? MRC_ERR_BUSY : MRC_OK);
+            if (i == nm) model[nm++] = k;
+        } else if (nm) {
+            i = (uint32_t)((r >> 20) % nm);
+            CHECKF(mrc_endpoint_dereg_mr(ep, model[i]) == MRC_OK, "round %u: dereg 0x%X", round, (unsigned)model[i]);
+            model[i] = model[--nm];
+        }
+        for (i = 0; i < nm; i++) /* every key still held is found (a second registration is refused) */
+            CHECKF(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, model[i]) == MRC_ERR_BUSY,
+                   "round %u: rkey 0x%X lost", round, (unsigned)model[i]);
+        if (nm < MRC_MAX_MRS) { /* and a key never used is not */
+            CHECK_EQ(mrc_endpoint_reg_mr_key(ep, mem, 0, 16, MRC_ACCESS_REMOTE_WRITE, NULL, 0x0F000000u), MRC_OK);
+            CHECK_EQ(mrc_endpoint_dereg_mr(ep, 0x0F000000u), MRC_OK);
+        }
+    }
+    CHECK(nm <= MRC_MAX_MRS);
+    return 0;
+}
+
 /* recv / poll_tx / poll_event / on_timeout argument checks */
 static int t_ep_api_args(void) {
     ut_fix *f = &ut_fx;
@@ -940,6 +997,7 @@ const test_entry test_state[] = {
     {"ep_init_qpn_base_range", t_ep_init_qpn_base_range},
     {"ep_port_set", t_ep_port_set},
     {"ep_mr_table", t_ep_mr_table},
+    {"ep_mr_keyed", t_ep_mr_keyed},
     {"ep_api_args", t_ep_api_args},
     {"qp_transition_matrix", t_qp_transition_matrix},
     {"qp_mask_bits", t_qp_mask_bits},

@@ -298,6 +298,7 @@ struct sc_pair {
     mrc_time t0;              /* virtual time of the start (endpoints and wire) */
     uint64_t inj_rx[2], inj_drop[2]; /* packets an attacker fed straight to side s, and how many it dropped */
     uint8_t inj_ecn;          /* the ECN bits ho_inject's packets arrive with (default 0) */
+    uint32_t keyed_rkey[2];   /* nonzero: side s registers its region under this caller-chosen rkey (reg_mr_key) */
     /* built by sc_start */
     mrc_endpoint *ep[2];
     sc_q q[2][SC_MAXQ];
