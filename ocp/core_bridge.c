@@ -2,8 +2,8 @@
  * and the progress engine. See bridge.h for the shape, ocp/README.md for the carrier's framing.
  *
  * Owns: the endpoint, the UDP sockets (one per plane to receive, one per EV source port to send), the peer table,
- * the rkey map (application rkeys, chosen by the verbs library, to the core's), the operation ring and the progress
- * thread. The QP and controller calls that run on that thread are in core_calls.c.
+ * the rkeys (the application's, chosen by the verbs library, registered with the core as they are), the operation
+ * ring and the progress thread. The QP and controller calls that run on that thread are in core_calls.c.
  *
  * Carrier: a datagram is an 8-byte shim (EV, the sender's plane-1 UDP port) followed by the MRC packet from BTH on;
  * peers are named by (IPv4, plane-1 UDP port); the core sees a small handle per peer.
@@ -73,10 +73,12 @@ uint32_t ob_peer_handle(ob_dev *d, uint32_t ip, uint16_t port) {
     return d->npeers;
 }
 
-/* The application's rkey (chosen by the verbs library) names the region on the wire; the core checks RETH
- * against its own table, whose rkeys it chooses itself. On the first write naming an rkey, look the region up
- * in the verbs library, register it with the core, and from then on rewrite the RETH rkey on arrival. */
-static int ob_rkey_map(ob_dev *d, uint32_t app, uint32_t *core) {
+/* The application's rkey (chosen by the verbs library) names the region on the wire, and the core registers the
+ * region under that same rkey (mrc_endpoint_reg_mr_key, docs/PROTOCOL.md P16). The verbs library registers regions
+ * without telling this layer, so on the first write naming an rkey the region is looked up there and registered
+ * with the core; a packet is never rewritten. An rkey the verbs library does not know stays unknown to the core,
+ * which refuses the write with a remote access NAK. */
+static int ob_rkey_map(ob_dev *d, uint32_t app) {
     unsigned i;
     void *addr;
     uint64_t iova, len;
@@ -84,47 +86,28 @@ static int ob_rkey_map(ob_dev *d, uint32_t app, uint32_t *core) {
     if (d->cfg.mr_generation) { /* a region went away: forget every registration, look each up again */
         unsigned long g = d->cfg.mr_generation(d->cfg.vctx);
         if (g != d->rkey_gen) {
-            for (i = 0; i < d->nrkeys; i++) mrc_endpoint_dereg_mr(&d->ep, d->rkey[i].core);
+            for (i = 0; i < d->nrkeys; i++) mrc_endpoint_dereg_mr(&d->ep, d->rkey[i]);
             d->nrkeys = 0;
             d->rkey_gen = g;
         }
     }
     for (i = 0; i < d->nrkeys; i++)
-        if (d->rkey[i].app == app) {
-            *core = d->rkey[i].core;
-            return 0;
-        }
+        if (d->rkey[i] == app) return 0;
     if (!d->cfg.mr_lookup || d->nrkeys >= OB_RKEYS) return -1;
     if (d->cfg.mr_lookup(d->cfg.vctx, app, &addr, &iova, &len, &rw) != 0) return -1;
-    if (mrc_endpoint_reg_mr(&d->ep, addr, iova, len, rw ? MRC_ACCESS_REMOTE_WRITE : 0, NULL, core) != MRC_OK)
+    if (mrc_endpoint_reg_mr_key(&d->ep, addr, iova, len, rw ? MRC_ACCESS_REMOTE_WRITE : 0, NULL, app) != MRC_OK)
         return -1;
-    d->rkey[d->nrkeys].app = app;
-    d->rkey[d->nrkeys].core = *core;
-    d->nrkeys++;
+    d->rkey[d->nrkeys++] = app;
     return 0;
 }
 
-static void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len) {
+/* a data packet with a RETH: make sure the core knows the region its rkey names */
+static void ob_rkey_seen(ob_dev *d, const uint8_t *pkt, size_t len) {
     mrc_pkt p;
-    size_t off;
-    uint32_t app, core;
-    uint8_t *q;
     if (len < MRC_BTH_LEN) return;
     if (pkt[0] < MRC_OP_WRITE_FIRST || pkt[0] > MRC_OP_WRITE_ONLY_IMM) return; /* data; each may carry a RETH */
     if (mrc_pkt_decode(pkt, len, &d->wire, &p) != MRC_OK || !(p.hdrs & MRC_HDR_RETH)) return;
-    off = MRC_BTH_LEN + ((p.hdrs & MRC_HDR_METH) ? MRC_METH_LEN : 0) + ((p.hdrs & MRC_HDR_TSETH) ? MRC_TSETH_LEN : 0);
-    if (off + MRC_RETH_LEN > len) return;
-    q = pkt + off + 8;
-    app = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
-    if (app != p.reth.rkey) return; /* not where we expect it: leave the packet to the core's checks */
-    if (ob_rkey_map(d, app, &core) != 0) {
-        d->st.rkey_miss++;
-        core = 0; /* names no region of the core: refused, and answered with a remote access NAK */
-    }
-    q[0] = (uint8_t)(core >> 24);
-    q[1] = (uint8_t)(core >> 16);
-    q[2] = (uint8_t)(core >> 8);
-    q[3] = (uint8_t)core;
+    if (ob_rkey_map(d, p.reth.rkey) != 0) d->st.rkey_miss++;
 }
 
 /* ---- the loop -------------------------------------------------------------------------------------------- */
@@ -251,7 +234,7 @@ static int ob_rx(ob_dev *d, mrc_time now) {
                 ri->port = (uint8_t)(p + 1);
                 ri->ev = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
                 ri->peer = ob_peer_handle(d, from[i].sin_addr.s_addr, (uint16_t)(b[4] << 8 | b[5]));
-                ob_rewrite_rkey(d, b + OB_SHIM, len - OB_SHIM);
+                ob_rkey_seen(d, b + OB_SHIM, len - OB_SHIM);
                 if (d->evlog && b[OB_SHIM] >= MRC_OP_WRITE_FIRST && b[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
                     ob_ev_seen(d, ri->port, ri->ev, ntohs(from[i].sin_port), now);
                 rp[k].pkt = b + OB_SHIM;

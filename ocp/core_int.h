@@ -57,7 +57,7 @@ struct ob_dev {
     int ev_sockets;       /* MRC_OCP_EV_SOCKETS=0 turns them off */
     struct ob_peer peer[OB_MAX_PEERS + 1]; /* handle i = peer[i], 1-based */
     unsigned npeers;
-    struct { uint32_t app, core; } rkey[OB_RKEYS];
+    uint32_t rkey[OB_RKEYS]; /* the application's rkeys registered with the core (mrc_endpoint_reg_mr_key) */
     unsigned nrkeys;
     unsigned long rkey_gen; /* cfg.mr_generation when the map was last valid */
     /* the ring: producers take plock among themselves; the consumer (progress thread) takes no lock */
