@@ -422,7 +422,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     rkey = MRC__FX(q, MRC__RETH_RKEY);
     mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
     va = MRC__FX(q, MRC__RETH_VA);
-    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey) /* else a caller-chosen one, or none */
+    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
         mi = (uint32_t)mrc__mr_find_keyed(ep, rkey);
     if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
         va - ep->mrs[mi].iova > ep->mrs[mi].len)
