@@ -172,9 +172,22 @@ static void fz_q_attr(fz_q *x, unsigned i, fz_in *in) {
     a->timeout = (uint8_t)(b0 & 0x20u ? 0u : 4u + (b0 & 7u)); /* 0 = infinite; 16 us .. 2 ms */
 }
 
-static void fz_mr_register(unsigned i) {
+/* a region registered under a core-drawn rkey, or with keyed set under the caller-chosen rkey key
+ * (mrc_endpoint_reg_mr_key, P16): a key already in use is refused with MRC_ERR_BUSY, and the core draws one instead */
+static void fz_mr_register(unsigned i, int keyed, uint32_t key) {
     fz_mr *m = &g.mr[i];
-    int rc = mrc_endpoint_reg_mr(&g.ep, m->external ? (void *)0 : m->base, m->iova, m->len, m->access, m, &m->rkey);
+    void *base = m->external ? (void *)0 : m->base;
+    int rc;
+    if (keyed) {
+        rc = mrc_endpoint_reg_mr_key(&g.ep, base, m->iova, m->len, m->access, m, key);
+        FZ_CHECK(rc == MRC_OK || rc == MRC_ERR_BUSY, "reg_mr_key %u (0x%X) returned %d", i, (unsigned)key, rc);
+        if (rc == MRC_OK) {
+            m->rkey = key;
+            m->valid = 1;
+            return;
+        }
+    }
+    rc = mrc_endpoint_reg_mr(&g.ep, base, m->iova, m->len, m->access, m, &m->rkey);
     FZ_CHECK(rc == MRC_OK, "reg_mr %u returned %d", i, rc);
     m->valid = 1;
 }
@@ -227,7 +240,9 @@ static int fz_setup(fz_in *in) {
         if (m->external) m->access |= MRC_ACCESS_EXTERNAL;
         m->base = m->external ? (uint8_t *)0 : g.arena[i] + FZ_GUARD;
         for (j = 0; j < m->len; j++) (m->external ? g.ext : g.arena[i])[FZ_GUARD + j] = (uint8_t)(j * 7u + i);
-        fz_mr_register(i);
+        /* c3 bit 0: regions 1 and 3 under caller-chosen rkeys (one from the setup bytes, one shaped like a core key) */
+        fz_mr_register(i, (c3 & 1u) && (i & 1u),
+                       i == 1 ? (uint32_t)c0 << 24 | (uint32_t)c1 << 16 | (uint32_t)c2 << 8 | c3 : 0x400u | c1);
     }
     memcpy(g.shadow, g.arena, sizeof g.arena);
     memcpy(g.ext_shadow, g.ext, sizeof g.ext);
@@ -869,7 +884,8 @@ static void fz_op_manage(fz_in *in) {
                 rc = mrc_endpoint_dereg_mr(&g.ep, m->rkey);
                 FZ_CHECK(rc == MRC_ERR_NOENT, "second dereg returned %d", rc);
             } else {
-                fz_mr_register(i);
+                uint8_t how = fz_u8(in); /* bit 0: a caller-chosen rkey, random or shaped like a core key */
+                fz_mr_register(i, how & 1u, (how & 2u) ? fz_u32(in) : (uint32_t)(how >> 2) << 8);
             }
         } else {
             uint32_t rk = 0;
