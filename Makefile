@@ -158,7 +158,7 @@ $(B)/hello: examples/hello.c $(CORE) | $(B)
 hello: $(B)/hello
 	./$(B)/hello
 
-docs-check: | $(B)
+docs-check: $(B)/mrc_pcap | $(B)
 	CC="$(CC)" CXX="$(CXX)" SIZE_SMALL="$(SIZE_SMALL)" tools/docs_check.sh $(B)
 
 # every API function static to one unit that calls almost none of them: must build clean as C99 and C++11
