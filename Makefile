@@ -10,8 +10,9 @@
 #                      corpora and regression inputs replayed under ASan + UBSan (fuzz-replay), the test suite with
 #                      every mrc_endpoint_recv/poll_tx call checked against the general code (fast-check-suite, in
 #                      two halves), examples/hello.c built and run (hello), the README and header snippets compiled
-#                      and the README's numbers checked (docs-check), the MRC_STATIC build (static); last, the strict
-#                      build of the test suite runs (last line: "N passed, N failed")
+#                      and the README's numbers checked (docs-check), the MRC_STATIC build (static), the UDP
+#                      adapter's own test (udp-test); last, the strict build of the test suite runs (last line:
+#                      "N passed, N failed")
 #   make check         everything: the long suites CI runs - asan, cxx, freestanding, size, demo, demo-sim,
 #                      sim-quick-asan, fast-check-sim, fuzz-short (libFuzzer runs), fuzz-fast-check, udp-smoke,
 #                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32,
@@ -137,7 +138,7 @@ test:
 	./$(B)/mrc_test $(TEST_ARGS)
 
 test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research \
-            perf-report-test perf-cli-test install-test
+            perf-report-test perf-cli-test install-test udp-test
 
 # the suite built with MRC_RESEARCH: the tests of the research knobs (P24, P29, P32, P33 set away from their
 # defaults) run here; the default build (the final run of make test) compiles them out
@@ -157,7 +158,7 @@ $(B)/hello: examples/hello.c $(CORE) | $(B)
 hello: $(B)/hello
 	./$(B)/hello
 
-docs-check: | $(B)
+docs-check: $(B)/mrc_pcap | $(B)
 	CC="$(CC)" CXX="$(CXX)" SIZE_SMALL="$(SIZE_SMALL)" tools/docs_check.sh $(B)
 
 # every API function static to one unit that calls almost none of them: must build clean as C99 and C++11

@@ -3048,6 +3048,7 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
 /* a record in flight that has seen this many later transmissions without being acknowledged is lost */
 #define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
+MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx); /* the PSN a record link names */
 MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front);
 MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r);
 MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i);
@@ -5325,6 +5326,7 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
 MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent); /* P39 host losses */
+MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c); /* P39 host losses: an RTO after every plane fell silent */
 
 /* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);
@@ -5735,14 +5737,37 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
  * every plane at once looks the same and is treated alike: the RTO, the retry budget and the no-path timer still end a
  * QP that cannot deliver. One port never applies. O(ports), per loss. */
 #define MRC__HOST_WIN_NS 4000u
-MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
-    uint32_t all = 0, bit = 1u << (c->evs[slot].port - 1u);
+MRC__PRIVATE uint32_t mrc__ev_ports_carrying(const mrc_conn *c) { /* the ports with EVs ACTIVE or SKIP */
+    uint32_t all = 0;
     unsigned q;
-    c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
-    c->hl_next = (mrc__txseq)(seq + 1u);
     for (q = 0; q < MRC_MAX_PORTS; q++)
         if (c->n_act[q] + c->n_skip[q]) all |= 1u << q;
+    return all;
+}
+MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
+    uint32_t all = mrc__ev_ports_carrying(c), bit = 1u << (c->evs[slot].port - 1u);
+    c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
+    c->hl_next = (mrc__txseq)(seq + 1u);
     if ((all & (all - 1u)) && (c->hl_mask & all) == all) c->hl_at = sent;
+}
+/* P39 host losses, timeouts: the RTO is about to judge the transmission of snd_una lost. When no acknowledgement has
+ * named any transmission sent since the oldest one still in flight (lat_acked_sent before it), and those in flight
+ * cover every port carrying EVs (at least 2), every plane has been silent together for a whole RTO: the receiver or
+ * this host stalled (a starved process, an overflowed buffer), not a path, and the timed-out transmission's send time
+ * marks the host (hl_at), so its loss is the host's (mrc__ev_host_loss). A path that fails alone leaves the others'
+ * acknowledgements coming (lat_acked_sent moves past the head); a lone tail in flight covers one port: both are judged
+ * as before. O(in flight) per RTO at most (stops once every port is covered), nothing per packet. */
+MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c) {
+    uint32_t all = mrc__ev_ports_carrying(c), m = 0, psn = c->txl.head;
+    unsigned i;
+    if (!c->txl.n || !(all & (all - 1u)) || c->lat_acked_sent >= MRC__REC_SENT(c, psn)) return;
+    for (i = 0; i < c->txl.n && (m & all) != all; i++) {
+        const mrc__psnrec *r = MRC__REC(c, psn);
+        if (r->ev < c->ev_count) m |= 1u << (c->evs[r->ev].port - 1u);
+        psn = mrc__link_psn(c, r->next);
+    }
+    if ((m & all) == all && (MRC__REC(c, c->snd_una)->flags & MRC__PR_INFLIGHT))
+        c->hl_at = MRC__MAX(c->hl_at, MRC__REC_SENT(c, c->snd_una));
 }
 MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
     mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
@@ -7498,6 +7523,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
          * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its
          * SACK then reveals the other holes to loss detection. */
         mrc__psnrec *r = MRC__REC(c, c->snd_una);
+        mrc__ev_rto_silent(c); /* P39 host losses: every plane silent since the oldest in flight */
         mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
         if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) { /* to the head of the queue */
             mrc__rtxq_remove(c, c->snd_una, r);

@@ -405,14 +405,37 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
  * every plane at once looks the same and is treated alike: the RTO, the retry budget and the no-path timer still end a
  * QP that cannot deliver. One port never applies. O(ports), per loss. */
 #define MRC__HOST_WIN_NS 4000u
-MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
-    uint32_t all = 0, bit = 1u << (c->evs[slot].port - 1u);
+MRC__PRIVATE uint32_t mrc__ev_ports_carrying(const mrc_conn *c) { /* the ports with EVs ACTIVE or SKIP */
+    uint32_t all = 0;
     unsigned q;
-    c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
-    c->hl_next = (mrc__txseq)(seq + 1u);
     for (q = 0; q < MRC_MAX_PORTS; q++)
         if (c->n_act[q] + c->n_skip[q]) all |= 1u << q;
+    return all;
+}
+MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
+    uint32_t all = mrc__ev_ports_carrying(c), bit = 1u << (c->evs[slot].port - 1u);
+    c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
+    c->hl_next = (mrc__txseq)(seq + 1u);
     if ((all & (all - 1u)) && (c->hl_mask & all) == all) c->hl_at = sent;
+}
+/* P39 host losses, timeouts: the RTO is about to judge the transmission of snd_una lost. When no acknowledgement has
+ * named any transmission sent since the oldest one still in flight (lat_acked_sent before it), and those in flight
+ * cover every port carrying EVs (at least 2), every plane has been silent together for a whole RTO: the receiver or
+ * this host stalled (a starved process, an overflowed buffer), not a path, and the timed-out transmission's send time
+ * marks the host (hl_at), so its loss is the host's (mrc__ev_host_loss). A path that fails alone leaves the others'
+ * acknowledgements coming (lat_acked_sent moves past the head); a lone tail in flight covers one port: both are judged
+ * as before. O(in flight) per RTO at most (stops once every port is covered), nothing per packet. */
+MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c) {
+    uint32_t all = mrc__ev_ports_carrying(c), m = 0, psn = c->txl.head;
+    unsigned i;
+    if (!c->txl.n || !(all & (all - 1u)) || c->lat_acked_sent >= MRC__REC_SENT(c, psn)) return;
+    for (i = 0; i < c->txl.n && (m & all) != all; i++) {
+        const mrc__psnrec *r = MRC__REC(c, psn);
+        if (r->ev < c->ev_count) m |= 1u << (c->evs[r->ev].port - 1u);
+        psn = mrc__link_psn(c, r->next);
+    }
+    if ((m & all) == all && (MRC__REC(c, c->snd_una)->flags & MRC__PR_INFLIGHT))
+        c->hl_at = MRC__MAX(c->hl_at, MRC__REC_SENT(c, c->snd_una));
 }
 MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
     mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);

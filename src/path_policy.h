@@ -26,6 +26,7 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
 MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent); /* P39 host losses */
+MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c); /* P39 host losses: an RTO after every plane fell silent */
 
 /* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now);

@@ -788,6 +788,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
          * trimmed header, a dead path) still count as in flight, and a window they fill would never reopen. Its
          * SACK then reveals the other holes to loss detection. */
         mrc__psnrec *r = MRC__REC(c, c->snd_una);
+        mrc__ev_rto_silent(c); /* P39 host losses: every plane silent since the oldest in flight */
         mrc__req_mark_lost(c, c->snd_una, MRC__LOSS_RTO);
         if ((r->flags & MRC__PR_QUEUED) && c->rtxq.head != c->snd_una) { /* to the head of the queue */
             mrc__rtxq_remove(c, c->snd_una, r);

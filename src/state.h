@@ -47,6 +47,7 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__REC_SENT(c, psn) (mrc__blk(c, psn)->sent[(psn) & (MRC__BLK_PSNS - 1u)])
 /* a record in flight that has seen this many later transmissions without being acknowledged is lost */
 #define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
+MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx); /* the PSN a record link names */
 MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front);
 MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r);
 MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i);

@@ -1421,6 +1421,75 @@ SC_TEST(t_ev_host_loss, ev_host_body)
 static int ev_host_bh_body(sc_pair *p) { return ev_host_run(p, 4); }
 SC_TEST(t_ev_host_loss_blackhole, ev_host_bh_body)
 
+/* ================================================================================================================
+ * P39 host losses, timeouts: a receiver whose process is starved (a busy host) answers nothing for a while, on every
+ * plane at once; the packets reach it, its SACKs come late or not at all. B sends nothing from 20 us to 2.52 ms (2.4
+ * RTOs of 1.05 ms) while A has 8 MB in flight over 8 planes: A's RTO fires twice with every plane silent since the
+ * oldest transmission in flight, which is the host's, not a path's: no EV is demoted (before the rule, each RTO
+ * demoted the EV of the timed-out packet), both losses are counted the host's, the data exact. Then a lone tail: one
+ * 1-packet write in flight on one EV when B falls silent for 2.5 ms: nothing covers the other planes, so the RTO
+ * judges the EV as before and demotes it.
+ * ============================================================================================================== */
+typedef struct ev_stall {
+    mrc_time from, to;        /* B sends nothing in [from, to) (since the start) */
+    uint32_t dropped;         /* B's packets not sent */
+} ev_stall;
+static int ev_stall_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    ev_stall *o = (ev_stall *)p->ud;
+    (void)pkt;
+    (void)len;
+    (void)ti;
+    if (from == 1 && now - p->t0 >= o->from && now - p->t0 < o->to) {
+        o->dropped++;
+        return 1;
+    }
+    return 0;
+}
+static int ev_host_rto_body(sc_pair *p) {
+    static ev_stall o;
+    mrc_conn_stats cs;
+    unsigned i, tail;
+    for (tail = 0; tail < 2; tail++) {
+        ev_log_reset();
+        sc_free(p);
+        sc_defaults(p, g_seed + 6100 + tail);
+        p->region = 8u << 20;
+        memset(&o, 0, sizeof o);
+        o.from = 20 * SC_US;
+        o.to = o.from + 2500 * SC_US;
+        p->ud = &o;
+        p->filter = ev_stall_filter;
+        SC_CHECK(p, sc_start(p) == 0);
+        if (tail) SC_CHECK(p, sc_add(p, 0, 0, 0, 1024, MRC_WR_WRITE, 0) == 0);
+        else
+            for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+        if (tail) { /* the write leaves once B has fallen silent */
+            p->hold = 1;
+            SC_CHECK(p, ev_run_until(p, p->t0 + o.from + SC_US) == 0);
+            p->hold = 0;
+        }
+        SC_CHECK(p, ev_run_until(p, SC_SEC) == 1);
+        if (sc_check_clean(p)) return 1;
+        cs = sc_cstats(p, 0, 0);
+        if (!tail) {
+            SC_CHECKF(p, cs.rto_fired >= 2 && cs.ev_demoted == 0 && cs.ev_loss_host >= 2 && o.dropped > 0,
+                      "a stall on every plane: %llu RTOs, %llu EVs demoted, %llu losses the host's (B sent nothing "
+                      "%u times)", (unsigned long long)cs.rto_fired, (unsigned long long)cs.ev_demoted,
+                      (unsigned long long)cs.ev_loss_host, o.dropped);
+        } else {
+            SC_CHECKF(p, cs.rto_fired >= 1 && cs.ev_demoted >= 1 && cs.ev_loss_host == 0,
+                      "a lone tail: %llu RTOs, %llu EVs demoted, %llu losses the host's", (unsigned long long)cs.rto_fired,
+                      (unsigned long long)cs.ev_demoted, (unsigned long long)cs.ev_loss_host);
+        }
+        note("%s, B silent 2.5 ms: %llu RTOs, %llu silent losses, %llu the host's, %llu EVs demoted",
+             tail ? "a lone 1-packet tail" : "8 MB in flight on 8 planes", (unsigned long long)cs.rto_fired,
+             (unsigned long long)cs.ev_losses, (unsigned long long)cs.ev_loss_host,
+             (unsigned long long)cs.ev_demoted);
+    }
+    return 0;
+}
+SC_TEST(t_ev_host_rto, ev_host_rto_body)
+
 const test_entry test_ev_health[] = {
     {"ev_blackhole_plane", t_ev_blackhole_plane},
     {"ev_plane_silent_floor", t_ev_plane_silent_floor},
@@ -1438,5 +1507,6 @@ const test_entry test_ev_health[] = {
     {"ev_sweep", t_ev_sweep},
     {"ev_host_loss", t_ev_host_loss},
     {"ev_host_loss_blackhole", t_ev_host_loss_blackhole},
+    {"ev_host_rto", t_ev_host_rto},
     {NULL, NULL},
 };

@@ -3,10 +3,14 @@
 #   1. every ```c block of README.md and the loop in mrc.h's USAGE comment are extracted and compiled against the
 #      current API, as C99 (cc) and C++11 (c++), with the project's warnings and -Werror;
 #   2. the README's sizeof figures are the ones tools/mrc_sizes.c prints for the same configurations, and the line
-#      count it gives for examples/hello.c is that file's.
+#      count it gives for examples/hello.c is that file's;
+#   3. every figure of the README's sample output (the dissector's SACK, summary line and tshark -V excerpt) is the
+#      regenerated packet's (tools/readme_sample_check.py over `mrc_pcap gen`, decoded by the core; needs python3
+#      and BUILD_DIR/mrc_pcap).
 # Usage: SIZE_SMALL="-D..." tools/docs_check.sh BUILD_DIR (make docs-check passes make size's small configuration). Prints one line per check and "docs-check: N passed, N failed".
 set -u
-B=${1:-build}/snippets
+BD=${1:-build}
+B=$BD/snippets
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes \
@@ -66,6 +70,17 @@ n=$(wc -l < examples/hello.c | tr -d ' ')
 if grep -q "($n lines; \`make hello\`)" README.md; then ok "README gives examples/hello.c's length ($n lines)"
 else bad "README does not say examples/hello.c has $n lines"; fi
 if [ "$n" -lt 150 ]; then ok "examples/hello.c is under 150 lines"; else bad "examples/hello.c has $n lines (limit 150)"; fi
+
+# 3. the README's sample output, regenerated
+if ! command -v python3 >/dev/null; then
+    echo "skip README sample output: python3 is needed (Debian: apt-get install python3)"
+elif [ ! -x "$BD/mrc_pcap" ]; then
+    bad "README sample output: $BD/mrc_pcap is not built"
+elif out=$(python3 tools/readme_sample_check.py "$BD/mrc_pcap" README.md); then
+    ok "README sample output: $(echo "$out" | tail -1 | sed 's/^readme-sample: //') (every figure regenerated)"
+else
+    bad "README sample output:"; echo "$out" | grep -v "^ok "
+fi
 
 echo "docs-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -65,11 +65,19 @@ transfer "8 planes x 16 EVs, 4 QPs, Write-with-Immediate" "" "-D 1 -q 4 --imm"
 transfer "bidirectional, 0.2% drop + dup + trim, 30 us jitter" "" \
     "-D 1 --bidir -s 20000 --drop 2000 --dup 2000 --trim 2000 --jitter-us 30"
 if [ $QUICK = 0 ]; then
-    transfer "black-holed plane 5 at 300 ms, 64 EVs" "" "-D 0.8 --evs 64 --blackhole-plane 5 --at 300"
+    # planes modelled as 100 Mb/s links (as make demo), so that the goodput before the fault is the links' and the
+    # verdict can tell; on a CPU-bound host (below 80% of the link model) mrc_perf says INCONCLUSIVE, and so does this
+    transfer "black-holed plane 5 at 300 ms, 64 EVs, 100 Mb/s per plane" "" \
+        "-D 0.8 --evs 64 --blackhole-plane 5 --at 300 --plane-rate-mbps 100"
     # the failover figures: a timeline that starts at or after the fault (never "-1666 ms"), a verdict, null for never
     fo=$(json_get "$TMP/t.client" 'd["blackhole"]["verdict"] + " " + ("%.2f" % d["planes_detail"][4]["first_bad_after_fault_ms"] if d["planes_detail"][4]["first_bad_after_fault_ms"] is not None else "none") + " " + str(d["planes_detail"][4]["bad_before_fault"])')
+    why=$(json_get "$TMP/t.client" 'd["blackhole"]["verdict_why"]')
     case "$fo" in
-    OK\ [0-9]* | DEGRADED\ [0-9]* | INCONCLUSIVE\ [0-9]*) ok "black hole: verdict, timeline from the fault ($fo: verdict, first EV marked bad ms after, marked before)" ;;
+    OK\ [0-9]*) ok "black hole: OK, timeline from the fault ($fo: verdict, first EV marked bad ms after, marked before; $why)" ;;
+    INCONCLUSIVE\ [0-9]*) ok "black hole: INCONCLUSIVE (the goodput figures cannot tell: $why); timeline from the fault ($fo)" ;;
+    # a performance verdict, not the smoke's (which checks correctness: the transfer above verified the data): said
+    # as it is, neither ok nor FAIL (a loaded host that is not CPU-bound before the fault can still be after it)
+    DEGRADED\ [0-9]*) echo "note black hole: DEGRADED, not OK: $why ($fo: verdict, first EV marked bad ms after, marked before)" ;;
     *) bad "black hole: verdict and timeline ('$fo')" ;;
     esac
     if python3 -c 'import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(("::1", 0))' 2>/dev/null; then

@@ -932,13 +932,43 @@ static void u_timers(mrc_udp *u, mrc_endpoint *ep, mrc_time now) {
     }
 }
 
+/* Receive rounds while sockets have datagrams ready (rd), at most 4, each followed by a transmit burst so that
+ * acknowledgements leave while a backlog is worked off; what is left stays in rd for the caller (epoll is
+ * level-triggered: the next step picks it up). Returns the datagrams moved, or -1. */
+static int u_rx_rounds(mrc_udp *u, mrc_endpoint *ep, uint32_t *rd, int *more) {
+    mrc_time now;
+    unsigned round;
+    int moved = 0, n;
+    for (round = 0; round < 4u && *rd; round++) {
+        n = u_rx_round(u, rd, u_rx_core, ep, &now);
+        if (n < 0) return -1;
+        moved += n;
+        n = u_tx_core(u, ep, mrc_udp_now(), more);
+        if (n < 0) return -1;
+        moved += n;
+    }
+    if (round > u->st.rx_rounds_max) u->st.rx_rounds_max = round;
+    return moved;
+}
+
+/* The sockets before the timers: a deadline that passed while this process was not running (a busy host) may be
+ * answered by a datagram already waiting in a socket - an acknowledgement that makes an RTO or a tail-loss probe
+ * moot. So due timers run only once what is ready has been read: at the start of a step, when a deadline has passed,
+ * a non-blocking look at the sockets and their rounds come first; after the wait, the timers run once the rounds
+ * have drained every socket (a backlog left after 4 rounds defers them to the next step, which reads first). */
 int mrc_udp_step(mrc_udp *u, mrc_endpoint *ep, mrc_time wake_at, unsigned *ready) {
     mrc_time now = mrc_udp_now(), until, t_start = now, t_woke;
     uint32_t rd = 0;
     int moved = 0, n, more = 0;
-    unsigned round;
     if (ready) *ready = 0;
     u->rx_ep = ep;
+    if (mrc_endpoint_next_deadline(ep) <= now) {
+        if (u_wait(u, 0, &rd, ready) < 0) return -1;
+        n = u_rx_rounds(u, ep, &rd, &more);
+        if (n < 0) return -1;
+        moved += n;
+        now = mrc_udp_now();
+    }
     u_timers(u, ep, now);
     n = u_tx_core(u, ep, now, &more);
     if (n < 0) return -1;
@@ -955,20 +985,10 @@ int mrc_udp_step(mrc_udp *u, mrc_endpoint *ep, mrc_time wake_at, unsigned *ready
     if (u_wait(u, until, &rd, ready) < 0) return -1;
     now = mrc_udp_now();
     t_start += now - t_woke; /* the sleep does not count */
-    /* a few receive rounds, each followed by timers and a transmit burst, so acknowledgements leave while a backlog
-       is being worked off; what is left is picked up by the next step (epoll is level-triggered) */
-    for (round = 0; round < 4u && rd; round++) {
-        n = u_rx_round(u, &rd, u_rx_core, ep, &now);
-        if (n < 0) return -1;
-        moved += n;
-        now = mrc_udp_now();
-        u_timers(u, ep, now);
-        n = u_tx_core(u, ep, now, &more);
-        if (n < 0) return -1;
-        moved += n;
-    }
-    if (round > u->st.rx_rounds_max) u->st.rx_rounds_max = round;
-    if (!round) {
+    n = u_rx_rounds(u, ep, &rd, &more);
+    if (n < 0) return -1;
+    moved += n;
+    if (!rd) { /* every socket drained: the timers, then what they and the rounds left to send */
         now = mrc_udp_now();
         u_timers(u, ep, now);
         n = u_tx_core(u, ep, now, &more);

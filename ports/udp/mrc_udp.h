@@ -153,9 +153,10 @@ int mrc_udp_ev_profile(const mrc_udp *u, mrc_endpoint *ep, uint64_t fmt_id, uint
  * it in *ready (bit i = i-th watched fd). 0, or -1 when full. */
 int mrc_udp_watch_fd(mrc_udp *u, int fd);
 
-/* One turn of the loop: run due timers, send what the core has (up to tx_burst packets), then sleep until a
- * datagram, a watched fd, the core's deadline or wake_at (absolute ns; MRC_TIME_NEVER = none; 0 = do not sleep),
- * receive every datagram waiting (mrc_endpoint_recv), run due timers, and send again. Events are left for the
+/* One turn of the loop: run due timers (after reading what the sockets already hold, when a deadline has passed),
+ * send what the core has (up to tx_burst packets), then sleep until a datagram, a watched fd, the core's deadline or
+ * wake_at (absolute ns; MRC_TIME_NEVER = none; 0 = do not sleep), receive every datagram waiting
+ * (mrc_endpoint_recv), run due timers once the sockets are drained, and send again. Events are left for the
  * caller (mrc_endpoint_poll_event). Returns the datagrams moved (>= 0) or -1 on a socket error that is not
  * recoverable (errno set). ready may be NULL. */
 int mrc_udp_step(mrc_udp *u, mrc_endpoint *ep, mrc_time wake_at, unsigned *ready);

@@ -5,6 +5,8 @@
 #   make demo-udp         loopback, 8 planes, one plane black-holed mid-run: goodput before/after, verification (< 15 s)
 #   make perf-report-test  the report's figures (BW peak, failover verdict and timeline, retransmission lines, JSON)
 #   make perf-cli-test    mrc_perf's perftest flags, refusals, contradictions; its table and JSON on loopback runs
+#   make udp-test         the adapter's own test (ports/udp/mrc_udp_test.c, part of make test): an acknowledgement
+#                         waiting in a socket when the RTO's deadline passes is read before the timers run
 #   make udp-smoke        ~5 s of loopback runs with verification, and the error paths (part of 'make check')
 #   make udp-asan         mrc_perf under AddressSanitizer + UndefinedBehaviorSanitizer on a loopback run
 #   make test-netns       2 netns, 8 veths, one plane silently dropped by nftables: MRC vs Linux MPTCP (root)
@@ -18,7 +20,7 @@ UDP_SRC  := ports/udp/mrc_udp.c
 UDP_DEPS := $(UDP_SRC) ports/udp/mrc_udp.h examples/mrc_perf.c mrc.h
 UDP_SAN  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-.PHONY: perf-report-test perf-cli-test demo-udp udp-smoke udp-asan test-netns bench-udp test-hostile
+.PHONY: perf-report-test perf-cli-test demo-udp udp-smoke udp-asan test-netns bench-udp test-hostile udp-test
 
 # mrc_perf carries MRC over UDP always, and over DPDK (--dpdk) and ibverbs (--ibv) when those libraries are
 # installed (ports/dpdk/dpdk.mk, ports/ibverbs/ibv.mk set DPDK_OK / IBV_OK)
@@ -51,6 +53,13 @@ $(B)/mrc_perf_asan: $(PERF_DEPS) | $(B)
 # ASan + UBSan; and mrc_perf's perftest command line and its table and JSON on short loopback runs (part of make test)
 $(B)/perf_report_test: examples/perf_report_test.c examples/perf_report.h | $(B)
 	$(CC) $(CSTD) $(WARN) $(UDP_SAN) -o $@ examples/perf_report_test.c
+
+# the adapter's own test, under ASan + UBSan (loopback, about 5 ms)
+$(B)/mrc_udp_test: ports/udp/mrc_udp_test.c $(UDP_SRC) ports/udp/mrc_udp.h mrc.h | $(B)
+	$(CC) $(CSTD) $(WARN) $(UDP_SAN) -o $@ ports/udp/mrc_udp_test.c $(UDP_SRC)
+
+udp-test: $(B)/mrc_udp_test
+	ASAN_OPTIONS=detect_leaks=1 ./$(B)/mrc_udp_test
 
 perf-report-test: $(B)/perf_report_test
 	./$(B)/perf_report_test
