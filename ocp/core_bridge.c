@@ -309,9 +309,81 @@ static void ob_send(ob_dev *d, const int *fd, struct mmsghdr *mm, unsigned n) {
     }
 }
 
+/* ---- test hook MRC_OCP_LINK: each plane a link of link_mbps behind a drop-tail queue ------------------------ */
+
+/* A datagram (gathered from iov[0..4)) to its plane's link: it leaves when the link has serialized everything queued
+ * before it and itself; dropped (link_qdrops) when the queue ahead of it is longer than the queue holds. */
+static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr_in *to, const struct iovec *iov,
+                        mrc_time now) {
+    struct ob_link *l = &d->link[plane - 1];
+    mrc_time start = l->busy > now ? l->busy : now;
+    ob_lpkt *q;
+    size_t len = 0, i;
+    for (i = 0; i < 4; i++) len += iov[i].iov_len;
+    if (start - now > d->link_qns || l->len == OB_LINK_SLOTS || len > OB_PKT_MAX) {
+        d->st.link_qdrops++;
+        return;
+    }
+    q = &l->q[(l->head + l->len++) % OB_LINK_SLOTS];
+    q->len = 0;
+    for (i = 0; i < 4; i++) {
+        if (iov[i].iov_len) memcpy(q->b + q->len, iov[i].iov_base, iov[i].iov_len); /* a NULL payload has none */
+        q->len = (uint16_t)(q->len + iov[i].iov_len);
+    }
+    /* what a wire carries besides the datagram: IPv4, UDP and Ethernet headers */
+    l->busy = start + (mrc_time)(len + 28u + 14u) * 8000u / d->link_mbps;
+    q->due = l->busy;
+    q->fd = fd;
+    q->ip = to->sin_addr.s_addr;
+    q->port = to->sin_port;
+}
+
+/* send what the links have finished serializing */
+static void ob_link_release(ob_dev *d, mrc_time now) {
+    unsigned p;
+    for (p = 0; p < d->cfg.planes; p++) {
+        struct ob_link *l = &d->link[p];
+        while (l->len && l->q[l->head].due <= now) {
+            struct mmsghdr mm[OB_BATCH];
+            struct iovec iov[OB_BATCH];
+            struct sockaddr_in to[OB_BATCH];
+            int fds[OB_BATCH];
+            unsigned k = 0;
+            memset(mm, 0, sizeof mm);
+            while (k < OB_BATCH && l->len && l->q[l->head].due <= now) {
+                ob_lpkt *q = &l->q[l->head];
+                memset(&to[k], 0, sizeof to[k]);
+                to[k].sin_family = AF_INET;
+                to[k].sin_addr.s_addr = q->ip;
+                to[k].sin_port = q->port;
+                iov[k].iov_base = q->b;
+                iov[k].iov_len = q->len;
+                mm[k].msg_hdr.msg_name = &to[k];
+                mm[k].msg_hdr.msg_namelen = sizeof to[k];
+                mm[k].msg_hdr.msg_iov = &iov[k];
+                mm[k].msg_hdr.msg_iovlen = 1;
+                fds[k++] = q->fd;
+                l->head = (l->head + 1) % OB_LINK_SLOTS;
+                l->len--;
+            }
+            ob_send(d, fds, mm, k);
+        }
+    }
+}
+
+/* when the next datagram leaves a link (MRC_TIME_NEVER: none waits) */
+static mrc_time ob_link_next(const ob_dev *d) {
+    mrc_time t = MRC_TIME_NEVER;
+    unsigned p;
+    for (p = 0; p < d->cfg.planes; p++)
+        if (d->link[p].len && d->link[p].q[d->link[p].head].due < t) t = d->link[p].q[d->link[p].head].due;
+    return t;
+}
+
 static int ob_tx(ob_dev *d, mrc_time now) {
     static const uint8_t zeros[8];
     int total = 0;
+    if (d->link_mbps) ob_link_release(d, now);
     for (;;) {
         mrc_txpkt tp[OB_BATCH];
         int fds[OB_BATCH];
@@ -361,6 +433,10 @@ static int ob_tx(ob_dev *d, mrc_time now) {
             mm[k].msg_hdr.msg_iov = iov[k];
             mm[k].msg_hdr.msg_iovlen = 4;
             fds[k] = ob_tx_fd(d, ti);
+            if (d->link_mbps) {
+                ob_link_put(d, ti->port, fds[k], &to[k], iov[k], now);
+                continue;
+            }
             k++;
         }
         ob_send(d, fds, mm, k);
@@ -431,7 +507,7 @@ static int ob_turn(ob_dev *d) {
 static void ob_sleep(ob_dev *d) {
     struct pollfd pf[MRC_MAX_PORTS + 1];
     unsigned p, nf = 0;
-    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now;
+    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now, ln = ob_link_next(d);
     int ms = -1;
     uint64_t v;
     for (p = 0; p < d->cfg.planes; p++) {
@@ -446,6 +522,16 @@ static void ob_sleep(ob_dev *d) {
         return;
     }
     now = ob_now();
+    if (ln < dl && ln > now) { /* the link model's next departure: sleep until then, to the nanosecond */
+        struct timespec ts;
+        ts.tv_sec = (time_t)((ln - now) / 1000000000u);
+        ts.tv_nsec = (long)((ln - now) % 1000000000u);
+        if (ppoll(pf, nf, &ts, NULL) > 0 && (pf[nf - 1].revents & POLLIN) && read(d->bell, &v, sizeof v) < 0) {
+        }
+        atomic_store(&d->sleeping, 0);
+        return;
+    }
+    if (ln < dl) dl = ln;
     if (dl != MRC_TIME_NEVER) ms = dl <= now ? 0 : (int)((dl - now + 999999u) / 1000000u);
     if (ms > 100 || ms < 0) ms = 100;
     /* sub-millisecond deadlines: spin briefly rather than sleep a whole millisecond */
@@ -628,19 +714,41 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
             d->bh_start = ob_now() + (mrc_time)ms * 1000000u;
         }
     }
+    {
+        /* test hook: MRC_OCP_LINK=R[/Q] makes each plane a link of R Mb/s behind a drop-tail queue of Q KiB (default
+         * 256), as a NIC port at line rate, so that the planes and not the host's CPU bound the goodput */
+        const char *lk = getenv("MRC_OCP_LINK");
+        unsigned mbps = 0, qkib = 256;
+        if (lk && sscanf(lk, "%u/%u", &mbps, &qkib) >= 1 && mbps >= 1 && mbps <= 100000 && qkib >= 1 &&
+            qkib <= 65536) {
+            for (p = 0; p < cfg->planes; p++) {
+                d->link[p].q = malloc(OB_LINK_SLOTS * sizeof(ob_lpkt));
+                if (!d->link[p].q) {
+                    snprintf(err, errlen, "out of memory for the link model");
+                    rc = ENOMEM;
+                    goto fail;
+                }
+            }
+            d->link_mbps = mbps;
+            d->link_qns = (uint64_t)qkib * 1024u * 8000u / mbps;
+        }
+    }
     if (d->threaded && pthread_create(&d->thr, NULL, ob_thread, d) != 0) {
         snprintf(err, errlen, "cannot start the progress thread");
         rc = EAGAIN;
         goto fail;
     }
+    if (d->threaded) pthread_setname_np(d->thr, "mrc-progress"); /* how ps, top and the tests tell it */
     *out = d;
     return 0;
 sockfail:
     rc = errno;
     snprintf(err, errlen, "socket: %s", strerror(errno));
 fail:
-    for (p = 0; p < MRC_MAX_PORTS; p++)
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
         if (d->fd[p] >= 0) close(d->fd[p]);
+        free(d->link[p].q);
+    }
     if (d->bell >= 0) close(d->bell);
     free(d->evlog);
     free(d);
@@ -669,8 +777,10 @@ void ob_dev_close(ob_dev *d) {
         if (f) fclose(f);
         free(d->evlog);
     }
-    for (p = 0; p < MRC_MAX_PORTS; p++)
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
         if (d->fd[p] >= 0) close(d->fd[p]);
+        free(d->link[p].q);
+    }
     close(d->bell);
     pthread_mutex_destroy(&d->plock);
     pthread_mutex_destroy(&d->ilock);

@@ -19,6 +19,16 @@
 #define OB_EVSOCKS 256 /* sockets bound to EV source ports */
 #define OB_BATCH 32 /* datagrams per recvmmsg / sendmmsg */
 #define OB_PKT_MAX (OB_SHIM + MRC_HDR_MAX + 4096 + 64)
+#define OB_LINK_SLOTS 256u /* datagrams a plane's link model holds (its queue's bytes are the limit before this) */
+
+typedef struct ob_lpkt { /* a datagram waiting for its link (test hook MRC_OCP_LINK) */
+    mrc_time due;
+    int fd;
+    uint32_t ip;
+    uint16_t port;
+    uint16_t len;
+    uint8_t b[OB_PKT_MAX];
+} ob_lpkt;
 
 enum { OP_WRITE = 1, OP_RECV, OP_CALL };
 
@@ -85,6 +95,10 @@ struct ob_dev {
     struct { uint8_t port; uint32_t ev; uint16_t sport; uint64_t pkts; mrc_time last; } ev_seen[256];
     uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
     mrc_time bh_start;
+    /* test hook MRC_OCP_LINK=R[/Q]: each plane a link of R Mb/s behind a drop-tail queue of Q KiB (default 256) */
+    uint32_t link_mbps;
+    uint64_t link_qns;    /* the queue, in ns of serialization */
+    struct ob_link { struct ob_lpkt *q; unsigned head, len; mrc_time busy; } link[MRC_MAX_PORTS];
     mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
     ob_stats st;
 };

@@ -61,9 +61,11 @@ $(eval $(call OCP_RULES,$(OCP_B)-asan,$(OCP_SAN)))
 
 # soft devices of 4 planes on UDP ports of this run's own, so parallel runs do not meet
 OCP_DEVS = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/4,mrcudp1=127.0.0.2:$$p/4"
+# the black-holed plane: devices of 8 planes, as issue 37 has it (goodput keeps 7/8)
+OCP_DEVS8 = MRC_SOFT_DEVICES="mrcudp0=127.0.0.1:$$p/8,mrcudp1=127.0.0.2:$$p/8"
 ocp-test: $(OCP_B)/ocp_test $(OCP_B)/ocp_test_v100 $(OCP_B)/ocp_test_static ocp-headers
 	@p=$(OCP_PORT); $(OCP_DEVS) $(OCP_B)/ocp_test_static errors && $(OCP_DEVS) $(OCP_B)/ocp_test_v100 v100 layout && \
-	    $(OCP_DEVS) $(OCP_B)/ocp_test
+	    $(OCP_DEVS8) $(OCP_B)/ocp_test blackhole && $(OCP_DEVS) $(OCP_B)/ocp_test
 
 # the headers alone, as C99 with -Wpedantic and as C++11 (network plugins are often C++)
 ocp-headers:
@@ -75,7 +77,7 @@ ocp-headers:
 
 ocp-test-asan: $(OCP_B)-asan/ocp_test $(OCP_B)-asan/ocp_test_v100
 	@p=$(OCP_PORT); export ASAN_OPTIONS=detect_leaks=1; $(OCP_DEVS) $(OCP_B)-asan/ocp_test_v100 v100 layout && \
-	    $(OCP_DEVS) $(OCP_B)-asan/ocp_test
+	    $(OCP_DEVS8) $(OCP_B)-asan/ocp_test blackhole && $(OCP_DEVS) $(OCP_B)-asan/ocp_test
 
 ocp-example: $(OCP_B)/lib_mrc.so
 	@sh ocp/tests/ocp_example.sh "$(OCP_SRC)" "$(OCP_B)"
