@@ -64,9 +64,17 @@ static int ob_status(int e) {
 
 uint32_t ob_peer_handle(ob_dev *d, uint32_t ip, uint16_t port) {
     unsigned i;
+    d->peer_err[0] = 0;
     for (i = 1; i <= d->npeers; i++)
-        if (d->peer[i].ip == ip && d->peer[i].port == port) return i;
+        if (d->peer[i].ip == ip && (d->ib || d->peer[i].port == port)) return i; /* IBV: one UDP port, the flows' */
     if (d->npeers >= OB_MAX_PEERS) return 0;
+    if (d->ib) { /* ports/ibverbs serves one peer: the first, whose MAC the kernel must know */
+        if (d->npeers) {
+            snprintf(d->peer_err, sizeof d->peer_err, "a NIC-mode context serves one peer (ports/ibverbs)");
+            return 0;
+        }
+        if (ob_ibv_set_peer(d, ip, d->peer_err, sizeof d->peer_err) != 0) return 0;
+    }
     d->npeers++;
     d->peer[d->npeers].ip = ip;
     d->peer[d->npeers].port = port;
@@ -104,7 +112,12 @@ static int ob_rkey_map(ob_dev *d, uint32_t app, uint32_t *core) {
     return 0;
 }
 
-static void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len) {
+int ob_peer_errno(const ob_dev *d) {
+    if (d->peer_err[0] && getenv("MRC_OCP_DEBUG")) fprintf(stderr, "lib_mrc: %s\n", d->peer_err);
+    return !d->peer_err[0] ? ENOMEM : d->npeers ? EOPNOTSUPP : EHOSTUNREACH;
+}
+
+void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len) {
     mrc_pkt p;
     size_t off;
     uint32_t app, core;
@@ -448,7 +461,8 @@ static int ob_tx(ob_dev *d, mrc_time now) {
 static int ob_events(ob_dev *d) {
     mrc_event ev;
     int n = 0;
-    while (mrc_endpoint_poll_event(&d->ep, &ev) == 1) {
+    /* IBV: a SEND_DONE waits until the NIC has read every buffer posted before it */
+    while ((d->ib ? ob_ibv_poll_event(d, &ev) : mrc_endpoint_poll_event(&d->ep, &ev)) == 1) {
         ob_evt e;
         memset(&e, 0, sizeof e);
         n++;
@@ -493,13 +507,29 @@ static int ob_events(ob_dev *d) {
     return n;
 }
 
+/* IBV: a step of the adapter (timers, transmit, wait until wake_at (0: no wait), receive); its failure is fatal to
+ * the device: reported once, then no more steps (the QPs' retries run out) */
+static int ob_ibv_turn(ob_dev *d, mrc_time wake_at) {
+    int n;
+    if (d->ib_failed) return 0;
+    n = ob_ibv_step(d, wake_at);
+    if (n >= 0) return n;
+    d->ib_failed = 1;
+    fprintf(stderr, "lib_mrc: %s: the NIC carrier failed: %s\n", d->cfg.ibv_dev, ob_ibv_error(d));
+    return 0;
+}
+
 /* one turn: returns the work done (0: idle) */
 static int ob_turn(ob_dev *d) {
     mrc_time now = ob_now();
     int n = ob_drain_ring(d, now);
-    n += ob_rx(d, now);
-    if (mrc_endpoint_next_deadline(&d->ep) <= now) mrc_endpoint_on_timeout(&d->ep, now);
-    n += ob_tx(d, now);
+    if (d->ib) {
+        n += ob_ibv_turn(d, 0);
+    } else {
+        n += ob_rx(d, now);
+        if (mrc_endpoint_next_deadline(&d->ep) <= now) mrc_endpoint_on_timeout(&d->ep, now);
+        n += ob_tx(d, now);
+    }
     n += ob_events(d);
     return n;
 }
@@ -522,6 +552,12 @@ static void ob_sleep(ob_dev *d) {
         return;
     }
     now = ob_now();
+    if (d->ib) { /* the adapter sleeps on its completion channel, the doorbell and the core's deadline */
+        ob_ibv_turn(d, d->ib_failed ? 0 : now + 100000000u);
+        if (d->ib_failed) poll(pf + nf - 1, 1, 100);
+        atomic_store(&d->sleeping, 0);
+        return;
+    }
     if (ln < dl && ln > now) { /* the link model's next departure: sleep until then, to the nanosecond */
         struct timespec ts;
         ts.tv_sec = (time_t)((ln - now) / 1000000000u);
@@ -674,7 +710,13 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
         free(d);
         return EINVAL;
     }
-    for (p = 0; p < cfg->planes; p++) {
+    d->bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (d->bell < 0) goto sockfail;
+    if (cfg->carrier == OB_CAR_IBV) {
+        rc = ob_ibv_open(d, err, errlen);
+        if (rc) goto fail;
+    }
+    for (p = 0; p < cfg->planes && !d->ib; p++) {
         struct sockaddr_in a;
         int sz = 4 << 20;
         d->fd[p] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -694,8 +736,6 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
             goto fail;
         }
     }
-    d->bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (d->bell < 0) goto sockfail;
     pthread_mutex_init(&d->plock, NULL);
     pthread_mutex_init(&d->ilock, NULL);
     pthread_mutex_init(&d->clock_, NULL);
@@ -745,6 +785,7 @@ sockfail:
     rc = errno;
     snprintf(err, errlen, "socket: %s", strerror(errno));
 fail:
+    if (d->ib) ob_ibv_close(d);
     for (p = 0; p < MRC_MAX_PORTS; p++) {
         if (d->fd[p] >= 0) close(d->fd[p]);
         free(d->link[p].q);
@@ -765,6 +806,7 @@ void ob_dev_close(ob_dev *d) {
         }
         pthread_join(d->thr, NULL);
     }
+    if (d->ib) ob_ibv_close(d);
     for (p = 0; p < d->nevsock; p++)
         if (d->evsock[p].fd >= 0) close(d->evsock[p].fd);
     if (d->evlog) { /* one line per (port, EV, source port): port ev sport packets last_seen_ns (CLOCK_MONOTONIC) */
@@ -790,4 +832,9 @@ void ob_dev_close(ob_dev *d) {
 }
 
 void ob_stats_get(ob_dev *d, ob_stats *s) { *s = d->st; }
+
+void ob_dev_addr(const ob_dev *d, uint32_t *ip, uint16_t *udp_port) {
+    *ip = d->cfg.ip;
+    *udp_port = d->cfg.udp_port;
+}
 

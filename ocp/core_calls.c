@@ -87,7 +87,7 @@ static int ob_modify_fn(ob_dev *d, void *arg) {
         m.max_wimm_dest = a->max_wimm_dest;
         m.caps = a->caps;
         m.peer = ob_peer_handle(d, a->peer_ip, a->peer_port);
-        if (!m.peer) return ENOMEM;
+        if (!m.peer) return ob_peer_errno(d);
         break;
     case OB_QPS_RTS:
         mask |= MRC_ATTR_RTS_MASK;
@@ -399,7 +399,7 @@ static int ob_ep_fn(ob_dev *d, void *arg) {
     m.dscp = (int16_t)r->dscp;
     m.ev_fmt = MRC_EV_FMT_UDP;
     m.peer = ob_peer_handle(d, r->peer_ip, r->peer_port);
-    if (!m.peer) return ENOMEM;
+    if (!m.peer) return ob_peer_errno(d);
     m.ev = r->ev;
     m.port_status = r->port_status;
     m.timeout_ns = r->timeout_ns;

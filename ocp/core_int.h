@@ -55,9 +55,14 @@ struct ob_conn {
 
 struct ob_peer { uint32_t ip; uint16_t port; };
 
+struct mrc_ibv; /* ports/ibverbs/mrc_ibv.h */
+
 struct ob_dev {
     mrc_endpoint ep;
     ob_cfg cfg;
+    struct mrc_ibv *ib;   /* OB_CAR_IBV: the adapter (core_ibv.c); NULL for UDP */
+    int ib_failed;        /* the adapter reported a fatal error: no more steps */
+    char peer_err[200];   /* why the last new peer was refused (IBV: one peer, its MAC) */
     int fd[MRC_MAX_PORTS];
     int bell;             /* eventfd doorbell */
     /* sockets bound to the UDP source ports that EVs name, so that the EV is the datagram's real source port (as a
@@ -104,6 +109,16 @@ struct ob_dev {
 };
 
 mrc_time ob_now(void);
+void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len); /* the application's rkey in RETH -> the core's */
+/* an errno value for a refused peer handle (ob_peer_handle returned 0) */
+int ob_peer_errno(const ob_dev *d);
+/* core_ibv.c: the NIC carrier */
+int ob_ibv_open(ob_dev *d, char *err, size_t errlen);
+void ob_ibv_close(ob_dev *d);
+int ob_ibv_set_peer(ob_dev *d, uint32_t ip, char *err, size_t errlen);
+int ob_ibv_step(ob_dev *d, mrc_time wake_at); /* wake_at 0: do not sleep */
+int ob_ibv_poll_event(ob_dev *d, mrc_event *ev);
+const char *ob_ibv_error(const ob_dev *d);
 int ob_errno(int e);                                          /* MRC_ERR_* -> errno value */
 uint32_t ob_peer_handle(ob_dev *d, uint32_t ip, uint16_t port); /* 0: the table is full */
 /* Run fn(d, arg) on the progress thread (inline mode: here) and return what it returned. */

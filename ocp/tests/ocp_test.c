@@ -20,6 +20,8 @@
  *                      own calls (one process driving two devices would have to poll both)
  *   ocp_test_v100 v100 the same source built for API 1.0.0 (MRC_API_VER_USED, MRC_CTL_API_VER_USED): its
  *                      context says 1.0.0, and EV events reach it as 48-byte records without `state`
+ *   ocp_test nic       bw between two RDMA devices (OCP_NIC_DEVS=dev0,dev1, default the first two) with the real
+ *                      libibverbs (the build in ocp-nic/); skipped with the reason where there are none
  *   ocp_test layout    sizes and offsets of the API's structures on x86_64 (as OCP's headers give them).
  *
  * Every check prints "ok <name>" or "FAIL <name>: why"; the last line is "N passed, N failed"; the exit status is
@@ -31,6 +33,7 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +51,7 @@
 #pragma GCC diagnostic pop
 
 static unsigned n_pass, n_fail;
+static const char *g_dev0 = "mrcudp0", *g_dev1 = "mrcudp1"; /* bw's two devices (nic: two RDMA devices) */
 #define CHECK(name, cond, ...)                                                                                      \
     do {                                                                                                            \
         if (cond) {                                                                                                 \
@@ -306,7 +310,7 @@ static int bw_server(int rd, int wr_) {
     struct wire me, peer;
     unsigned i;
     int bad = 0;
-    side_open(&s, "mrcudp1", 2 * MAXSZ + 4096, 1024, 256);
+    side_open(&s, g_dev1, 2 * MAXSZ + 4096, 1024, 256);
     side_wire(&s, &me, 0x222);
     xwrite(wr_, &me, sizeof me);
     xread(rd, &peer, sizeof peer);
@@ -358,7 +362,7 @@ static void bw_client(int rd, int wr_) {
     struct wire me, peer;
     unsigned i;
     uint64_t lat = 0;
-    side_open(&s, "mrcudp0", 2 * MAXSZ + 4096, 1024, 256);
+    side_open(&s, g_dev0, 2 * MAXSZ + 4096, 1024, 256);
     side_wire(&s, &me, 0x111);
     xread(rd, &peer, sizeof peer);
     xwrite(wr_, &me, sizeof me);
@@ -1286,6 +1290,43 @@ static void t_v100(void) {
 #endif
 }
 
+/* ---- bw over two RDMA devices, with the real libibverbs (ocp_test built as ocp-nic/ocp_test) ------------------ */
+
+static void t_nic(void) {
+    int n = 0, i;
+    struct ibv_device **l = ibv_get_device_list(&n);
+    static char d0[64], d1[64];
+    const char *want = getenv("OCP_NIC_DEVS"); /* "dev0,dev1"; default: the first two devices */
+    if (!l || n < 1) {
+        printf("skip - nic: no RDMA device (ibv_get_device_list found none: %s)\n", strerror(errno));
+        if (l) ibv_free_device_list(l);
+        return;
+    }
+    if (dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_lookup")) {
+        printf("skip - nic: this program loaded the soft libibverbs, not the real one\n");
+        ibv_free_device_list(l);
+        return;
+    }
+    if (want && sscanf(want, "%63[^,],%63s", d0, d1) == 2) {
+    } else if (n >= 2) {
+        snprintf(d0, sizeof d0, "%s", ibv_get_device_name(l[0]));
+        snprintf(d1, sizeof d1, "%s", ibv_get_device_name(l[1]));
+    } else {
+        printf("skip - nic: bw needs two RDMA devices (found %d:", n);
+        for (i = 0; i < n; i++) printf(" %s", ibv_get_device_name(l[i]));
+        printf("); set OCP_NIC_DEVS=dev0,dev1\n");
+        ibv_free_device_list(l);
+        return;
+    }
+    ibv_free_device_list(l);
+    printf("-- nic: bw between %s and %s over raw packet QPs (ports/ibverbs)\n", d0, d1);
+    g_dev0 = d0;
+    g_dev1 = d1;
+    t_bw();
+    g_dev0 = "mrcudp0";
+    g_dev1 = "mrcudp1";
+}
+
 int main(int argc, char **argv) {
     int i, all = argc < 2;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1299,6 +1340,7 @@ int main(int argc, char **argv) {
         if (all || !strcmp(t, "cc")) t_cc();
         if (all || !strcmp(t, "evwire")) t_evwire();
         if (!strcmp(t, "v100")) t_v100();
+        if (!strcmp(t, "nic")) t_nic(); /* not part of "all": built against the real libibverbs */
         if (all || !strcmp(t, "inline")) { /* no progress thread: each process drives its one device in its calls */
             printf("-- inline mode (MRC_OCP_INLINE=1): bw\n");
             setenv("MRC_OCP_INLINE", "1", 1);
