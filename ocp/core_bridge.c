@@ -112,6 +112,22 @@ static int ob_rkey_map(ob_dev *d, uint32_t app, uint32_t *core) {
     return 0;
 }
 
+/* P19 for the state-changing endpoint operation: lib_mrc turns the core's guard.epop_peer_check off, so that EV probes
+ * are answered to any peer (a controller probes paths to endpoints it has no QP with); a PORT_STATUS_UPDATE, which
+ * confines a peer's QPs to the planes it names, is still taken only from a peer with a connected QP here. */
+int ob_epop_refuse(ob_dev *d, const uint8_t *pkt, size_t len, uint32_t peer) {
+    mrc_pkt k;
+    unsigned i;
+    if (len < 1 || pkt[0] != MRC_OP_EP_REQ) return 0;
+    if (mrc_pkt_decode(pkt, len, &d->wire, &k) != MRC_OK || k.erth.op != MRC_EPOP_PORT_STATUS_UPDATE) return 0;
+    for (i = 0; i < d->nconns; i++) {
+        int st = mrc_conn_state(&d->conns[i]->c);
+        if (d->conns[i]->peer == peer && (st == MRC_QPS_RTR || st == MRC_QPS_RTS)) return 0;
+    }
+    d->st.psu_refused++;
+    return 1;
+}
+
 int ob_peer_errno(const ob_dev *d) {
     if (d->peer_err[0] && getenv("MRC_OCP_DEBUG")) fprintf(stderr, "lib_mrc: %s\n", d->peer_err);
     return !d->peer_err[0] ? ENOMEM : d->npeers ? EOPNOTSUPP : EHOSTUNREACH;
@@ -193,24 +209,64 @@ static int ob_exec(ob_dev *d, ob_op *op, mrc_time now) {
     return 1;
 }
 
-static int ob_drain_ring(ob_dev *d, mrc_time now) {
+/* Parked posts, oldest first: each QP's in order; a QP whose queue is still full keeps the rest of its posts
+ * parked and is not asked again in this pass. */
+static int ob_retry_parked(ob_dev *d, mrc_time now) {
+    unsigned i, k = 0;
     int n = 0;
-    if (d->has_stalled) {
-        if (!ob_exec(d, &d->stalled, now)) return 0;
-        d->has_stalled = 0;
-        n++;
+    if (!d->npark) return 0;
+    d->pass++;
+    for (i = 0; i < d->npark; i++) {
+        ob_op *op = &d->parked[i];
+        if (op->conn->full_pass != d->pass && ob_exec(d, op, now)) {
+            op->conn->nparked--;
+            n++;
+            continue;
+        }
+        op->conn->full_pass = d->pass;
+        if (k != i) d->parked[k] = *op;
+        k++;
     }
+    d->npark = k;
+    return n;
+}
+
+void ob_unpark_conn(ob_dev *d, ob_conn *c) {
+    unsigned i, k = 0;
+    for (i = 0; i < d->npark; i++) {
+        if (d->parked[i].conn == c) {
+            ob_fail_write(d, &d->parked[i], MRC_ERR_FLUSH);
+            continue;
+        }
+        if (k != i) d->parked[k] = d->parked[i];
+        k++;
+    }
+    d->npark = k;
+    c->nparked = 0;
+}
+
+static int ob_drain_ring(ob_dev *d, mrc_time now) {
+    int n = ob_retry_parked(d, now);
     for (;;) {
         unsigned t = atomic_load_explicit(&d->tail, memory_order_relaxed), i = t & (OB_RING - 1);
+        ob_op op;
+        int park;
         if (!atomic_load_explicit(&d->ready[i], memory_order_acquire)) break;
-        d->stalled = d->ring[i];
+        op = d->ring[i];
+        /* a post of a QP with parked posts waits behind them; a post the core refuses is parked */
+        park = op.kind != OP_CALL && op.conn->nparked > 0;
+        if (park && d->npark == OB_RING) break; /* no room: it stays in the ring (back-pressure) */
+        if (!park && !ob_exec(d, &op, now)) {
+            if (d->npark == OB_RING) break; /* ob_exec did nothing: the op stays in the ring */
+            park = 1;
+        }
+        if (park) {
+            d->parked[d->npark++] = op;
+            op.conn->nparked++;
+        }
         atomic_store_explicit(&d->ready[i], 0, memory_order_relaxed);
         atomic_store_explicit(&d->tail, t + 1, memory_order_release);
         n++;
-        if (!ob_exec(d, &d->stalled, now)) {
-            d->has_stalled = 1;
-            break;
-        }
     }
     return n;
 }
@@ -264,6 +320,7 @@ static int ob_rx(ob_dev *d, mrc_time now) {
                 ri->port = (uint8_t)(p + 1);
                 ri->ev = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
                 ri->peer = ob_peer_handle(d, from[i].sin_addr.s_addr, (uint16_t)(b[4] << 8 | b[5]));
+                if (ob_epop_refuse(d, b + OB_SHIM, len - OB_SHIM, ri->peer)) continue;
                 ob_rewrite_rkey(d, b + OB_SHIM, len - OB_SHIM);
                 if (d->evlog && b[OB_SHIM] >= MRC_OP_WRITE_FIRST && b[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
                     ob_ev_seen(d, ri->port, ri->ev, ntohs(from[i].sin_port), now);
@@ -547,7 +604,7 @@ static void ob_sleep(ob_dev *d) {
     pf[nf].fd = d->bell;
     pf[nf++].events = POLLIN;
     atomic_store(&d->sleeping, 1);
-    if (atomic_load(&d->ready[atomic_load(&d->tail) & (OB_RING - 1)]) || d->has_stalled || atomic_load(&d->stop)) {
+    if (atomic_load(&d->ready[atomic_load(&d->tail) & (OB_RING - 1)]) || d->npark || atomic_load(&d->stop)) {
         atomic_store(&d->sleeping, 0);
         return;
     }
@@ -698,7 +755,8 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     mrc_config_default(&mc);
     mc.seed = cfg->seed;
     mc.num_ports = (uint8_t)cfg->planes;
-    mc.guard.epop_peer_check = false; /* controller probes may target peers with no connected QP */
+    /* controller probes may target peers with no connected QP; PSUs from such peers are refused by ob_epop_refuse */
+    mc.guard.epop_peer_check = false;
     mc.recovery.rtt_init_ns = 50000;  /* loopback through the kernel, not a NIC */
     if (getenv("MRC_OCP_NOTS")) mc.tseth = false;
     if (getenv("MRC_OCP_ROT")) mrc_ev_policy_preset(&mc.ev, MRC_EV_PRESET_ROTATION);

@@ -45,6 +45,7 @@ static int ob_create_fn(ob_dev *d, void *arg) {
         return ob_errno(rc);
     }
     c->qpn = mrc_conn_qpn(&c->c);
+    d->conns[d->nconns++] = c; /* mrc_conn_init admits at most MRC_MAX_CONNS */
     a->c = c;
     return 0;
 }
@@ -88,6 +89,7 @@ static int ob_modify_fn(ob_dev *d, void *arg) {
         m.caps = a->caps;
         m.peer = ob_peer_handle(d, a->peer_ip, a->peer_port);
         if (!m.peer) return ob_peer_errno(d);
+        x->c->peer = m.peer;
         break;
     case OB_QPS_RTS:
         mask |= MRC_ATTR_RTS_MASK;
@@ -157,6 +159,8 @@ int ob_conn_query(ob_conn *c, ob_conn_attr *a) {
 static int ob_destroy_fn(ob_dev *d, void *arg) {
     ob_conn *c = arg;
     int st = mrc_conn_state(&c->c), rc;
+    unsigned i;
+    ob_unpark_conn(d, c); /* posts that never reached the core: flushed */
     if (getenv("MRC_OCP_DEBUG")) {
         mrc_conn_stats cs;
         mrc_endpoint_stats es;
@@ -179,6 +183,8 @@ static int ob_destroy_fn(ob_dev *d, void *arg) {
     }
     rc = mrc_conn_destroy(&c->c);
     if (rc != MRC_OK) return ob_errno(rc);
+    for (i = 0; i < d->nconns; i++)
+        if (d->conns[i] == c) d->conns[i] = d->conns[--d->nconns];
     free(c);
     return 0;
 }

@@ -111,7 +111,12 @@ static int ob_neigh_mac(uint32_t ip, uint8_t mac[6], char *err, size_t errlen) {
 
 /* ---- the adapter ----------------------------------------------------------------------------------------------- */
 
-static void ob_ibv_rx_hook(void *ctx, uint8_t *pkt, size_t len) { ob_rewrite_rkey((ob_dev *)ctx, pkt, len); }
+static int ob_ibv_rx_hook(void *ctx, uint8_t *pkt, size_t len) {
+    ob_dev *d = ctx;
+    if (ob_epop_refuse(d, pkt, len, 1)) return 1; /* the one peer's handle */
+    ob_rewrite_rkey(d, pkt, len);
+    return 0;
+}
 
 int ob_ibv_open(ob_dev *d, char *err, size_t errlen) {
     mrc_ibv_config ic;

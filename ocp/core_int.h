@@ -51,7 +51,12 @@ struct ob_conn {
     ob_dev *dev;
     void *user;
     uint32_t qpn;
+    unsigned nparked;     /* its posts in ob_dev.parked */
+    uint32_t peer;        /* the peer handle it was connected to (RTR), 0 before */
+    unsigned full_pass;   /* the retry pass that found its queue full */
 };
+/* the conn is going away: its parked posts complete as flushed, in order */
+void ob_unpark_conn(ob_dev *d, ob_conn *c);
 
 struct ob_peer { uint32_t ip; uint16_t port; };
 
@@ -89,8 +94,11 @@ struct ob_dev {
     int threaded;
     unsigned spin;        /* idle turns before the thread sleeps */
     pthread_t thr;
-    ob_op stalled;        /* a write the core refused with MRC_ERR_FULL, retried first */
-    int has_stalled;
+    /* posts the core refused with MRC_ERR_FULL (their QP's queue is full), and every later post of the same QP (its
+     * order kept), in arrival order; retried first on every turn. Other QPs' posts go on past them. */
+    ob_op parked[OB_RING];
+    unsigned npark;
+    unsigned pass;        /* retry passes: a QP found full in this pass is not tried again in it */
     uint8_t rxbuf[OB_BATCH][OB_PKT_MAX];
     uint8_t txhdr[OB_BATCH][MRC_HDR_MAX];
     mrc_wire_opts wire;
@@ -105,11 +113,15 @@ struct ob_dev {
     uint64_t link_qns;    /* the queue, in ns of serialization */
     struct ob_link { struct ob_lpkt *q; unsigned head, len; mrc_time busy; } link[MRC_MAX_PORTS];
     mrc_ev_op_entry evarr[MRC_MAX_EVS]; /* scratch of the progress thread */
+    ob_conn *conns[MRC_MAX_CONNS]; /* every conn of the device (the PSU guard asks which peers are connected) */
+    unsigned nconns;
     ob_stats st;
 };
 
 mrc_time ob_now(void);
 void ob_rewrite_rkey(ob_dev *d, uint8_t *pkt, size_t len); /* the application's rkey in RETH -> the core's */
+/* 1: a PORT_STATUS_UPDATE request from a peer with no connected (RTR/RTS) QP here, to be dropped (st.psu_refused) */
+int ob_epop_refuse(ob_dev *d, const uint8_t *pkt, size_t len, uint32_t peer);
 /* an errno value for a refused peer handle (ob_peer_handle returned 0) */
 int ob_peer_errno(const ob_dev *d);
 /* core_ibv.c: the NIC carrier */

@@ -6,6 +6,8 @@
  *                      receiver checks; then ping-pong latency. Readiness and results travel over pipes.
  *   ocp_test errors    one process, both devices: retry exceeded -> IBV_WC_RETRY_EXC_ERR then flushed completions,
  *                      CQ overflow -> IBV_EVENT_CQ_ERR, bad calls -> EINVAL / EBUSY / E2BIG, completion channels.
+ *   ocp_test stall     one process: a QP whose core queue is full (a dead peer) does not hold up another QP's writes on
+ *                      the same device; destroying it flushes its posts that never reached the core, in order
  *   ocp_test ctl       controller: version and device queries, port admin state, CC, EV Format and EV profiles.
  *   ocp_test blackhole one process, devices of 8 planes, each plane a 40 Mb/s link (the carrier's MRC_OCP_LINK hook):
  *                      2 s of 64 KiB writes, plane 2 of the sender silently dropped from 1 s on (MRC_OCP_BLACKHOLE):
@@ -459,17 +461,70 @@ static void t_bw(void) {
 
 /* ---- errors: one process, both devices ------------------------------------------------------------------- */
 
-static struct mrc_qp *extra_qp(struct side *s, struct mrc_cq *scq) {
+static struct mrc_qp *extra_qp_sq(struct side *s, struct mrc_cq *scq, uint32_t sq) {
     struct mrc_qp_init_attr qa;
     memset(&qa, 0, sizeof qa);
     qa.send_cq = scq;
     qa.recv_cq = s->rcq;
     qa.pd = s->pd;
-    qa.cap.max_send_wr = 16;
+    qa.cap.max_send_wr = sq;
     qa.cap.max_recv_wr = 16;
     qa.cap.max_send_sge = 1;
     qa.cap.max_recv_sge = 1;
     return mrc_create_qp(s->m, &qa);
+}
+
+static struct mrc_qp *extra_qp(struct side *s, struct mrc_cq *scq) { return extra_qp_sq(s, scq, 16); }
+
+/* ---- a QP whose queue is full does not hold up another QP's posts -------------------------------------------- */
+
+static void t_stall(void) {
+    struct side a, b, t;
+    struct wire wa, wb, dead;
+    struct mrc_qp_attr m;
+    struct ibv_wc wc[32];
+    struct mrc_cq *cq;
+    struct mrc_qp *q;
+    const int nq = 80; /* more than the core's queue of a QP (64): the last ones wait in lib_mrc */
+    int i, n, done = 0, early, flushed = 0, inorder = 1;
+    side_open(&a, "mrcudp0", 1 << 16, 64, 64);
+    side_open(&b, "mrcudp1", 1 << 16, 64, 64);
+    pair_connect(&a, &wa, &b, &wb, 0, 0);
+    cq = mrc_create_cq(a.m, 256, NULL, NULL, 0);
+    q = cq ? extra_qp_sq(&a, cq, 128) : NULL;
+    if (!q) DIE("stall qp");
+    dead = wb;
+    dead.gid.raw[15] = 3; /* 127.0.0.3: nobody there, nothing is ever acknowledged */
+    memset(&m, 0, sizeof m);
+    m.timeout = 18; /* about 1 s a try: its retries outlast what follows */
+    m.retry.linear_cnt = 7;
+    m.retry.exp_cnt = 7;
+    t = a;
+    t.qp = q;
+    side_connect(&t, &wa, &dead, &m, MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT);
+    for (i = 0; i < nq; i++)
+        if (post_write(&t, 0, 64, &dead, 0, 1, 1000 + (uint64_t)i, 1, 0, 0, 0)) DIE("post to the dead peer");
+    /* then the live QP on the same device: its writes pass the stalled ones */
+    for (i = 0; i < 8; i++)
+        if (post_write(&a, 64 * (uint64_t)i, 64, &wb, 64 * (uint64_t)i, 1, 2000 + (uint64_t)i, 1, 0, 0, 0))
+            DIE("post to the live peer");
+    while (done < 8 && (n = wait_wc(a.scq, wc)) == 1) done += wc[0].status == IBV_WC_SUCCESS;
+    early = mrc_poll_cq(cq, 32, wc);
+    CHECK("stall: a QP whose queue is full does not hold up another QP's writes", done == 8 && early == 0,
+          "live writes done %d, the stalled QP's completions meanwhile %d", done, early);
+    if (mrc_destroy_qp(q)) DIE("destroy stalled qp");
+    /* the posts that never reached the core: flushed, in order (the core's own 64 are flushed by the core) */
+    while ((n = mrc_poll_cq(cq, 32, wc)) > 0)
+        for (i = 0; i < n; i++)
+            if (wc[i].wr_id >= 1000 + 64 && wc[i].status == IBV_WC_WR_FLUSH_ERR) {
+                inorder = inorder && wc[i].wr_id == 1000 + 64 + (uint64_t)flushed;
+                flushed++;
+            }
+    CHECK("stall: destroying it flushes the posts still waiting in lib_mrc, in order", flushed == nq - 64 && inorder,
+          "%d of %d, in order %d", flushed, nq - 64, inorder);
+    if (mrc_destroy_cq(cq)) DIE("destroy stall cq");
+    side_close(&a);
+    side_close(&b);
 }
 
 static void t_errors(void) {
@@ -893,6 +948,22 @@ static void t_ctl(void) {
         rc = mrc_ctl_ep_batch_send_wait(a.m, 0, MRC_CTL_EP_OP_EV_PROBE, rq, 1, 20000000u, rs, &nr);
         CHECK("EV probe to nobody: ETIMEDOUT", rc == -1 && errno == ETIMEDOUT && nr == 0, "rc %d errno %d n %d", rc,
               errno, nr);
+        /* a PORT_STATUS_UPDATE (it confines the receiver's QPs to the planes it names) is taken only from a peer
+         * with a connected QP there (P19), while EV probes are answered to anyone (above) */
+        rq[0].req_id = 9;
+        rq[0].dgid = g;
+        rq[0].op.port_status_update.port_status = 0xF;
+        rc = mrc_ctl_ep_batch_send_wait(a.m, 0, MRC_CTL_EP_OP_PORT_STATUS_UPDATE, rq, 1, 50000000u, rs, &nr);
+        CHECK("PORT_STATUS_UPDATE to a device with no QP connected to us: refused (ETIMEDOUT)",
+              rc == -1 && errno == ETIMEDOUT && nr == 0, "rc %d errno %d n %d", rc, errno, nr);
+        {
+            struct wire wa, wb;
+            pair_connect(&a, &wa, &b, &wb, 0, 0);
+        }
+        rq[0].req_id = 10;
+        rc = mrc_ctl_ep_batch_send_wait(a.m, 0, MRC_CTL_EP_OP_PORT_STATUS_UPDATE, rq, 1, 2000000000u, rs, &nr);
+        CHECK("PORT_STATUS_UPDATE once a QP pair is connected: answered", rc == 0 && nr == 1 && rs[0].req_id == 10,
+              "rc %d errno %d n %d", rc, errno, nr);
     }
     side_close(&a);
     side_close(&b);
@@ -1334,6 +1405,7 @@ int main(int argc, char **argv) {
         const char *t = all ? "all" : argv[i];
         if (all || !strcmp(t, "layout")) t_layout();
         if (all || !strcmp(t, "errors")) t_errors();
+        if (all || !strcmp(t, "stall")) t_stall();
         if (all || !strcmp(t, "ctl")) t_ctl();
         if (all || !strcmp(t, "bw")) t_bw();
         if (!strcmp(t, "blackhole")) t_blackhole(); /* on devices of 8 planes: make ocp-test runs it apart */

@@ -956,13 +956,14 @@ static void test_rxinfo(void) {
 }
 
 /* Random damage to valid frames and random bytes: every one is accepted or dropped with a counted reason. */
-typedef struct hook_seen { unsigned calls; size_t len; uint8_t first, second; } hook_seen;
-static void rx_hook_fn(void *ctx, uint8_t *pkt, size_t len) {
+typedef struct hook_seen { unsigned calls; size_t len; uint8_t first, second; int refuse; } hook_seen;
+static int rx_hook_fn(void *ctx, uint8_t *pkt, size_t len) {
     hook_seen *h = (hook_seen *)ctx;
     h->calls++;
     h->len = len;
     h->first = pkt[0];
     h->second = pkt[1];
+    return h->refuse;
 }
 
 static void test_fuzz(void) {
@@ -1012,8 +1013,13 @@ static void test_fuzz(void) {
         path.rx_hook_ctx = &hs;
         memcpy(g, f, n);
         (void)mrc_ibv_path_rx(&path, &ep, NULL, g, n, NULL, 0);
+        hs.refuse = 1;
+        memcpy(g, f, n);
+        check(mrc_ibv_path_rx(&path, &ep, NULL, g, n, NULL, 0) == MRC_ERR_DROP && path.st.rx_hook_drop == 1,
+              "the receive hook refuses a packet: dropped and counted", "rx_hook_drop %llu",
+              (unsigned long long)path.st.rx_hook_drop);
         path.rx_hook = NULL;
-        check(hs.calls == 1 && hs.len == sizeof hdr + 512u && hs.first == MRC_OP_WRITE_ONLY && hs.second == 1,
+        check(hs.calls == 2 && hs.len == sizeof hdr + 512u && hs.first == MRC_OP_WRITE_ONLY && hs.second == 1,
               "the receive hook sees the MRC packet of a frame before the core", "calls %u len %zu opcode 0x%x",
               hs.calls, hs.len, hs.first);
     }
