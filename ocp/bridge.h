@@ -46,10 +46,14 @@ typedef struct ob_evt {
     uint8_t adj_svc_time;
 } ob_evt;
 
+enum { OB_CAR_UDP = 0, OB_CAR_IBV = 1 };
 typedef struct ob_cfg {
-    uint32_t ip;       /* IPv4, network order */
-    uint16_t udp_port; /* plane p binds udp_port + p - 1 */
+    int carrier;       /* OB_CAR_UDP: a soft device, UDP sockets; OB_CAR_IBV: an RDMA device, ports/ibverbs' raw QPs */
+    uint32_t ip;       /* UDP: IPv4, network order (IBV: the port's address, filled in by ob_dev_open) */
+    uint16_t udp_port; /* UDP: plane p binds udp_port + p - 1 (IBV: the flow rules' UDP port, filled in) */
     unsigned planes;   /* 1..8 */
+    char ibv_dev[64];  /* IBV: the device's name (its port 1 carries every plane) */
+    char ibv_extra[128]; /* IBV: more ports/ibverbs options ("dport=N,vlan=TCI,gid=N,..."), from MRC_OCP_IBV */
     int threaded;      /* 1: a progress thread; 0: inline */
     uint64_t seed;
     void *vctx;        /* handed back to mr_lookup */
@@ -61,6 +65,12 @@ typedef struct ob_cfg {
 
 /* 0 or an errno value; err gets a one-line reason. */
 int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen);
+/* The device's address and port as the carrier found them (IBV: the RDMA port's). */
+void ob_dev_addr(const ob_dev *d, uint32_t *ip, uint16_t *udp_port);
+/* The ports/ibverbs spec of a NIC-mode device: "dev:1,carrier=raw[,extra]". 0, or -1 (bad name, too long). */
+int ob_ibv_spec(char *buf, size_t n, const char *dev, const char *extra);
+/* The MAC of ip in the text of /proc/net/arp (complete entries only). 0, or -1. */
+int ob_arp_find(const char *text, uint32_t ip, uint8_t mac[6]);
 void ob_dev_close(ob_dev *d);
 /* Inline mode: run the loop once (receive, timers, transmit, events). Threaded mode: no-op. */
 void ob_dev_progress(ob_dev *d);
@@ -162,7 +172,7 @@ typedef struct ob_ep_req {
 int ob_ep_request(ob_dev *d, const ob_ep_req *r);
 
 /* counters for tests */
-typedef struct ob_stats { uint64_t tx_pkts, rx_pkts, rx_drops, rkey_miss, bh_drops; } ob_stats;
+typedef struct ob_stats { uint64_t tx_pkts, rx_pkts, rx_drops, rkey_miss, bh_drops, link_qdrops, psu_refused; } ob_stats;
 void ob_stats_get(ob_dev *d, ob_stats *s);
 
 #endif

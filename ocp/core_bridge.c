@@ -64,9 +64,17 @@ static int ob_status(int e) {
 
 uint32_t ob_peer_handle(ob_dev *d, uint32_t ip, uint16_t port) {
     unsigned i;
+    d->peer_err[0] = 0;
     for (i = 1; i <= d->npeers; i++)
-        if (d->peer[i].ip == ip && d->peer[i].port == port) return i;
+        if (d->peer[i].ip == ip && (d->ib || d->peer[i].port == port)) return i; /* IBV: one UDP port, the flows' */
     if (d->npeers >= OB_MAX_PEERS) return 0;
+    if (d->ib) { /* ports/ibverbs serves one peer: the first, whose MAC the kernel must know */
+        if (d->npeers) {
+            snprintf(d->peer_err, sizeof d->peer_err, "a NIC-mode context serves one peer (ports/ibverbs)");
+            return 0;
+        }
+        if (ob_ibv_set_peer(d, ip, d->peer_err, sizeof d->peer_err) != 0) return 0;
+    }
     d->npeers++;
     d->peer[d->npeers].ip = ip;
     d->peer[d->npeers].port = port;
@@ -101,8 +109,29 @@ static int ob_rkey_map(ob_dev *d, uint32_t app) {
     return 0;
 }
 
+/* P19 for the state-changing endpoint operation: lib_mrc turns the core's guard.epop_peer_check off, so that EV probes
+ * are answered to any peer (a controller probes paths to endpoints it has no QP with); a PORT_STATUS_UPDATE, which
+ * confines a peer's QPs to the planes it names, is still taken only from a peer with a connected QP here. */
+int ob_epop_refuse(ob_dev *d, const uint8_t *pkt, size_t len, uint32_t peer) {
+    mrc_pkt k;
+    unsigned i;
+    if (len < 1 || pkt[0] != MRC_OP_EP_REQ) return 0;
+    if (mrc_pkt_decode(pkt, len, &d->wire, &k) != MRC_OK || k.erth.op != MRC_EPOP_PORT_STATUS_UPDATE) return 0;
+    for (i = 0; i < d->nconns; i++) {
+        int st = mrc_conn_state(&d->conns[i]->c);
+        if (d->conns[i]->peer == peer && (st == MRC_QPS_RTR || st == MRC_QPS_RTS)) return 0;
+    }
+    d->st.psu_refused++;
+    return 1;
+}
+
+int ob_peer_errno(const ob_dev *d) {
+    if (d->peer_err[0] && getenv("MRC_OCP_DEBUG")) fprintf(stderr, "lib_mrc: %s\n", d->peer_err);
+    return !d->peer_err[0] ? ENOMEM : d->npeers ? EOPNOTSUPP : EHOSTUNREACH;
+}
+
 /* a data packet with a RETH: make sure the core knows the region its rkey names */
-static void ob_rkey_seen(ob_dev *d, const uint8_t *pkt, size_t len) {
+void ob_rkey_seen(ob_dev *d, const uint8_t *pkt, size_t len) {
     mrc_pkt p;
     if (len < MRC_BTH_LEN) return;
     if (pkt[0] < MRC_OP_WRITE_FIRST || pkt[0] > MRC_OP_WRITE_ONLY_IMM) return; /* data; each may carry a RETH */
@@ -163,24 +192,64 @@ static int ob_exec(ob_dev *d, ob_op *op, mrc_time now) {
     return 1;
 }
 
-static int ob_drain_ring(ob_dev *d, mrc_time now) {
+/* Parked posts, oldest first: each QP's in order; a QP whose queue is still full keeps the rest of its posts
+ * parked and is not asked again in this pass. */
+static int ob_retry_parked(ob_dev *d, mrc_time now) {
+    unsigned i, k = 0;
     int n = 0;
-    if (d->has_stalled) {
-        if (!ob_exec(d, &d->stalled, now)) return 0;
-        d->has_stalled = 0;
-        n++;
+    if (!d->npark) return 0;
+    d->pass++;
+    for (i = 0; i < d->npark; i++) {
+        ob_op *op = &d->parked[i];
+        if (op->conn->full_pass != d->pass && ob_exec(d, op, now)) {
+            op->conn->nparked--;
+            n++;
+            continue;
+        }
+        op->conn->full_pass = d->pass;
+        if (k != i) d->parked[k] = *op;
+        k++;
     }
+    d->npark = k;
+    return n;
+}
+
+void ob_unpark_conn(ob_dev *d, ob_conn *c) {
+    unsigned i, k = 0;
+    for (i = 0; i < d->npark; i++) {
+        if (d->parked[i].conn == c) {
+            ob_fail_write(d, &d->parked[i], MRC_ERR_FLUSH);
+            continue;
+        }
+        if (k != i) d->parked[k] = d->parked[i];
+        k++;
+    }
+    d->npark = k;
+    c->nparked = 0;
+}
+
+static int ob_drain_ring(ob_dev *d, mrc_time now) {
+    int n = ob_retry_parked(d, now);
     for (;;) {
         unsigned t = atomic_load_explicit(&d->tail, memory_order_relaxed), i = t & (OB_RING - 1);
+        ob_op op;
+        int park;
         if (!atomic_load_explicit(&d->ready[i], memory_order_acquire)) break;
-        d->stalled = d->ring[i];
+        op = d->ring[i];
+        /* a post of a QP with parked posts waits behind them; a post the core refuses is parked */
+        park = op.kind != OP_CALL && op.conn->nparked > 0;
+        if (park && d->npark == OB_RING) break; /* no room: it stays in the ring (back-pressure) */
+        if (!park && !ob_exec(d, &op, now)) {
+            if (d->npark == OB_RING) break; /* ob_exec did nothing: the op stays in the ring */
+            park = 1;
+        }
+        if (park) {
+            d->parked[d->npark++] = op;
+            op.conn->nparked++;
+        }
         atomic_store_explicit(&d->ready[i], 0, memory_order_relaxed);
         atomic_store_explicit(&d->tail, t + 1, memory_order_release);
         n++;
-        if (!ob_exec(d, &d->stalled, now)) {
-            d->has_stalled = 1;
-            break;
-        }
     }
     return n;
 }
@@ -234,6 +303,7 @@ static int ob_rx(ob_dev *d, mrc_time now) {
                 ri->port = (uint8_t)(p + 1);
                 ri->ev = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
                 ri->peer = ob_peer_handle(d, from[i].sin_addr.s_addr, (uint16_t)(b[4] << 8 | b[5]));
+                if (ob_epop_refuse(d, b + OB_SHIM, len - OB_SHIM, ri->peer)) continue;
                 ob_rkey_seen(d, b + OB_SHIM, len - OB_SHIM);
                 if (d->evlog && b[OB_SHIM] >= MRC_OP_WRITE_FIRST && b[OB_SHIM] <= MRC_OP_WRITE_ONLY_IMM)
                     ob_ev_seen(d, ri->port, ri->ev, ntohs(from[i].sin_port), now);
@@ -292,9 +362,81 @@ static void ob_send(ob_dev *d, const int *fd, struct mmsghdr *mm, unsigned n) {
     }
 }
 
+/* ---- test hook MRC_OCP_LINK: each plane a link of link_mbps behind a drop-tail queue ------------------------ */
+
+/* A datagram (gathered from iov[0..4)) to its plane's link: it leaves when the link has serialized everything queued
+ * before it and itself; dropped (link_qdrops) when the queue ahead of it is longer than the queue holds. */
+static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr_in *to, const struct iovec *iov,
+                        mrc_time now) {
+    struct ob_link *l = &d->link[plane - 1];
+    mrc_time start = l->busy > now ? l->busy : now;
+    ob_lpkt *q;
+    size_t len = 0, i;
+    for (i = 0; i < 4; i++) len += iov[i].iov_len;
+    if (start - now > d->link_qns || l->len == OB_LINK_SLOTS || len > OB_PKT_MAX) {
+        d->st.link_qdrops++;
+        return;
+    }
+    q = &l->q[(l->head + l->len++) % OB_LINK_SLOTS];
+    q->len = 0;
+    for (i = 0; i < 4; i++) {
+        if (iov[i].iov_len) memcpy(q->b + q->len, iov[i].iov_base, iov[i].iov_len); /* a NULL payload has none */
+        q->len = (uint16_t)(q->len + iov[i].iov_len);
+    }
+    /* what a wire carries besides the datagram: IPv4, UDP and Ethernet headers */
+    l->busy = start + (mrc_time)(len + 28u + 14u) * 8000u / d->link_mbps;
+    q->due = l->busy;
+    q->fd = fd;
+    q->ip = to->sin_addr.s_addr;
+    q->port = to->sin_port;
+}
+
+/* send what the links have finished serializing */
+static void ob_link_release(ob_dev *d, mrc_time now) {
+    unsigned p;
+    for (p = 0; p < d->cfg.planes; p++) {
+        struct ob_link *l = &d->link[p];
+        while (l->len && l->q[l->head].due <= now) {
+            struct mmsghdr mm[OB_BATCH];
+            struct iovec iov[OB_BATCH];
+            struct sockaddr_in to[OB_BATCH];
+            int fds[OB_BATCH];
+            unsigned k = 0;
+            memset(mm, 0, sizeof mm);
+            while (k < OB_BATCH && l->len && l->q[l->head].due <= now) {
+                ob_lpkt *q = &l->q[l->head];
+                memset(&to[k], 0, sizeof to[k]);
+                to[k].sin_family = AF_INET;
+                to[k].sin_addr.s_addr = q->ip;
+                to[k].sin_port = q->port;
+                iov[k].iov_base = q->b;
+                iov[k].iov_len = q->len;
+                mm[k].msg_hdr.msg_name = &to[k];
+                mm[k].msg_hdr.msg_namelen = sizeof to[k];
+                mm[k].msg_hdr.msg_iov = &iov[k];
+                mm[k].msg_hdr.msg_iovlen = 1;
+                fds[k++] = q->fd;
+                l->head = (l->head + 1) % OB_LINK_SLOTS;
+                l->len--;
+            }
+            ob_send(d, fds, mm, k);
+        }
+    }
+}
+
+/* when the next datagram leaves a link (MRC_TIME_NEVER: none waits) */
+static mrc_time ob_link_next(const ob_dev *d) {
+    mrc_time t = MRC_TIME_NEVER;
+    unsigned p;
+    for (p = 0; p < d->cfg.planes; p++)
+        if (d->link[p].len && d->link[p].q[d->link[p].head].due < t) t = d->link[p].q[d->link[p].head].due;
+    return t;
+}
+
 static int ob_tx(ob_dev *d, mrc_time now) {
     static const uint8_t zeros[8];
     int total = 0;
+    if (d->link_mbps) ob_link_release(d, now);
     for (;;) {
         mrc_txpkt tp[OB_BATCH];
         int fds[OB_BATCH];
@@ -344,6 +486,10 @@ static int ob_tx(ob_dev *d, mrc_time now) {
             mm[k].msg_hdr.msg_iov = iov[k];
             mm[k].msg_hdr.msg_iovlen = 4;
             fds[k] = ob_tx_fd(d, ti);
+            if (d->link_mbps) {
+                ob_link_put(d, ti->port, fds[k], &to[k], iov[k], now);
+                continue;
+            }
             k++;
         }
         ob_send(d, fds, mm, k);
@@ -355,7 +501,8 @@ static int ob_tx(ob_dev *d, mrc_time now) {
 static int ob_events(ob_dev *d) {
     mrc_event ev;
     int n = 0;
-    while (mrc_endpoint_poll_event(&d->ep, &ev) == 1) {
+    /* IBV: a SEND_DONE waits until the NIC has read every buffer posted before it */
+    while ((d->ib ? ob_ibv_poll_event(d, &ev) : mrc_endpoint_poll_event(&d->ep, &ev)) == 1) {
         ob_evt e;
         memset(&e, 0, sizeof e);
         n++;
@@ -400,13 +547,29 @@ static int ob_events(ob_dev *d) {
     return n;
 }
 
+/* IBV: a step of the adapter (timers, transmit, wait until wake_at (0: no wait), receive); its failure is fatal to
+ * the device: reported once, then no more steps (the QPs' retries run out) */
+static int ob_ibv_turn(ob_dev *d, mrc_time wake_at) {
+    int n;
+    if (d->ib_failed) return 0;
+    n = ob_ibv_step(d, wake_at);
+    if (n >= 0) return n;
+    d->ib_failed = 1;
+    fprintf(stderr, "lib_mrc: %s: the NIC carrier failed: %s\n", d->cfg.ibv_dev, ob_ibv_error(d));
+    return 0;
+}
+
 /* one turn: returns the work done (0: idle) */
 static int ob_turn(ob_dev *d) {
     mrc_time now = ob_now();
     int n = ob_drain_ring(d, now);
-    n += ob_rx(d, now);
-    if (mrc_endpoint_next_deadline(&d->ep) <= now) mrc_endpoint_on_timeout(&d->ep, now);
-    n += ob_tx(d, now);
+    if (d->ib) {
+        n += ob_ibv_turn(d, 0);
+    } else {
+        n += ob_rx(d, now);
+        if (mrc_endpoint_next_deadline(&d->ep) <= now) mrc_endpoint_on_timeout(&d->ep, now);
+        n += ob_tx(d, now);
+    }
     n += ob_events(d);
     return n;
 }
@@ -414,7 +577,7 @@ static int ob_turn(ob_dev *d) {
 static void ob_sleep(ob_dev *d) {
     struct pollfd pf[MRC_MAX_PORTS + 1];
     unsigned p, nf = 0;
-    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now;
+    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now, ln = ob_link_next(d);
     int ms = -1;
     uint64_t v;
     for (p = 0; p < d->cfg.planes; p++) {
@@ -424,11 +587,27 @@ static void ob_sleep(ob_dev *d) {
     pf[nf].fd = d->bell;
     pf[nf++].events = POLLIN;
     atomic_store(&d->sleeping, 1);
-    if (atomic_load(&d->ready[atomic_load(&d->tail) & (OB_RING - 1)]) || d->has_stalled || atomic_load(&d->stop)) {
+    if (atomic_load(&d->ready[atomic_load(&d->tail) & (OB_RING - 1)]) || d->npark || atomic_load(&d->stop)) {
         atomic_store(&d->sleeping, 0);
         return;
     }
     now = ob_now();
+    if (d->ib) { /* the adapter sleeps on its completion channel, the doorbell and the core's deadline */
+        ob_ibv_turn(d, d->ib_failed ? 0 : now + 100000000u);
+        if (d->ib_failed) poll(pf + nf - 1, 1, 100);
+        atomic_store(&d->sleeping, 0);
+        return;
+    }
+    if (ln < dl && ln > now) { /* the link model's next departure: sleep until then, to the nanosecond */
+        struct timespec ts;
+        ts.tv_sec = (time_t)((ln - now) / 1000000000u);
+        ts.tv_nsec = (long)((ln - now) % 1000000000u);
+        if (ppoll(pf, nf, &ts, NULL) > 0 && (pf[nf - 1].revents & POLLIN) && read(d->bell, &v, sizeof v) < 0) {
+        }
+        atomic_store(&d->sleeping, 0);
+        return;
+    }
+    if (ln < dl) dl = ln;
     if (dl != MRC_TIME_NEVER) ms = dl <= now ? 0 : (int)((dl - now + 999999u) / 1000000u);
     if (ms > 100 || ms < 0) ms = 100;
     /* sub-millisecond deadlines: spin briefly rather than sleep a whole millisecond */
@@ -559,7 +738,8 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     mrc_config_default(&mc);
     mc.seed = cfg->seed;
     mc.num_ports = (uint8_t)cfg->planes;
-    mc.guard.epop_peer_check = false; /* controller probes may target peers with no connected QP */
+    /* controller probes may target peers with no connected QP; PSUs from such peers are refused by ob_epop_refuse */
+    mc.guard.epop_peer_check = false;
     mc.recovery.rtt_init_ns = 50000;  /* loopback through the kernel, not a NIC */
     if (getenv("MRC_OCP_NOTS")) mc.tseth = false;
     if (getenv("MRC_OCP_ROT")) mrc_ev_policy_preset(&mc.ev, MRC_EV_PRESET_ROTATION);
@@ -571,7 +751,13 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
         free(d);
         return EINVAL;
     }
-    for (p = 0; p < cfg->planes; p++) {
+    d->bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (d->bell < 0) goto sockfail;
+    if (cfg->carrier == OB_CAR_IBV) {
+        rc = ob_ibv_open(d, err, errlen);
+        if (rc) goto fail;
+    }
+    for (p = 0; p < cfg->planes && !d->ib; p++) {
         struct sockaddr_in a;
         int sz = 4 << 20;
         d->fd[p] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -591,8 +777,6 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
             goto fail;
         }
     }
-    d->bell = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (d->bell < 0) goto sockfail;
     pthread_mutex_init(&d->plock, NULL);
     pthread_mutex_init(&d->ilock, NULL);
     pthread_mutex_init(&d->clock_, NULL);
@@ -611,19 +795,42 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
             d->bh_start = ob_now() + (mrc_time)ms * 1000000u;
         }
     }
+    {
+        /* test hook: MRC_OCP_LINK=R[/Q] makes each plane a link of R Mb/s behind a drop-tail queue of Q KiB (default
+         * 256), as a NIC port at line rate, so that the planes and not the host's CPU bound the goodput */
+        const char *lk = getenv("MRC_OCP_LINK");
+        unsigned mbps = 0, qkib = 256;
+        if (lk && sscanf(lk, "%u/%u", &mbps, &qkib) >= 1 && mbps >= 1 && mbps <= 100000 && qkib >= 1 &&
+            qkib <= 65536) {
+            for (p = 0; p < cfg->planes; p++) {
+                d->link[p].q = malloc(OB_LINK_SLOTS * sizeof(ob_lpkt));
+                if (!d->link[p].q) {
+                    snprintf(err, errlen, "out of memory for the link model");
+                    rc = ENOMEM;
+                    goto fail;
+                }
+            }
+            d->link_mbps = mbps;
+            d->link_qns = (uint64_t)qkib * 1024u * 8000u / mbps;
+        }
+    }
     if (d->threaded && pthread_create(&d->thr, NULL, ob_thread, d) != 0) {
         snprintf(err, errlen, "cannot start the progress thread");
         rc = EAGAIN;
         goto fail;
     }
+    if (d->threaded) pthread_setname_np(d->thr, "mrc-progress"); /* how ps, top and the tests tell it */
     *out = d;
     return 0;
 sockfail:
     rc = errno;
     snprintf(err, errlen, "socket: %s", strerror(errno));
 fail:
-    for (p = 0; p < MRC_MAX_PORTS; p++)
+    if (d->ib) ob_ibv_close(d);
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
         if (d->fd[p] >= 0) close(d->fd[p]);
+        free(d->link[p].q);
+    }
     if (d->bell >= 0) close(d->bell);
     free(d->evlog);
     free(d);
@@ -640,6 +847,7 @@ void ob_dev_close(ob_dev *d) {
         }
         pthread_join(d->thr, NULL);
     }
+    if (d->ib) ob_ibv_close(d);
     for (p = 0; p < d->nevsock; p++)
         if (d->evsock[p].fd >= 0) close(d->evsock[p].fd);
     if (d->evlog) { /* one line per (port, EV, source port): port ev sport packets last_seen_ns (CLOCK_MONOTONIC) */
@@ -652,8 +860,10 @@ void ob_dev_close(ob_dev *d) {
         if (f) fclose(f);
         free(d->evlog);
     }
-    for (p = 0; p < MRC_MAX_PORTS; p++)
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
         if (d->fd[p] >= 0) close(d->fd[p]);
+        free(d->link[p].q);
+    }
     close(d->bell);
     pthread_mutex_destroy(&d->plock);
     pthread_mutex_destroy(&d->ilock);
@@ -663,4 +873,9 @@ void ob_dev_close(ob_dev *d) {
 }
 
 void ob_stats_get(ob_dev *d, ob_stats *s) { *s = d->st; }
+
+void ob_dev_addr(const ob_dev *d, uint32_t *ip, uint16_t *udp_port) {
+    *ip = d->cfg.ip;
+    *udp_port = d->cfg.udp_port;
+}
 

@@ -45,6 +45,7 @@ static int ob_create_fn(ob_dev *d, void *arg) {
         return ob_errno(rc);
     }
     c->qpn = mrc_conn_qpn(&c->c);
+    d->conns[d->nconns++] = c; /* mrc_conn_init admits at most MRC_MAX_CONNS */
     a->c = c;
     return 0;
 }
@@ -87,7 +88,8 @@ static int ob_modify_fn(ob_dev *d, void *arg) {
         m.max_wimm_dest = a->max_wimm_dest;
         m.caps = a->caps;
         m.peer = ob_peer_handle(d, a->peer_ip, a->peer_port);
-        if (!m.peer) return ENOMEM;
+        if (!m.peer) return ob_peer_errno(d);
+        x->c->peer = m.peer;
         break;
     case OB_QPS_RTS:
         mask |= MRC_ATTR_RTS_MASK;
@@ -157,17 +159,21 @@ int ob_conn_query(ob_conn *c, ob_conn_attr *a) {
 static int ob_destroy_fn(ob_dev *d, void *arg) {
     ob_conn *c = arg;
     int st = mrc_conn_state(&c->c), rc;
+    unsigned i;
+    ob_unpark_conn(d, c); /* posts that never reached the core: flushed */
     if (getenv("MRC_OCP_DEBUG")) {
         mrc_conn_stats cs;
         mrc_endpoint_stats es;
         mrc_conn_stats_get(&c->c, &cs);
         mrc_endpoint_stats_get(&d->ep, &es);
         fprintf(stderr, "lib_mrc: qp 0x%x: tx_data %llu rtx %llu (rto %llu tlp %llu nack %llu hole %llu) rx_data %llu "
-                        "tx_sack %llu rx_sack %llu; endpoint rx_drops %llu\n",
+                        "tx_sack %llu rx_sack %llu; endpoint rx_drops %llu; carrier black-holed %llu, link queue "
+                        "drops %llu\n",
                 c->qpn, (unsigned long long)cs.tx_data, (unsigned long long)cs.tx_rtx,
                 (unsigned long long)cs.rto_fired, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.rtx_nack,
                 (unsigned long long)cs.rtx_sack_hole, (unsigned long long)cs.rx_data, (unsigned long long)cs.tx_sack,
-                (unsigned long long)cs.rx_sack, (unsigned long long)es.rx_drops);
+                (unsigned long long)cs.rx_sack, (unsigned long long)es.rx_drops, (unsigned long long)d->st.bh_drops,
+                (unsigned long long)d->st.link_qdrops);
     }
     if (st != MRC_QPS_RESET && st != MRC_QPS_ERR) {
         mrc_conn_attr m;
@@ -177,6 +183,8 @@ static int ob_destroy_fn(ob_dev *d, void *arg) {
     }
     rc = mrc_conn_destroy(&c->c);
     if (rc != MRC_OK) return ob_errno(rc);
+    for (i = 0; i < d->nconns; i++)
+        if (d->conns[i] == c) d->conns[i] = d->conns[--d->nconns];
     free(c);
     return 0;
 }
@@ -397,7 +405,7 @@ static int ob_ep_fn(ob_dev *d, void *arg) {
     m.dscp = (int16_t)r->dscp;
     m.ev_fmt = MRC_EV_FMT_UDP;
     m.peer = ob_peer_handle(d, r->peer_ip, r->peer_port);
-    if (!m.peer) return ENOMEM;
+    if (!m.peer) return ob_peer_errno(d);
     m.ev = r->ev;
     m.port_status = r->port_status;
     m.timeout_ns = r->timeout_ns;

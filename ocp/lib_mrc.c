@@ -158,13 +158,43 @@ static int lm_soft_addr(struct ibv_context *v, uint32_t *ip, uint16_t *port, uns
     return 0;
 }
 
+int lm_device_kind(int softverbs_loaded, int soft_gid) {
+    if (softverbs_loaded) return soft_gid ? LM_DEV_SOFT : LM_DEV_NONE;
+    return LM_DEV_NIC;
+}
+
+static int lm_softverbs_loaded(void) { return dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_lookup") != NULL; }
+
+/* planes of a NIC-mode context: MRC_OCP_IBV_PLANES (1..8, default 1), all on the device's port 1, told apart by the
+ * UDP destination port (ports/ibverbs) */
+static unsigned lm_nic_planes(void) {
+    const char *e = getenv("MRC_OCP_IBV_PLANES");
+    int n = e ? atoi(e) : 1;
+    return n >= 1 && n <= 8 ? (unsigned)n : 1u;
+}
+
+/* The kind of the device, and for a soft one its address, UDP port and planes. An RDMA device is usable when its
+ * port 1 is Ethernet (raw frames, RoCE). */
+static int lm_device(struct ibv_context *v, uint32_t *ip, uint16_t *port, unsigned *planes) {
+    int soft = lm_softverbs_loaded(), k = lm_device_kind(soft, soft && lm_soft_addr(v, ip, port, planes) == 0);
+    if (k == LM_DEV_NIC) {
+        struct ibv_port_attr pa;
+        memset(&pa, 0, sizeof pa);
+        if (ibv_query_port(v, 1, &pa) != 0 || pa.link_layer != IBV_LINK_LAYER_ETHERNET) return LM_DEV_NONE;
+        *ip = 0;
+        *port = 0;
+        *planes = lm_nic_planes();
+    }
+    return k;
+}
+
 static int lm_dev_attr(struct ibv_context *context, struct mrc_device_attr *attr, int *supported) {
     uint32_t ip;
     uint16_t port;
     unsigned planes;
     if (!context || !attr || !supported) return lm_fail(EINVAL);
     memset(attr, 0, sizeof *attr);
-    *supported = lm_soft_addr(context, &ip, &port, &planes) == 0;
+    *supported = lm_device(context, &ip, &port, &planes) != LM_DEV_NONE;
     if (!*supported) return 0;
     attr->mrc_protocol_version = MRC_PROTOCOL_VERSION_1;
     attr->wimm_attr.max_wimm = LM_CORE_MAX_WIMM;
@@ -198,8 +228,8 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext, struct mrc_
     struct mrc_context *ctx;
     ob_cfg cfg;
     char err[160];
-    const char *inl = getenv("MRC_OCP_INLINE"), *seed = getenv("MRC_OCP_SEED");
-    int rc;
+    const char *inl = getenv("MRC_OCP_INLINE"), *seed = getenv("MRC_OCP_SEED"), *mr = getenv("MRC_OCP_MR");
+    int rc, kind;
     if (!vcontext) return lm_null(EINVAL);
     if (context_attr && context_attr->mrc_api_version_used > MRC_API_CURRENT_VERSION &&
         context_attr->mrc_api_version_used != MRC_API_VER_LATEST)
@@ -210,13 +240,30 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext, struct mrc_
     ctx->api_ver = context_attr ? context_attr->mrc_api_version_used : 0;
     /* OCP's benchmark passes MRC_PROTOCOL_VERSION_1 (1) here: anything below 1.0.0 reads as "not said" */
     if (ctx->api_ver < MRC_API_VER(1, 0, 0) || ctx->api_ver == MRC_API_VER_LATEST) ctx->api_ver = MRC_API_CURRENT_VERSION;
-    if (lm_soft_addr(vcontext, &ctx->ip, &ctx->udp_port, &ctx->planes) != 0) {
+    kind = lm_device(vcontext, &ctx->ip, &ctx->udp_port, &ctx->planes);
+    if (kind == LM_DEV_NONE) {
+        if (getenv("MRC_OCP_DEBUG"))
+            fprintf(stderr, "lib_mrc: %s is neither a soft MRC device nor an RDMA device with an Ethernet port 1\n",
+                    ibv_get_device_name(vcontext->device));
         free(ctx);
-        return lm_null(EOPNOTSUPP); /* not a soft MRC device: see ocp/README.md */
+        return lm_null(EOPNOTSUPP); /* see ocp/README.md */
+    }
+    if (kind == LM_DEV_NIC && !lm_mr_interposed()) {
+        if (getenv("MRC_OCP_DEBUG"))
+            fprintf(stderr, "lib_mrc: the program's ibv_reg_mr is not lib_mrc's: link lib_mrc.so before libibverbs, "
+                            "or lib_mrc cannot learn the regions peers write into\n");
+        free(ctx);
+        return lm_null(EOPNOTSUPP);
     }
     pthread_mutex_init(&ctx->lock, NULL);
     pthread_cond_init(&ctx->cond, NULL);
     memset(&cfg, 0, sizeof cfg);
+    if (kind == LM_DEV_NIC) {
+        const char *extra = getenv("MRC_OCP_IBV");
+        cfg.carrier = OB_CAR_IBV;
+        snprintf(cfg.ibv_dev, sizeof cfg.ibv_dev, "%s", ibv_get_device_name(vcontext->device));
+        snprintf(cfg.ibv_extra, sizeof cfg.ibv_extra, "%s", extra ? extra : "");
+    }
     cfg.ip = ctx->ip;
     cfg.udp_port = ctx->udp_port;
     cfg.planes = ctx->planes;
@@ -224,8 +271,13 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext, struct mrc_
     cfg.seed = seed && *seed ? strtoull(seed, NULL, 0)
                              : ((uint64_t)ctx->ip << 16 ^ ctx->udp_port ^ (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL));
     cfg.vctx = vcontext;
-    *(void **)&cfg.mr_lookup = dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_lookup");
-    *(void **)&cfg.mr_generation = dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_generation");
+    if (kind == LM_DEV_NIC || (mr && !strcmp(mr, "lib"))) { /* the registrations lib_mrc records itself */
+        cfg.mr_lookup = lm_mr_lookup;
+        cfg.mr_generation = lm_mr_generation;
+    } else { /* the soft libibverbs says */
+        *(void **)&cfg.mr_lookup = dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_lookup");
+        *(void **)&cfg.mr_generation = dlsym(RTLD_DEFAULT, "mrc_softverbs_mr_generation");
+    }
     cfg.on_event = lm_on_event;
     cfg.user = ctx;
     rc = ob_dev_open(&ctx->dev, &cfg, err, sizeof err);
@@ -236,6 +288,7 @@ struct mrc_context *mrc_create_context(struct ibv_context *vcontext, struct mrc_
         free(ctx);
         return lm_null(rc);
     }
+    ob_dev_addr(ctx->dev, &ctx->ip, &ctx->udp_port); /* NIC: the RDMA port's address, the flow rules' UDP port */
     return ctx;
 }
 

@@ -25,6 +25,16 @@
 #define LM_CORE_MAX_WIMM 128
 #define LM_CORE_MAX_MPR 32
 
+/* lib_mrc_verbs.c: the application's registrations (ibv_reg_mr and friends, interposed) */
+int lm_mr_interposed(void); /* 1 when the program's ibv_reg_mr and ibv_reg_mr_iova2 are lib_mrc's */
+int lm_mr_lookup(void *vctx, uint32_t rkey, void **addr, uint64_t *iova, uint64_t *len, int *remote_write);
+unsigned long lm_mr_generation(void *vctx);
+
+/* What carries a device's frames: a soft device's UDP sockets, an RDMA device's raw packet QPs (the real libibverbs
+ * is loaded: the soft one is not), or nothing (the soft libibverbs is loaded and the device is not one of its). */
+enum { LM_DEV_NONE = 0, LM_DEV_SOFT, LM_DEV_NIC };
+int lm_device_kind(int softverbs_loaded, int soft_gid);
+
 static inline int lm_fail(int e) {
     errno = e;
     return -1;

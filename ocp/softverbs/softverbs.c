@@ -3,8 +3,9 @@
  * libibverbs lists only devices the kernel reports, so an OCP MRC program (which gets its device, protection
  * domain and memory registrations from verbs) cannot run over UDP with the real library. This library has the
  * same soname and symbol versions as rdma-core's and implements the verbs such programs call: device list and
- * names, open/close, device and port and GID queries, PDs, memory registration (ibv_reg_mr, ibv_reg_mr_iova2),
- * ibv_wc_status_str. lib_mrc.so finds it through its run path or LD_LIBRARY_PATH; on a machine with a NIC, use
+ * names, open/close, device and port and GID queries (ibv_query_gid_ex too), PDs, memory registration (ibv_reg_mr,
+ * ibv_reg_mr_iova2), ibv_wc_status_str, ibv_port_state_str. The verbs of queues (CQs, QPs, AHs, completion
+ * channels) are there and fail with EOPNOTSUPP: soft devices have none. lib_mrc.so finds it through its run path or LD_LIBRARY_PATH; on a machine with a NIC, use
  * the real library instead.
  *
  * Devices come from MRC_SOFT_DEVICES, a comma-separated list of name=address[:udp_port][/planes]
@@ -227,6 +228,88 @@ int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, unio
     gid->raw[11] = 0xff;
     memcpy(&gid->raw[12], &c->sd->ip, 4);
     return 0;
+}
+
+/* the extended GID query (ibv_query_gid_ex): the same GID, typed RoCE v2 */
+int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry,
+                      uint32_t flags, size_t entry_size) {
+    struct ibv_gid_entry e;
+    memset(&e, 0, sizeof e);
+    if (flags || !entry || entry_size < sizeof e || port_num > 255u || gid_index >= SV_GIDS) return EINVAL;
+    if (ibv_query_gid(context, (uint8_t)port_num, (int)gid_index, &e.gid) != 0) return EINVAL;
+    e.gid_index = gid_index;
+    e.port_num = port_num;
+    e.gid_type = IBV_GID_TYPE_ROCE_V2;
+    memcpy(entry, &e, sizeof e);
+    return 0;
+}
+
+const char *ibv_port_state_str(enum ibv_port_state port_state) {
+    switch (port_state) {
+    case IBV_PORT_NOP: return "PORT_NOP";
+    case IBV_PORT_DOWN: return "PORT_DOWN";
+    case IBV_PORT_INIT: return "PORT_INIT";
+    case IBV_PORT_ARMED: return "PORT_ARMED";
+    case IBV_PORT_ACTIVE: return "PORT_ACTIVE";
+    case IBV_PORT_ACTIVE_DEFER: return "PORT_ACTIVE_DEFER";
+    default: return "invalid state";
+    }
+}
+
+/* Soft devices have no verbs queues: their QPs, CQs and completion channels are the MRC API's, in lib_mrc. These
+ * verbs exist so that a program (or lib_mrc's NIC carrier, never reached on a soft device) that links them loads
+ * beside this library, also with immediate binding; each fails as a provider without the verb does: NULL or
+ * EOPNOTSUPP, errno EOPNOTSUPP. */
+static void *sv_none(void) {
+    errno = EOPNOTSUPP;
+    return NULL;
+}
+static int sv_none_rc(void) {
+    errno = EOPNOTSUPP;
+    return EOPNOTSUPP;
+}
+struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context) {
+    (void)context;
+    return sv_none();
+}
+int ibv_destroy_comp_channel(struct ibv_comp_channel *channel) {
+    (void)channel;
+    return sv_none_rc();
+}
+struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel,
+                             int comp_vector) {
+    (void)context, (void)cqe, (void)cq_context, (void)channel, (void)comp_vector;
+    return sv_none();
+}
+int ibv_destroy_cq(struct ibv_cq *cq) {
+    (void)cq;
+    return sv_none_rc();
+}
+int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context) {
+    (void)channel, (void)cq, (void)cq_context;
+    sv_none_rc();
+    return -1;
+}
+void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents) { (void)cq, (void)nevents; }
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr) {
+    (void)pd, (void)qp_init_attr;
+    return sv_none();
+}
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask) {
+    (void)qp, (void)attr, (void)attr_mask;
+    return sv_none_rc();
+}
+int ibv_destroy_qp(struct ibv_qp *qp) {
+    (void)qp;
+    return sv_none_rc();
+}
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr) {
+    (void)pd, (void)attr;
+    return sv_none();
+}
+int ibv_destroy_ah(struct ibv_ah *ah) {
+    (void)ah;
+    return sv_none_rc();
 }
 
 int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey) {

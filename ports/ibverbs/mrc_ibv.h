@@ -241,6 +241,7 @@ typedef struct mrc_ibv_plane_stats {
     uint64_t ev_unmapped;             /* UD: EV not of this plane's set: sent on its EV 0 handle */
     uint64_t dscp_unmapped;           /* UD: DSCP without a handle: sent with the first DSCP's */
     uint64_t ev_mismatch;             /* UD over IPv6: GRH flow label differs from the immediate */
+    uint64_t rx_hook_drop;            /* refused by the receive hook (mrc_ibv_set_rx_hook) */
 } mrc_ibv_plane_stats;
 
 typedef struct mrc_ibv_path {
@@ -253,6 +254,11 @@ typedef struct mrc_ibv_path {
     uint32_t peer_qpn;         /* UD: the peer plane's QPN */
     uint32_t peer_handle;      /* mrc_rxinfo.peer */
     mrc_ibv_plane_stats st;
+    /* called with each MRC packet (BTH on) that passed the checks, before the core sees it; may rewrite it in place
+     * (lib_mrc registers the region its rkey names with the core), or refuse it (non-zero: dropped, counted in
+     * st.rx_hook_drop). NULL: none. */
+    int (*rx_hook)(void *ctx, uint8_t *pkt, size_t len);
+    void *rx_hook_ctx;
 } mrc_ibv_path;
 
 /* MRC_OK or MRC_ERR_INVAL. vlan >= 0: send tagged with that TCI (raw). */
@@ -355,6 +361,8 @@ int mrc_ibv_reg_mem(mrc_ibv *ib, const void *base, size_t len);
  * at most 1 s). 0 or -1. */
 int mrc_ibv_dereg_mem(mrc_ibv *ib, mrc_endpoint *ep, const void *base);
 int mrc_ibv_watch_fd(mrc_ibv *ib, int fd);
+/* Every plane's mrc_ibv_path.rx_hook (NULL: none). */
+void mrc_ibv_set_rx_hook(mrc_ibv *ib, int (*fn)(void *ctx, uint8_t *pkt, size_t len), void *ctx);
 /* One turn of the loop (as mrc_udp_step): timers, transmit, wait (completion channel, watched fds, the core's
  * deadline, wake_at; 0 = do not sleep), receive, timers, transmit. Returns packets moved, or -1 (a QP or the CQ
  * failed; mrc_ibv_last_error says how). */

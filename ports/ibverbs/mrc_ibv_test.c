@@ -956,6 +956,16 @@ static void test_rxinfo(void) {
 }
 
 /* Random damage to valid frames and random bytes: every one is accepted or dropped with a counted reason. */
+typedef struct hook_seen { unsigned calls; size_t len; uint8_t first, second; int refuse; } hook_seen;
+static int rx_hook_fn(void *ctx, uint8_t *pkt, size_t len) {
+    hook_seen *h = (hook_seen *)ctx;
+    h->calls++;
+    h->len = len;
+    h->first = pkt[0];
+    h->second = pkt[1];
+    return h->refuse;
+}
+
 static void test_fuzz(void) {
     static mrc_endpoint ep;
     static uint8_t f[MRC_IBV_SLOT], g[MRC_IBV_SLOT], slot[MRC_IBV_SLOT];
@@ -995,6 +1005,23 @@ static void test_fuzz(void) {
         ti.payload_len = 512;
         (void)mrc_ibv_path_tx(&tx, &ep, &ti, hdr, NULL, slot, sizeof slot, 1, 0, &plan);
         n = mrc_ibv_tx_gather(&plan, f, sizeof f);
+    }
+    { /* the receive hook sees the MRC packet (BTH on) before the core, and may rewrite it */
+        hook_seen hs;
+        memset(&hs, 0, sizeof hs);
+        path.rx_hook = rx_hook_fn;
+        path.rx_hook_ctx = &hs;
+        memcpy(g, f, n);
+        (void)mrc_ibv_path_rx(&path, &ep, NULL, g, n, NULL, 0);
+        hs.refuse = 1;
+        memcpy(g, f, n);
+        check(mrc_ibv_path_rx(&path, &ep, NULL, g, n, NULL, 0) == MRC_ERR_DROP && path.st.rx_hook_drop == 1,
+              "the receive hook refuses a packet: dropped and counted", "rx_hook_drop %llu",
+              (unsigned long long)path.st.rx_hook_drop);
+        path.rx_hook = NULL;
+        check(hs.calls == 2 && hs.len == sizeof hdr + 512u && hs.first == MRC_OP_WRITE_ONLY && hs.second == 1,
+              "the receive hook sees the MRC packet of a frame before the core", "calls %u len %zu opcode 0x%x",
+              hs.calls, hs.len, hs.first);
     }
     for (i = 0; i < iters; i++) {
         size_t len = n;
