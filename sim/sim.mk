@@ -37,7 +37,7 @@ SIM_CAPS := -DMRC_MAX_CONNS=1024 -DMRC_MAX_EVS=256 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4
 # windows), one EV format and profile, 2 memory regions - 67 KB per endpoint instead of 20 MB. Its runs are identical to
 # mrc_simrun's where both fit (the same digest: docs/EVALUATION.md#scale); scenarios that need more QPs per host or more
 # EVs per QP are refused.
-SIM_SCALE_CAPS := -DMRC_MAX_CONNS=8 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
+SIM_SCALE_CAPS := -DMRC_MAX_CONNS=16 -DMRC_MAX_EVS=128 -DMRC_MAX_SQ=8 -DMRC_MAX_RQ=4 -DMRC_MAX_WIMM=4 \
             -DMRC_MAX_MPR_UNITS=8 -DMRC_POOL_BLOCKS=40 -DMRC_MAX_EV_PROFILES=1 -DMRC_MAX_EV_FMTS=1 -DMRC_MAX_MRS=2 \
             -DMRC_ENABLE_TRACE
 SIM_DEPS := sim/mrc_simrun.c sim/mrc_sim.h ports/common/mrc_frame.h $(CORE)
