@@ -1755,18 +1755,26 @@ MRC_SIM__PRIVATE void mrc_sim__sample(mrc_sim *s) {
 }
 
 /* ---- flows: adding and the run -------------------------------------------------------------------------------- */
+/* The array a of n elements, with room for one more (capacity doubled from 'first'); NULL when out of memory, a and
+ * *cap unchanged then. */
+MRC_SIM__PRIVATE void *mrc_sim__grow(void *a, uint32_t n, uint32_t *cap, uint32_t first, size_t elem) {
+    uint32_t nc;
+    void *na;
+    if (n < *cap) return a;
+    nc = *cap ? *cap * 2u : first;
+    na = realloc(a, (size_t)nc * elem);
+    if (na) *cap = nc;
+    return na;
+}
+
 /* A flow added while the run is under way (mrc_sim_config.on_done): its place at the end of the receiver's region,
  * then its start now, later, or when its dependency completes. Amortised O(1). */
 MRC_SIM__PRIVATE uint32_t mrc_sim__add_running(mrc_sim *s, uint32_t i) {
     mrc_sim__flow *f = &s->flow[i];
     mrc_sim__host *h = &s->host[f->spec.dst];
-    if (h->n_rx == h->rx_cap) {
-        uint32_t nc = h->rx_cap ? h->rx_cap * 2u : 16u;
-        uint32_t *nr = (uint32_t *)realloc(h->rx_flows, (size_t)nc * sizeof *nr);
-        if (!nr) return MRC_SIM_NONE;
-        h->rx_flows = nr;
-        h->rx_cap = nc;
-    }
+    uint32_t *nr = (uint32_t *)mrc_sim__grow(h->rx_flows, h->n_rx, &h->rx_cap, 16u, sizeof *nr);
+    if (!nr) return MRC_SIM_NONE;
+    h->rx_flows = nr;
     f->base = h->region_len;
     h->region_len += (f->spec.bytes + s->cfg.mtu - 1u) / s->cfg.mtu * s->cfg.mtu;
     h->rx_flows[h->n_rx++] = i; /* the largest base so far: the array stays sorted */
@@ -1782,18 +1790,14 @@ MRC_SIM__PRIVATE uint32_t mrc_sim__add_running(mrc_sim *s, uint32_t i) {
 }
 
 MRC_SIM_API uint32_t mrc_sim_add_flow(mrc_sim *s, const mrc_sim_flow_spec *f) {
-    mrc_sim__flow *nf;
+    mrc_sim__flow *nf, *fl;
     if (!s || !f || (s->started && !s->cfg.on_done) || f->src >= s->H || f->dst >= s->H || f->src == f->dst ||
         !f->bytes || f->bytes > MRC_MAX_MSG_LEN || (s->started && f->bytes > s->src_len) ||
         (f->after != MRC_SIM_NONE && f->after >= s->nflows) || s->nflows == MRC_SIM__NIL - 1u)
         return MRC_SIM_NONE;
-    if (s->nflows == s->flow_cap) {
-        uint32_t nc = s->flow_cap ? s->flow_cap * 2u : 1024u;
-        mrc_sim__flow *fl = (mrc_sim__flow *)realloc(s->flow, (size_t)nc * sizeof *fl);
-        if (!fl) return MRC_SIM_NONE;
-        s->flow = fl;
-        s->flow_cap = nc;
-    }
+    fl = (mrc_sim__flow *)mrc_sim__grow(s->flow, s->nflows, &s->flow_cap, 1024u, sizeof *fl);
+    if (!fl) return MRC_SIM_NONE;
+    s->flow = fl;
     nf = &s->flow[s->nflows];
     memset(nf, 0, sizeof *nf);
     nf->spec = *f;
