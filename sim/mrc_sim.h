@@ -68,6 +68,9 @@ enum { MRC_SIM_ROUTE_ECMP = 0, MRC_SIM_ROUTE_SRV6 = 1 };
 enum { MRC_SIM_VERIFY_NONE = 0, MRC_SIM_VERIFY_SAMPLED = 1, MRC_SIM_VERIFY_FULL = 2 };
 #define MRC_SIM_MAX_PCAP_HOSTS 8
 
+typedef struct mrc_sim mrc_sim;
+enum { MRC_SIM_DONE_RX = 1, MRC_SIM_DONE_TX = 2 }; /* mrc_sim_config.on_done's side */
+
 typedef struct mrc_sim_config {
     uint64_t seed;            /* the only source of randomness (switch hash salts, losses, ECN, endpoint seeds) */
     /* topology */
@@ -139,6 +142,17 @@ typedef struct mrc_sim_config {
     uint64_t sample_ns;       /* time-series interval (default 0 = none) */
     uint8_t verify;           /* MRC_SIM_VERIFY_* placed-byte check (default SAMPLED: 3 x 8 bytes per packet) */
     uint32_t linger_ns;       /* a finished flow's QPs are destroyed this long after completion (default 200000) */
+    /* flows created while the simulation runs (dependency-driven workloads: a ring all-reduce's next step, an
+     * all-to-all's next destination). on_done, when set, is called once when a flow's reception completes
+     * (MRC_SIM_DONE_RX: its last byte placed) and once when its sender learns it (MRC_SIM_DONE_TX: SEND_DONE), at
+     * that instant of simulated time; it may call mrc_sim_add_flow, whose flow then starts at max(its start, now)
+     * or when its 'after' completes. O(1) per completion; the order of calls is the run's, so runs stay
+     * deterministic. With on_done set every host registers a receive region large enough for the flows to come
+     * (flows are placed one after another in it), and flows added during the run may not be larger than
+     * flow_bytes_max (default 0: the largest flow added before the run). */
+    void (*on_done)(void *ud, mrc_sim *s, uint32_t flow, int side);
+    void *on_done_ud;
+    uint64_t flow_bytes_max;
     FILE *pcap;               /* optional pcap (ns timestamps) of the packets sent and received by pcap_hosts */
     uint32_t pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS];
     uint32_t n_pcap_hosts;
@@ -150,6 +164,7 @@ typedef struct mrc_sim_flow_spec {
     mrc_time start;           /* earliest start */
     uint32_t after;           /* flow id whose reception must complete first, or MRC_SIM_NONE */
     uint32_t incast;          /* the sender QP's hint num_remote_recv_peers (0: no hint; docs/PROTOCOL.md P31) */
+    uint64_t user;            /* the caller's tag (mrc_sim_flow_user), for on_done */
 } mrc_sim_flow_spec;
 
 enum mrc_sim_fault_kind {
@@ -213,6 +228,7 @@ typedef struct mrc_sim_totals {
     uint64_t plane_bytes[MRC_MAX_PORTS]; /* bytes sent by host NIC ports per plane */
     uint64_t trace_count[32]; /* MRC_ENABLE_TRACE: calls of the core's trace hook per id */
     uint64_t digest;          /* FNV-1a over every delivery (time, host, port, bytes): the run's fingerprint */
+    uint64_t qp_waits;        /* on_done: flow starts that waited for a free QP slot (MRC_MAX_CONNS) on a host */
     uint64_t pkt_pool;        /* packets the pool holds (its peak, rounded up to a chunk of 2^16); heap_max: the
                                  event heap's capacity (its largest size, rounded up to a power of two) */
     uint64_t heap_max;
@@ -227,8 +243,6 @@ typedef struct mrc_sim_sample {
     uint64_t q_lasthop_max;
     uint32_t active_flows;
 } mrc_sim_sample;
-
-typedef struct mrc_sim mrc_sim;
 
 MRC_SIM_API void mrc_sim_config_default(mrc_sim_config *cfg);
 /* Build the topology and the endpoints. 0, or -1 with *out NULL (the reason in err if err_cap > 0). */
@@ -251,7 +265,8 @@ MRC_SIM_API mrc_time mrc_sim_ideal_fct(const mrc_sim *s, uint32_t src, uint32_t 
 MRC_SIM_API uint32_t mrc_sim_hops(const mrc_sim *s, uint32_t src, uint32_t dst); /* links on the path */
 MRC_SIM_API uint64_t mrc_sim_wire_bytes(const mrc_sim *s, uint64_t bytes); /* on the wire for one message */
 
-/* Flows and faults are added before mrc_sim_run. add_flow returns the flow id or MRC_SIM_NONE. */
+/* Flows and faults are added before mrc_sim_run (flows also from mrc_sim_config.on_done during it). add_flow returns
+ * the flow id or MRC_SIM_NONE. */
 MRC_SIM_API uint32_t mrc_sim_add_flow(mrc_sim *s, const mrc_sim_flow_spec *f);
 MRC_SIM_API int mrc_sim_add_fault(mrc_sim *s, const mrc_sim_fault *f); /* 0 or -1 */
 /* Run until every flow has completed or failed (1), or until 'until' / nothing left to do (0); < 0 on an internal
@@ -260,6 +275,7 @@ MRC_SIM_API int mrc_sim_run(mrc_sim *s, mrc_time until);
 MRC_SIM_API mrc_time mrc_sim_now(const mrc_sim *s);
 
 MRC_SIM_API uint32_t mrc_sim_flows(const mrc_sim *s);
+MRC_SIM_API uint64_t mrc_sim_flow_user(const mrc_sim *s, uint32_t id); /* its spec's user tag (0 for a bad id) */
 MRC_SIM_API int mrc_sim_flow_get(const mrc_sim *s, uint32_t id, mrc_sim_flow_result *out);
 MRC_SIM_API void mrc_sim_totals_get(const mrc_sim *s, mrc_sim_totals *out);
 MRC_SIM_API uint32_t mrc_sim_samples(const mrc_sim *s);
@@ -377,6 +393,8 @@ typedef struct mrc_sim__host {
     uint16_t usid;
     uint32_t *slot_flow;      /* conn slot -> flow id */
     uint32_t *rx_flows, n_rx; /* incoming flows, sorted by region offset */
+    uint32_t rx_cap;          /* on_done: rx_flows' capacity (flows are appended as they are added) */
+    uint32_t wait_head, wait_tail; /* on_done: flows waiting for a QP slot of this endpoint (FIFO) */
     uint64_t region_len;
     uint32_t rkey;
 } mrc_sim__host;
@@ -388,6 +406,7 @@ typedef struct mrc_sim__flow {
     uint64_t base, placed;
     uint64_t *bitmap;         /* packets placed */
     uint32_t npkts, dep_head, dep_next;
+    uint32_t wait_next;       /* on_done: next flow waiting for a free QP on the same host */
     uint8_t started, done, freed;
 } mrc_sim__flow;
 
@@ -416,6 +435,8 @@ struct mrc_sim {
     uint32_t pkt_cap, pkt_free;
     mrc_sim__flow *flow;
     uint32_t nflows, flow_cap, flows_left;
+    uint32_t active;          /* flows started and not done (the samples' active_flows) */
+    uint64_t src_len;         /* bytes of the shared source buffer: the largest flow */
     mrc_sim_fault *fault;
     uint32_t nfaults, fault_cap;
     uint8_t *src;
@@ -1163,6 +1184,7 @@ MRC_SIM__PRIVATE void mrc_sim__flow_finish(mrc_sim *s, uint32_t fi) {
     if (f->done) return;
     if (f->r.status == MRC_OK && (f->r.rx_done == MRC_TIME_NEVER || f->r.tx_done == MRC_TIME_NEVER)) return;
     f->done = 1;
+    if (f->started) s->active--;
     s->flows_left--;
     if (f->r.status == MRC_OK) s->tot.flows_done++;
     else s->tot.flows_failed++;
@@ -1181,6 +1203,7 @@ MRC_SIM__PRIVATE void mrc_sim__flow_rx_done(mrc_sim *s, uint32_t fi) {
     f->r.rx_done = s->now;
     for (d = f->dep_head; d != MRC_SIM__NIL; d = s->flow[d].dep_next)
         (void)mrc_sim__push(s, s->flow[d].spec.start > s->now ? s->flow[d].spec.start : s->now, MRC_SIM__EV_FLOW, d);
+    if (s->cfg.on_done) s->cfg.on_done(s->cfg.on_done_ud, s, fi, MRC_SIM_DONE_RX); /* may move s->flow */
     mrc_sim__flow_finish(s, fi);
 }
 
@@ -1277,31 +1300,51 @@ MRC_SIM__PRIVATE int mrc_sim__conn_up(mrc_sim *s, mrc_conn *c, uint32_t dest_qpn
 
 MRC_SIM__PRIVATE void mrc_sim__host_service(mrc_sim *s, mrc_sim__host *h);
 
+/* on_done: every QP slot of host h is taken (MRC_MAX_CONNS) - the flow waits, in FIFO order, for one of h's QPs to
+ * be freed (mrc_sim__conn_free), as an application waits for a free QP; O(1). Without on_done it fails instead. */
+MRC_SIM__PRIVATE void mrc_sim__flow_wait(mrc_sim *s, mrc_sim__host *h, uint32_t fi) {
+    mrc_sim__flow *f = &s->flow[fi];
+    free(f->bitmap);
+    f->bitmap = (uint64_t *)0;
+    f->started = 0;
+    s->active--;
+    f->r.start = MRC_TIME_NEVER;
+    f->wait_next = MRC_SIM__NIL;
+    if (h->wait_head == MRC_SIM__NIL) h->wait_head = fi;
+    else s->flow[h->wait_tail].wait_next = fi;
+    h->wait_tail = fi;
+    s->tot.qp_waits++;
+}
+
 MRC_SIM__PRIVATE void mrc_sim__flow_start(mrc_sim *s, uint32_t fi) {
     mrc_sim__flow *f = &s->flow[fi];
     mrc_sim__host *hs = &s->host[f->spec.src], *hr = &s->host[f->spec.dst];
     uint32_t psn_s = (uint32_t)(mrc_sim__rand(s) & MRC_PSN_MASK), psn_r = (uint32_t)(mrc_sim__rand(s) & MRC_PSN_MASK);
+    int rc = MRC_OK;
     mrc_write wr;
     if (f->started) return;
     f->started = 1;
+    s->active++;
     f->r.start = s->now;
     f->npkts = (uint32_t)((f->spec.bytes + s->cfg.mtu - 1u) >> s->mtu_shift);
     f->bitmap = (uint64_t *)calloc((f->npkts + 63u) / 64u, sizeof(uint64_t));
     f->cs = (mrc_conn *)calloc(1, sizeof(mrc_conn));
     f->cr = (mrc_conn *)calloc(1, sizeof(mrc_conn));
-    if (!f->bitmap || !f->cs || !f->cr || mrc_conn_init(&hs->ep, f->cs, s->now) != MRC_OK) {
+    if (!f->bitmap || !f->cs || !f->cr || (rc = mrc_conn_init(&hs->ep, f->cs, s->now)) != MRC_OK) {
         free(f->cs);
         free(f->cr);
         f->cs = f->cr = (mrc_conn *)0;
-        mrc_sim__flow_fail(s, fi, MRC_SIM_ERR_SETUP);
+        if (rc == MRC_ERR_FULL && s->cfg.on_done) mrc_sim__flow_wait(s, hs, fi);
+        else mrc_sim__flow_fail(s, fi, MRC_SIM_ERR_SETUP);
         return;
     }
-    if (mrc_conn_init(&hr->ep, f->cr, s->now) != MRC_OK) {
+    if ((rc = mrc_conn_init(&hr->ep, f->cr, s->now)) != MRC_OK) {
         (void)mrc_conn_destroy(f->cs);
         free(f->cs);
         free(f->cr);
         f->cs = f->cr = (mrc_conn *)0;
-        mrc_sim__flow_fail(s, fi, MRC_SIM_ERR_SETUP);
+        if (rc == MRC_ERR_FULL && s->cfg.on_done) mrc_sim__flow_wait(s, hr, fi);
+        else mrc_sim__flow_fail(s, fi, MRC_SIM_ERR_SETUP);
         return;
     }
     hs->slot_flow[mrc_conn_qpn(f->cs) - hs->ep.cfg.qpn_base] = fi;
@@ -1365,6 +1408,11 @@ MRC_SIM__PRIVATE void mrc_sim__conn_free(mrc_sim *s, mrc_sim__host *h, mrc_conn 
     (void)mrc_conn_modify(c, &a, MRC_ATTR_STATE, s->now);
     (void)mrc_conn_destroy(c);
     free(c);
+    if (h->wait_head != MRC_SIM__NIL) { /* a slot is free: the first flow waiting for one starts now */
+        uint32_t w = h->wait_head;
+        h->wait_head = s->flow[w].wait_next;
+        (void)mrc_sim__push(s, s->now, MRC_SIM__EV_FLOW, w);
+    }
 }
 
 MRC_SIM__PRIVATE void mrc_sim__flow_free(mrc_sim *s, uint32_t fi) {
@@ -1393,6 +1441,7 @@ MRC_SIM__PRIVATE void mrc_sim__host_event(mrc_sim *s, mrc_sim__host *h, const mr
             mrc_sim__flow_fail(s, fi, ev->status);
         } else if (s->flow[fi].r.tx_done == MRC_TIME_NEVER) {
             s->flow[fi].r.tx_done = s->now;
+            if (s->cfg.on_done) s->cfg.on_done(s->cfg.on_done_ud, s, fi, MRC_SIM_DONE_TX);
             mrc_sim__flow_finish(s, fi);
         }
     }
@@ -1689,8 +1738,7 @@ MRC_SIM__PRIVATE void mrc_sim__sample(mrc_sim *s) {
             m.q_sum += l->qbytes[1];
         }
     }
-    m.active_flows = 0;
-    for (i = 0; i < s->nflows; i++) m.active_flows += (uint32_t)(s->flow[i].started && !s->flow[i].done);
+    m.active_flows = s->active;
     s->prev.placed = s->tot.bytes_placed;
     memcpy(s->prev.plane_bytes, s->tot.plane_bytes, sizeof s->prev.plane_bytes);
     s->prev.trims = s->tot.trims;
@@ -1707,18 +1755,49 @@ MRC_SIM__PRIVATE void mrc_sim__sample(mrc_sim *s) {
 }
 
 /* ---- flows: adding and the run -------------------------------------------------------------------------------- */
-MRC_SIM_API uint32_t mrc_sim_add_flow(mrc_sim *s, const mrc_sim_flow_spec *f) {
-    mrc_sim__flow *nf;
-    if (!s || !f || s->started || f->src >= s->H || f->dst >= s->H || f->src == f->dst || !f->bytes ||
-        f->bytes > MRC_MAX_MSG_LEN || (f->after != MRC_SIM_NONE && f->after >= s->nflows))
-        return MRC_SIM_NONE;
-    if (s->nflows == s->flow_cap) {
-        uint32_t nc = s->flow_cap ? s->flow_cap * 2u : 1024u;
-        mrc_sim__flow *fl = (mrc_sim__flow *)realloc(s->flow, (size_t)nc * sizeof *fl);
-        if (!fl) return MRC_SIM_NONE;
-        s->flow = fl;
-        s->flow_cap = nc;
+/* The array a of n elements, with room for one more (capacity doubled from 'first'); NULL when out of memory, a and
+ * *cap unchanged then. */
+MRC_SIM__PRIVATE void *mrc_sim__grow(void *a, uint32_t n, uint32_t *cap, uint32_t first, size_t elem) {
+    uint32_t nc;
+    void *na;
+    if (n < *cap) return a;
+    nc = *cap ? *cap * 2u : first;
+    na = realloc(a, (size_t)nc * elem);
+    if (na) *cap = nc;
+    return na;
+}
+
+/* A flow added while the run is under way (mrc_sim_config.on_done): its place at the end of the receiver's region,
+ * then its start now, later, or when its dependency completes. Amortised O(1). */
+MRC_SIM__PRIVATE uint32_t mrc_sim__add_running(mrc_sim *s, uint32_t i) {
+    mrc_sim__flow *f = &s->flow[i];
+    mrc_sim__host *h = &s->host[f->spec.dst];
+    uint32_t *nr = (uint32_t *)mrc_sim__grow(h->rx_flows, h->n_rx, &h->rx_cap, 16u, sizeof *nr);
+    if (!nr) return MRC_SIM_NONE;
+    h->rx_flows = nr;
+    f->base = h->region_len;
+    h->region_len += (f->spec.bytes + s->cfg.mtu - 1u) / s->cfg.mtu * s->cfg.mtu;
+    h->rx_flows[h->n_rx++] = i; /* the largest base so far: the array stays sorted */
+    s->nflows++;
+    s->flows_left++;
+    if (f->spec.after != MRC_SIM_NONE && s->flow[f->spec.after].r.rx_done == MRC_TIME_NEVER) {
+        f->dep_next = s->flow[f->spec.after].dep_head;
+        s->flow[f->spec.after].dep_head = i;
+    } else {
+        (void)mrc_sim__push(s, f->spec.start > s->now ? f->spec.start : s->now, MRC_SIM__EV_FLOW, i);
     }
+    return i;
+}
+
+MRC_SIM_API uint32_t mrc_sim_add_flow(mrc_sim *s, const mrc_sim_flow_spec *f) {
+    mrc_sim__flow *nf, *fl;
+    if (!s || !f || (s->started && !s->cfg.on_done) || f->src >= s->H || f->dst >= s->H || f->src == f->dst ||
+        !f->bytes || f->bytes > MRC_MAX_MSG_LEN || (s->started && f->bytes > s->src_len) ||
+        (f->after != MRC_SIM_NONE && f->after >= s->nflows) || s->nflows == MRC_SIM__NIL - 1u)
+        return MRC_SIM_NONE;
+    fl = (mrc_sim__flow *)mrc_sim__grow(s->flow, s->nflows, &s->flow_cap, 1024u, sizeof *fl);
+    if (!fl) return MRC_SIM_NONE;
+    s->flow = fl;
     nf = &s->flow[s->nflows];
     memset(nf, 0, sizeof *nf);
     nf->spec = *f;
@@ -1729,6 +1808,7 @@ MRC_SIM_API uint32_t mrc_sim_add_flow(mrc_sim *s, const mrc_sim_flow_spec *f) {
     nf->r.bh_first = nf->r.bh_last = MRC_TIME_NEVER;
     nf->r.ideal_ns = mrc_sim_ideal_fct(s, f->src, f->dst, f->bytes);
     nf->dep_head = nf->dep_next = MRC_SIM__NIL;
+    if (s->started) return mrc_sim__add_running(s, s->nflows);
     return s->nflows++;
 }
 
@@ -1750,15 +1830,19 @@ MRC_SIM__PRIVATE int mrc_sim__start(mrc_sim *s) {
             s->flow[f->spec.after].dep_head = i;
         }
     }
+    if (s->cfg.flow_bytes_max > maxb) maxb = s->cfg.flow_bytes_max;
     for (i = 0; i < s->H; i++) {
         mrc_sim__host *h = &s->host[i];
-        if (!cnt[i]) continue;
-        h->rx_flows = (uint32_t *)malloc((size_t)cnt[i] * sizeof *h->rx_flows);
+        if (!cnt[i] && !s->cfg.on_done) continue;
+        h->rx_cap = cnt[i] > 16u ? cnt[i] : 16u;
+        h->rx_flows = (uint32_t *)malloc((size_t)h->rx_cap * sizeof *h->rx_flows);
         if (!h->rx_flows) {
             free(cnt);
             return -1;
         }
-        if (mrc_endpoint_reg_mr(&h->ep, (void *)0, MRC_SIM__IOVA, h->region_len,
+        /* with on_done, flows still to come are placed after the ones known now: a window of 2^46 bytes (external
+         * access: nothing is allocated) */
+        if (mrc_endpoint_reg_mr(&h->ep, (void *)0, MRC_SIM__IOVA, s->cfg.on_done ? (uint64_t)1 << 46 : h->region_len,
                                 MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL, h, &h->rkey) != MRC_OK) {
             free(cnt);
             return -1;
@@ -1774,6 +1858,7 @@ MRC_SIM__PRIVATE int mrc_sim__start(mrc_sim *s) {
         size_t nw = (size_t)((maxb + 15u) / 8u), w;
         s->src = (uint8_t *)malloc(nw * 8u);
         if (!s->src) return -1;
+        s->src_len = maxb;
         for (w = 0; w < nw; w++) {
             uint64_t v = mrc_sim__mix(s->cfg.seed * 0x2545F4914F6CDD1Dull + w);
             memcpy(s->src + w * 8u, &v, 8u);
@@ -1853,6 +1938,9 @@ MRC_SIM_API int mrc_sim_run(mrc_sim *s, mrc_time until) {
 
 /* ---- results ------------------------------------------------------------------------------------------------ */
 MRC_SIM_API uint32_t mrc_sim_flows(const mrc_sim *s) { return s ? s->nflows : 0; }
+MRC_SIM_API uint64_t mrc_sim_flow_user(const mrc_sim *s, uint32_t id) {
+    return s && id < s->nflows ? s->flow[id].spec.user : 0u;
+}
 MRC_SIM_API int mrc_sim_flow_get(const mrc_sim *s, uint32_t id, mrc_sim_flow_result *out) {
     if (!s || !out || id >= s->nflows) return -1;
     mrc_sim__collect(&s->flow[id]); /* live QPs: their current counters */
@@ -2023,6 +2111,7 @@ MRC_SIM_API int mrc_sim_create(mrc_sim **out, const mrc_sim_config *cfg, char *e
             goto fail;
         }
         for (j = 0; j < MRC_MAX_CONNS; j++) h->slot_flow[j] = MRC_SIM__NIL;
+        h->wait_head = h->wait_tail = MRC_SIM__NIL;
         for (j = 0; j < s->cfg.n_pcap_hosts && j < MRC_SIM_MAX_PCAP_HOSTS; j++)
             if (s->cfg.pcap_hosts[j] == i) h->pcap = 1;
     }

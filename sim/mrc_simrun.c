@@ -36,7 +36,7 @@
 typedef struct opts {
     const char *scenario, *suite, *out, *golden, *matrix, *pcap;
     uint64_t seed, size, cwnd, sample_ns, slack_ns, host_mbps;
-    uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds;
+    uint32_t hosts, k, planes, radix, evs, pcap_hosts[MRC_SIM_MAX_PCAP_HOSTS], n_pcap, nseeds, steps;
     int json, list, quiet, update_golden, strict, routing, no_trim, cwnd_set, seed_set, no_ev_groups;
     int group_retire, lh_mark, no_lh_dscp, no_hints, reo_timer, tlp_copies, oracle_bypass, ev_hashed, oracle_fault;
     int ev_policy, ev_recycle, ev_sweep, suspect_hold, confirm_late; /* -1: the scenario's */
@@ -55,6 +55,7 @@ static void usage(FILE *f) {
           "                  [--ev-policy default|rotation|ecmp|paths] [--ev-recycle S] [--ev-sweep S]\n"
           "                  [--suspect-hold S] [--confirm-late S] [--no-recycle] [--group-retire alone|at-once|second]\n"
           "                  (S, an EV scope: none, auto, hashed, profile, all)\n"
+          "                  [--steps N] (ring all-reduce: steps run; all-to-all: destinations per host)\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
@@ -94,7 +95,7 @@ static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, int
 }
 
 /* ---- metrics: a named list printed as JSON and checked against golden files ------------------------------- */
-#define MAXM 96
+#define MAXM 128
 #define MAXSEEDS 32 /* --seeds */
 typedef struct metrics {
     const char *name[MAXM];
@@ -118,7 +119,9 @@ static int mget(const metrics *m, const char *name, double *v) {
 }
 
 /* ---- scenarios ------------------------------------------------------------------------------------------------ */
-enum { W_PERM, W_INCAST, W_VICTIM, W_ALLTOALL, W_ALLREDUCE, W_MATRIX, W_SELFTEST };
+/* W_RING and W_A2A create their flows as the run goes (mrc_sim_config.on_done): a ring all-reduce's step when the
+ * host has received the step before, an all-to-all's next destination when the host's send before completed */
+enum { W_PERM, W_INCAST, W_VICTIM, W_ALLTOALL, W_ALLREDUCE, W_MATRIX, W_SELFTEST, W_RING, W_A2A };
 enum { F_NONE, F_BLACKHOLE, F_LOSS, F_PLANE, F_MIX, F_T1_BLACKHOLE, F_HOST };
 
 typedef struct scenario {
@@ -135,6 +138,8 @@ typedef struct scenario {
     uint64_t win_lo, win_hi;          /* goodput window (plane down) */
     int quick;                        /* 1: in the quick suite; 2: fixed window of one packet */
     int ev_policy;                    /* the EV policy, MRC_EV_PRESET_* (0: the default) */
+    uint32_t steps;                   /* W_RING: ring steps run, W_A2A: destinations per host (0: all) */
+    uint32_t linger_us;               /* QPs kept after a flow completed (0: the simulator's 200 us) */
 } scenario;
 
 #define FT(k_) MRC_SIM_FATTREE, (k_), 1, 0, 0
@@ -142,99 +147,110 @@ typedef struct scenario {
 static const scenario scenarios[] = {
     /* the standard suite (make sim) */
     {"perm_ft", "permutation, 3-tier fat tree, 2 MB per host, MRC spraying 128 EVs", W_PERM, F_NONE, FT(16),
-     2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+     2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_ft_1ev", "baseline: same, one EV per QP (RoCE-like single ECMP path)", W_PERM, F_NONE, FT(16), 2000000, 0,
-     1, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+     1, 0, 0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_ft_notrim", "baseline: same, switches drop instead of trimming", W_PERM, F_NONE, FT(16), 2000000, 0, 0, 1,
-     0, 0, 0, 5000, 0, 0, 0, 0},
+     0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_ft_srv6", "same as perm_ft with static SRv6 uSID source routes (simulator's own EV->path encoding)",
-     W_PERM, F_NONE, FT(16), 2000000, 0, 0, 0, 1, 0, 0, 5000, 0, 0, 0, 0},
+     W_PERM, F_NONE, FT(16), 2000000, 0, 0, 0, 1, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_mp", "permutation, 8-plane 2-tier Clos (8 x 100G ports per host), 2 MB per host", W_PERM, F_NONE,
-     MP(8, 64, 1024), 2000000, 0, 0, 0, 0, 0, 0, 2000, 0, 0, 0, 0},
+     MP(8, 64, 1024), 2000000, 0, 0, 0, 0, 0, 0, 2000, 0, 0, 0, 0, 0, 0},
     {"perm_mp_srv6", "perm_mp over static SRv6 uSID routes with the path-aware EV profile: each QP has one EV per "
      "(plane, T1), 8 x 32 = 256, every T1 of every plane used once", W_PERM, F_NONE, MP(8, 64, 1024), 2000000, 0, 0, 0,
-     2, 0, 0, 2000, 0, 0, 0, MRC_EV_PRESET_PATHS},
+     2, 0, 0, 2000, 0, 0, 0, MRC_EV_PRESET_PATHS, 0, 0},
     {"perm_mp_16m", "perm_mp with 16 MB per host (flows as long in base RTTs as perm_ft's)", W_PERM, F_NONE,
-     MP(8, 64, 1024), 16000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+     MP(8, 64, 1024), 16000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_mp_16m_srv6", "perm_mp_srv6 with 16 MB per host", W_PERM, F_NONE, MP(8, 64, 1024), 16000000, 0, 0, 0, 2, 0,
-     0, 5000, 0, 0, 0, MRC_EV_PRESET_PATHS},
+     0, 5000, 0, 0, 0, MRC_EV_PRESET_PATHS, 0, 0},
     {"perm_mp_1ev", "baseline: same, one EV per port (one ECMP path per plane)", W_PERM, F_NONE, MP(8, 64, 1024),
-     2000000, 0, 1, 0, 0, 0, 0, 2000, 0, 0, 0, 0},
+     2000000, 0, 1, 0, 0, 0, 0, 2000, 0, 0, 0, 0, 0, 0},
     {"blackhole_ft", "perm_ft with 1% of fabric cables black-holed (silent drop) at 50 us", W_PERM, F_BLACKHOLE,
-     FT(16), 2000000, 0, 0, 0, 0, 50000, 0.01, 5000, 0, 0, 0, 0},
+     FT(16), 2000000, 0, 0, 0, 0, 50000, 0.01, 5000, 0, 0, 0, 0, 0, 0},
     {"t1_blackhole_mp", "perm on 8 planes, 16 MB, one T1 switch of plane 1 silently stops forwarding at 50 us",
-     W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0, 0},
+     W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0, 0, 0, 0},
     {"t1_blackhole_mp_srv6", "t1_blackhole_mp over SRv6 with the path-aware EV profile (8 x 16 EVs: one per plane "
      "and T1, so exactly one EV of each QP crosses the dead T1)", W_PERM, F_T1_BLACKHOLE, MP(8, 32, 256), 16000000, 0,
-     0, 0, 2, 50000, 0, 5000, 80000, 160000, 0, MRC_EV_PRESET_PATHS},
+     0, 0, 2, 50000, 0, 5000, 80000, 160000, 0, MRC_EV_PRESET_PATHS, 0, 0},
     {"planedown_mp", "perm on 8 planes, 256 hosts x 16 MB; plane 1 (every host port 1) down at 50 us", W_PERM,
-     F_PLANE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0, 0},
+     F_PLANE, MP(8, 32, 256), 16000000, 0, 0, 0, 0, 50000, 0, 5000, 80000, 160000, 0, 0, 0, 0},
     {"blackhole_ft_srv6", "blackhole_ft over SRv6 with the path-aware EV profile (64 EVs: one per (T1, T2) up path)",
-     W_PERM, F_BLACKHOLE, FT(16), 2000000, 0, 0, 0, 2, 50000, 0.01, 5000, 0, 0, 0, MRC_EV_PRESET_PATHS},
+     W_PERM, F_BLACKHOLE, FT(16), 2000000, 0, 0, 0, 2, 50000, 0.01, 5000, 0, 0, 0, MRC_EV_PRESET_PATHS, 0, 0},
     {"loss_ft", "perm_ft with 1% random loss on every link", W_PERM, F_LOSS, FT(16), 2000000, 0, 0, 0, 0, 0, 10000,
-     5000, 0, 0, 0, 0},
+     5000, 0, 0, 0, 0, 0, 0},
     {"loss_ft_1ev", "baseline: loss_ft with one EV per QP", W_PERM, F_LOSS, FT(16), 2000000, 0, 1, 0, 0, 0, 10000,
-     5000, 0, 0, 0, 0},
+     5000, 0, 0, 0, 0, 0, 0},
     {"incast_ft", "incast 127 -> 1 x 2 MB on the fat tree, trimming on", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 0,
-     0, 0, 0, 100000, 0, 0, 0, 0},
+     0, 0, 0, 100000, 0, 0, 0, 0, 0, 0},
     {"incast_ft_notrim", "baseline: incast 127 -> 1 without trimming", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 1,
-     0, 0, 0, 100000, 0, 0, 0, 0},
+     0, 0, 0, 100000, 0, 0, 0, 0, 0, 0},
     {"incast_ft_cwnd1", "diagnostic: incast_ft with a fixed window of one packet per QP (a stand-in for a converged "
-     "congestion control)", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 0, 0, 0, 0, 100000, 0, 0, 2, 0},
+     "congestion control)", W_INCAST, F_NONE, FT(16), 2000000, 127, 0, 0, 0, 0, 0, 100000, 0, 0, 2, 0, 0, 0},
     {"victim_ft", "incast 7 -> 1 x 2 MB plus a victim flow (2 MB at 200 us) into a host on the receiver's T0",
-     W_VICTIM, F_NONE, FT(16), 2000000, 7, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0},
+     W_VICTIM, F_NONE, FT(16), 2000000, 7, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0, 0, 0},
     {"victim_ft_1ev", "baseline: victim_ft with one EV per QP", W_VICTIM, F_NONE, FT(16), 2000000, 7, 1, 0, 0, 0, 0,
-     10000, 0, 0, 0, 0},
+     10000, 0, 0, 0, 0, 0, 0},
     {"alltoall_ft", "all-to-all among 32 hosts spread over a k=8 fat tree, 256 KB per pair", W_ALLTOALL, F_NONE,
-     FT(8), 256000, 32, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0},
+     FT(8), 256000, 32, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0, 0, 0},
     {"allreduce_mp", "ring all-reduce, 64 hosts on 8 planes, 64 MB per host (2(N-1) dependent steps)", W_ALLREDUCE,
-     F_NONE, MP(8, 16, 128), 64000000, 64, 0, 0, 0, 0, 0, 20000, 0, 0, 0, 0},
+     F_NONE, MP(8, 16, 128), 64000000, 64, 0, 0, 0, 0, 0, 20000, 0, 0, 0, 0, 0, 0},
     {"faults_ft", "perm on a k=8 fat tree, 8 MB: a flapping link, a degraded link, a T1 switch down, 0.1% loss",
-     W_PERM, F_MIX, FT(8), 8000000, 0, 0, 0, 0, 50000, 0, 10000, 0, 0, 0, 0},
+     W_PERM, F_MIX, FT(8), 8000000, 0, 0, 0, 0, 50000, 0, 10000, 0, 0, 0, 0, 0, 0},
     /* at scale (make sim-scale; build/sim/mrc_simrun_scale, endpoints sized for a permutation: docs/EVALUATION.md) */
     {"perm_ft_8k", "perm_ft at k = 32: 8,192 hosts, 3-tier fat tree, 2 MB per host", W_PERM, F_NONE, FT(32), 2000000,
-     0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_mp_32k", "perm_mp at 32,768 hosts: 8 planes of a 2-tier Clos of radix-256 switches, 2 MB per host",
-     W_PERM, F_NONE, MP(8, 256, 32768), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+     W_PERM, F_NONE, MP(8, 256, 32768), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_mp_131k", "the reference network: 131,072 hosts, 8 planes of a 2-tier Clos of 512-port switches (256 down, "
-     "256 up), 2 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0},
+     "256 up), 2 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 2000000, 0, 0, 0, 0, 0, 0, 5000, 0, 0, 0, 0, 0, 0},
     {"perm_mp_131k_16m", "perm_mp_131k with 16 MB per host", W_PERM, F_NONE, MP(8, 512, 131072), 16000000, 0, 0, 0, 0,
-     0, 0, 10000, 0, 0, 0, 0},
+     0, 0, 10000, 0, 0, 0, 0, 0, 0},
     {"t1_blackhole_mp_8k", "8,192 hosts on 8 planes of a radix-128 Clos, 4 MB: one T1 switch of plane 1 silently "
      "stops forwarding at 10 us", W_PERM, F_T1_BLACKHOLE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000,
-     40000, 0, 0},
+     40000, 0, 0, 0, 0},
     {"planedown_mp_8k", "8,192 hosts on 8 planes of a radix-128 Clos, 4 MB: plane 1 (every host port 1) down at 10 us",
-     W_PERM, F_PLANE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000, 40000, 0, 0},
+     W_PERM, F_PLANE, MP(8, 128, 8192), 4000000, 0, 0, 0, 0, 10000, 0, 2000, 20000, 40000, 0, 0, 0, 0},
+    {"allreduce_mp_8k", "ring all-reduce over 8,192 hosts of the reference network (8 planes of 512-port switches), "
+     "512 MiB per host (64 KiB per step), the first 64 of its 16,382 steps; each step created when its sender has "
+     "received the one before", W_RING, F_NONE, MP(8, 512, 8192), 536870912ull, 8192, 0, 0, 0, 0, 0, 10000, 0, 0, 0, 0, 64, 20},
+    {"alltoall_mp_4k", "all-to-all among a 4,096-host slice of the reference network (8 planes of 512-port switches), "
+     "256 KB per pair, the first 32 of each host's 4,095 destinations (4 at a time; a seeded order of shifts shared by "
+     "all hosts, so each is a permutation)", W_A2A, F_NONE, MP(8, 512, 4096), 256000, 4096, 0, 0, 0, 0, 0, 10000, 0, 0,
+     0, 0, 32, 20},
     {"matrix", "connection matrix from --matrix FILE (src dst bytes start_us per line)", W_MATRIX, F_NONE, FT(16), 0,
-     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* small versions (make sim-quick) */
     {"q_selftest", "routing self-test (ECMP and SRv6) on both topologies", W_SELFTEST, F_NONE, FT(4), 0, 0, 0, 0, 0, 0,
-     0, 0, 0, 0, 1, 0},
+     0, 0, 0, 0, 1, 0, 0, 0},
     {"q_perm_ft", "permutation, k=4 fat tree (16 hosts), 2 MB", W_PERM, F_NONE, FT(4), 2000000, 0, 0, 0, 0, 0, 0,
-     5000, 0, 0, 1, 0},
+     5000, 0, 0, 1, 0, 0, 0},
     {"q_perm_srv6", "q_perm_ft over SRv6 uSID source routes", W_PERM, F_NONE, FT(4), 2000000, 0, 0, 0, 1, 0, 0, 5000,
-     0, 0, 1, 0},
+     0, 0, 1, 0, 0, 0},
     {"q_perm_mp", "permutation, 4 planes, radix 8, 32 hosts, 2 MB", W_PERM, F_NONE, MP(4, 8, 32), 2000000, 0, 0, 0,
-     0, 0, 0, 2000, 0, 0, 1, 0},
+     0, 0, 0, 2000, 0, 0, 1, 0, 0, 0},
     {"q_blackhole", "q_perm_ft with one fabric cable black-holed at 50 us", W_PERM, F_BLACKHOLE, FT(4), 2000000, 0, 0,
-     0, 0, 50000, 0.01, 5000, 0, 0, 1, 0},
+     0, 0, 50000, 0.01, 5000, 0, 0, 1, 0, 0, 0},
     {"q_planedown", "4 planes, 32 hosts x 8 MB, plane 1 down at 30 us", W_PERM, F_PLANE, MP(4, 8, 32), 8000000, 0, 0,
-     0, 0, 30000, 0, 5000, 50000, 100000, 1, 0},
+     0, 0, 30000, 0, 5000, 50000, 100000, 1, 0, 0, 0},
     {"q_loss", "q_perm_ft with 1% loss on every link", W_PERM, F_LOSS, FT(4), 2000000, 0, 0, 0, 0, 0, 10000, 5000, 0,
-     0, 1, 0},
+     0, 1, 0, 0, 0},
     {"q_incast", "incast 15 -> 1 x 256 KB, k=4 fat tree", W_INCAST, F_NONE, FT(4), 256000, 15, 0, 0, 0, 0, 0, 20000,
-     0, 0, 1, 0},
+     0, 0, 1, 0, 0, 0},
     {"q_victim", "incast 7 -> 1 + victim, k=4 fat tree, 1 MB", W_VICTIM, F_NONE, FT(4), 1000000, 7, 0, 0, 0, 0, 0,
-     10000, 0, 0, 1, 0},
+     10000, 0, 0, 1, 0, 0, 0},
     {"q_alltoall", "all-to-all, 16 hosts, 64 KB per pair", W_ALLTOALL, F_NONE, FT(4), 64000, 16, 0, 0, 0, 0, 0, 10000,
-     0, 0, 1, 0},
+     0, 0, 1, 0, 0, 0},
     {"q_allreduce", "ring all-reduce, 8 hosts on 4 planes, 4 MB", W_ALLREDUCE, F_NONE, MP(4, 8, 32), 4000000, 8, 0, 0,
-     0, 0, 0, 10000, 0, 0, 1, 0},
+     0, 0, 0, 10000, 0, 0, 1, 0, 0, 0},
+    {"q_allreduce_dyn", "q_allreduce with each step created when the host has received the one before (the same run: "
+     "the same digest)", W_RING, F_NONE, MP(4, 8, 32), 4000000, 8, 0, 0, 0, 0, 0, 10000, 0, 0, 1, 0, 0, 0},
+    {"q_alltoall_dyn", "all-to-all, 16 hosts, 64 KB per pair, each host's next destination when its send before "
+     "completed, 4 at a time", W_A2A, F_NONE, FT(4), 64000, 16, 0, 0, 0, 0, 0, 10000, 0, 0, 1, 0, 0, 0},
     {"q_faults", "every fault kind on a k=4 fat tree, 4 MB permutation", W_PERM, F_MIX, FT(4), 4000000, 0, 0, 0, 0,
-     30000, 0, 10000, 0, 0, 1, 0},
+     30000, 0, 10000, 0, 0, 1, 0, 0, 0},
     {"q_hostloss", "4 planes, 32 hosts x 8 MB; from 30 us host 0 drops all it receives for 2 us every 20 us (a busy "
      "host: loss on every plane at once, P39)", W_PERM, F_HOST, MP(4, 8, 32), 8000000, 0, 0, 0, 0, 30000, 0, 5000, 0,
-     0, 1, 0},
+     0, 1, 0, 0, 0},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
@@ -384,6 +400,38 @@ static uint32_t add(mrc_sim *s, uint32_t src, uint32_t dst, uint64_t bytes, mrc_
     return add_hint(s, src, dst, bytes, start, after, 0u);
 }
 
+/* W_RING, W_A2A: the flows of a collective, created as the run goes (mrc_sim_config.on_done). A flow's user tag is
+ * (k << 32) | i: participant i, its ring step or its destination index k. */
+#define A2A_WINDOW 4u /* all-to-all: sends one host keeps going at once */
+typedef struct coll {
+    int work;
+    uint32_t n, stride, steps; /* participants, their spacing in host ids, steps (ring) or destinations (a2a) */
+    uint64_t bytes;            /* per flow */
+    uint32_t *shift;           /* W_A2A: destination index k of participant i is i + shift[k] (mod n) */
+    uint64_t refused;          /* flows mrc_sim_add_flow refused (0 in a good run) */
+} coll;
+static void coll_add(mrc_sim *s, coll *g, uint32_t i, uint32_t k) {
+    uint32_t j = g->work == W_RING ? (i + 1u) % g->n : (i + g->shift[k]) % g->n;
+    mrc_sim_flow_spec f;
+    memset(&f, 0, sizeof f);
+    f.src = i * g->stride;
+    f.dst = j * g->stride;
+    f.bytes = g->bytes;
+    f.after = MRC_SIM_NONE;
+    f.user = ((uint64_t)k << 32) | i;
+    if (mrc_sim_add_flow(s, &f) == MRC_SIM_NONE) g->refused++;
+}
+static void coll_done(void *ud, mrc_sim *s, uint32_t flow, int side) { /* O(1) per completion */
+    coll *g = (coll *)ud;
+    uint64_t u = mrc_sim_flow_user(s, flow);
+    uint32_t i = (uint32_t)u, k = (uint32_t)(u >> 32);
+    if (g->work == W_RING) { /* participant i + 1 has step k: it sends step k + 1 on to i + 2 */
+        if (side == MRC_SIM_DONE_RX && k + 1u < g->steps) coll_add(s, g, (i + 1u) % g->n, k + 1u);
+    } else if (side == MRC_SIM_DONE_TX && k + A2A_WINDOW < g->steps) { /* i's send k done: its next destination */
+        coll_add(s, g, i, k + A2A_WINDOW);
+    }
+}
+
 static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, mrc_sim **keep) {
     mrc_sim_config c;
     mrc_sim *s;
@@ -398,6 +446,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     double sum_demoted = 0, sum_host = 0, stall_demoted = 0;
     double unique_pkts = 0;
     mrc_time last_done = 0, first_start = MRC_TIME_NEVER;
+    coll g;
     FILE *pcapf = (FILE *)0;
     int rc;
 
@@ -442,6 +491,13 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     if (o->cwnd_set) c.cwnd_bytes = (uint32_t)o->cwnd;
     c.core.recovery.reorder_slack_ns = (uint32_t)o->slack_ns;
     c.sample_ns = o->sample_ns ? o->sample_ns : sc->sample_ns;
+    if (sc->linger_us) c.linger_ns = sc->linger_us * 1000u;
+    memset(&g, 0, sizeof g);
+    if (sc->work == W_RING || sc->work == W_A2A) {
+        g.work = sc->work;
+        c.on_done = coll_done;
+        c.on_done_ud = &g;
+    }
     if (o->pcap && with_fault) {
         pcapf = fopen(o->pcap, "wb");
         if (!pcapf) {
@@ -455,6 +511,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     { /* the QPs one host holds at once, against this build's capacity (the scale build holds 8) */
         uint32_t need = sc->work == W_INCAST || sc->work == W_VICTIM ? (o->hosts ? o->hosts : n) + 1u
                         : sc->work == W_ALLTOALL                     ? 2u * ((o->hosts ? o->hosts : n) - 1u)
+                        : sc->work == W_A2A                          ? 2u * A2A_WINDOW
                                                                      : 2u;
         if (need > MRC_MAX_CONNS) {
             fprintf(stderr,
@@ -548,6 +605,30 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
             free(cur);
         }
         free(prev);
+        break;
+    }
+    case W_RING: case W_A2A: { /* the first step of every participant; coll_done adds the others */
+        uint32_t k, full;
+        g.n = n > H ? H : n;
+        if (o->hosts && sc->topo == MRC_SIM_FATTREE) g.n = o->hosts < H ? o->hosts : H;
+        if (g.n < 2) g.n = 2;
+        g.stride = H / g.n;
+        full = sc->work == W_RING ? 2u * (g.n - 1u) : g.n - 1u;
+        g.steps = o->steps ? o->steps : sc->steps ? sc->steps : full;
+        if (g.steps > full) g.steps = full;
+        g.bytes = sc->work == W_RING ? (size + g.n - 1u) / g.n : size;
+        if (sc->work == W_A2A) { /* destination shifts 1..n-1 in a seeded order, the same for every participant */
+            g.shift = (uint32_t *)malloc((size_t)full * sizeof *g.shift);
+            if (!g.shift) break;
+            for (k = 0; k < full; k++) g.shift[k] = k + 1u;
+            for (k = full; k > 1; k--) {
+                uint32_t j = rng_below(&rng, k), x = g.shift[k - 1u];
+                g.shift[k - 1u] = g.shift[j];
+                g.shift[j] = x;
+            }
+        }
+        for (k = 0; k < (sc->work == W_RING ? 1u : A2A_WINDOW) && k < g.steps; k++)
+            for (i = 0; i < g.n; i++) coll_add(s, &g, i, k);
         break;
     }
     case W_MATRIX:
@@ -684,6 +765,8 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     wall = wall_now() - w0;
     cpu = cpu_now() - c0; /* the simulator is one thread: on a busy machine this, not wall_s, is the run's cost */
     if (pcapf) fclose(pcapf);
+    free(g.shift);
+    g.shift = (uint32_t *)0;
     if (rc < 0) {
         fprintf(stderr, "mrc_simrun: %s: internal simulator error\n", sc->name);
         mrc_sim_destroy(s);
@@ -693,6 +776,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
 
     /* per-flow results */
     nf = mrc_sim_flows(s);
+    if (g.work) nflows = nf; /* created during the run */
     fct = (double *)calloc(nf ? nf : 1u, sizeof *fct);
     if (!fct) return -1;
     {
@@ -764,7 +848,7 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
     }
     qsort(fct, done, sizeof *fct, cmp_double);
     /* the reference ideal: the scenario's flow size over the longest path (fat tree 6 links, Clos 4) */
-    ideal_ref = (double)mrc_sim_ideal_fct(s, 0, H - 1u, size) / 1e3;
+    ideal_ref = (double)mrc_sim_ideal_fct(s, 0, H - 1u, g.work ? g.bytes : size) / 1e3; /* a ring: its chunk */
     snprintf(r->scen, sizeof r->scen, "%s", sc->name);
     r->fct_us = fct;
     r->nfct = done;
@@ -878,6 +962,54 @@ static int simulate(const scenario *sc, const opts *o, int with_fault, run *r, m
         madd(&r->m, "job_us", (double)last_done / 1e3);
         madd(&r->m, "job_ideal_us", ji);
         madd(&r->m, "job_over_ideal", (double)last_done / 1e3 / ji);
+    }
+    if (g.work) {
+        /* the collective: completion (every flow started at its dependency; the first at 0) against its ideal.
+         * Ring: step k of participant i waits for step k-1 of i-1, so a chain of dependencies walks the ring; the
+         * ideal is the longest such chain of unloaded FCTs. Bus bandwidth = bytes each participant sent per second
+         * = chunk x steps / completion (NCCL's busbw: algbw x 2(n-1)/n, the same for a whole ring). All-to-all:
+         * each participant's messages back to back at its NIC rate plus one unloaded flight. */
+        double job = (double)last_done / 1e3, ji = 0.0, rate = (double)mrc_sim_host_rate(s);
+        double sent = (double)g.bytes * (double)g.steps * 8.0; /* bits each participant sent */
+        uint32_t full = g.work == W_RING ? 2u * (g.n - 1u) : g.n - 1u;
+        if (g.work == W_RING) {
+            double *e = (double *)malloc((size_t)g.n * sizeof *e), tot = 0.0, win = 0.0;
+            uint32_t q = g.steps / g.n, rem = g.steps % g.n, j;
+            if (e) {
+                for (j = 0; j < g.n; j++) {
+                    e[j] = (double)mrc_sim_ideal_fct(s, j * g.stride, ((j + 1u) % g.n) * g.stride, g.bytes) / 1e3;
+                    tot += e[j];
+                }
+                for (j = 0; j < rem; j++) win += e[j];
+                for (j = 0; j < g.n; j++) { /* the chain from edge j: q whole turns and rem edges (sliding) */
+                    if (tot * q + win > ji) ji = tot * q + win;
+                    win += e[(j + rem) % g.n] - e[j];
+                }
+                free(e);
+            }
+        } else {
+            ji = (double)g.steps * (double)mrc_sim_wire_bytes(s, g.bytes) * 8.0 / rate * 1e6 +
+                 (double)mrc_sim_ideal_fct(s, 0, H - 1u, 1) / 1e3;
+        }
+        madd(&r->m, "participants", (double)g.n);
+        madd(&r->m, g.work == W_RING ? "ring_steps" : "a2a_dests", (double)g.steps);
+        madd(&r->m, g.work == W_RING ? "ring_steps_all" : "a2a_dests_all", (double)full);
+        madd(&r->m, "flows_refused", (double)g.refused);
+        madd(&r->m, "qp_waits", (double)t.qp_waits); /* starts that waited for a free QP slot on a host */
+        if (!failed && !g.refused && job > 0.0 && ji > 0.0) {
+            madd(&r->m, "job_us", job);
+            madd(&r->m, "job_ideal_us", ji);
+            madd(&r->m, "job_over_ideal", job / ji);
+            if (g.work == W_RING) {
+                madd(&r->m, "busbw_gbps", sent / (job * 1e3));
+                madd(&r->m, "busbw_ideal_gbps", sent / (ji * 1e3));
+                madd(&r->m, "busbw_over_nic", sent / (job * 1e-6) / rate);
+                madd(&r->m, "algbw_gbps", sent / (job * 1e3) * (double)g.n / (double)full);
+                madd(&r->m, "job_all_steps_us", job * (double)full / (double)g.steps); /* at the measured pace */
+            } else {
+                madd(&r->m, "a2a_goodput", sent / (job * 1e-6) / rate); /* per participant, x its NIC rate */
+            }
+        }
     }
     /* time series */
     {
@@ -1580,6 +1712,10 @@ int main(int argc, char **argv) {
             NEEDV();
             if (parse_u64(v, 2, 65536, &x, 0)) return bad_arg(a, v, "an integer in 2..65536");
             o.hosts = (uint32_t)x;
+        } else if (!strcmp(a, "--steps")) {
+            NEEDV();
+            if (parse_u64(v, 1, UINT32_MAX, &x, 0)) return bad_arg(a, v, "a positive integer");
+            o.steps = (uint32_t)x;
         } else if (!strcmp(a, "--k")) {
             NEEDV();
             if (parse_u64(v, 4, 64, &x, 0) || (x & 1u)) return bad_arg(a, v, "an even integer in 4..64");

@@ -6,6 +6,9 @@
  *   cc_fair_share    4 flows into one 100G receiver on a fat tree (simulator, real endpoints): Jain index, queue
  *   cc_incast16      16 -> 1 incast with trimming: completes, retransmissions as a fraction of packets
  *   sim_oracle_bypass  a controller's oracle marks the EVs of a failed cable (simulator)
+ *   sim_dyn_flows    flows created as others complete (on_done): a ring all-reduce built step by step is the same
+ *                    run as the one declared up front with 'after'; more flows into one host than it has QPs wait
+ *                    for free ones and all complete (simulator)
  *
  * The simulator (sim/mrc_sim.h) is compiled here: this module is its only user in the suite.
  */
@@ -436,8 +439,163 @@ static int t_sim_oracle_bypass(void) {
     return 0;
 }
 
+/* ---- flows created during the run (mrc_sim_config.on_done) --------------------------------------------------- */
+typedef struct dyn_ring { uint32_t n, steps, stride, added, calls_rx, calls_tx; uint64_t bytes; } dyn_ring;
+static void dyn_ring_done(void *ud, mrc_sim *s, uint32_t flow, int side) {
+    dyn_ring *g = (dyn_ring *)ud;
+    uint64_t u = mrc_sim_flow_user(s, flow);
+    uint32_t i = (uint32_t)u, k = (uint32_t)(u >> 32);
+    mrc_sim_flow_spec f;
+    if (side == MRC_SIM_DONE_TX) {
+        g->calls_tx++;
+        return;
+    }
+    g->calls_rx++;
+    if (k + 1u >= g->steps) return;
+    memset(&f, 0, sizeof f); /* participant i + 1 has step k: it sends step k + 1 on */
+    f.src = ((i + 1u) % g->n) * g->stride;
+    f.dst = ((i + 2u) % g->n) * g->stride;
+    f.bytes = g->bytes;
+    f.after = MRC_SIM_NONE;
+    f.user = ((uint64_t)(k + 1u) << 32) | ((i + 1u) % g->n);
+    if (mrc_sim_add_flow(s, &f) != MRC_SIM_NONE) g->added++;
+}
+static int dyn_ring_run(int dynamic, uint64_t seed, mrc_sim_totals *tot, mrc_time *last, dyn_ring *g) {
+    mrc_sim_config cfg;
+    mrc_sim *s = NULL;
+    mrc_sim_flow_spec f;
+    mrc_sim_flow_result r;
+    char err[160];
+    uint32_t i, k, prev[8], cur[8];
+    mrc_sim_config_default(&cfg);
+    cfg.topo = MRC_SIM_MULTIPLANE;
+    cfg.planes = 4;
+    cfg.radix = 8;
+    cfg.hosts = 32;
+    cfg.seed = seed;
+    cfg.linger_ns = 1000; /* finished steps' QPs freed soon: the endpoints hold MRC_MAX_CONNS */
+    memset(g, 0, sizeof *g);
+    g->n = 8;
+    g->steps = 2u * (g->n - 1u);
+    g->stride = 4;
+    g->bytes = 256000;
+    if (dynamic) {
+        cfg.on_done = dyn_ring_done;
+        cfg.on_done_ud = g;
+    }
+    if (mrc_sim_create(&s, &cfg, err, sizeof err) != 0) {
+        printf("FAIL sim_dyn_flows: mrc_sim_create: %s (seed %llu)\n", err, (unsigned long long)seed);
+        return 1;
+    }
+    for (k = 0; k < (dynamic ? 1u : g->steps); k++) { /* step k of i waits for step k-1 of i-1 */
+        for (i = 0; i < g->n; i++) {
+            memset(&f, 0, sizeof f);
+            f.src = i * g->stride;
+            f.dst = ((i + 1u) % g->n) * g->stride;
+            f.bytes = g->bytes;
+            f.after = k ? prev[(i + g->n - 1u) % g->n] : MRC_SIM_NONE;
+            f.user = ((uint64_t)k << 32) | i;
+            cur[i] = mrc_sim_add_flow(s, &f);
+            CHECKF(cur[i] != MRC_SIM_NONE, "add_flow step %u participant %u (seed %llu)", k, i,
+                   (unsigned long long)seed);
+        }
+        memcpy(prev, cur, sizeof prev);
+    }
+    CHECKF(mrc_sim_run(s, 100000000u) == 1, "%s ring did not complete (seed %llu)", dynamic ? "dynamic" : "static",
+           (unsigned long long)seed);
+    CHECK(mrc_sim_flows(s) == g->n * g->steps);
+    *last = 0;
+    for (i = 0; i < mrc_sim_flows(s); i++) {
+        CHECK(mrc_sim_flow_get(s, i, &r) == 0);
+        CHECKF(r.status == MRC_OK, "flow %u status %d (seed %llu)", i, r.status, (unsigned long long)seed);
+        if (r.rx_done > *last) *last = r.rx_done;
+    }
+    mrc_sim_totals_get(s, tot);
+    mrc_sim_destroy(s);
+    return 0;
+}
+typedef struct dyn_fan { uint32_t n, left; uint64_t bytes; } dyn_fan;
+static void dyn_fan_done(void *ud, mrc_sim *s, uint32_t flow, int side) { /* each completion: one more into host 0 */
+    dyn_fan *g = (dyn_fan *)ud;
+    mrc_sim_flow_spec f;
+    (void)flow;
+    if (side != MRC_SIM_DONE_RX || !g->left) return;
+    g->left--;
+    memset(&f, 0, sizeof f);
+    f.src = 1u + g->left % (g->n - 1u);
+    f.dst = 0;
+    f.bytes = g->bytes;
+    f.after = MRC_SIM_NONE;
+    (void)mrc_sim_add_flow(s, &f);
+}
+static int t_sim_dyn_flows(void) {
+    mrc_sim_totals ts, td;
+    mrc_time ls, ld;
+    dyn_ring gs, gd;
+    dyn_fan fan;
+    mrc_sim_config cfg;
+    mrc_sim *s = NULL;
+    mrc_sim_flow_spec f;
+    mrc_sim_flow_result r;
+    char err[160];
+    uint32_t i, start = MRC_MAX_CONNS + 8u; /* more flows into host 0 at once than it has QP slots */
+    if (dyn_ring_run(0, g_seed + 4900, &ts, &ls, &gs) || dyn_ring_run(1, g_seed + 4900, &td, &ld, &gd)) return 1;
+    CHECKF(td.digest == ts.digest && ld == ls && td.events == ts.events,
+           "ring step by step: digest %016llx, last %llu ns, %llu events; declared up front: %016llx, %llu ns, %llu "
+           "events (seed %llu)", (unsigned long long)td.digest, (unsigned long long)ld,
+           (unsigned long long)td.events, (unsigned long long)ts.digest, (unsigned long long)ls,
+           (unsigned long long)ts.events, (unsigned long long)(g_seed + 4900));
+    CHECKF(gd.added == gd.n * (gd.steps - 1u) && gd.calls_rx == gd.n * gd.steps && gd.calls_tx == gd.n * gd.steps,
+           "on_done: %u flows added, %u receive and %u send completions (want %u, %u, %u)", gd.added, gd.calls_rx,
+           gd.calls_tx, gd.n * (gd.steps - 1u), gd.n * gd.steps, gd.n * gd.steps);
+    /* fan-in beyond the QP table: the starts wait for free QPs instead of failing */
+    mrc_sim_config_default(&cfg);
+    cfg.topo = MRC_SIM_FATTREE;
+    cfg.k = 4;
+    cfg.seed = g_seed + 4901;
+    cfg.linger_ns = 1000;
+    fan.n = 16;
+    fan.left = 8;
+    fan.bytes = 64000;
+    cfg.on_done = dyn_fan_done;
+    cfg.on_done_ud = &fan;
+    cfg.flow_bytes_max = fan.bytes;
+    if (mrc_sim_create(&s, &cfg, err, sizeof err) != 0) {
+        printf("FAIL sim_dyn_flows: mrc_sim_create: %s (seed %llu)\n", err, (unsigned long long)cfg.seed);
+        return 1;
+    }
+    for (i = 0; i < start; i++) {
+        memset(&f, 0, sizeof f);
+        f.src = 1u + i % 15u;
+        f.dst = 0;
+        f.bytes = fan.bytes;
+        f.after = MRC_SIM_NONE;
+        CHECK(mrc_sim_add_flow(s, &f) == i);
+    }
+    f.bytes = fan.bytes + 1u;
+    CHECK(mrc_sim_run(s, 1000) >= 0);
+    CHECKF(mrc_sim_add_flow(s, &f) == MRC_SIM_NONE, "a flow larger than flow_bytes_max was accepted during the run");
+    CHECK(mrc_sim_run(s, 1000000000u) == 1);
+    mrc_sim_totals_get(s, &td);
+    CHECKF(mrc_sim_flows(s) == start + 8u && td.flows_done == start + 8u && td.flows_failed == 0 && td.qp_waits > 0,
+           "fan-in of %u into %u QP slots: %u flows, %llu done, %llu failed, %llu waits (seed %llu)", start,
+           (unsigned)MRC_MAX_CONNS, mrc_sim_flows(s), (unsigned long long)td.flows_done,
+           (unsigned long long)td.flows_failed, (unsigned long long)td.qp_waits, (unsigned long long)cfg.seed);
+    for (i = 0; i < mrc_sim_flows(s); i++) {
+        CHECK(mrc_sim_flow_get(s, i, &r) == 0);
+        CHECKF(r.status == MRC_OK && r.rx_done != MRC_TIME_NEVER, "flow %u status %d (seed %llu)", i, r.status,
+               (unsigned long long)cfg.seed);
+    }
+    note("ring of 8 step by step = declared up front (digest %016llx, %u flows); fan-in of %u into %u QP slots: %llu "
+         "starts waited, all done", (unsigned long long)ts.digest, gd.n * gd.steps, start + 8u,
+         (unsigned)MRC_MAX_CONNS, (unsigned long long)td.qp_waits);
+    mrc_sim_destroy(s);
+    return 0;
+}
+
 const test_entry test_cc[] = {
     {"sim_oracle_bypass", t_sim_oracle_bypass},
+    {"sim_dyn_flows", t_sim_dyn_flows},
     {"cc_fixed_window", t_cc_fixed_window},
     {"cc_profiles", t_cc_profiles},
     {"cc_dyn_mpr", t_cc_dyn_mpr},

@@ -9,7 +9,20 @@
 #   SEEDS_METRICS  keys of the runner's JSON result line (default fct_max_over_ideal); e.g. "fct_max_over_ideal rtx_frac".
 #                  A key a scenario does not print is shown as "-".
 #   SEEDS_ARGS     extra runner flags for every run (e.g. "--size 16M --routing srv6"); shown in the scenario column.
+#   SIM_JOBS       runs at once (default 1): the runs are independent processes, each writes its own result file, and
+#                  the table is made from them in scenario and seed order afterwards - the same output as one at a
+#                  time (docs/EVALUATION.md#scale has the wall-time gain measured on 2 cores).
 set -u
+if [ "${1:-}" = --one ]; then # --one RUNNER OUTDIR "SCENARIO SEED": one run, its result line into OUTDIR/SCENARIO.SEED
+    set -f
+    # shellcheck disable=SC2086
+    set -- "$2" "$3" $4
+    # shellcheck disable=SC2086
+    "$1" --scenario "$3" --seed "$4" --out "$2/run.$3.$4" --json ${SEEDS_ARGS:-} 2>&1 |
+        grep "^{\"scenario\":\"$3\"" | tr -d '{}"' | tr ',:' ' =' > "$2/$3.$4"
+    rm -rf "$2/run.$3.$4"
+    exit 0
+fi
 R=${1:?usage: tools/sim_seeds.sh build/sim/mrc_simrun "1 2 3" [scenario...]}
 SEEDS=${2:?seeds}
 shift 2
@@ -24,12 +37,12 @@ bad=0
 printf '%-18s %6s %6s' scenario errors failed
 for m in $METRICS; do printf '  %-30s' "$m: median, worst (seed)"; done
 printf '\n'
+for sc in "$@"; do for s in $SEEDS; do echo "$sc $s"; done; done |
+    SEEDS_ARGS=$XARGS xargs -P "${SIM_JOBS:-1}" -I{} "$0" --one "$R" "$OUT" "{}"
 for sc in "$@"; do
     : > "$OUT/$sc"
     for s in $SEEDS; do
-        # shellcheck disable=SC2086
-        line=$("$R" --scenario "$sc" --seed "$s" --out "$OUT/run" --json $XARGS 2>&1 | grep "^{\"scenario\":\"$sc\"" |
-               tr -d '{}"' | tr ',:' ' =')
+        line=$(cat "$OUT/$sc.$s" 2>/dev/null)
         if [ -z "$line" ]; then echo "$sc seed $s: no result line"; bad=1; continue; fi
         echo "$s $line" >> "$OUT/$sc"
     done
