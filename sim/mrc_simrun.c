@@ -58,6 +58,7 @@ static void usage(FILE *f) {
           "                  [--steps N] (ring all-reduce: steps run; all-to-all: destinations per host)\n"
           "                  [--quiet]\n"
           "       mrc_simrun --suite full --out DIR [--seeds N]\n"
+          "       mrc_simrun --list [--suite full]   (every scenario, or the full suite's alone)\n"
           "       mrc_simrun --suite quick --golden DIR [--update-golden] [--strict]\n",
           f);
 }
@@ -1817,8 +1818,12 @@ int main(int argc, char **argv) {
         }
 #undef NEEDV
     }
-    if (o.list) {
+    if (o.list) { /* every scenario; with --suite full, the full suite's alone (the standard runner's: tools/sim_seeds.sh) */
         unsigned k;
+        if (o.suite && !strcmp(o.suite, "full")) {
+            for (k = 0; k < NFULL; k++) printf("%-18s %s\n", full_suite[k], find_scenario(full_suite[k])->desc);
+            return 0;
+        }
         for (k = 0; k < NSCEN; k++) printf("%-18s %s%s\n", scenarios[k].name, (scenarios[k].quick & 1) ? "[quick] " : "",
                                            scenarios[k].desc);
         return 0;

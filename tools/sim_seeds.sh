@@ -29,7 +29,7 @@ shift 2
 METRICS=${SEEDS_METRICS:-fct_max_over_ideal}
 XARGS=${SEEDS_ARGS:-}
 if [ $# -eq 0 ]; then
-    set -- $("$R" --list | awk '{print $1}' | grep -v -e '^q_' -e '^matrix$')
+    set -- $("$R" --list --suite full | awk '{print $1}') # the full suite: not the quick ones, nor those at scale
 fi
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
