@@ -3325,11 +3325,14 @@ MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uin
     if (!ep || !rkey) return MRC_ERR_INVAL;
     if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
     for (i = 0; i < MRC_MAX_MRS; i++) {
-        uint32_t k;
+        uint32_t r, t, k = 0;
         if (ep->mrs[i].valid) continue;
-        do { /* never an rkey the caller chose for another region (the draw repeats only then) */
-            k = ((uint32_t)(i + 1u) << 8) | (uint32_t)(mrc__rand(ep) & 0xFFu);
-        } while (mrc__mr_find_keyed(ep, k) >= 0);
+        r = (uint32_t)(mrc__rand(ep) & 0xFFu);
+        for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
+            k = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
+            if (mrc__mr_find_keyed(ep, k) < 0) break;
+        }
+        if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
         mrc__mr_fill(ep, i, base, iova, len, access, user, k);
         *rkey = k;
         return MRC_OK;
