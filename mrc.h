@@ -3617,6 +3617,7 @@ MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32 reorder timer) */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c); /* its base: max(floor, min RTT / 4) (Q5) */
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
@@ -3742,10 +3743,16 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
-/* Reordering tolerance (Q5 reordering slack): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16)
- * that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed
- * (the retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT.
- * */
+/* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
+ * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted
+ * PSN is SACKed (the retransmission was spurious), while s times it is below the smoothed RTT (RACK's bound, RFC 8985
+ * 6.2: a fabric whose planes' queues differ by more than 4 minimum RTTs reorders by more than a fixed 16 x s), and
+ * shrinks by one after 16 smoothed RTTs without growing. At most the smoothed RTT. */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c) {
+    const mrc_config *cf = &c->ep->cfg;
+    mrc_time s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->recovery.rtt_init_ns : c->rtt_min) >> 2;
+    return MRC__MAX(s, (mrc_time)cf->recovery.reorder_slack_min_ns);
+}
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
@@ -3754,13 +3761,12 @@ MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
         c->reo_mult--;
         c->reo_last = c->ep->now;
     }
-    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->recovery.rtt_init_ns : c->rtt_min) >> 2;
-    s = MRC__MAX(s, (mrc_time)cf->recovery.reorder_slack_min_ns);
+    s = mrc__slack_base(c);
     return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
 }
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
     c->st.rtx_spurious++;
-    if (c->reo_mult < 16u && now - c->reo_last >= c->srtt) {
+    if (c->reo_mult < 255u && now - c->reo_last >= c->srtt && mrc__slack_base(c) * c->reo_mult < c->srtt) {
         c->reo_mult++;
         c->reo_last = now;
     }
@@ -4930,12 +4936,12 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
 MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
-    return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
+    return t ? t : MRC__MAX(MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u), 2u * c->srtt);
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
 /* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
  * default), without the back-off of Q8 EV health timers's */
-MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
+MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
         c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
@@ -8715,8 +8721,7 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
+        slack = mrc__slack_base(c);
     }
     c->reo_deadline = MRC_TIME_NEVER;
     while (c->txl.n) {

@@ -29,8 +29,7 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)ep->cfg.recovery.rtt_init_ns : c->rtt_min) >> 2;
-        slack = MRC__MAX(slack, (mrc_time)ep->cfg.recovery.reorder_slack_min_ns);
+        slack = mrc__slack_base(c);
     }
     c->reo_deadline = MRC_TIME_NEVER;
     while (c->txl.n) {

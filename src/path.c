@@ -221,12 +221,12 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot) {
  * out and none came back, up to 1024 times, so dead paths cost little; back to 1 at the first answer. */
 MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
-    return t ? t : MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u);
+    return t ? t : MRC__MAX(MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u), 2u * c->srtt);
 }
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
 /* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
  * default), without the back-off of Q8 EV health timers's */
-MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return mrc__evp_base(c) / 4u; }
+MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
         c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));

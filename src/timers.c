@@ -114,10 +114,16 @@ MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
 }
-/* Reordering tolerance (Q5 reordering slack): a configured value, or max(floor, min RTT / 4) times a multiplier (1..16)
- * that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted PSN is SACKed
- * (the retransmission was spurious), and shrinks by one after 16 smoothed RTTs without one. At most the smoothed RTT.
- * */
+/* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
+ * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted
+ * PSN is SACKed (the retransmission was spurious), while s times it is below the smoothed RTT (RACK's bound, RFC 8985
+ * 6.2: a fabric whose planes' queues differ by more than 4 minimum RTTs reorders by more than a fixed 16 x s), and
+ * shrinks by one after 16 smoothed RTTs without growing. At most the smoothed RTT. */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c) {
+    const mrc_config *cf = &c->ep->cfg;
+    mrc_time s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->recovery.rtt_init_ns : c->rtt_min) >> 2;
+    return MRC__MAX(s, (mrc_time)cf->recovery.reorder_slack_min_ns);
+}
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     const mrc_config *cf = &c->ep->cfg;
     mrc_time s;
@@ -126,13 +132,12 @@ MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
         c->reo_mult--;
         c->reo_last = c->ep->now;
     }
-    s = (c->rtt_min == MRC_TIME_NEVER ? (mrc_time)cf->recovery.rtt_init_ns : c->rtt_min) >> 2;
-    s = MRC__MAX(s, (mrc_time)cf->recovery.reorder_slack_min_ns);
+    s = mrc__slack_base(c);
     return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
 }
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
     c->st.rtx_spurious++;
-    if (c->reo_mult < 16u && now - c->reo_last >= c->srtt) {
+    if (c->reo_mult < 255u && now - c->reo_last >= c->srtt && mrc__slack_base(c) * c->reo_mult < c->srtt) {
         c->reo_mult++;
         c->reo_last = now;
     }

@@ -15,6 +15,7 @@ MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32 reorder timer) */
+MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c); /* its base: max(floor, min RTT / 4) (Q5) */
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);

@@ -1490,6 +1490,75 @@ static int ev_host_rto_body(sc_pair *p) {
 }
 SC_TEST(t_ev_host_rto, ev_host_rto_body)
 
+/* ================================================================================================================
+ * A slow fabric (issue 37's 40 Mb/s planes): probe timeouts that follow the RTT, not a data centre's.
+ * ev_slow_rtt: every link 6 ms long (RTT 12 ms, above the 10 ms cap of Q8's probe round). One EV black-holed
+ *    mid-transfer: it alone is demoted (P35's verification probes of the others wait at least 2 srtt, not a quarter
+ *    of the capped round, 2.5 ms, when answers take 12), then the hole heals and probes revive it (a probe waits at
+ *    least 2 srtt: before, every probe of a 12 ms path failed at 10 ms and the EV stayed ASSUMED_BAD for ever).
+ * ============================================================================================================== */
+static int ev_slow_stop(sc_pair *p) {
+    const ev_bh *o = (const ev_bh *)p->ud;
+    return ev_state(p->q[0][0].c, o->idx[0]) == MRC_EVS_GOOD;
+}
+static int ev_slow_rtt_body(sc_pair *p) {
+    static ev_bh o;
+    mrc_wire_link l;
+    mrc_conn_stats cs;
+    uint64_t fail0;
+    unsigned i, bad_others = 0;
+    mrc_time t_heal, t_good;
+    trng r;
+    r.s = g_seed ^ 0x510711ull;
+    ev_log_reset();
+    sc_defaults(p, g_seed + 5700);
+    l = p->wc.link[0][0];
+    l.delay_ns = 6u * SC_MS;
+    sc_set_links(p, MRC_WIRE_BOTH, &l);
+    p->cfg[0].recovery.rtt_init_ns = p->cfg[1].recovery.rtt_init_ns = 12000000u;
+    p->attr[0].timeout = p->attr[1].timeout = 16; /* 67 ms: above the RTT */
+    p->region = 8u << 20;
+    memset(&o, 0, sizeof o);
+    p->ud = &o;
+    p->filter = ev_bh_filter;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, ev_run_until(p, 30 * SC_MS) == 0); /* the first SACKs have come back: srtt is the path's */
+    SC_CHECKF(p, ev_bh_open(p, &o, 1, &r) == 0, "only %u EVs seen", o.nseen);
+    SC_CHECK(p, ev_run_until(p, 20 * SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    for (i = 0; i < g_evlog_n; i++)
+        if (g_evlog[i].e.type == MRC_EVT_EV_STATE && g_evlog[i].e.state == MRC_EVS_ASSUMED_BAD &&
+            g_evlog[i].e.ev_index != o.idx[0])
+            bad_others++;
+    SC_CHECKF(p, ev_state(p->q[0][0].c, o.idx[0]) == MRC_EVS_ASSUMED_BAD && bad_others == 0 && cs.ev_ver_failed == 0,
+              "12 ms RTT, one hole: hole in state %u, %u healthy EVs demoted, %llu verification probes failed "
+              "(srtt %llu ns)", ev_state(p->q[0][0].c, o.idx[0]), bad_others, (unsigned long long)cs.ev_ver_failed,
+              (unsigned long long)p->q[0][0].c->srtt);
+    /* the hole heals: probes of a 12 ms path are answered in time and revive it */
+    fail0 = cs.ev_probe_fail;
+    t_heal = sc_now(p);
+    p->filter = NULL;
+    p->stop = ev_slow_stop;
+    SC_CHECKF(p, ev_run_until(p, t_heal + 10 * SC_SEC) == 1,
+              "the healed EV still in state %u 10 s later (%llu probes failed, %llu answered)",
+              ev_state(p->q[0][0].c, o.idx[0]), (unsigned long long)(sc_cstats(p, 0, 0).ev_probe_fail - fail0),
+              (unsigned long long)sc_cstats(p, 0, 0).ev_probe_ok);
+    p->stop = NULL;
+    t_good = sc_now(p);
+    cs = sc_cstats(p, 0, 0);
+    SC_CHECKF(p, cs.ev_probe_fail == fail0 && cs.ev_revived == 1, "after healing: %llu probes failed, %llu revived",
+              (unsigned long long)(cs.ev_probe_fail - fail0), (unsigned long long)cs.ev_revived);
+    note("12 ms RTT: one hole demoted alone (%llu EVs verified by probes, none failed); healed, GOOD %.0f ms later "
+         "after %llu probe answers", (unsigned long long)cs.ev_verified, (double)(t_good - t_heal) / 1e6,
+         (unsigned long long)cs.ev_probe_ok);
+    return 0;
+}
+SC_TEST(t_ev_slow_rtt, ev_slow_rtt_body)
+
+
+
 const test_entry test_ev_health[] = {
     {"ev_blackhole_plane", t_ev_blackhole_plane},
     {"ev_plane_silent_floor", t_ev_plane_silent_floor},
@@ -1508,5 +1577,6 @@ const test_entry test_ev_health[] = {
     {"ev_host_loss", t_ev_host_loss},
     {"ev_host_loss_blackhole", t_ev_host_loss_blackhole},
     {"ev_host_rto", t_ev_host_rto},
+    {"ev_slow_rtt", t_ev_slow_rtt},
     {NULL, NULL},
 };
