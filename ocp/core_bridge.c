@@ -362,10 +362,13 @@ static void ob_send(ob_dev *d, const int *fd, struct mmsghdr *mm, unsigned n) {
     }
 }
 
-/* ---- test hook MRC_OCP_LINK: each plane a link of link_mbps behind a drop-tail queue ------------------------ */
+/* ---- test hook MRC_OCP_LINK: each plane a link of link_mbps behind a queue that trims on overflow ----------- */
 
-/* A datagram (gathered from iov[0..4)) to its plane's link: it leaves when the link has serialized everything queued
- * before it and itself; dropped (link_qdrops) when the queue ahead of it is longer than the queue holds. */
+/* A datagram (gathered from iov[0..4): shim, MRC headers, payload, pad) to its plane's link: it leaves when the link
+ * has serialized everything queued before it and itself. When the queue ahead of it is longer than the queue holds,
+ * the plane trims it as MRC's switches do (docs/PROTOCOL.md Q17): the shim and headers alone go on at once, ahead of
+ * the queue, and the peer, seeing a payload shorter than its headers imply, answers with a TRIMMED NACK
+ * (link_qdrops counts them). A silent tail drop would read as a failed path, not as congestion. */
 static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr_in *to, const struct iovec *iov,
                         mrc_time now) {
     struct ob_link *l = &d->link[plane - 1];
@@ -374,7 +377,17 @@ static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr
     size_t len = 0, i;
     for (i = 0; i < 4; i++) len += iov[i].iov_len;
     if (start - now > d->link_qns || l->len == OB_LINK_SLOTS || len > OB_PKT_MAX) {
+        struct msghdr mh;
+        struct iovec hv[2];
         d->st.link_qdrops++;
+        hv[0] = iov[0];
+        hv[1] = iov[1];
+        memset(&mh, 0, sizeof mh);
+        mh.msg_name = (void *)(uintptr_t)to;
+        mh.msg_namelen = sizeof *to;
+        mh.msg_iov = hv;
+        mh.msg_iovlen = 2;
+        if (sendmsg(fd, &mh, 0) > 0) d->st.tx_pkts++;
         return;
     }
     q = &l->q[(l->head + l->len++) % OB_LINK_SLOTS];
@@ -391,36 +404,46 @@ static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr
     q->port = to->sin_port;
 }
 
-/* send what the links have finished serializing */
+/* send what the links have finished serializing, in the order they finished on every plane together (a wire
+ * delivers in that order): a progress thread that wakes late must not release plane 1's backlog before plane 2's
+ * older datagrams, which the peer would see as reordering by the whole delay */
 static void ob_link_release(ob_dev *d, mrc_time now) {
-    unsigned p;
-    for (p = 0; p < d->cfg.planes; p++) {
-        struct ob_link *l = &d->link[p];
-        while (l->len && l->q[l->head].due <= now) {
-            struct mmsghdr mm[OB_BATCH];
-            struct iovec iov[OB_BATCH];
-            struct sockaddr_in to[OB_BATCH];
-            int fds[OB_BATCH];
-            unsigned k = 0;
-            memset(mm, 0, sizeof mm);
-            while (k < OB_BATCH && l->len && l->q[l->head].due <= now) {
-                ob_lpkt *q = &l->q[l->head];
-                memset(&to[k], 0, sizeof to[k]);
-                to[k].sin_family = AF_INET;
-                to[k].sin_addr.s_addr = q->ip;
-                to[k].sin_port = q->port;
-                iov[k].iov_base = q->b;
-                iov[k].iov_len = q->len;
-                mm[k].msg_hdr.msg_name = &to[k];
-                mm[k].msg_hdr.msg_namelen = sizeof to[k];
-                mm[k].msg_hdr.msg_iov = &iov[k];
-                mm[k].msg_hdr.msg_iovlen = 1;
-                fds[k++] = q->fd;
-                l->head = (l->head + 1) % OB_LINK_SLOTS;
-                l->len--;
-            }
-            ob_send(d, fds, mm, k);
+    for (;;) {
+        struct mmsghdr mm[OB_BATCH];
+        struct iovec iov[OB_BATCH];
+        struct sockaddr_in to[OB_BATCH];
+        int fds[OB_BATCH];
+        unsigned k = 0;
+        memset(mm, 0, sizeof mm);
+        while (k < OB_BATCH) {
+            unsigned p, best = 0;
+            mrc_time due = MRC_TIME_NEVER;
+            ob_lpkt *q;
+            struct ob_link *l;
+            for (p = 0; p < d->cfg.planes; p++)
+                if (d->link[p].len && d->link[p].q[d->link[p].head].due < due) {
+                    due = d->link[p].q[d->link[p].head].due;
+                    best = p;
+                }
+            if (due > now) break;
+            l = &d->link[best];
+            q = &l->q[l->head];
+            memset(&to[k], 0, sizeof to[k]);
+            to[k].sin_family = AF_INET;
+            to[k].sin_addr.s_addr = q->ip;
+            to[k].sin_port = q->port;
+            iov[k].iov_base = q->b;
+            iov[k].iov_len = q->len;
+            mm[k].msg_hdr.msg_name = &to[k];
+            mm[k].msg_hdr.msg_namelen = sizeof to[k];
+            mm[k].msg_hdr.msg_iov = &iov[k];
+            mm[k].msg_hdr.msg_iovlen = 1;
+            fds[k++] = q->fd;
+            l->head = (l->head + 1) % OB_LINK_SLOTS;
+            l->len--;
         }
+        if (!k) return;
+        ob_send(d, fds, mm, k);
     }
 }
 
@@ -796,8 +819,8 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
         }
     }
     {
-        /* test hook: MRC_OCP_LINK=R[/Q] makes each plane a link of R Mb/s behind a drop-tail queue of Q KiB (default
-         * 256), as a NIC port at line rate, so that the planes and not the host's CPU bound the goodput */
+        /* test hook: MRC_OCP_LINK=R[/Q] makes each plane a link of R Mb/s behind a queue of Q KiB (default 256) that
+         * trims on overflow, so that the planes and not the host's CPU bound the goodput */
         const char *lk = getenv("MRC_OCP_LINK");
         unsigned mbps = 0, qkib = 256;
         if (lk && sscanf(lk, "%u/%u", &mbps, &qkib) >= 1 && mbps >= 1 && mbps <= 100000 && qkib >= 1 &&

@@ -167,13 +167,22 @@ static int ob_destroy_fn(ob_dev *d, void *arg) {
         mrc_conn_stats_get(&c->c, &cs);
         mrc_endpoint_stats_get(&d->ep, &es);
         fprintf(stderr, "lib_mrc: qp 0x%x: tx_data %llu rtx %llu (rto %llu tlp %llu nack %llu hole %llu) rx_data %llu "
-                        "tx_sack %llu rx_sack %llu; endpoint rx_drops %llu; carrier black-holed %llu, link queue "
-                        "drops %llu\n",
+                        "tx_sack %llu rx_sack %llu; endpoint rx_drops %llu; carrier black-holed %llu, trimmed at a full "
+                        "link queue %llu\n",
                 c->qpn, (unsigned long long)cs.tx_data, (unsigned long long)cs.tx_rtx,
                 (unsigned long long)cs.rto_fired, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.rtx_nack,
                 (unsigned long long)cs.rtx_sack_hole, (unsigned long long)cs.rx_data, (unsigned long long)cs.tx_sack,
                 (unsigned long long)cs.rx_sack, (unsigned long long)es.rx_drops, (unsigned long long)d->st.bh_drops,
                 (unsigned long long)d->st.link_qdrops);
+        fprintf(stderr, "lib_mrc: qp 0x%x: spurious %llu reorder-timer %llu; EVs demoted %llu (withheld %llu), losses "
+                        "the host's %llu; sweeps %llu: verified %llu, failed %llu; revived %llu, probes %llu (%llu "
+                        "answered, %llu failed)\n",
+                c->qpn, (unsigned long long)cs.rtx_spurious, (unsigned long long)cs.rtx_reo_timer,
+                (unsigned long long)cs.ev_demoted, (unsigned long long)cs.ev_withheld,
+                (unsigned long long)cs.ev_loss_host, (unsigned long long)cs.ev_sweeps,
+                (unsigned long long)cs.ev_verified, (unsigned long long)cs.ev_ver_failed,
+                (unsigned long long)cs.ev_revived, (unsigned long long)cs.ev_probes,
+                (unsigned long long)cs.ev_probe_ok, (unsigned long long)cs.ev_probe_fail);
     }
     if (st != MRC_QPS_RESET && st != MRC_QPS_ERR) {
         mrc_conn_attr m;

@@ -108,7 +108,8 @@ struct ob_dev {
     struct { uint8_t port; uint32_t ev; uint16_t sport; uint64_t pkts; mrc_time last; } ev_seen[256];
     uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
     mrc_time bh_start;
-    /* test hook MRC_OCP_LINK=R[/Q]: each plane a link of R Mb/s behind a drop-tail queue of Q KiB (default 256) */
+    /* test hook MRC_OCP_LINK=R[/Q]: each plane a link of R Mb/s behind a queue of Q KiB (default 256), trimming on
+     * overflow */
     uint32_t link_mbps;
     uint64_t link_qns;    /* the queue, in ns of serialization */
     struct ob_link { struct ob_lpkt *q; unsigned head, len; mrc_time busy; } link[MRC_MAX_PORTS];
