@@ -828,6 +828,8 @@ typedef struct mrc_conn_stats {
                                  acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
     uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
+    uint64_t ev_unconfirmed;  /* P40 overtaken originals: confirmed silent losses taken back (the original arrived after
+                                 its retransmission); the EV, if still ASSUMED_BAD and not probing, revived */
 } mrc_conn_stats;
 
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */
@@ -3042,6 +3044,8 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__PR_RTX 8u      /* transmitted more than once (no RTT sample) */
 #define MRC__PR_EVLOST 16u  /* ev_lost names an EV whose loss awaits confirmation */
 #define MRC__PR_NAMED 32u   /* a SACK named this (first) transmission (P38 quiet SACKs: a second one is a duplicate) */
+#define MRC__PR_EVCONF 64u  /* ev_lost names an EV whose loss this PSN's verdict confirmed (P40: a later SACK echoing an
+                             * earlier transmission takes it back) */
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 /* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
 #define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
@@ -5334,6 +5338,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced);
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m);
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot);
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref);
+MRC__PRIVATE void mrc__ev_undemote(mrc_conn *c, uint16_t slot); /* P40: a confirmed loss taken back */
 MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent); /* P39 host losses */
 MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c); /* P39 host losses: an RTO after every plane fell silent */
 
@@ -5724,6 +5729,25 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
         mrc__bk_push(c, slot);
     }
     mrc__ev_event(c, slot, MRC_EVS_GOOD);
+}
+/* P40 overtaken originals: a demotion shown wrong (the original of the retransmission that confirmed it arrived after
+ * all). An EV still ASSUMED_BAD waiting in the probe FIFO leaves it and comes back as a probe answer would bring it
+ * back; one being probed, revived, withheld or moved meanwhile is left to its probes. O(ASSUMED_BAD EVs), at most once
+ * per confirmed loss. */
+MRC__PRIVATE void mrc__ev_undemote(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e;
+    uint16_t s, prev = MRC__EV_NONE;
+    if (slot >= c->ev_count) return;
+    e = &c->evs[slot];
+    if (MRC__EVST(e) != MRC__EVS_BAD) return;
+    for (s = c->bad_head; s != MRC__EV_NONE && s != slot; s = c->evs[s].at) prev = s;
+    if (s != slot) return;
+    if (prev == MRC__EV_NONE) c->bad_head = e->at;
+    else c->evs[prev].at = e->at;
+    if (c->bad_tail == slot) c->bad_tail = prev;
+    c->n_bad--;
+    e->st = (uint8_t)(e->st & MRC__EVF_OKC); /* out of the FIFO, as mrc__bad_pop leaves it */
+    mrc__ev_revive(c, slot, false);
 }
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
@@ -6930,7 +6954,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_tim
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
                                       */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
-    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    r->flags &= (uint8_t)~(MRC__PR_EVLOST | MRC__PR_EVCONF);
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
@@ -7250,6 +7274,17 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_RTX)) return false;
+    if ((r->flags & MRC__PR_EVCONF) &&
+        mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+        /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
+         * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
+         * The tolerance widens, and the EV comes back. Once per confirmation. */
+        r->flags &= (uint8_t)~MRC__PR_EVCONF;
+        mrc__reo_widen(c, now);
+        c->st.ev_unconfirmed++;
+        mrc__ev_undemote(c, r->ev_lost);
+        return true;
+    }
     if (!fresh && (!(r->flags & MRC__PR_EVLOST) || !mrc__ev_in_scope(c, c->ep->cfg.ev.confirm_late)))
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
@@ -7261,6 +7296,7 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
          * seen by the SACK of a packet sent after it) */
         mrc__ev_on_loss(c, (int)r->ev_lost, true,
                         MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
+        r->flags |= MRC__PR_EVCONF;
     }
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     return true;

@@ -528,6 +528,8 @@ typedef struct mrc_conn_stats {
                                  acknowledgements only (P38 quiet SACKs) */
     uint64_t cc_rcvd_capped;  /* SACKs whose rcvd_bytes claimed more than was sent and not yet credited */
     uint64_t pool_waits;      /* times it could not start a new PSN for want of in-flight memory (an empty pool) */
+    uint64_t ev_unconfirmed;  /* P40 overtaken originals: confirmed silent losses taken back (the original arrived after
+                                 its retransmission); the EV, if still ASSUMED_BAD and not probing, revived */
 } mrc_conn_stats;
 
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */

@@ -384,6 +384,25 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
     }
     mrc__ev_event(c, slot, MRC_EVS_GOOD);
 }
+/* P40 overtaken originals: a demotion shown wrong (the original of the retransmission that confirmed it arrived after
+ * all). An EV still ASSUMED_BAD waiting in the probe FIFO leaves it and comes back as a probe answer would bring it
+ * back; one being probed, revived, withheld or moved meanwhile is left to its probes. O(ASSUMED_BAD EVs), at most once
+ * per confirmed loss. */
+MRC__PRIVATE void mrc__ev_undemote(mrc_conn *c, uint16_t slot) {
+    mrc__ev *e;
+    uint16_t s, prev = MRC__EV_NONE;
+    if (slot >= c->ev_count) return;
+    e = &c->evs[slot];
+    if (MRC__EVST(e) != MRC__EVS_BAD) return;
+    for (s = c->bad_head; s != MRC__EV_NONE && s != slot; s = c->evs[s].at) prev = s;
+    if (s != slot) return;
+    if (prev == MRC__EV_NONE) c->bad_head = e->at;
+    else c->evs[prev].at = e->at;
+    if (c->bad_tail == slot) c->bad_tail = prev;
+    c->n_bad--;
+    e->st = (uint8_t)(e->st & MRC__EVF_OKC); /* out of the FIFO, as mrc__bad_pop leaves it */
+    mrc__ev_revive(c, slot, false);
+}
 /* Path signals from the requester (SACK m, trims, losses); slots are the EV of the packet's last transmission. */
 MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     c->port_ok[c->evs[slot].port - 1u] = c->ep->now; /* the plane delivers (it keeps its floor) */

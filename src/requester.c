@@ -186,7 +186,7 @@ MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_tim
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
                                       */
         mrc__ev_on_loss(c, (int)r->ev_lost, true, sent);
-    r->flags &= (uint8_t)~MRC__PR_EVLOST;
+    r->flags &= (uint8_t)~(MRC__PR_EVLOST | MRC__PR_EVCONF);
     if (defer) {
         r->ev_lost = r->ev;
         r->flags |= MRC__PR_EVLOST;
@@ -506,6 +506,17 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_RTX)) return false;
+    if ((r->flags & MRC__PR_EVCONF) &&
+        mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+        /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
+         * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
+         * The tolerance widens, and the EV comes back. Once per confirmation. */
+        r->flags &= (uint8_t)~MRC__PR_EVCONF;
+        mrc__reo_widen(c, now);
+        c->st.ev_unconfirmed++;
+        mrc__ev_undemote(c, r->ev_lost);
+        return true;
+    }
     if (!fresh && (!(r->flags & MRC__PR_EVLOST) || !mrc__ev_in_scope(c, c->ep->cfg.ev.confirm_late)))
         return false;
     if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
@@ -517,6 +528,7 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
          * seen by the SACK of a packet sent after it) */
         mrc__ev_on_loss(c, (int)r->ev_lost, true,
                         MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
+        r->flags |= MRC__PR_EVCONF;
     }
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
     return true;

@@ -1559,6 +1559,80 @@ SC_TEST(t_ev_slow_rtt, ev_slow_rtt_body)
 
 
 
+/* P40 overtaken originals: one data packet on an EV of plane 3 is held back on the wire (taken off it) until its
+ * retransmission, on another EV, has been SACKed and has confirmed the loss (the EV goes ASSUMED_BAD), then delivered:
+ * the responder sees a duplicate and its SACK echoes the original's timestamp. The requester takes the demotion back
+ * (ev_unconfirmed 1, a spurious retransmission): the EV is GOOD again at once, before any probe of it was answered.
+ * Without P40 it waited for ev.revive_probes probe answers. */
+typedef struct {
+    int held, injected;
+    uint32_t ev, psn;
+    uint8_t port;
+    int idx;
+    uint8_t pkt[4200];
+    size_t len;
+    uint64_t probe_ok_at_good;
+    int good_seen;
+} ev_ot;
+static int ev_ot_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    ev_ot *o = (ev_ot *)p->ud;
+    mrc_pkt k;
+    (void)now;
+    if (from != 0 || o->held || ti->port != 3 || !ti->payload_len || len > sizeof o->pkt || now < 20 * SC_US) return 0;
+    if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode) || k.bth.rtx) return 0;
+    o->idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
+    if (o->idx < 0) return 0;
+    memcpy(o->pkt, pkt, len);
+    o->len = len;
+    o->ev = ti->ev;
+    o->port = ti->port;
+    o->psn = k.bth.psn;
+    o->held = 1;
+    return 1;
+}
+static int ev_ot_stop(sc_pair *p) {
+    ev_ot *o = (ev_ot *)p->ud;
+    if (o->held && !o->injected && ev_state(p->q[0][0].c, (unsigned)o->idx) == MRC_EVS_ASSUMED_BAD) {
+        o->injected = 1; /* the original arrives at last, after its retransmission */
+        (void)ho_inject(p, 1, o->pkt, o->len, o->port, o->ev, 0);
+    }
+    if (o->injected && !o->good_seen && ev_state(p->q[0][0].c, (unsigned)o->idx) == MRC_EVS_GOOD) {
+        o->good_seen = 1;
+        o->probe_ok_at_good = sc_cstats(p, 0, 0).ev_probe_ok;
+    }
+    return sc_all_done(p);
+}
+static int ev_overtaken_body(sc_pair *p) {
+    static ev_ot o;
+    mrc_conn_stats cs;
+    unsigned i;
+    ev_log_reset();
+    sc_defaults(p, g_seed + 5900);
+    p->region = 8u << 20;
+    memset(&o, 0, sizeof o);
+    p->ud = &o;
+    p->filter = ev_ot_filter;
+    p->stop = ev_ot_stop;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, ev_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    SC_CHECKF(p, o.held && o.injected, "held %d, injected %d (the EV never went ASSUMED_BAD)", o.held, o.injected);
+    SC_CHECKF(p, cs.ev_unconfirmed == 1 && cs.rtx_spurious >= 1 && o.good_seen && o.probe_ok_at_good == 0,
+              "PSN %#x held on EV %#x port %u: %llu confirmed losses taken back, %llu spurious, GOOD again %d with %llu "
+              "probe answers before", o.psn, o.ev, o.port, (unsigned long long)cs.ev_unconfirmed,
+              (unsigned long long)cs.rtx_spurious, o.good_seen, (unsigned long long)o.probe_ok_at_good);
+    SC_CHECKF(p, ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD) == 1 &&
+                     ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_GOOD) == 1,
+              "%u ASSUMED_BAD and %u GOOD events", ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD),
+              ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_GOOD));
+    note("an original delivered after its retransmission confirmed its loss: demotion taken back (%llu), EV GOOD "
+         "with no probe answered", (unsigned long long)cs.ev_unconfirmed);
+    return 0;
+}
+SC_TEST(t_ev_overtaken, ev_overtaken_body)
+
 const test_entry test_ev_health[] = {
     {"ev_blackhole_plane", t_ev_blackhole_plane},
     {"ev_plane_silent_floor", t_ev_plane_silent_floor},
@@ -1578,5 +1652,6 @@ const test_entry test_ev_health[] = {
     {"ev_host_loss_blackhole", t_ev_host_loss_blackhole},
     {"ev_host_rto", t_ev_host_rto},
     {"ev_slow_rtt", t_ev_slow_rtt},
+    {"ev_overtaken_original", t_ev_overtaken},
     {NULL, NULL},
 };
