@@ -176,13 +176,14 @@ static int ob_destroy_fn(ob_dev *d, void *arg) {
                 (unsigned long long)d->st.link_qdrops);
         fprintf(stderr, "lib_mrc: qp 0x%x: spurious %llu reorder-timer %llu; EVs demoted %llu (withheld %llu), losses "
                         "the host's %llu; sweeps %llu: verified %llu, failed %llu; revived %llu, probes %llu (%llu "
-                        "answered, %llu failed)\n",
+                        "answered, %llu failed); confirmed losses taken back %llu\n",
                 c->qpn, (unsigned long long)cs.rtx_spurious, (unsigned long long)cs.rtx_reo_timer,
                 (unsigned long long)cs.ev_demoted, (unsigned long long)cs.ev_withheld,
                 (unsigned long long)cs.ev_loss_host, (unsigned long long)cs.ev_sweeps,
                 (unsigned long long)cs.ev_verified, (unsigned long long)cs.ev_ver_failed,
                 (unsigned long long)cs.ev_revived, (unsigned long long)cs.ev_probes,
-                (unsigned long long)cs.ev_probe_ok, (unsigned long long)cs.ev_probe_fail);
+                (unsigned long long)cs.ev_probe_ok, (unsigned long long)cs.ev_probe_fail,
+                (unsigned long long)cs.ev_unconfirmed);
     }
     if (st != MRC_QPS_RESET && st != MRC_QPS_ERR) {
         mrc_conn_attr m;

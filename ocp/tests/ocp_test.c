@@ -10,7 +10,7 @@
  *                      the same device; destroying it flushes its posts that never reached the core, in order
  *   ocp_test ctl       controller: version and device queries, port admin state, CC, EV Format and EV profiles.
  *   ocp_test blackhole one process, devices of 8 planes, each plane a 40 Mb/s link (the carrier's MRC_OCP_LINK hook):
- *                      2 s of 64 KiB writes, plane 2 of the sender silently dropped from 1 s on (MRC_OCP_BLACKHOLE):
+ *                      4.3 s of 64 KiB writes, plane 2 of the sender silently dropped from 2 s on (MRC_OCP_BLACKHOLE):
  *                      every write completes, the data is exact, the goodput after the fault keeps 7/8 of the goodput
  *                      before it (mrc_perf's verdict; INCONCLUSIVE, printed as a skip, when the host's CPU and not
  *                      the links was the limit), ASSUMED_BAD EV events name plane 2. Not part of "all".
@@ -1042,12 +1042,15 @@ static void t_blackhole(void) {
     struct ibv_wc wc[32];
     const uint32_t sz = 65536, slots = 64;
     /* ms: the before window [B0, FAULT), the fault, the after window [A0, END) (after the EVs were marked bad) */
-    const uint64_t B0 = 300, FAULT = 1000, A0 = 1300, END = 2000, MS = 1000000ull;
+    /* windows of 1.7 s and 2 s: a 100-200 ms dip (a burst of spurious retransmissions on these links, whose queues
+     * differ by milliseconds; docs/EVALUATION.md#ci-blackhole) costs a few points, not the verdict, as it did in
+     * windows of 0.7 s (CI: 71% retained) */
+    const uint64_t B0 = 300, FAULT = 2000, A0 = 2300, END = 4300, MS = 1000000ull;
     const unsigned rate = 40, depth = 32; /* Mb/s per plane: far below what this library moves on one loaded core */ /* Mb/s per plane: far below what this library moves on one loaded core */
     uint64_t t0, bytes_before = 0, bytes_after = 0, posted = 0, done = 0, t, w_b0 = 0, w_f = 0, w_a0 = 0, w_end = 0;
     int bad = 0, n, k, planes, bad_bh = 0, bad_other = 0, v;
     unsigned nthr = 0, i;
-    uint64_t bins[20] = { 0 }; /* bytes completed per 100 ms: the timeline printed with the verdict */
+    uint64_t bins[43] = { 0 }; /* bytes completed per 100 ms: the timeline printed with the verdict */
     struct mrc_comp_channel *ch = NULL;
     struct ibv_device_attr da;
     struct mrc_cq *evcq;
