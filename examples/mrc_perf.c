@@ -2208,13 +2208,14 @@ static void report(perf *p, int ok, const char *why, FILE *out, int json, int fi
                 ",\"mrc\":{\"data_pkts\":%llu,\"rtx\":%llu,\"lost_sack_hole\":%llu,\"lost_nack\":%llu,\"lost_rto\":%llu,"
                 "\"lost_probe\":%llu,\"rtx_spurious\":%llu,\"tlp\":%llu,\"rto\":%llu,\"ev_demoted\":%llu,"
                 "\"ev_revived\":%llu,\"ev_withheld\":%llu,\"ev_loss_host\":%llu,\"rx_dup\":%llu,\"rx_trimmed\":%llu,"
-                "\"rx_ce\":%llu}",
+                "\"rx_ce\":%llu,\"ev_unconfirmed\":%llu}",
                 (unsigned long long)cs.tx_data, (unsigned long long)cs.tx_rtx, (unsigned long long)cs.rtx_sack_hole,
                 (unsigned long long)cs.rtx_nack, (unsigned long long)cs.rtx_rto, (unsigned long long)cs.rtx_probe_loss,
                 (unsigned long long)cs.rtx_spurious, (unsigned long long)cs.tlp_fired,
                 (unsigned long long)cs.rto_fired, (unsigned long long)cs.ev_demoted, (unsigned long long)cs.ev_revived,
                 (unsigned long long)cs.ev_withheld, (unsigned long long)cs.ev_loss_host, (unsigned long long)cs.rx_dup,
-                (unsigned long long)cs.rx_trimmed, (unsigned long long)cs.rx_ce);
+                (unsigned long long)cs.rx_trimmed, (unsigned long long)cs.rx_ce,
+                (unsigned long long)cs.ev_unconfirmed);
         fprintf(f, ",\"planes_detail\":[");
         for (i = 0; i < p->planes; i++) {
             unsigned k;
