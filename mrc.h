@@ -7273,9 +7273,10 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__psnrec *r = MRC__REC(c, psn);
+    bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    if ((r->flags & MRC__PR_EVCONF) &&
-        mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn);
+    if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
          * The tolerance widens, and the EV comes back. Once per confirmation. */
@@ -7287,7 +7288,7 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
     }
     if (!fresh && (!(r->flags & MRC__PR_EVLOST) || !mrc__ev_in_scope(c, c->ep->cfg.ev.confirm_late)))
         return false;
-    if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn)) {
+    if (earlier) {
         mrc__reo_widen(c, now);
         if (r->flags & MRC__PR_EVLOST) mrc__ev_unhold(c, r->ev_lost); /* P29 suspect hold: not lost, back in the
                                                                          rotation */

@@ -172,7 +172,7 @@ typedef struct ob_ep_req {
 int ob_ep_request(ob_dev *d, const ob_ep_req *r);
 
 /* counters for tests */
-typedef struct ob_stats { uint64_t tx_pkts, rx_pkts, rx_drops, rkey_miss, bh_drops, link_qdrops, psu_refused; } ob_stats;
+typedef struct ob_stats { uint64_t tx_pkts, rx_pkts, rx_drops, rkey_miss, bh_drops, link_trims, psu_refused; } ob_stats;
 void ob_stats_get(ob_dev *d, ob_stats *s);
 
 #endif

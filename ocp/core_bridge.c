@@ -368,7 +368,7 @@ static void ob_send(ob_dev *d, const int *fd, struct mmsghdr *mm, unsigned n) {
  * has serialized everything queued before it and itself. When the queue ahead of it is longer than the queue holds,
  * the plane trims it as MRC's switches do (docs/PROTOCOL.md Q17): the shim and headers alone go on at once, ahead of
  * the queue, and the peer, seeing a payload shorter than its headers imply, answers with a TRIMMED NACK
- * (link_qdrops counts them). A silent tail drop would read as a failed path, not as congestion. */
+ * (link_trims counts them). A silent tail drop would read as a failed path, not as congestion. */
 static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr_in *to, const struct iovec *iov,
                         mrc_time now) {
     struct ob_link *l = &d->link[plane - 1];
@@ -379,7 +379,7 @@ static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr
     if (start - now > d->link_qns || l->len == OB_LINK_SLOTS || len > OB_PKT_MAX) {
         struct msghdr mh;
         struct iovec hv[2];
-        d->st.link_qdrops++;
+        d->st.link_trims++;
         hv[0] = iov[0];
         hv[1] = iov[1];
         memset(&mh, 0, sizeof mh);
@@ -404,6 +404,18 @@ static void ob_link_put(ob_dev *d, unsigned plane, int fd, const struct sockaddr
     q->port = to->sin_port;
 }
 
+/* the plane whose link finishes its head datagram first, and when (MRC_TIME_NEVER: none waits) */
+static mrc_time ob_link_first(const ob_dev *d, unsigned *plane) {
+    mrc_time t = MRC_TIME_NEVER;
+    unsigned p;
+    for (p = 0, *plane = 0; p < d->cfg.planes; p++)
+        if (d->link[p].len && d->link[p].q[d->link[p].head].due < t) {
+            t = d->link[p].q[d->link[p].head].due;
+            *plane = p;
+        }
+    return t;
+}
+
 /* send what the links have finished serializing, in the order they finished on every plane together (a wire
  * delivers in that order): a progress thread that wakes late must not release plane 1's backlog before plane 2's
  * older datagrams, which the peer would see as reordering by the whole delay */
@@ -416,16 +428,10 @@ static void ob_link_release(ob_dev *d, mrc_time now) {
         unsigned k = 0;
         memset(mm, 0, sizeof mm);
         while (k < OB_BATCH) {
-            unsigned p, best = 0;
-            mrc_time due = MRC_TIME_NEVER;
+            unsigned best;
             ob_lpkt *q;
             struct ob_link *l;
-            for (p = 0; p < d->cfg.planes; p++)
-                if (d->link[p].len && d->link[p].q[d->link[p].head].due < due) {
-                    due = d->link[p].q[d->link[p].head].due;
-                    best = p;
-                }
-            if (due > now) break;
+            if (ob_link_first(d, &best) > now) break;
             l = &d->link[best];
             q = &l->q[l->head];
             memset(&to[k], 0, sizeof to[k]);
@@ -445,15 +451,6 @@ static void ob_link_release(ob_dev *d, mrc_time now) {
         if (!k) return;
         ob_send(d, fds, mm, k);
     }
-}
-
-/* when the next datagram leaves a link (MRC_TIME_NEVER: none waits) */
-static mrc_time ob_link_next(const ob_dev *d) {
-    mrc_time t = MRC_TIME_NEVER;
-    unsigned p;
-    for (p = 0; p < d->cfg.planes; p++)
-        if (d->link[p].len && d->link[p].q[d->link[p].head].due < t) t = d->link[p].q[d->link[p].head].due;
-    return t;
 }
 
 static int ob_tx(ob_dev *d, mrc_time now) {
@@ -600,7 +597,7 @@ static int ob_turn(ob_dev *d) {
 static void ob_sleep(ob_dev *d) {
     struct pollfd pf[MRC_MAX_PORTS + 1];
     unsigned p, nf = 0;
-    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now, ln = ob_link_next(d);
+    mrc_time dl = mrc_endpoint_next_deadline(&d->ep), now, ln = ob_link_first(d, &p); /* the next departure */
     int ms = -1;
     uint64_t v;
     for (p = 0; p < d->cfg.planes; p++) {

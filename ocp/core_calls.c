@@ -173,7 +173,7 @@ static int ob_destroy_fn(ob_dev *d, void *arg) {
                 (unsigned long long)cs.rto_fired, (unsigned long long)cs.tlp_fired, (unsigned long long)cs.rtx_nack,
                 (unsigned long long)cs.rtx_sack_hole, (unsigned long long)cs.rx_data, (unsigned long long)cs.tx_sack,
                 (unsigned long long)cs.rx_sack, (unsigned long long)es.rx_drops, (unsigned long long)d->st.bh_drops,
-                (unsigned long long)d->st.link_qdrops);
+                (unsigned long long)d->st.link_trims);
         fprintf(stderr, "lib_mrc: qp 0x%x: spurious %llu reorder-timer %llu; EVs demoted %llu (withheld %llu), losses "
                         "the host's %llu; sweeps %llu: verified %llu, failed %llu; revived %llu, probes %llu (%llu "
                         "answered, %llu failed); confirmed losses taken back %llu\n",

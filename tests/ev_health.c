@@ -1577,7 +1577,6 @@ typedef struct {
 static int ev_ot_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
     ev_ot *o = (ev_ot *)p->ud;
     mrc_pkt k;
-    (void)now;
     if (from != 0 || o->held || ti->port != 3 || !ti->payload_len || len > sizeof o->pkt || now < 20 * SC_US) return 0;
     if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode) || k.bth.rtx) return 0;
     o->idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
