@@ -648,7 +648,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     mrc_endpoint *ep = c->ep;
     const mrc_config *cf = &ep->cfg;
     uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
-    uint32_t npkts, plen, pad, hl, nominal, opcode, a, nxt;
+    uint32_t plen, pad, hl, nominal, opcode, a, nxt;
     unsigned p = c->plane_rr;
     mrc__ccx *x = mrc__conn_ccx(c);
     mrc__wr *wr;
@@ -666,10 +666,11 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns) return 0;
     bk = mrc__blk(c, psn);
     if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
-    npkts = mrc__wr_npkts(c, wr);
-    last = k + 1u == npkts;
+    /* mrc__wr_npkts and mrc__pkt_len without the division: k is below the packet count, so packet k is the last
+     * when the next one would start at or past len, and then holds the rest of len (0 for an empty message) */
+    last = wr->len <= ((uint64_t)(k + 1u) << sh);
     imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    plen = last ? mrc__pkt_len(c, wr, k) : 1u << sh;
+    plen = last ? wr->len - (uint32_t)((uint64_t)k << sh) : 1u << sh;
     pad = (4u - (plen & 3u)) & 3u;
     hl = mrc__data_hdr_len(c, imm);
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
@@ -695,10 +696,9 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
     }
 
-    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-             : k == 0    ? MRC_OP_WRITE_FIRST
-             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
-                         : MRC_OP_WRITE_MIDDLE;
+    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
+             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
     a = last;
     if (cf->ack.request_every) {
         a = 0;
@@ -791,7 +791,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
      * nominal size, no WIMM limit) and in the same block unless it starts one */
     mrc__sched_ctl(c);
     if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
-    if (k + 2u < npkts && (nxt & (MRC__BLK_PSNS - 1u)))
+    if (wr->len > ((uint64_t)(k + 2u) << sh) && (nxt & (MRC__BLK_PSNS - 1u))) /* k + 2 < mrc__wr_npkts */
         mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
                           : mrc__cc_fits(x, nominal, now)                     ? MRC__NEW_OK
                                                                               : MRC__NEW_CWND);
