@@ -9263,8 +9263,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     bool req_idle;
     if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
         return 0;
-    if ((rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) { /* P28 mirror reverse path, else mrc__ev_ctl's first
-                                                                       plane's turn */
+    /* P28 mirror reverse path (only with a profile and MIRROR replies: its own first test, kept here so that the
+     * common case makes no call), else mrc__ev_ctl's first plane's turn */
+    if (!c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
+        (rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) {
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
