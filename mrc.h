@@ -9406,7 +9406,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     hl = mrc__data_hdr_len(c, imm);
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    if (!mrc__cc_fits(x, nominal, now) || cap < need) return 0;
+    if (!mrc__cc_fits(x, nominal, now) || ((flags & MRC_TX_COPY) && cap < need)) return 0; /* cap >= MRC_HDR_MAX > hl */
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: it sets the pacing
                                                                            clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
@@ -9439,8 +9439,9 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
     }
     se = imm && (wr->flags & MRC_WR_SOLICITED);
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (uint32_t)se << (13u - mrc__m_bit(&cf->wire) + 16u) |
-                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
+                      (se ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) | MRC__FW(0, 4, MRC__BTH_PAD, pad) |
+                      MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
                       MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
