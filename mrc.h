@@ -1702,6 +1702,7 @@ struct mrc_conn {
     uint32_t win_psns;        /* requester window in PSNs */
     uint32_t rsp_win;         /* responder window in PSNs */
     uint32_t mtu_shift;
+    uint32_t tx_bth0;         /* BTH word 0's per-QP fields (TVER, PKEY) for mrc__st4: the fast paths add the rest */
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
     uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
@@ -5934,6 +5935,12 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
  * ============================================================================================================== */
 
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
+/* The transmit fast paths' BTH word 0 template, kept in step with its inputs: PKEY (mrc__conn_clear, mrc_conn_modify)
+ * and TVER (the endpoint's configuration, fixed once attached: mrc_conn_init) */
+MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
+    c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
+                 MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+}
 /* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
 MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -5971,6 +5978,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
     c->attr.access = MRC_ACCESS_REMOTE_WRITE;
+    mrc__conn_tx_bth0(c);
 }
 MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     unsigned i;
@@ -5987,6 +5995,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         c->user = (void *)0;
         mrc__conn_clear(c);
         c->ep = ep;
+        mrc__conn_tx_bth0(c);
         c->slot = (uint16_t)i;
         c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
         ep->conns[i] = c;
@@ -6171,7 +6180,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         mrc__conn_clear(c);
         return MRC_OK;
     }
-    if (mask & MRC_ATTR_PKEY) c->attr.pkey = a->pkey;
+    if (mask & MRC_ATTR_PKEY) {
+        c->attr.pkey = a->pkey;
+        mrc__conn_tx_bth0(c);
+    }
     if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
     if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
     if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
@@ -9278,8 +9290,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         pen = mrc__rsp_penalty(c);
         bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
     }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
-                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
     buf += MRC_BTH_LEN;
@@ -9441,8 +9452,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     se = imm && (wr->flags & MRC_WR_SOLICITED);
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
                       (se ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) | MRC__FW(0, 4, MRC__BTH_PAD, pad) |
-                      MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
-                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
+                      c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and PKEY from the QP's template */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
                           MRC__FW(8, 4, MRC__BTH_PSN, psn));

@@ -549,8 +549,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         pen = mrc__rsp_penalty(c);
         bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
     }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | MRC__FW(0, 4, MRC__BTH_TVER, ep->cfg.wire.tver) |
-                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey));
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
     buf += MRC_BTH_LEN;
@@ -712,8 +711,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     se = imm && (wr->flags & MRC_WR_SOLICITED);
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
                       (se ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) | MRC__FW(0, 4, MRC__BTH_PAD, pad) |
-                      MRC__FW(0, 4, MRC__BTH_TVER, cf->wire.tver) |
-                      MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey)); /* se: byte 1, at its run-time bit */
+                      c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and PKEY from the QP's template */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
                           MRC__FW(8, 4, MRC__BTH_PSN, psn));

@@ -15,6 +15,12 @@
 #include "path.h"
 
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
+/* The transmit fast paths' BTH word 0 template, kept in step with its inputs: PKEY (mrc__conn_clear, mrc_conn_modify)
+ * and TVER (the endpoint's configuration, fixed once attached: mrc_conn_init) */
+MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
+    c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
+                 MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+}
 /* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
 MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -52,6 +58,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
     c->attr.access = MRC_ACCESS_REMOTE_WRITE;
+    mrc__conn_tx_bth0(c);
 }
 MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     unsigned i;
@@ -68,6 +75,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         c->user = (void *)0;
         mrc__conn_clear(c);
         c->ep = ep;
+        mrc__conn_tx_bth0(c);
         c->slot = (uint16_t)i;
         c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
         ep->conns[i] = c;
@@ -252,7 +260,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         mrc__conn_clear(c);
         return MRC_OK;
     }
-    if (mask & MRC_ATTR_PKEY) c->attr.pkey = a->pkey;
+    if (mask & MRC_ATTR_PKEY) {
+        c->attr.pkey = a->pkey;
+        mrc__conn_tx_bth0(c);
+    }
     if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
     if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
     if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
