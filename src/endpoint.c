@@ -543,7 +543,6 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
         rs = mrc__evr_at(c, p, c->rev_pos[p]++);
     }
-    req_idle = mrc__req_idle(c);
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
         pen = mrc__rsp_penalty(c);
@@ -578,6 +577,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     c->ctlq_head++;
+    req_idle = mrc__req_idle(c); /* (nothing above changes what it reads) */
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
     if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
         mrc__sched_tx(c);
