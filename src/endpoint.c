@@ -525,11 +525,10 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     unsigned p = e->port - 1u, nev;
-    uint32_t cack = c->cack;
-    int32_t ack = mrc_psn_diff(e->psn, cack), soff = mrc__sack_slice(c, e->hi);
+    uint32_t cack, ooo;
+    int32_t ack, soff;
     uint16_t rs;
-    uint8_t pen = ep->rx_pressure, mpr;
-    uint32_t ooo = c->ooo;
+    uint8_t pen, mpr;
     uint64_t bitmap = 0;
     bool req_idle;
     if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
@@ -543,6 +542,11 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
         rs = mrc__evr_at(c, p, c->rev_pos[p]++);
     }
+    cack = c->cack;
+    ack = mrc_psn_diff(e->psn, cack);
+    soff = mrc__sack_slice(c, e->hi);
+    pen = ep->rx_pressure;
+    ooo = c->ooo;
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
         pen = mrc__rsp_penalty(c);
