@@ -3222,8 +3222,8 @@ MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc
 }
 /* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
-    if (now < ep->now) return ep->now;
-    ep->now = now;
+    if (now < ep->now) now = ep->now;
+    ep->now = now; /* stored either way: no branch on the common path */
     return now;
 }
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
@@ -9090,10 +9090,10 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
     return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
              ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
 }
-/* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC flag and the opcode: a Write
- * without an immediate): a Write data packet not trimmed, new and inside the window, with every header there, the
- * payload its opcode implies and an access check that passes; anything else it hands, before any change, to the
- * general code (mrc__recv, a tail call). The common case of all - the PSN after cack while nothing is out of
+/* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
+ * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
+ * with every header there, the payload its opcode implies and an access check that passes; anything else it hands,
+ * before any change, to the general code (mrc__recv, a tail call). The common case of all - the PSN after cack while nothing is out of
  * order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
@@ -9102,16 +9102,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     uint32_t tsb, pad, psn, old_cack, dlen, mtu, plen, rkey, mi;
     size_t off;
     const uint8_t *q;
+    uint8_t *dst = (uint8_t *)0; /* the copy's destination in a host region (0: an external region, placed) */
     mrc_conn *c;
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
     bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
     int rc;
-    if (len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
-        return mrc__recv(ep, pkt, len, ri, now);
-    if ((ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
-        ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
+    /* its caller took a packet of at least BTH, METH, TSETH and RETH, not flagged trimmed */
+    if (ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
         return mrc__recv(ep, pkt, len, ri, now);
     c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
     psn = MRC__FX(pkt, MRC__BTH_PSN);
@@ -9157,7 +9156,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         return mrc__recv(ep, pkt, len, ri, now);
     mro = va - ep->mrs[mi].iova;
     if (plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
-    /* from here on it is the fast path's: the general code's steps in its order */
+    /* from here on it is the fast path's: the general code's steps in its order, but for the copy into a host
+     * region, done last (nothing before it reads the region; no value is then kept live across the call) */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
     if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
         if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
@@ -9168,7 +9168,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             return rc;
         }
     } else {
-        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+        dst = ep->mrs[mi].base + mro; /* never null: a host region has a base */
     }
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
@@ -9228,19 +9228,20 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
         mrc__burst_defer(ep, c);
-        return MRC_OK;
+    } else {
+        /* what mrc_endpoint_recv does after any packet of a QP */
+        if (!req_idle) {
+            mrc__sched_tx(c);
+        } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+            c->in_ctq = 1;
+            mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+        }
+        /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester
+         * half idle the only timer this can move is sack_deadline */
+        if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
+        MRC__CHECK_ALL(ep);
     }
-    /* what mrc_endpoint_recv does after any packet of a QP */
-    if (!req_idle) {
-        mrc__sched_tx(c);
-    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
-        c->in_ctq = 1;
-        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
-    }
-    /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester half
-     * idle the only timer this can move is sack_deadline */
-    if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
-    MRC__CHECK_ALL(ep);
+    if (dst) MRC_MEMCPY(dst, pkt + off, (size_t)plen);
     return MRC_OK;
 }
 
@@ -9323,18 +9324,23 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 /* One packet, its arguments checked, at the endpoint's clock */
 MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                                            mrc_time now) {
-    ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
-    if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
-    /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
-    if (len && !ep->cfg.fast_path_off) {
+    /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv).
+     * Neither takes a trimmed packet or one shorter than the smallest data packet (BTH, METH, TSETH, RETH; a SACK is
+     * longer): both are left to the general code here, with the ICRC flag in the same test. */
+    if (!(ri->flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) &&
+        len >= (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN && !ep->cfg.fast_path_off) {
         unsigned op = pkt[0];
+        ep->st.rx_pkts++; /* here and below: apart from rx_bytes, two adds (not one vector add, 5 more on x86-64) */
         if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
             return mrc__rsp_fast_data(ep, pkt, len, ri, now);
         if (op == MRC_OP_SACK) return mrc__req_sack_fast(ep, pkt, len, ri, now);
+        return mrc__recv(ep, pkt, len, ri, now);
     }
 #endif
+    ep->st.rx_pkts++;
+    if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
     return mrc__recv(ep, pkt, len, ri, now);
 }
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
