@@ -406,27 +406,34 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
      * and nothing else will do: no cut, no trim, no excess */
     dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
     mtu = 1u << c->mtu_shift;
-    last = op != MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_MIDDLE;
-    if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
-    else if (op == MRC_OP_WRITE_LAST) plen = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
-    else plen = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
+    last = op > MRC_OP_WRITE_MIDDLE; /* LAST or ONLY: its caller takes no other Write */
     pad = MRC__FX(pkt, MRC__BTH_PAD);
-    if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
-        return mrc__recv(ep, pkt, len, ri, now);
-    /* Q26 responder check order: the message window */
-    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
-        MRC__MIN(c->rsp_win, 0x8000u))
+    if (!last) { /* FIRST of more than one MTU, MIDDLE of more than two: a full packet, no pad (mtu >= 256) */
+        plen = mtu;
+        if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu)
+            return mrc__recv(ep, pkt, len, ri, now);
+    } else {
+        if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+        else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u; /* the rest after the full packets */
+        if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
+            return mrc__recv(ep, pkt, len, ri, now);
+    }
+    /* Q26 responder check order: the message window (mrc__rsp_on_data's bound min(rsp_win, 0x8000) is rsp_win in RTR
+     * and RTS: at most 255 * 128 PSNs, set at RTR from mpr_dest, an 8-bit attribute RTR requires) */
+    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >= c->rsp_win)
         return mrc__recv(ep, pkt, len, ri, now);
     rkey = MRC__FX(q, MRC__RETH_RKEY);
     mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
     va = MRC__FX(q, MRC__RETH_VA);
-    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
+    /* mrc__mr_find without the valid test: a free slot is all zero (init, dereg), and its rkey 0 matches no rkey of
+     * this form (rkey >> 8 >= 1) */
+    if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
         mi = (uint32_t)mrc__mr_find_keyed(ep, rkey);
-    if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
-        va - ep->mrs[mi].iova > ep->mrs[mi].len)
+    if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE))
         return mrc__recv(ep, pkt, len, ri, now);
+    /* va below iova wraps mro past len (iova + len fits 64 bits, mrc__mr_check), so one test is both bounds */
     mro = va - ep->mrs[mi].iova;
-    if (plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
+    if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
     /* from here on it is the fast path's: the general code's steps in its order, but for the copy into a host
      * region, done last (nothing before it reads the region; no value is then kept live across the call) */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
