@@ -9674,12 +9674,8 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
 }
 
 /* ---- events and statistics ---------------------------------------------------------------------------------- */
-MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
-    if (!ep || !ev) return MRC_ERR_INVAL;
-    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test, one store */
-        ev->type = MRC_EVT_NONE;
-        return 0;
-    }
+/* mrc_endpoint_poll_event with something queued (out of line: the empty poll keeps no frame and saves no register) */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (ep->notify_len) {
         *ev = ep->notify[ep->notify_head];
         ep->notify_head = (ep->notify_head + 1u) % MRC_NOTIFYQ_LEN;
@@ -9722,6 +9718,12 @@ MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
         ep->evq_len--;
     }
     MRC_MEMSET(ev, 0, sizeof *ev);
+    return 0;
+}
+MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
+    if (!ep || !ev) return MRC_ERR_INVAL;
+    if (ep->notify_len | ep->evq_len) return mrc__poll_event(ep, ev);
+    ev->type = MRC_EVT_NONE; /* nothing queued, the usual answer: one test, one store */
     return 0;
 }
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {
