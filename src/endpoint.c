@@ -361,10 +361,10 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
     return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
              ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
 }
-/* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC flag and the opcode: a Write
- * without an immediate): a Write data packet not trimmed, new and inside the window, with every header there, the
- * payload its opcode implies and an access check that passes; anything else it hands, before any change, to the
- * general code (mrc__recv, a tail call). The common case of all - the PSN after cack while nothing is out of
+/* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
+ * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
+ * with every header there, the payload its opcode implies and an access check that passes; anything else it hands,
+ * before any change, to the general code (mrc__recv, a tail call). The common case of all - the PSN after cack while nothing is out of
  * order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
@@ -373,16 +373,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     uint32_t tsb, pad, psn, old_cack, dlen, mtu, plen, rkey, mi;
     size_t off;
     const uint8_t *q;
+    uint8_t *dst = (uint8_t *)0; /* the copy's destination in a host region (0: an external region, placed) */
     mrc_conn *c;
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
     bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
     int rc;
-    if (len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
-        return mrc__recv(ep, pkt, len, ri, now);
-    if ((ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
-        ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
+    /* its caller took a packet of at least BTH, METH, TSETH and RETH, not flagged trimmed */
+    if (ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
         return mrc__recv(ep, pkt, len, ri, now);
     c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
     psn = MRC__FX(pkt, MRC__BTH_PSN);
@@ -407,28 +406,36 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
      * and nothing else will do: no cut, no trim, no excess */
     dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
     mtu = 1u << c->mtu_shift;
-    last = op != MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_MIDDLE;
-    if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
-    else if (op == MRC_OP_WRITE_LAST) plen = dlen > mtu ? ((dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu) : 0u;
-    else plen = dlen > (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu) ? mtu : 0u;
+    last = op > MRC_OP_WRITE_MIDDLE; /* LAST or ONLY: its caller takes no other Write */
     pad = MRC__FX(pkt, MRC__BTH_PAD);
-    if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
-        return mrc__recv(ep, pkt, len, ri, now);
-    /* Q26 responder check order: the message window */
-    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
-        MRC__MIN(c->rsp_win, 0x8000u))
+    if (!last) { /* FIRST of more than one MTU, MIDDLE of more than two: a full packet, no pad (mtu >= 256) */
+        plen = mtu;
+        if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu)
+            return mrc__recv(ep, pkt, len, ri, now);
+    } else {
+        if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+        else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u; /* the rest after the full packets */
+        if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
+            return mrc__recv(ep, pkt, len, ri, now);
+    }
+    /* Q26 responder check order: the message window (mrc__rsp_on_data's bound min(rsp_win, 0x8000) is rsp_win in RTR
+     * and RTS: at most 255 * 128 PSNs, set at RTR from mpr_dest, an 8-bit attribute RTR requires) */
+    if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >= c->rsp_win)
         return mrc__recv(ep, pkt, len, ri, now);
     rkey = MRC__FX(q, MRC__RETH_RKEY);
     mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
     va = MRC__FX(q, MRC__RETH_VA);
-    if (mi >= MRC_MAX_MRS || !ep->mrs[mi].valid || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
+    /* mrc__mr_find without the valid test: a free slot is all zero (init, dereg), and its rkey 0 matches no rkey of
+     * this form (rkey >> 8 >= 1) */
+    if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
         mi = (uint32_t)mrc__mr_find_keyed(ep, rkey);
-    if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || va < ep->mrs[mi].iova ||
-        va - ep->mrs[mi].iova > ep->mrs[mi].len)
+    if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE))
         return mrc__recv(ep, pkt, len, ri, now);
+    /* va below iova wraps mro past len (iova + len fits 64 bits, mrc__mr_check), so one test is both bounds */
     mro = va - ep->mrs[mi].iova;
-    if (plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
-    /* from here on it is the fast path's: the general code's steps in its order */
+    if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
+    /* from here on it is the fast path's: the general code's steps in its order, but for the copy into a host
+     * region, done last (nothing before it reads the region; no value is then kept live across the call) */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
     if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
         if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
@@ -439,7 +446,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             return rc;
         }
     } else {
-        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+        dst = ep->mrs[mi].base + mro; /* never null: a host region has a base */
     }
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
@@ -499,19 +506,20 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
         mrc__burst_defer(ep, c);
-        return MRC_OK;
+    } else {
+        /* what mrc_endpoint_recv does after any packet of a QP */
+        if (!req_idle) {
+            mrc__sched_tx(c);
+        } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+            c->in_ctq = 1;
+            mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+        }
+        /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester
+         * half idle the only timer this can move is sack_deadline */
+        if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
+        MRC__CHECK_ALL(ep);
     }
-    /* what mrc_endpoint_recv does after any packet of a QP */
-    if (!req_idle) {
-        mrc__sched_tx(c);
-    } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
-        c->in_ctq = 1;
-        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
-    }
-    /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester half
-     * idle the only timer this can move is sack_deadline */
-    if (!req_idle || c->sack_deadline != sack_dl0) mrc__timer_update(c);
-    MRC__CHECK_ALL(ep);
+    if (dst) MRC_MEMCPY(dst, pkt + off, (size_t)plen);
     return MRC_OK;
 }
 
@@ -599,18 +607,23 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 /* One packet, its arguments checked, at the endpoint's clock */
 MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                                            mrc_time now) {
-    ep->st.rx_pkts++;
     ep->st.rx_bytes += len;
-    if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
 #if MRC_FAST_PATH
-    /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv) */
-    if (len && !ep->cfg.fast_path_off) {
+    /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv).
+     * Neither takes a trimmed packet or one shorter than the smallest data packet (BTH, METH, TSETH, RETH; a SACK is
+     * longer): both are left to the general code here, with the ICRC flag in the same test. */
+    if (!(ri->flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) &&
+        len >= (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN && !ep->cfg.fast_path_off) {
         unsigned op = pkt[0];
+        ep->st.rx_pkts++; /* here and below: apart from rx_bytes, two adds (not one vector add, 5 more on x86-64) */
         if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
             return mrc__rsp_fast_data(ep, pkt, len, ri, now);
         if (op == MRC_OP_SACK) return mrc__req_sack_fast(ep, pkt, len, ri, now);
+        return mrc__recv(ep, pkt, len, ri, now);
     }
 #endif
+    ep->st.rx_pkts++;
+    if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
     return mrc__recv(ep, pkt, len, ri, now);
 }
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
@@ -937,12 +950,8 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
 }
 
 /* ---- events and statistics ---------------------------------------------------------------------------------- */
-MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
-    if (!ep || !ev) return MRC_ERR_INVAL;
-    if (!(ep->notify_len | ep->evq_len)) { /* nothing queued, the usual answer: one test, one store */
-        ev->type = MRC_EVT_NONE;
-        return 0;
-    }
+/* mrc_endpoint_poll_event with something queued (out of line: the empty poll keeps no frame and saves no register) */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_event(mrc_endpoint *ep, mrc_event *ev) {
     if (ep->notify_len) {
         *ev = ep->notify[ep->notify_head];
         ep->notify_head = (ep->notify_head + 1u) % MRC_NOTIFYQ_LEN;
@@ -985,6 +994,12 @@ MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
         ep->evq_len--;
     }
     MRC_MEMSET(ev, 0, sizeof *ev);
+    return 0;
+}
+MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
+    if (!ep || !ev) return MRC_ERR_INVAL;
+    if (ep->notify_len | ep->evq_len) return mrc__poll_event(ep, ev);
+    ev->type = MRC_EVT_NONE; /* nothing queued, the usual answer: one test, one store */
     return 0;
 }
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {

@@ -146,8 +146,8 @@ MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc
 }
 /* Time never runs backwards inside the core: an earlier 'now' than one already seen is treated as that one. */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
-    if (now < ep->now) return ep->now;
-    ep->now = now;
+    if (now < ep->now) now = ep->now;
+    ep->now = now; /* stored either way: no branch on the common path */
     return now;
 }
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
