@@ -1450,6 +1450,8 @@ enum {
  *   wimm       Write-IMM messages awaiting their receive (Q23 WIMM overflow)
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
+#define MRC__LATE_N 64u               /* P41 late arrivals: the responder remembers the last 64 */
+#define MRC__LATE_VALID 0x80000000u   /* mrc_conn.late_psn: the entry holds a PSN */
 /* P37 bursts: QPs whose per-packet work an mrc_endpoint_recv_burst defers to its end, at most this many at once */
 #define MRC__BURST_QPS (MRC_MAX_CONNS < 32 ? MRC_MAX_CONNS : 32)
 #define MRC__BURST_DIRTY 1u    /* conn->bflags: queued on burst_q; sched_tx and the timer key at the end */
@@ -1822,6 +1824,10 @@ struct mrc_conn {
     uint32_t pend_psn, pend_ev;           /* the packet a coalesced SACK will name */
     uint16_t pend_ts;
     uint8_t pend_port;
+    uint32_t late_psn[MRC__LATE_N];       /* P41 late arrivals: MRC__LATE_VALID | the PSN of a packet that arrived
+                                             after a later PSN, the last MRC__LATE_N in a ring; 0: none */
+    uint16_t late_ts[MRC__LATE_N];        /* its TSETH timestamp, which a duplicate retransmission's SACK echoes */
+    uint32_t late_next;                   /* the ring's next entry (free-running) */
     mrc__ctl ctlq[MRC_CTLQ_LEN];
     uint32_t ctlq_head, ctlq_tail;
     mrc_conn_stats st;
@@ -6304,6 +6310,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c);
+MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts); /* P41 late arrivals */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now);
 MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
                                   mrc_time now);
@@ -6451,6 +6458,25 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
         c->ooo--;
     }
 }
+/* P41 late arrivals: psn, just placed (cack moved over what it completed), is remembered with its timestamp ts when it
+ * arrived after a later PSN - cack passed it, or PSNs beyond it are in (beyond a hole: one of the 64 after it). Its own
+ * SACK may have been coalesced away (P7, Q6), and the requester may have judged it lost and retransmitted it: that
+ * retransmission arrives as a duplicate, and its SACK echoes ts, the copy that arrived first (7.4). O(1). */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    int32_t d = mrc_psn_diff(c->cack, psn);
+    bool late = d > 0 || (d == 0 ? c->ooo != 0 : mrc__bits64(c->rbits, MRC__RSP_BITS, MRC__PSN_INC(psn)) != 0);
+    if (!ts || !late) return;
+    c->late_psn[c->late_next & (MRC__LATE_N - 1u)] = MRC__LATE_VALID | psn;
+    c->late_ts[c->late_next++ & (MRC__LATE_N - 1u)] = ts;
+}
+/* P41 late arrivals: the timestamp a duplicate retransmission of psn echoes - the late arrival's, if remembered, else
+ * its own (ts). O(MRC__LATE_N), per duplicate retransmission only. */
+MRC__PRIVATE uint16_t mrc__rsp_dup_ts(const mrc_conn *c, uint32_t psn, uint16_t ts) {
+    unsigned i;
+    for (i = 0; i < MRC__LATE_N; i++)
+        if (c->late_psn[i] == (MRC__LATE_VALID | psn)) return c->late_ts[i];
+    return ts;
+}
 /* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (now >= ep->epoch_end) {
@@ -6485,9 +6511,11 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(ep, c, MRC_DROP_STATE, op);
     d = mrc_psn_diff(psn, c->cack);
     if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
-        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
+        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired; a retransmission of a late
+         * arrival echoes the timestamp of the copy that arrived first (P41 late arrivals) */
         c->st.rx_dup++;
         if (cf->guard.hardened) mrc__rsp_conflict(c, k, payload);
+        if (k->bth.rtx && ts) ts = mrc__rsp_dup_ts(c, psn, ts);
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
@@ -6582,6 +6610,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     mrc__rsp_advance_cack(c);
+    mrc__rsp_note_late(c, psn, ts);
     mrc__rsp_deliver_imms(c);
     /* Q6 SACK frequency: SACK every ack.sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;
@@ -9209,6 +9238,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         c->cack = psn;
     } else {
         mrc__rsp_advance_cack(c);
+        mrc__rsp_note_late(c, psn, ts); /* P41 late arrivals */
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;

@@ -468,6 +468,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         c->cack = psn;
     } else {
         mrc__rsp_advance_cack(c);
+        mrc__rsp_note_late(c, psn, ts); /* P41 late arrivals */
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;

@@ -145,6 +145,25 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
         c->ooo--;
     }
 }
+/* P41 late arrivals: psn, just placed (cack moved over what it completed), is remembered with its timestamp ts when it
+ * arrived after a later PSN - cack passed it, or PSNs beyond it are in (beyond a hole: one of the 64 after it). Its own
+ * SACK may have been coalesced away (P7, Q6), and the requester may have judged it lost and retransmitted it: that
+ * retransmission arrives as a duplicate, and its SACK echoes ts, the copy that arrived first (7.4). O(1). */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    int32_t d = mrc_psn_diff(c->cack, psn);
+    bool late = d > 0 || (d == 0 ? c->ooo != 0 : mrc__bits64(c->rbits, MRC__RSP_BITS, MRC__PSN_INC(psn)) != 0);
+    if (!ts || !late) return;
+    c->late_psn[c->late_next & (MRC__LATE_N - 1u)] = MRC__LATE_VALID | psn;
+    c->late_ts[c->late_next++ & (MRC__LATE_N - 1u)] = ts;
+}
+/* P41 late arrivals: the timestamp a duplicate retransmission of psn echoes - the late arrival's, if remembered, else
+ * its own (ts). O(MRC__LATE_N), per duplicate retransmission only. */
+MRC__PRIVATE uint16_t mrc__rsp_dup_ts(const mrc_conn *c, uint32_t psn, uint16_t ts) {
+    unsigned i;
+    for (i = 0; i < MRC__LATE_N; i++)
+        if (c->late_psn[i] == (MRC__LATE_VALID | psn)) return c->late_ts[i];
+    return ts;
+}
 /* Activity epochs of one base RTT: how many QPs receive at once (dynamic MPR, Q9). Counts c once per epoch. */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (now >= ep->epoch_end) {
@@ -179,9 +198,11 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(ep, c, MRC_DROP_STATE, op);
     d = mrc_psn_diff(psn, c->cack);
     if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
-        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired */
+        /* duplicate: never placed again, acknowledged again so a lost SACK is repaired; a retransmission of a late
+         * arrival echoes the timestamp of the copy that arrived first (P41 late arrivals) */
         c->st.rx_dup++;
         if (cf->guard.hardened) mrc__rsp_conflict(c, k, payload);
+        if (k->bth.rtx && ts) ts = mrc__rsp_dup_ts(c, psn, ts);
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
@@ -276,6 +297,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
     mrc__rsp_advance_cack(c);
+    mrc__rsp_note_late(c, psn, ts);
     mrc__rsp_deliver_imms(c);
     /* Q6 SACK frequency: SACK every ack.sack_every packets, at once on a, CE, rtx, out-of-order arrival or a filled hole */
     c->sack_pending++;

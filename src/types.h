@@ -40,6 +40,8 @@
  *   wimm       Write-IMM messages awaiting their receive (Q23 WIMM overflow)
  * ============================================================================================================== */
 #define MRC__RSP_BITS (MRC_MAX_MPR_UNITS * 128)
+#define MRC__LATE_N 64u               /* P41 late arrivals: the responder remembers the last 64 */
+#define MRC__LATE_VALID 0x80000000u   /* mrc_conn.late_psn: the entry holds a PSN */
 /* P37 bursts: QPs whose per-packet work an mrc_endpoint_recv_burst defers to its end, at most this many at once */
 #define MRC__BURST_QPS (MRC_MAX_CONNS < 32 ? MRC_MAX_CONNS : 32)
 #define MRC__BURST_DIRTY 1u    /* conn->bflags: queued on burst_q; sched_tx and the timer key at the end */
@@ -412,6 +414,10 @@ struct mrc_conn {
     uint32_t pend_psn, pend_ev;           /* the packet a coalesced SACK will name */
     uint16_t pend_ts;
     uint8_t pend_port;
+    uint32_t late_psn[MRC__LATE_N];       /* P41 late arrivals: MRC__LATE_VALID | the PSN of a packet that arrived
+                                             after a later PSN, the last MRC__LATE_N in a ring; 0: none */
+    uint16_t late_ts[MRC__LATE_N];        /* its TSETH timestamp, which a duplicate retransmission's SACK echoes */
+    uint32_t late_next;                   /* the ring's next entry (free-running) */
     mrc__ctl ctlq[MRC_CTLQ_LEN];
     uint32_t ctlq_head, ctlq_tail;
     mrc_conn_stats st;

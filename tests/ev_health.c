@@ -1632,6 +1632,89 @@ static int ev_overtaken_body(sc_pair *p) {
 }
 SC_TEST(t_ev_overtaken, ev_overtaken_body)
 
+/* P41 late arrivals (issue 38): one data packet on an EV of plane 3 is held back on the wire until the requester has
+ * judged it lost and retransmitted it; its retransmission is held too, and the two then reach the responder back to
+ * back, before it sends (a receiver that reads its plane sockets one after the other: the original sat in its socket
+ * while later packets of the other planes were read). The original arrives first, behind later PSNs, and its SACK is
+ * coalesced into the duplicate's (P7); the retransmission is a duplicate. Before P41 the duplicate's SACK echoed the
+ * retransmission's own timestamp, the verdict (7.4) confirmed a loss that was none and the healthy EV went
+ * ASSUMED_BAD, with no later SACK to take it back (P40). Now it echoes the original's: the retransmission is found
+ * spurious and no EV is demoted. */
+typedef struct {
+    int held, rtx_held, injected;
+    uint32_t ev, psn, rtx_ev;
+    uint8_t port, rtx_port;
+    int idx;
+    uint8_t pkt[4200], rtx[4200];
+    size_t len, rtx_len;
+} ev_la;
+static int ev_la_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    ev_la *o = (ev_la *)p->ud;
+    mrc_pkt k;
+    if (from != 0 || !ti->payload_len || len > sizeof o->pkt || now < 20 * SC_US) return 0;
+    if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode)) return 0;
+    if (!o->held && ti->port == 3 && !k.bth.rtx) {
+        o->idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
+        if (o->idx < 0) return 0;
+        memcpy(o->pkt, pkt, len);
+        o->len = len;
+        o->ev = ti->ev;
+        o->port = ti->port;
+        o->psn = k.bth.psn;
+        o->held = 1;
+        return 1;
+    }
+    if (o->held && !o->rtx_held && k.bth.rtx && k.bth.psn == o->psn) {
+        memcpy(o->rtx, pkt, len);
+        o->rtx_len = len;
+        o->rtx_ev = ti->ev;
+        o->rtx_port = ti->port;
+        o->rtx_held = 1;
+        return 1;
+    }
+    return 0;
+}
+static int ev_la_stop(sc_pair *p) {
+    ev_la *o = (ev_la *)p->ud;
+    if (o->rtx_held && !o->injected) {
+        o->injected = 1; /* the original and its retransmission, back to back before the responder sends */
+        (void)ho_inject(p, 1, o->pkt, o->len, o->port, o->ev, 0);
+        (void)ho_inject(p, 1, o->rtx, o->rtx_len, o->rtx_port, o->rtx_ev, 0);
+    }
+    return sc_all_done(p);
+}
+static int ev_late_arrival_body(sc_pair *p) {
+    static ev_la o;
+    mrc_conn_stats cs, rs;
+    unsigned i;
+    ev_log_reset();
+    sc_defaults(p, g_seed + 5950);
+    p->region = 8u << 20;
+    memset(&o, 0, sizeof o);
+    p->ud = &o;
+    p->filter = ev_la_filter;
+    p->stop = ev_la_stop;
+    SC_CHECK(p, sc_start(p) == 0);
+    for (i = 0; i < 8; i++) SC_CHECK(p, sc_add(p, 0, 0, i << 20, 1u << 20, MRC_WR_WRITE, 0) == 0);
+    SC_CHECK(p, ev_run_until(p, SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+    cs = sc_cstats(p, 0, 0);
+    rs = sc_cstats(p, 1, 0);
+    SC_CHECKF(p, o.held && o.rtx_held && o.injected, "held %d, retransmission held %d, injected %d", o.held, o.rtx_held,
+              o.injected);
+    SC_CHECKF(p, rs.rx_dup >= 1, "the retransmission was no duplicate (%llu)", (unsigned long long)rs.rx_dup);
+    SC_CHECKF(p, cs.ev_demoted == 0 && ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD) == 0 &&
+                     cs.rtx_spurious >= 1 && cs.ev_unconfirmed == 0,
+              "PSN %#x held on EV %#x port %u, then delivered just before its retransmission: %llu EVs demoted (%u "
+              "ASSUMED_BAD events), %llu spurious retransmissions, %llu confirmations taken back", o.psn, o.ev, o.port,
+              (unsigned long long)cs.ev_demoted, ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD),
+              (unsigned long long)cs.rtx_spurious, (unsigned long long)cs.ev_unconfirmed);
+    note("an original delivered late, its retransmission right behind it: the loss found spurious (%llu), no EV "
+         "demoted", (unsigned long long)cs.rtx_spurious);
+    return 0;
+}
+SC_TEST(t_ev_late_arrival, ev_late_arrival_body)
+
 const test_entry test_ev_health[] = {
     {"ev_blackhole_plane", t_ev_blackhole_plane},
     {"ev_plane_silent_floor", t_ev_plane_silent_floor},
@@ -1652,5 +1735,6 @@ const test_entry test_ev_health[] = {
     {"ev_host_rto", t_ev_host_rto},
     {"ev_slow_rtt", t_ev_slow_rtt},
     {"ev_overtaken_original", t_ev_overtaken},
+    {"ev_late_arrival", t_ev_late_arrival},
     {NULL, NULL},
 };
