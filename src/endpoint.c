@@ -208,7 +208,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
         const mrc__wr *wr = (const mrc__wr *)0;
         uint32_t wlast = 0, k;
-        mrc__pblk *b = mrc__blk(c, old_base);
+        mrc__pblk *b = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk; /* in the window */
         for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
             uint64_t bit = (uint64_t)1 << (psn & 63u);
             mrc__psnrec *q;
