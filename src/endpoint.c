@@ -23,15 +23,19 @@
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
 /* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
- * the head left (read once: mrc__reo_deadline) */
+ * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
+ * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
 MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
     mrc_time slack;
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) { /* mrc__slack then changes nothing (no decay) */
+        if (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent) return; /* the loop's test, any slack */
+    }
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
         slack = mrc__slack_base(c);
     }
-    c->reo_deadline = MRC_TIME_NEVER;
     while (c->txl.n) {
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
