@@ -55,6 +55,51 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
     }
 }
 
+#if MRC_FAST_PATH
+/* The SACK fast path's one-PSN case (the in-order stream's): the named PSN, not acknowledged yet, is in flight, not
+ * queued for retransmission, and the head of a transmit list of more than one - mrc__req_ack_one's updates are then
+ * the bit, mrc__cc_on_ack and the head's unlink */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    return (r->flags & (MRC__PR_INFLIGHT | MRC__PR_QUEUED)) == MRC__PR_INFLIGHT && c->txl.head == psn && c->txl.n > 1u;
+}
+/* The SACK fast path's cumulative part: mrc__req_ack_one of each PSN of [psn, cack] not acknowledged yet, O(1) each
+ * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
+                                              uint32_t cack) {
+    const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    const mrc__wr *wr = (const mrc__wr *)0;
+    uint32_t wlast = 0, k;
+    for (;; psn = MRC__PSN_INC(psn)) {
+        uint64_t bit = (uint64_t)1 << (psn & 63u);
+        mrc__psnrec *q;
+        if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
+        q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+        if (!(b->acked & bit)) {
+            b->acked |= bit;
+            if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
+                uint32_t nominal;
+                if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
+                    wr = &c->sq[q->wr];
+                    wlast = mrc__wr_npkts(c, wr) - 1u;
+                }
+                k = (psn - wr->first_psn) & MRC_PSN_MASK;
+                nominal = k < wlast ? full : mrc__nominal(c, wr, k);
+                MRC_ASSERT(c->cc_inflight >= nominal);
+                c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+                if (x) {
+                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+                    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                }
+                mrc__plist_unlink(c, &c->txl, psn, q);
+            }
+            mrc__rtxq_remove(c, psn, q);
+            q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+        }
+        if (psn == cack) break;
+    }
+}
+#endif
+
 /* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
 /* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
  * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
@@ -159,7 +204,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base = 0, mpr, w, m;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, base = 0, mpr, w, m;
     int32_t lo, hi = 0;
     uint64_t bm;
     bool progress;
@@ -209,37 +254,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     x = mrc__conn_ccx(c);
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
-        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
-        const mrc__wr *wr = (const mrc__wr *)0;
-        uint32_t wlast = 0, k;
-        mrc__pblk *b = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk; /* in the window */
-        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
-            uint64_t bit = (uint64_t)1 << (psn & 63u);
-            mrc__psnrec *q;
-            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
-            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
-            if (!(b->acked & bit)) {
-                b->acked |= bit;
-                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                    uint32_t nominal;
-                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
-                        wr = &c->sq[q->wr];
-                        wlast = mrc__wr_npkts(c, wr) - 1u;
-                    }
-                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
-                    MRC_ASSERT(c->cc_inflight >= nominal);
-                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
-                    if (x) {
-                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
-                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
-                    }
-                    mrc__plist_unlink(c, &c->txl, psn, q);
-                }
-                mrc__rtxq_remove(c, psn, q);
-                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
-            }
-            if (psn == cack) break;
+        if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
+            bk->acked |= (uint64_t)1 << (cack & 63u);
+            mrc__cc_on_ack(c, mrc__rec_nominal(c, cack, r));
+            c->txl.head = mrc__link_psn(c, r->next); /* mrc__plist_unlink of the head of a longer list */
+            c->txl.n--;
+            r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+        } else { /* the loop; old_base's block is bk's when in the same 64 (both in the window) */
+            mrc__sack_cum(ep, c, x, (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk, old_base,
+                          cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }
