@@ -205,6 +205,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__pblk *bk;
     mrc__psnrec *r;
     uint32_t cack, ack_psn, nxt, old_base, old_una, base = 0, mpr, w, m;
+    unsigned ev;
     int32_t lo, hi = 0;
     uint64_t bm;
     bool progress;
@@ -301,14 +302,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
     r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs */
-    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
-        mrc__ev_delivered(c, r->ev, acked_sent);
+    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
+    if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        mrc__ev_delivered(c, ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
-            c->port_ok[c->evs[r->ev].port - 1u] = now;
-            c->ev_proven = r->ev;
-            mrc__ev_rc_push(c, r->ev);
+            c->port_ok[c->evs[ev].port - 1u] = now;
+            c->ev_proven = (uint16_t)ev;
+            mrc__ev_rc_push(c, ev);
         } else {
-            mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+            mrc__ev_on_ack(c, (int)ev, (unsigned)m);
         }
     }
     if (progress) mrc__req_progress(c, now);
