@@ -4128,7 +4128,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c); /* leaving RTS: its bytes leave 
 
 /* ---- a QP's inputs -------------------------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
 MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
 /* the NSCC steps the SACK fast path makes itself (src/endpoint.c) */
@@ -4515,7 +4515,7 @@ MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     if (MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) mrc__cc_pace_slow(x, nominal, c->ep->now);
 }
 /* A PSN left the flight: acknowledged, or judged lost (why: MRC__LOSS_*, 0 for an acknowledgement). */
-MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
+MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
     MRC_ASSERT(c->cc_inflight >= nominal);
     c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
@@ -5381,12 +5381,15 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
-        e->rc == 0xFFu)
-        return;
+    unsigned p, cap, n, pos;
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || e->rc == 0xFFu) return;
+    p = e->port - 1u; /* the port's FIFO, if not full */
+    cap = mrc__ev_seglen(c, p);
+    n = c->rc_n[p];
+    if (n >= cap) return;
+    pos = (unsigned)c->rc_head[p] + n;
     c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
-    c->rc_n[p]++;
+    c->rc_n[p] = (uint16_t)(n + 1u);
     e->rc++;
 }
 /* The oldest valid entry of port p's FIFO, taken (and its turn of the round, if still pending); -1 when none, or
@@ -8793,15 +8796,19 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
 /* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
- * the head left (read once: mrc__reo_deadline) */
+ * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
+ * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
 MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
     mrc_time slack;
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) { /* mrc__slack then changes nothing (no decay) */
+        if (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent) return; /* the loop's test, any slack */
+    }
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
         slack = mrc__slack_base(c);
     }
-    c->reo_deadline = MRC_TIME_NEVER;
     while (c->txl.n) {
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
@@ -8820,6 +8827,51 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
             mrc__req_complete(c);
     }
 }
+
+#if MRC_FAST_PATH
+/* The SACK fast path's one-PSN case (the in-order stream's): the named PSN, not acknowledged yet, is in flight, not
+ * queued for retransmission, and the head of a transmit list of more than one - mrc__req_ack_one's updates are then
+ * the bit, mrc__cc_on_ack and the head's unlink */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    return (r->flags & (MRC__PR_INFLIGHT | MRC__PR_QUEUED)) == MRC__PR_INFLIGHT && c->txl.head == psn && c->txl.n > 1u;
+}
+/* The SACK fast path's cumulative part: mrc__req_ack_one of each PSN of [psn, cack] not acknowledged yet, O(1) each
+ * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
+                                              uint32_t cack) {
+    const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    const mrc__wr *wr = (const mrc__wr *)0;
+    uint32_t wlast = 0, k;
+    for (;; psn = MRC__PSN_INC(psn)) {
+        uint64_t bit = (uint64_t)1 << (psn & 63u);
+        mrc__psnrec *q;
+        if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
+        q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+        if (!(b->acked & bit)) {
+            b->acked |= bit;
+            if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
+                uint32_t nominal;
+                if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
+                    wr = &c->sq[q->wr];
+                    wlast = mrc__wr_npkts(c, wr) - 1u;
+                }
+                k = (psn - wr->first_psn) & MRC_PSN_MASK;
+                nominal = k < wlast ? full : mrc__nominal(c, wr, k);
+                MRC_ASSERT(c->cc_inflight >= nominal);
+                c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
+                if (x) {
+                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
+                    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                }
+                mrc__plist_unlink(c, &c->txl, psn, q);
+            }
+            mrc__rtxq_remove(c, psn, q);
+            q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+        }
+        if (psn == cack) break;
+    }
+}
+#endif
 
 /* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
 /* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
@@ -8925,7 +8977,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, psn, base = 0, mpr, w, m;
+    uint32_t cack, ack_psn, nxt, old_base, old_una, base = 0, mpr, w, m;
+    unsigned ev;
     int32_t lo, hi = 0;
     uint64_t bm;
     bool progress;
@@ -8975,37 +9028,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     x = mrc__conn_ccx(c);
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
-        const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
-        const mrc__wr *wr = (const mrc__wr *)0;
-        uint32_t wlast = 0, k;
-        mrc__pblk *b = mrc__blk(c, old_base);
-        for (psn = old_base;; psn = MRC__PSN_INC(psn)) {
-            uint64_t bit = (uint64_t)1 << (psn & 63u);
-            mrc__psnrec *q;
-            if (!(psn & (MRC__BLK_PSNS - 1u))) b = mrc__blk(c, psn);
-            q = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
-            if (!(b->acked & bit)) {
-                b->acked |= bit;
-                if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                    uint32_t nominal;
-                    if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
-                        wr = &c->sq[q->wr];
-                        wlast = mrc__wr_npkts(c, wr) - 1u;
-                    }
-                    k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                    nominal = k < wlast ? full : mrc__nominal(c, wr, k);
-                    MRC_ASSERT(c->cc_inflight >= nominal);
-                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
-                    if (x) {
-                        x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
-                        if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
-                    }
-                    mrc__plist_unlink(c, &c->txl, psn, q);
-                }
-                mrc__rtxq_remove(c, psn, q);
-                q->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
-            }
-            if (psn == cack) break;
+        if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
+            bk->acked |= (uint64_t)1 << (cack & 63u);
+            mrc__cc_on_ack(c, mrc__rec_nominal(c, cack, r));
+            c->txl.head = mrc__link_psn(c, r->next); /* mrc__plist_unlink of the head of a longer list */
+            c->txl.n--;
+            r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+        } else { /* the loop; old_base's block is bk's when in the same 64 (both in the window) */
+            mrc__sack_cum(ep, c, x, (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk, old_base,
+                          cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }
@@ -9044,14 +9075,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
     r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs */
-    if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
-        mrc__ev_delivered(c, r->ev, acked_sent);
+    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
+    if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+        mrc__ev_delivered(c, ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
-            c->port_ok[c->evs[r->ev].port - 1u] = now;
-            c->ev_proven = r->ev;
-            mrc__ev_rc_push(c, r->ev);
+            c->port_ok[c->evs[ev].port - 1u] = now;
+            c->ev_proven = (uint16_t)ev;
+            mrc__ev_rc_push(c, ev);
         } else {
-            mrc__ev_on_ack(c, (int)r->ev, (unsigned)m);
+            mrc__ev_on_ack(c, (int)ev, (unsigned)m);
         }
     }
     if (progress) mrc__req_progress(c, now);

@@ -380,7 +380,7 @@ MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     if (MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) mrc__cc_pace_slow(x, nominal, c->ep->now);
 }
 /* A PSN left the flight: acknowledged, or judged lost (why: MRC__LOSS_*, 0 for an acknowledgement). */
-MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
+MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
     MRC_ASSERT(c->cc_inflight >= nominal);
     c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);

@@ -22,7 +22,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c); /* leaving RTS: its bytes leave 
 
 /* ---- a QP's inputs -------------------------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
-MRC__PRIVATE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
+MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
 MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
 /* the NSCC steps the SACK fast path makes itself (src/endpoint.c) */

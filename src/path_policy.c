@@ -28,12 +28,15 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
-    unsigned p = e->port - 1u, cap = mrc__ev_seglen(c, p), pos = (unsigned)c->rc_head[p] + c->rc_n[p];
-    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || c->rc_n[p] >= cap ||
-        e->rc == 0xFFu)
-        return;
+    unsigned p, cap, n, pos;
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || e->rc == 0xFFu) return;
+    p = e->port - 1u; /* the port's FIFO, if not full */
+    cap = mrc__ev_seglen(c, p);
+    n = c->rc_n[p];
+    if (n >= cap) return;
+    pos = (unsigned)c->rc_head[p] + n;
     c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)] = (mrc__evslot)slot;
-    c->rc_n[p]++;
+    c->rc_n[p] = (uint16_t)(n + 1u);
     e->rc++;
 }
 /* The oldest valid entry of port p's FIFO, taken (and its turn of the round, if still pending); -1 when none, or
