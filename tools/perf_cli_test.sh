@@ -108,10 +108,16 @@ if [ "$UP_CRC" = 0 ] && [ "$by" = 4096 ] && awk -v p="$pk" -v a="$av" 'BEGIN { e
 else bad "--raw (rc $UP_CRC): row '$by $it $pk $av'"; fi
 # -a: the sweep, both sides -a; cut short here with -n 20 and a small MTU so that the 8 MiB end stays quick
 udp_pair "$TMP/s" "-a" "-a -n 20"
-rows=$(awk '/#bytes/ { h++; next } h && $1 ~ /^[0-9]+$/ && NF == 5 { n++; if ($1 != 2 ^ n || $4 <= 0 || $3 < $4) bad = 1 }
+# A row's rate is checked on its message rate (6 decimals): 20 messages of 2 B on a busy host can print an average
+# of 0.00 MB/sec, perftest's two decimals, which is a rounding and not a missing figure.
+rows=$(awk '/#bytes/ { h++; next } h && $1 ~ /^[0-9]+$/ && NF == 5 { n++; if ($1 != 2 ^ n || $5 <= 0 || $3 < $4) bad = 1 }
             END { print (bad ? -1 : n) + 0, h + 0 }' "$TMP/s.client")
 if [ "$UP_CRC" = 0 ] && [ "$UP_SRC" = 0 ] && [ "$rows" = "23 1" ]; then ok "-a: 23 rows, 2 B .. 8 MiB, one header"
-else bad "-a (rc $UP_CRC/$UP_SRC): rows/headers '$rows'"; tail -n 3 "$TMP/s.client.err" "$TMP/s.server.err"; fi
+else
+    bad "-a (rc $UP_CRC/$UP_SRC): rows/headers '$rows'"
+    awk '/#bytes/ { h = 1 } h' "$TMP/s.client"
+    tail -n 3 "$TMP/s.client.err" "$TMP/s.server.err"
+fi
 # --run_infinitely: a row every -D seconds until SIGINT, then the run drains, is verified and reported (exit 0)
 inf_rows() { [ "$(awk '$1 == 65536 && NF == 5' "$1" 2>/dev/null | wc -l)" -ge 2 ]; }
 rm -f "$TMP"/i.*
