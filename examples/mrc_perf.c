@@ -836,6 +836,10 @@ struct perf {
     uint64_t ev_bad_events[MRC_UDP_MAX_PLANES], ev_good_events[MRC_UDP_MAX_PLANES];
     mrc_time ev_first_bad[MRC_UDP_MAX_PLANES], ev_last_bad[MRC_UDP_MAX_PLANES];
     mrc_time fault_at;        /* the built-in black hole's start (0: none): timelines count from it */
+    mrc_time cpu_t[2];        /* the failover verdict's "before" window: its start and the fault */
+    uint64_t cpu_ns[2];       /* cpu_wanted_ns() at those times */
+    unsigned cpu_n;           /* how many of the two were taken */
+    uint64_t cpu_start_ns;    /* cpu_wanted_ns() at t_start (a receiver's RESULT reports its share of the run) */
     perf_timeline tl[MRC_UDP_MAX_PLANES];
     uint64_t ev_bad_ns[MRC_UDP_MAX_PLANES][256]; /* the first 256 bad events' times from t_start, for --json */
     /* --run_infinitely: the last result row */
@@ -868,6 +872,32 @@ static void fail(perf *p, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(p->err, sizeof p->err, fmt, ap);
     va_end(ap);
+}
+
+/* Nanoseconds this process's main thread has run or waited runnable for a CPU (the first two fields of
+ * /proc/self/schedstat, Linux); 0 where the kernel does not say. The loop waits on readiness, so a run whose window or
+ * peer holds it back wants a CPU a small part of the time, and a CPU-bound one all of it. */
+static uint64_t cpu_wanted_ns(void) {
+    unsigned long long run = 0, wait = 0;
+    FILE *f = fopen("/proc/self/schedstat", "r");
+    if (!f) return 0;
+    if (fscanf(f, "%llu %llu", &run, &wait) != 2) run = wait = 0;
+    fclose(f);
+    return (uint64_t)(run + wait);
+}
+/* The share of the run so far (from t_start) this process wanted a CPU, in millionths (0: not known) */
+static uint64_t cpu_share_ppm(const perf *p) {
+    mrc_time now = pnow();
+    uint64_t c = cpu_wanted_ns();
+    if (!c || !p->cpu_start_ns || c < p->cpu_start_ns || now <= p->t_start) return 0;
+    return (c - p->cpu_start_ns) * 1000000u / (now - p->t_start);
+}
+/* Take the next of the two samples of the failover's "before" window when its time has come. */
+static void cpu_sample(perf *p, mrc_time now) {
+    if (p->cpu_n < 2 && p->cpu_t[p->cpu_n] && now >= p->cpu_t[p->cpu_n]) {
+        p->cpu_ns[p->cpu_n] = cpu_wanted_ns();
+        p->cpu_t[p->cpu_n++] = now;
+    }
 }
 
 static void bin_add(perf *p, uint64_t *bins, mrc_time now, uint64_t bytes) {
@@ -1784,13 +1814,14 @@ static int rx_verdict(const perf *p, char *b, size_t n) {
     snprintf(b, n,
              "ok=%d msgs=%llu bytes=%llu placed=%llu mismatches=%llu dup=%llu evicted=%llu imm_bad=%llu "
              "expect_msgs=%llu expect_bytes=%llu stall_max_ns=%llu stall_at_ns=%llu stalls_1ms=%llu stalls_10ms=%llu "
-             "rx_ns=%llu",
+             "rx_ns=%llu cpu_wanted_ppm=%llu",
              ok, (unsigned long long)msgs, (unsigned long long)bytes, (unsigned long long)placed,
              (unsigned long long)mism, (unsigned long long)dup, (unsigned long long)ev, (unsigned long long)immbad,
              (unsigned long long)p->peer_msgs, (unsigned long long)p->peer_bytes, (unsigned long long)p->stall_max_ns,
              (unsigned long long)p->stall_max_at_ns, (unsigned long long)p->stalls_1ms,
              (unsigned long long)p->stalls_10ms,
-             (unsigned long long)(p->t_last_rx > p->t_first_rx ? p->t_last_rx - p->t_first_rx : 0));
+             (unsigned long long)(p->t_last_rx > p->t_first_rx ? p->t_last_rx - p->t_first_rx : 0),
+             (unsigned long long)cpu_share_ppm(p));
     return ok;
 }
 
@@ -1951,6 +1982,7 @@ static int run_mrc(perf *p) {
         if (end != MRC_TIME_NEVER && !p->sending_stopped && end < wake) wake = end;
         if (period && !p->sending_stopped && p->inf_last_t + period < wake) wake = p->inf_last_t + period;
         if (p->last_progress + watchdog < wake) wake = p->last_progress + watchdog;
+        if (p->cpu_n < 2 && p->cpu_t[p->cpu_n] && p->cpu_t[p->cpu_n] < wake) wake = p->cpu_t[p->cpu_n];
         {
             mrc_time t0 = pnow(), t1;
             if (p->steps && t0 - now_prev > p->app_max_ns) p->app_max_ns = t0 - now_prev;
@@ -1964,6 +1996,7 @@ static int run_mrc(perf *p) {
             break;
         }
         now = pnow();
+        cpu_sample(p, now);
         events(p, now);
         if (ready) check_chan(p);
         now_prev = pnow();
@@ -2117,9 +2150,9 @@ static void report(perf *p, int ok, const char *why, FILE *out, int json, int fi
     unsigned good[MRC_UDP_MAX_PLANES], bad[MRC_UDP_MAX_PLANES], i;
     const char *prl = p->peer_result_line;
     uint64_t peer_ok = 0, peer_stall = 0, peer_stall_at = 0, peer_rx_ns = 0, peer_rx_bytes = 0, peer_mism = 0;
-    uint64_t peer_sent = 0;
+    uint64_t peer_sent = 0, peer_cpu_ppm = 0;
     int have_bh = 0, fo = PERF_FO_INCONCLUSIVE;
-    double bh_at_ms = 0, link_gbps = 0;
+    double bh_at_ms = 0, link_gbps = 0, cpu_frac = -1;
     char fo_why[256] = "";
     int bh_plane = 0;
     char local[128] = "", verdict[1024] = "";
@@ -2150,6 +2183,7 @@ static void report(perf *p, int ok, const char *why, FILE *out, int json, int fi
         (void)kv_u64(prl, p->o.raw ? "rx_bytes" : "bytes", &peer_rx_bytes);
         (void)kv_u64(prl, "mismatches", &peer_mism);
         (void)kv_u64(prl, "sent_pkts", &peer_sent);
+        (void)kv_u64(prl, "cpu_wanted_ppm", &peer_cpu_ppm);
     }
     for (i = 0; i < p->o.nrules; i++)
         if (p->o.rule[i].drop_ppm == MRC_UDP_PPM && p->o.rule[i].planes && p->o.rule[i].all_evs) {
@@ -2170,7 +2204,11 @@ static void report(perf *p, int ok, const char *why, FILE *out, int json, int fi
             if (g < worst) worst = g;
         }
         link_gbps = p->o.plane_rate_mbps ? (double)p->o.plane_rate_mbps * p->planes / 1000.0 : 0;
-        fo = perf_fo_verdict(before, after, link_gbps, p->planes, fo_why, sizeof fo_why);
+        if (p->cpu_n == 2 && p->cpu_ns[0] && p->cpu_t[1] > p->cpu_t[0])
+            cpu_frac = (double)(p->cpu_ns[1] - p->cpu_ns[0]) / (double)(p->cpu_t[1] - p->cpu_t[0]);
+        if (cpu_frac >= 0 && peer_cpu_ppm && (double)peer_cpu_ppm / 1e6 > cpu_frac) /* the busier of the two */
+            cpu_frac = (double)peer_cpu_ppm / 1e6;
+        fo = perf_fo_verdict_cpu(before, after, link_gbps, p->planes, cpu_frac, fo_why, sizeof fo_why);
     }
     if (json) {
         FILE *f = out;
@@ -2250,6 +2288,9 @@ static void report(perf *p, int ok, const char *why, FILE *out, int json, int fi
                        "\"gbps_worst_100ms_after\":%.4f,\"link_model_gbps\":",
                     bh_plane, bh_at_ms, before, after, before > 0 ? after / before : 0.0, worst);
             if (link_gbps > 0) fprintf(f, "%.4f", link_gbps);
+            else fprintf(f, "null");
+            fprintf(f, ",\"cpu_wanted_before\":");
+            if (cpu_frac >= 0) fprintf(f, "%.4f", cpu_frac);
             else fprintf(f, "null");
             fprintf(f, ",\"verdict\":\"%s\",\"verdict_why\":", perf_fo_name(fo));
             json_str(f, fo_why);
@@ -2575,6 +2616,7 @@ static int run(perf *p) {
     }
     p->last_report_t = p->t_start;
     p->inf_last_t = p->t_start;
+    p->cpu_start_ns = cpu_wanted_ns();
     {   /* the built-in black hole's start: failover timelines count from it */
         unsigned r;
         for (r = 0; r < o->nrules; r++)
@@ -2582,6 +2624,10 @@ static int run(perf *p) {
                 p->fault_at = p->t_start + o->rule[r].start_ns;
                 break;
             }
+        if (p->fault_at && p->sender && !o->raw) { /* the verdict's "before" window, as series_gbps reads it */
+            p->cpu_t[0] = p->t_start + (o->rule[r].start_ns > 200000000u ? 100000000u : 0u);
+            p->cpu_t[1] = p->fault_at;
+        }
     }
     if (p->cops->impair_start) p->cops->impair_start(p->car, p->t_start);
     if (p->tty || o->report_every_ms)

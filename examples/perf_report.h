@@ -60,22 +60,38 @@ static const char *perf_fo_name(int v) {
 }
 /* before, after: goodput (Gb/s) before and after losing one of planes; link_gbps: the link model's capacity over
  * all planes (0: none). INCONCLUSIVE when after/before > 105% (the goodput before was not the network's limit) or
- * before < 80% of the link model (the host's CPU was the bottleneck, so losing a plane's capacity cannot show);
+ * before < 80% of the link model (the links were not the bottleneck, so losing a plane's capacity cannot show; cpu,
+ * the share of the time the busier of the two processes wanted a CPU, says whether the CPU was; -1: not measured);
  * else OK when after/before is within 5 points of (planes-1)/planes or above, DEGRADED below. why: one line. */
-static int perf_fo_verdict(double before, double after, double link_gbps, unsigned planes, char *why, size_t n) {
+static int perf_fo_verdict_cpu(double before, double after, double link_gbps, unsigned planes, double cpu,
+                               char *why, size_t n) {
     double r = before > 0 ? after / before : 0, expect = planes ? (double)(planes - 1u) / (double)planes : 0;
     if (before <= 0) {
         snprintf(why, n, "no goodput before the fault: nothing to compare");
         return PERF_FO_INCONCLUSIVE;
     }
     if (r > 1.05) {
-        snprintf(why, n, "%.1f%% retained is above 100%%: the goodput before the fault was not the network's limit "
-                         "(CPU-bound host)", 100 * r);
+        if (cpu >= 0)
+            snprintf(why, n, "%.1f%% retained is above 100%%: the goodput before the fault was not the network's limit "
+                             "(the busier mrc_perf process wanted a CPU %.0f%% of the time: %s)", 100 * r, 100 * cpu,
+                     cpu >= 0.5 ? "CPU-bound" : "not its CPU either");
+        else
+            snprintf(why, n, "%.1f%% retained is above 100%%: the goodput before the fault was not the network's limit "
+                             "(a CPU-bound host, or the transport's window)", 100 * r);
         return PERF_FO_INCONCLUSIVE;
     }
     if (link_gbps > 0 && before < 0.8 * link_gbps) {
-        snprintf(why, n, "goodput before the fault %.2f Gb/s is far below the link model's %.2f Gb/s: the host's CPU, "
-                         "not the links, was the limit (CPU-bound)", before, link_gbps);
+        if (cpu >= 0 && cpu < 0.5)
+            snprintf(why, n, "goodput before the fault %.2f Gb/s is far below the link model's %.2f Gb/s, and the busier "
+                             "mrc_perf process wanted a CPU only %.0f%% of the time: neither the links nor the host's "
+                             "CPU was the limit (the transport's window)", before, link_gbps, 100 * cpu);
+        else if (cpu >= 0)
+            snprintf(why, n, "goodput before the fault %.2f Gb/s is far below the link model's %.2f Gb/s, and the busier "
+                             "mrc_perf process wanted a CPU %.0f%% of the time: the host's CPU, not the links, was the "
+                             "limit (CPU-bound)", before, link_gbps, 100 * cpu);
+        else
+            snprintf(why, n, "goodput before the fault %.2f Gb/s is far below the link model's %.2f Gb/s: the links "
+                             "were not the limit (a CPU-bound host, or the transport's window)", before, link_gbps);
         return PERF_FO_INCONCLUSIVE;
     }
     if (r >= expect - 0.05) {
@@ -86,6 +102,10 @@ static int perf_fo_verdict(double before, double after, double link_gbps, unsign
     snprintf(why, n, "only %.1f%% retained after losing 1 of %u planes (%u/%u = %.1f%%)", 100 * r, planes, planes - 1u,
              planes, 100 * expect);
     return PERF_FO_DEGRADED;
+}
+/* The same without a CPU measurement */
+static inline int perf_fo_verdict(double before, double after, double link_gbps, unsigned planes, char *why, size_t n) {
+    return perf_fo_verdict_cpu(before, after, link_gbps, planes, -1, why, n);
 }
 
 /* One plane's EV-state timeline around a fault: events before it are counted apart, never in first/last. */

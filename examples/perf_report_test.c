@@ -77,6 +77,18 @@ static void t_verdict(void) {
           "189%% retained: %s", why);
     CHECK(perf_fo_verdict(0.35, 0.33, 0.8, 8, why, sizeof why) == PERF_FO_INCONCLUSIVE && strstr(why, "CPU"),
           "far below the link model: %s", why);
+    /* the cause measured (the share of the "before" window the process wanted a CPU): 25 Mb/s planes whose goodput
+     * fell to a tenth of the links with the process mostly asleep were once called CPU-bound */
+    CHECK(perf_fo_verdict_cpu(0.05, 0.05, 0.2, 8, 0.08, why, sizeof why) == PERF_FO_INCONCLUSIVE &&
+              strstr(why, "neither the links nor the host's CPU") && !strstr(why, "CPU-bound"),
+          "far below the links, CPU idle: %s", why);
+    CHECK(perf_fo_verdict_cpu(0.35, 0.33, 0.8, 8, 0.97, why, sizeof why) == PERF_FO_INCONCLUSIVE &&
+              strstr(why, "97%") && strstr(why, "CPU-bound"),
+          "far below the links, CPU busy: %s", why);
+    CHECK(perf_fo_verdict_cpu(0.30, 0.567, 0.8, 8, 0.2, why, sizeof why) == PERF_FO_INCONCLUSIVE &&
+              strstr(why, "not its CPU either"),
+          "above 100%%, CPU idle: %s", why);
+    CHECK(perf_fo_verdict_cpu(0.78, 0.68, 0.8, 8, 0.3, why, sizeof why) == PERF_FO_OK, "link-bound: %s", why);
     CHECK(perf_fo_verdict(0.78, 1.02, 0, 8, why, sizeof why) == PERF_FO_INCONCLUSIVE, "130.8%% without a link model");
     CHECK(perf_fo_verdict(0.78, 0.68, 0.8, 8, why, sizeof why) == PERF_FO_OK, "87.2%% of a link-bound run: %s", why);
     CHECK(perf_fo_verdict(0.78, 0.50, 0.8, 8, why, sizeof why) == PERF_FO_DEGRADED, "64%% retained: %s", why);

@@ -48,7 +48,8 @@ if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
 fi
 retained=$(sed -n 's/.*(\([0-9.]*\)% retained.*/\1/p' "$TMP/client.out")
 # mrc_perf's own verdict on the failover (examples/perf_report.h): OK, DEGRADED, or INCONCLUSIVE when the goodput
-# before the fault was not the links' (above 100% retained, or far below the link model: a CPU-bound host)
+# before the fault was not the links' (above 100% retained, or far below the link model; its reason says whether the
+# host's CPU or the transport's window held it back, from how much of the time the two processes wanted a CPU)
 fo=$(sed -n 's/^ failover verdict: \([A-Z]*\): \(.*\)/\1/p' "$TMP/client.out")
 fo_why=$(sed -n 's/^ failover verdict: [A-Z]*: \(.*\)/\1/p' "$TMP/client.out")
 if grep -q "verified bit-exact" "$TMP/client.out" && grep -q "bit-exact" "$TMP/demo.server"; then

@@ -132,7 +132,7 @@ def trial(kind, argv):
     # still get back to work on the other seven)
     sus = sustained(series, t0, fault_ns, 1.0 / 8)
     # the same rule as mrc_perf's failover verdict (examples/perf_report.h): above 105% "retained" the goodput before
-    # the fault was not the network's limit (a CPU-bound host), so the figure cannot tell
+    # the fault was not the network's limit (the host's CPU or the transport's window), so the figure cannot tell
     ret = after / before if before else 0.0
     r["retained_verdict"] = ("INCONCLUSIVE" if not before or ret > 1.05 else
                              "OK" if ret >= 7 / 8 - 0.05 else "DEGRADED")
@@ -150,7 +150,7 @@ def trial(kind, argv):
                  "nft dropped %d" % (
                      name, "data bit-exact" if ok else "FAILED (%s)" % r["error"], extra if name == "MPTCP" else "",
                      before, after, 100 * r["retained"],
-                     r["retained_verdict"] + (" (CPU-bound: the goodput before was the host's limit)"
+                     r["retained_verdict"] + (" (above 100%: the goodput before was not the network's limit)"
                                               if r["retained_verdict"] == "INCONCLUSIVE" else ""), plane, 100 * share, rec_txt, fmt_ms(None if r["recovery_below_1ms"] else r["stall_at_fault_ms"]),
                      "%.0f ms" % sus if sus is not None else "never", extra if name != "MPTCP" else "",
                      fmt_ms(noise), dropped))

@@ -66,7 +66,8 @@ transfer "bidirectional, 0.2% drop + dup + trim, 30 us jitter" "" \
     "-D 1 --bidir -s 20000 --drop 2000 --dup 2000 --trim 2000 --jitter-us 30"
 if [ $QUICK = 0 ]; then
     # planes modelled as 100 Mb/s links (as make demo), so that the goodput before the fault is the links' and the
-    # verdict can tell; on a CPU-bound host (below 80% of the link model) mrc_perf says INCONCLUSIVE, and so does this
+    # verdict can tell; below 80% of the link model (a CPU-bound host, or the transport's window: the reason says
+    # which) mrc_perf says INCONCLUSIVE, and so does this
     transfer "black-holed plane 5 at 300 ms, 64 EVs, 100 Mb/s per plane" "" \
         "-D 0.8 --evs 64 --blackhole-plane 5 --at 300 --plane-rate-mbps 100"
     # the failover figures: a timeline that starts at or after the fault (never "-1666 ms"), a verdict, null for never
