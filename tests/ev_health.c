@@ -1603,7 +1603,7 @@ static int ev_ot_stop(sc_pair *p) {
 }
 /* The transfer ev_overtaken and ev_late_arrival hold one packet of: 8 MiB in 8 writes, the filter and stop given,
  * run until stop says so (1 s at most). 0: ran clean. */
-static int ev_hold_run(sc_pair *p, uint64_t seed, void *ud, sc_filter_fn filter, int (*stop)(sc_pair *)) {
+static int ev_held_run(sc_pair *p, uint64_t seed, void *ud, sc_filter_fn filter, int (*stop)(sc_pair *)) {
     unsigned i;
     ev_log_reset();
     sc_defaults(p, seed);
@@ -1620,7 +1620,7 @@ static int ev_overtaken_body(sc_pair *p) {
     static ev_ot o;
     mrc_conn_stats cs;
     memset(&o, 0, sizeof o);
-    if (ev_hold_run(p, g_seed + 5900, &o, ev_ot_filter, ev_ot_stop)) return 1;
+    if (ev_held_run(p, g_seed + 5900, &o, ev_ot_filter, ev_ot_stop)) return 1;
     cs = sc_cstats(p, 0, 0);
     SC_CHECKF(p, o.held && o.injected, "held %d, injected %d (the EV never went ASSUMED_BAD)", o.held, o.injected);
     SC_CHECKF(p, cs.ev_unconfirmed == 1 && cs.rtx_spurious >= 1 && o.good_seen && o.probe_ok_at_good == 0,
@@ -1692,7 +1692,7 @@ static int ev_late_arrival_body(sc_pair *p) {
     static ev_la o;
     mrc_conn_stats cs, rs;
     memset(&o, 0, sizeof o);
-    if (ev_hold_run(p, g_seed + 5950, &o, ev_la_filter, ev_la_stop)) return 1;
+    if (ev_held_run(p, g_seed + 5950, &o, ev_la_filter, ev_la_stop)) return 1;
     cs = sc_cstats(p, 0, 0);
     rs = sc_cstats(p, 1, 0);
     SC_CHECKF(p, o.held && o.rtx_held && o.injected, "held %d, retransmission held %d, injected %d", o.held, o.rtx_held,
