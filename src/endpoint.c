@@ -28,9 +28,10 @@
 MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
     mrc_time slack;
     c->reo_deadline = MRC_TIME_NEVER;
-    if (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) { /* mrc__slack then changes nothing (no decay) */
-        if (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent) return; /* the loop's test, any slack */
-    }
+    /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
+    if ((c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
+        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
+        return;
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
@@ -393,8 +394,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
  * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
  * with every header there, the payload its opcode implies and an access check that passes; anything else it hands,
- * before any change, to the general code (mrc__recv, a tail call). The common case of all - the PSN after cack while nothing is out of
- * order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
+ * before any change, to the general code (mrc__recv, a tail call). The common case of all - the PSN after cack while
+ * nothing is out of order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
     const mrc_config *cf = &ep->cfg;
