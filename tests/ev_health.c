@@ -1564,38 +1564,46 @@ SC_TEST(t_ev_slow_rtt, ev_slow_rtt_body)
  * the responder sees a duplicate and its SACK echoes the original's timestamp. The requester takes the demotion back
  * (ev_unconfirmed 1, a spurious retransmission): the EV is GOOD again at once, before any probe of it was answered.
  * Without P40 it waited for ev.revive_probes probe answers. */
-typedef struct {
-    int held, injected;
+typedef struct { /* a data packet taken off the wire: on EV ev (slot idx) of port, its bytes */
+    int held, idx;
     uint32_t ev, psn;
     uint8_t port;
-    int idx;
     uint8_t pkt[4200];
     size_t len;
+} ev_held;
+/* Hold the data packet pkt (PSN psn) the requester sent on ti's EV: 1 = taken off the wire */
+static int ev_held_take(sc_pair *p, ev_held *h, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, uint32_t psn) {
+    h->idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
+    if (h->idx < 0) return 0;
+    memcpy(h->pkt, pkt, len);
+    h->len = len;
+    h->ev = ti->ev;
+    h->port = ti->port;
+    h->psn = psn;
+    h->held = 1;
+    return 1;
+}
+typedef struct {
+    ev_held h;
+    int injected;
     uint64_t probe_ok_at_good;
     int good_seen;
 } ev_ot;
 static int ev_ot_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
     ev_ot *o = (ev_ot *)p->ud;
     mrc_pkt k;
-    if (from != 0 || o->held || ti->port != 3 || !ti->payload_len || len > sizeof o->pkt || now < 20 * SC_US) return 0;
+    if (from != 0 || o->h.held || ti->port != 3 || !ti->payload_len || len > sizeof o->h.pkt || now < 20 * SC_US)
+        return 0;
     if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode) || k.bth.rtx) return 0;
-    o->idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
-    if (o->idx < 0) return 0;
-    memcpy(o->pkt, pkt, len);
-    o->len = len;
-    o->ev = ti->ev;
-    o->port = ti->port;
-    o->psn = k.bth.psn;
-    o->held = 1;
-    return 1;
+    return ev_held_take(p, &o->h, pkt, len, ti, k.bth.psn);
 }
 static int ev_ot_stop(sc_pair *p) {
     ev_ot *o = (ev_ot *)p->ud;
-    if (o->held && !o->injected && ev_state(p->q[0][0].c, (unsigned)o->idx) == MRC_EVS_ASSUMED_BAD) {
+    if (o->h.held && !o->injected && ev_state(p->q[0][0].c, (unsigned)o->h.idx) == MRC_EVS_ASSUMED_BAD) {
         o->injected = 1; /* the original arrives at last, after its retransmission */
-        (void)ho_inject(p, 1, o->pkt, o->len, o->port, o->ev, 0);
+        (void)ho_inject(p, 1, o->h.pkt, o->h.len, o->h.port, o->h.ev, 0);
     }
-    if (o->injected && !o->good_seen && ev_state(p->q[0][0].c, (unsigned)o->idx) == MRC_EVS_GOOD) {
+    if (o->injected && !o->good_seen && ev_state(p->q[0][0].c, (unsigned)o->h.idx) == MRC_EVS_GOOD) {
         o->good_seen = 1;
         o->probe_ok_at_good = sc_cstats(p, 0, 0).ev_probe_ok;
     }
@@ -1622,10 +1630,11 @@ static int ev_overtaken_body(sc_pair *p) {
     memset(&o, 0, sizeof o);
     if (ev_held_run(p, g_seed + 5900, &o, ev_ot_filter, ev_ot_stop)) return 1;
     cs = sc_cstats(p, 0, 0);
-    SC_CHECKF(p, o.held && o.injected, "held %d, injected %d (the EV never went ASSUMED_BAD)", o.held, o.injected);
+    SC_CHECKF(p, o.h.held && o.injected, "held %d, injected %d (the EV never went ASSUMED_BAD)", o.h.held,
+              o.injected);
     SC_CHECKF(p, cs.ev_unconfirmed == 1 && cs.rtx_spurious >= 1 && o.good_seen && o.probe_ok_at_good == 0,
               "PSN %#x held on EV %#x port %u: %llu confirmed losses taken back, %llu spurious, GOOD again %d with %llu "
-              "probe answers before", o.psn, o.ev, o.port, (unsigned long long)cs.ev_unconfirmed,
+              "probe answers before", o.h.psn, o.h.ev, o.h.port, (unsigned long long)cs.ev_unconfirmed,
               (unsigned long long)cs.rtx_spurious, o.good_seen, (unsigned long long)o.probe_ok_at_good);
     SC_CHECKF(p, ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD) == 1 &&
                      ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_GOOD) == 1,
@@ -1646,30 +1655,20 @@ SC_TEST(t_ev_overtaken, ev_overtaken_body)
  * ASSUMED_BAD, with no later SACK to take it back (P40). Now it echoes the original's: the retransmission is found
  * spurious and no EV is demoted. */
 typedef struct {
-    int held, rtx_held, injected;
-    uint32_t ev, psn, rtx_ev;
-    uint8_t port, rtx_port;
-    int idx;
-    uint8_t pkt[4200], rtx[4200];
-    size_t len, rtx_len;
+    ev_held h;
+    int rtx_held, injected;
+    uint32_t rtx_ev;
+    uint8_t rtx_port;
+    uint8_t rtx[4200];
+    size_t rtx_len;
 } ev_la;
 static int ev_la_filter(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
     ev_la *o = (ev_la *)p->ud;
     mrc_pkt k;
-    if (from != 0 || !ti->payload_len || len > sizeof o->pkt || now < 20 * SC_US) return 0;
+    if (from != 0 || !ti->payload_len || len > sizeof o->h.pkt || now < 20 * SC_US) return 0;
     if (!sc_decode(p, pkt, len, &k) || !sc_is_data(k.bth.opcode)) return 0;
-    if (!o->held && ti->port == 3 && !k.bth.rtx) {
-        o->idx = ev_find(p->q[0][0].c, ti->ev, ti->port);
-        if (o->idx < 0) return 0;
-        memcpy(o->pkt, pkt, len);
-        o->len = len;
-        o->ev = ti->ev;
-        o->port = ti->port;
-        o->psn = k.bth.psn;
-        o->held = 1;
-        return 1;
-    }
-    if (o->held && !o->rtx_held && k.bth.rtx && k.bth.psn == o->psn) {
+    if (!o->h.held && ti->port == 3 && !k.bth.rtx) return ev_held_take(p, &o->h, pkt, len, ti, k.bth.psn);
+    if (o->h.held && !o->rtx_held && k.bth.rtx && k.bth.psn == o->h.psn) {
         memcpy(o->rtx, pkt, len);
         o->rtx_len = len;
         o->rtx_ev = ti->ev;
@@ -1683,7 +1682,7 @@ static int ev_la_stop(sc_pair *p) {
     ev_la *o = (ev_la *)p->ud;
     if (o->rtx_held && !o->injected) {
         o->injected = 1; /* the original and its retransmission, back to back before the responder sends */
-        (void)ho_inject(p, 1, o->pkt, o->len, o->port, o->ev, 0);
+        (void)ho_inject(p, 1, o->h.pkt, o->h.len, o->h.port, o->h.ev, 0);
         (void)ho_inject(p, 1, o->rtx, o->rtx_len, o->rtx_port, o->rtx_ev, 0);
     }
     return sc_all_done(p);
@@ -1695,13 +1694,14 @@ static int ev_late_arrival_body(sc_pair *p) {
     if (ev_held_run(p, g_seed + 5950, &o, ev_la_filter, ev_la_stop)) return 1;
     cs = sc_cstats(p, 0, 0);
     rs = sc_cstats(p, 1, 0);
-    SC_CHECKF(p, o.held && o.rtx_held && o.injected, "held %d, retransmission held %d, injected %d", o.held, o.rtx_held,
-              o.injected);
+    SC_CHECKF(p, o.h.held && o.rtx_held && o.injected, "held %d, retransmission held %d, injected %d", o.h.held,
+              o.rtx_held, o.injected);
     SC_CHECKF(p, rs.rx_dup >= 1, "the retransmission was no duplicate (%llu)", (unsigned long long)rs.rx_dup);
     SC_CHECKF(p, cs.ev_demoted == 0 && ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD) == 0 &&
                      cs.rtx_spurious >= 1 && cs.ev_unconfirmed == 0,
               "PSN %#x held on EV %#x port %u, then delivered just before its retransmission: %llu EVs demoted (%u "
-              "ASSUMED_BAD events), %llu spurious retransmissions, %llu confirmations taken back", o.psn, o.ev, o.port,
+              "ASSUMED_BAD events), %llu spurious retransmissions, %llu confirmations taken back", o.h.psn, o.h.ev,
+              o.h.port,
               (unsigned long long)cs.ev_demoted, ev_log_count(0, MRC_EVT_EV_STATE, MRC_EVS_ASSUMED_BAD),
               (unsigned long long)cs.rtx_spurious, (unsigned long long)cs.ev_unconfirmed);
     note("an original delivered late, its retransmission right behind it: the loss found spurious (%llu), no EV "
