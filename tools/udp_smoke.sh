@@ -81,6 +81,14 @@ if [ $QUICK = 0 ]; then
     DEGRADED\ [0-9]*) echo "note black hole: DEGRADED, not OK: $why ($fo: verdict, first EV marked bad ms after, marked before)" ;;
     *) bad "black hole: verdict and timeline ('$fo')" ;;
     esac
+    # the CPU shares the verdict's reason rests on: each a share of one CPU's time, from /proc/self/schedstat (0 or
+    # null only where the kernel does not say)
+    cpu=$(json_get "$TMP/t.client" '"%s %s" % (d["blackhole"]["cpu_wanted_before"], d["peer_result"]["cpu_wanted_ppm"])')
+    if [ ! -r /proc/self/schedstat ]; then
+        echo "skip black hole: CPU shares (no /proc/self/schedstat)"
+    elif awk -v a="${cpu% *}" -v b="${cpu#* }" 'BEGIN { exit !(a > 0 && a <= 1.05 && b > 0 && b <= 1050000) }'; then
+        ok "black hole: CPU wanted before the fault ${cpu% *} (this process), ${cpu#* } ppm of its run (the peer)"
+    else bad "black hole: CPU shares out of range ('$cpu')"; fi
     if python3 -c 'import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(("::1", 0))' 2>/dev/null; then
         rm -f "$TMP"/*
         udp_pair "$TMP/t" "-6 --json" "-6 -n 300 -s 8000 --json" ::1
