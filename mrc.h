@@ -3637,6 +3637,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 #if MRC_FAST_PATH
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base);
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* after a new PSN, no probe due */
 #endif
 
 /* ====== src/timers.c ============================================================================================ */
@@ -3845,6 +3846,19 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
      * so a key at or below these three still bounds them all */
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
+}
+/* mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now) after the transmit fast path's new PSN (no
+ * probe due: the TLP is armed). An RTO already armed is left as it is: a finite rto_deadline is always rto_start plus
+ * the interval of min(retries, retry_linear + retry_exp) - every write of rto_start, retries or the attributes it
+ * depends on re-arms it (mrc__req_timers_x, mrc__req_timers_arm, mrc__req_on_rto, mrc_conn_modify) or is made only
+ * while it is not armed -, so recomputing it would give the same value. The key test is mrc__req_timers_arm's: the
+ * reorder deadline did not move, so with a timer armed (t_armed) it is at or above the key already. */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
+    if (c->rto_deadline == MRC_TIME_NEVER)
+        c->rto_deadline = mrc__deadline_add(c->rto_start, mrc__rto_interval(c, MRC__MIN(c->retries,
+                                                        (uint32_t)c->attr.retry_linear + c->attr.retry_exp)));
+    c->tlp_deadline = mrc__deadline_add(now, mrc__tlp_interval(c));
+    if (MRC__MIN(c->rto_deadline, c->tlp_deadline) < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
 #endif
 
@@ -9607,7 +9621,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* psn is in flight */
+    mrc__req_timers_tx(c, now); /* psn is in flight */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
