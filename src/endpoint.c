@@ -834,7 +834,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_tx(c, now); /* psn is in flight */
+    mrc__req_timers_tx(c); /* psn is in flight */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */
@@ -958,6 +958,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     now = mrc__clock(ep, now);
     while (ep->heap_len && ep->conns[ep->heap[0]]->deadline <= now) {
         mrc_conn *c = ep->conns[ep->heap[0]];
+        mrc__req_tlp_exact(c); /* P36 lazy deadlines: a transmission may have left it early */
         if (c->sack_deadline <= now) mrc__rsp_on_sack_timer(c);
         if (c->rto_deadline <= now) mrc__req_on_rto(c, now);
         if (c->tlp_deadline <= now) mrc__req_on_tlp(c, now);

@@ -81,6 +81,7 @@ MRC__PRIVATE void mrc__cc_block(mrc_conn *c) {
         if (c->state == MRC_QPS_RTS && (c->rto_start < x->pace_next || c->tlp_base < x->pace_next)) {
             c->rto_start = MRC__MAX(c->rto_start, x->pace_next);
             c->tlp_base = MRC__MAX(c->tlp_base, x->pace_next);
+            c->tlp_ahead = 1; /* the next transmission may move it back: the TLP is re-armed exactly then */
             mrc__req_timers(c);
         } else {
             mrc__timer_update(c);

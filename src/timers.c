@@ -109,7 +109,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
         for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
     return MRC__MIN(t, cap);
 }
-MRC__PRIVATE mrc_time mrc__tlp_interval(const mrc_conn *c) {
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
     return t << MRC__MIN(c->tlp_count, 10u);
@@ -162,8 +162,25 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_deadline(mrc_conn *c) { /* as a deadl
     mrc_time d = mrc__reo_due(c);
     return d == MRC_TIME_NEVER ? d : MRC__MAX(d, c->ep->now + 1u);
 }
+/* P36 lazy deadlines, the TLP after a transmission: a transmission sets tlp_base to now and changes nothing else the
+ * TLP deadline depends on (the smoothed RTT, tlp_count and the probe bit are each followed by an exact re-arm where
+ * they change), so the deadline only moves later - and stays where it is, a lower bound of the real one: the QP's heap
+ * key, at most the old deadline, still bounds it, and mrc_endpoint_on_timeout makes it exact (mrc__req_tlp_exact)
+ * before it tests it, so the TLP fires when it would have. Not when the TLP is not armed, nor when tlp_base may be
+ * ahead of the clock (tlp_ahead: then the transmission moves it back, and the deadline with it). The RTO armed stays
+ * too: rto_start and the retries do not change with a transmission. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_tlp_keeps(const mrc_conn *c) {
+    return c->rto_deadline != MRC_TIME_NEVER && c->tlp_deadline != MRC_TIME_NEVER && !(c->probes_due & 1u) &&
+           !c->tlp_ahead;
+}
+/* The TLP deadline made exact (mrc_endpoint_on_timeout, before it tests the QP's timers): what the last re-arm would
+ * have set had it not kept the old one (mrc__req_tlp_keeps) */
+MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c) {
+    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+}
 /* Re-arm the requester's timers. reo: recompute the reorder deadline too - not after a transmission, which only
- * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does). */
+ * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does), and
+ * leaves the RTO and the TLP where they are when it may (mrc__req_tlp_keeps). */
 MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
     /* armed while any PSN is not cumulatively acknowledged: a peer whose cumulative point lags PSNs its bitmaps
      * acknowledged pins the window (snd_una == snd_nxt, win_base behind), and that wait must not be silent (7.11) */
@@ -175,11 +192,12 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
         c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
         c->probes_due &= ~1u;
         c->tlp2 = 0;
-    } else {
+    } else if (reo || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
         if (reo) c->reo_deadline = mrc__reo_deadline(c);
+        else if (c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
     }
     mrc__timer_update(c);
 }
@@ -206,17 +224,10 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
-/* mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now) after the transmit fast path's new PSN (no
- * probe due: the TLP is armed). An RTO already armed is left as it is: a finite rto_deadline is always rto_start plus
- * the interval of min(retries, retry_linear + retry_exp) - every write of rto_start, retries or the attributes it
- * depends on re-arms it (mrc__req_timers_x, mrc__req_timers_arm, mrc__req_on_rto, mrc_conn_modify) or is made only
- * while it is not armed -, so recomputing it would give the same value. The key test is mrc__req_timers_arm's: the
- * reorder deadline did not move, so with a timer armed (t_armed) it is at or above the key already. */
-MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
-    if (c->rto_deadline == MRC_TIME_NEVER)
-        c->rto_deadline = mrc__deadline_add(c->rto_start, mrc__rto_interval(c, MRC__MIN(c->retries,
-                                                        (uint32_t)c->attr.retry_linear + c->attr.retry_exp)));
-    c->tlp_deadline = mrc__deadline_add(now, mrc__tlp_interval(c));
-    if (MRC__MIN(c->rto_deadline, c->tlp_deadline) < c->deadline || !c->t_armed) mrc__timer_update(c);
+/* mrc__req_timers_x(c, false) after the transmit fast path's new PSN (no probe due), in line where the RTO and the
+ * TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays): that call only when one is not armed yet or
+ * tlp_base was ahead of the clock */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c) {
+    if (!mrc__req_tlp_keeps(c)) mrc__req_timers_x(c, false);
 }
 #endif

@@ -19,11 +19,12 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c); /* its bas
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
+MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c); /* the TLP deadline exact (P36 lazy deadlines) */
 MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo); /* re-arm RTO, TLP (and the reorder deadline) */
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 #if MRC_FAST_PATH
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base);
-MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* after a new PSN, no probe due */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c); /* after a new PSN, no probe due */
 #endif
 #endif /* MRC__SRC_TIMERS_H */

@@ -298,6 +298,8 @@ struct mrc_conn {
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
     uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
+    uint8_t tlp_ahead;        /* tlp_base may be ahead of the clock (P24: mrc__cc_block moved it to the pacing clock): a
+                                 transmission re-arms the TLP exactly (P36 lazy deadlines) */
     /* P37 bursts: work deferred to the end of an mrc_endpoint_recv_burst (MRC__BURST_* flags, and NSCC's sample:
      * bytes newly received, saturating, and the latest RTT sample, at most 2^32 - 1 ns) */
     uint8_t bflags;
