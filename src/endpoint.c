@@ -705,7 +705,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     mrc__psnrec *r;
     uint8_t *q;
     size_t need;
-    bool last, imm, se;
+    bool last, imm, se, more;
     uint16_t slot;
     unsigned cls;
     if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
@@ -718,6 +718,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     /* mrc__wr_npkts and mrc__pkt_len without the division: k is below the packet count, so packet k is the last
      * when the next one would start at or past len, and then holds the rest of len (0 for an empty message) */
     last = wr->len <= ((uint64_t)(k + 1u) << sh);
+    more = wr->len > ((uint64_t)(k + 2u) << sh); /* k + 2 < mrc__wr_npkts: the next packet is a middle one too */
     imm = last && wr->opcode == MRC_WR_WRITE_IMM;
     plen = last ? wr->len - (uint32_t)((uint64_t)k << sh) : 1u << sh;
     pad = (4u - (plen & 3u)) & 3u;
@@ -840,7 +841,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
      * nominal size, no WIMM limit) and in the same block unless it starts one */
     mrc__sched_ctl(c);
     if (c->in_txq) return (int)need; /* queued again while it sent: once is enough (as mrc__sched_tx) */
-    if (wr->len > ((uint64_t)(k + 2u) << sh) && (nxt & (MRC__BLK_PSNS - 1u))) /* k + 2 < mrc__wr_npkts */
+    if (more && (nxt & (MRC__BLK_PSNS - 1u)))
         mrc__sched_txq(c, (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
                           : mrc__cc_fits(x, nominal, now)                     ? MRC__NEW_OK
                                                                               : MRC__NEW_CWND);
