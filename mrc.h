@@ -3640,7 +3640,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 #if MRC_FAST_PATH
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base);
-MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c); /* after a new PSN, no probe due */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* after a new PSN, no probe due */
 #endif
 
 /* ====== src/timers.c ============================================================================================ */
@@ -3868,11 +3868,14 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
-/* mrc__req_timers_x(c, false) after the transmit fast path's new PSN (no probe due), in line where the RTO and the
- * TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays): that call only when one is not armed yet or
- * tlp_base was ahead of the clock */
-MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c) {
-    if (!mrc__req_tlp_keeps(c)) mrc__req_timers_x(c, false);
+/* After the transmit fast path's new PSN (no probe due): mrc__req_emit_data's start of the RTO (rto_start is now
+ * unless the RTO is armed), then mrc__req_timers_x(c, false) - in line where the RTO and the TLP armed stay
+ * (mrc__req_tlp_keeps: nothing moves, the key stays), that call only when one is not armed yet or tlp_base was ahead
+ * of the clock */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
+    if (mrc__req_tlp_keeps(c)) return;
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    mrc__req_timers_x(c, false);
 }
 #endif
 
@@ -9606,7 +9609,6 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
     r->ev_lost = 0;
     bk->acked &= ~((uint64_t)1 << (psn & 63u));
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
     bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
     r->ev = (mrc__evslot)slot;
     r->flags = MRC__PR_INFLIGHT;
@@ -9637,7 +9639,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_tx(c); /* psn is in flight */
+    mrc__req_timers_tx(c, now); /* psn is in flight; rto_start if the RTO starts */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */

@@ -804,7 +804,6 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
     r->ev_lost = 0;
     bk->acked &= ~((uint64_t)1 << (psn & 63u));
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
     bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
     r->ev = (mrc__evslot)slot;
     r->flags = MRC__PR_INFLIGHT;
@@ -835,7 +834,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         c->sq_sent = k + 1u;
     }
     c->snd_nxt = nxt = MRC__PSN_INC(psn);
-    mrc__req_timers_tx(c); /* psn is in flight */
+    mrc__req_timers_tx(c, now); /* psn is in flight; rto_start if the RTO starts */
     /* mrc__sched_tx(c), next in mrc_endpoint_poll_tx: c has left the txq and is in RTS with no probe due and nothing
      * to retransmit, so mrc__req_new decides - and after a middle packet, the next is a middle packet too (the same
      * nominal size, no WIMM limit) and in the same block unless it starts one */

@@ -224,10 +224,13 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
-/* mrc__req_timers_x(c, false) after the transmit fast path's new PSN (no probe due), in line where the RTO and the
- * TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays): that call only when one is not armed yet or
- * tlp_base was ahead of the clock */
-MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c) {
-    if (!mrc__req_tlp_keeps(c)) mrc__req_timers_x(c, false);
+/* After the transmit fast path's new PSN (no probe due): mrc__req_emit_data's start of the RTO (rto_start is now
+ * unless the RTO is armed), then mrc__req_timers_x(c, false) - in line where the RTO and the TLP armed stay
+ * (mrc__req_tlp_keeps: nothing moves, the key stays), that call only when one is not armed yet or tlp_base was ahead
+ * of the clock */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
+    if (mrc__req_tlp_keeps(c)) return;
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    mrc__req_timers_x(c, false);
 }
 #endif

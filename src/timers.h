@@ -25,6 +25,6 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 #if MRC_FAST_PATH
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base);
-MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c); /* after a new PSN, no probe due */
+MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* after a new PSN, no probe due */
 #endif
 #endif /* MRC__SRC_TIMERS_H */
