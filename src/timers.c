@@ -229,7 +229,8 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
  * (mrc__req_tlp_keeps: nothing moves, the key stays), that call only when one is not armed yet or tlp_base was ahead
  * of the clock */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
-    if (mrc__req_tlp_keeps(c)) return;
+    /* mrc__req_tlp_keeps less its probe test: no probe is due */
+    if (c->rto_deadline != MRC_TIME_NEVER && c->tlp_deadline != MRC_TIME_NEVER && !c->tlp_ahead) return;
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
     mrc__req_timers_x(c, false);
 }
