@@ -370,7 +370,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     else mrc__req_timers_arm(c, 0, 0, now, now); /* the reorder deadline is set above */
     /* and mrc_endpoint_recv's: mrc__sched_tx (its mrc__timer_update after it finds the deadlines as they are:
      * scheduling arms no timer) */
-    if ((!c->in_ctq && c->ctlq_head != c->ctlq_tail) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
+    if ((c->ctlq_head != c->ctlq_tail && !c->in_ctq) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
     MRC__CHECK_ALL(ep);
     return MRC_OK;
 }

@@ -121,7 +121,7 @@ MRC__PRIVATE MRC__INLINE void mrc__sched_txq(mrc_conn *c, int w) {
 /* c's control packets, queued once */
 MRC__PRIVATE MRC__INLINE void mrc__sched_ctl(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
-    if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+    if (c->ctlq_head != c->ctlq_tail && !c->in_ctq) { /* most often nothing is queued */
         c->in_ctq = 1;
         mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
     }
