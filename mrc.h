@@ -3753,6 +3753,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
         for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
     return MRC__MIN(t, cap);
 }
+/* out of line: the per-packet paths keep the TLP (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
@@ -3847,11 +3848,11 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
 }
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
 #if MRC_FAST_PATH
-/* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): the RTO
- * after `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear
- * part and mrc__tlp_interval in line). The reorder deadline is left as it is: after a transmission it stands
- * (mrc__req_timers_x), and the SACK fast path sets it in its loss loop. The key moves only when one of them is now
- * earlier than it (P36 lazy deadlines). */
+/* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the SACK fast path and P37's
+ * deferred re-arm after progress (P22; called with retries and tlp_count 0, rto_start and tlp_base now): the RTO after
+ * `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and
+ * mrc__tlp_interval in line). The reorder deadline is left as it is: the SACK fast path sets it in its loss loop. The
+ * key moves only when one of them is now earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base) {
     mrc_time rto, tlp, d;
