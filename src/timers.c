@@ -109,7 +109,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
         for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
     return MRC__MIN(t, cap);
 }
-/* out of line: the per-packet paths keep the TLP (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
+/* out of line: the fast paths keep the TLP (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_interval(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
@@ -204,11 +204,12 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
 }
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
 #if MRC_FAST_PATH
-/* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the SACK fast path and P37's
- * deferred re-arm after progress (P22; called with retries and tlp_count 0, rto_start and tlp_base now): the RTO after
- * `retries` expiries from rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and
- * mrc__tlp_interval in line). The reorder deadline is left as it is: the SACK fast path sets it in its loss loop. The
- * key moves only when one of them is now earlier than it (P36 lazy deadlines). */
+/* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): after a
+ * transmission that may not leave the timers (mrc__req_timers_tx) and after progress (the SACK fast path and P37's
+ * deferred re-arm: retries and tlp_count 0, rto_start and tlp_base now). The RTO after `retries` expiries from
+ * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_interval in
+ * line). The reorder deadline is left as it is: after a transmission it stands (mrc__req_timers_x), and the SACK fast
+ * path sets it in its loss loop. The key moves only when one of them is now earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
                                                   mrc_time rto_start, mrc_time tlp_base) {
     mrc_time rto, tlp, d;
@@ -225,14 +226,15 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
-/* After the transmit fast path's new PSN (no probe due): mrc__req_emit_data's start of the RTO (rto_start is now
- * unless the RTO is armed), then mrc__req_timers_x(c, false) - in line where the RTO and the TLP armed stay
- * (mrc__req_tlp_keeps: nothing moves, the key stays), that call only when one is not armed yet or tlp_base was ahead
- * of the clock */
+/* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, false) - nothing where the RTO and the
+ * TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
+ * (rto_start is now unless the RTO is armed) and the arming branch in line (a QP with one packet in flight at a time
+ * takes it on every packet: its window empties with each SACK) */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
     /* mrc__req_tlp_keeps less its probe test: no probe is due */
     if (c->rto_deadline != MRC_TIME_NEVER && c->tlp_deadline != MRC_TIME_NEVER && !c->tlp_ahead) return;
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    mrc__req_timers_x(c, false);
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* that arming branch: no probe is due */
+    c->tlp_ahead = 0; /* as there: tlp_base is now */
 }
 #endif
