@@ -7037,9 +7037,15 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
 }
-/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. */
+/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. A head
+ * sent after the latest acknowledged send time is not lost whatever the slack: unless the slack's multiplier would
+ * decay (a side effect of mrc__slack), nothing to do. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
-    mrc_time slack = mrc__slack(c);
+    mrc_time slack;
+    if ((c->reo_mult <= 1 || c->ep->cfg.recovery.reorder_slack_ns) &&
+        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
+        return;
+    slack = mrc__slack(c);
     while (c->txl.n) {
         uint32_t psn = c->txl.head;
         if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
@@ -7320,10 +7326,12 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
-    mrc__psnrec *r = MRC__REC(c, psn);
+    mrc__pblk *b = mrc__blk(c, psn);
+    mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+    mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn);
+    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
@@ -7343,8 +7351,7 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
     } else if (r->flags & MRC__PR_EVLOST) {
         /* P35 sweeps: the original's send time was at least a minimum RTT before the retransmission's (its loss was
          * seen by the SACK of a packet sent after it) */
-        mrc__ev_on_loss(c, (int)r->ev_lost, true,
-                        MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
+        mrc__ev_on_loss(c, (int)r->ev_lost, true, sent > c->rtt_min ? sent - c->rtt_min : 0u);
         r->flags |= MRC__PR_EVCONF;
     }
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
