@@ -6681,7 +6681,7 @@ MRC__PRIVATE MRC__NOINLINE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
     if (ep->cfg.rx.pen_ooo_pct) {
-        thr = c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u; /* rsp_win <= 32,640 (mrc__qp_rtr): no overflow */
+        thr = c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u; /* rsp_win <= 255 x 128 (RTR): no overflow */
         if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
@@ -7065,12 +7065,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
     bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
     uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
-    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    uint32_t hl = mrc__data_hdr_len(c, imm), nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    mrc_bth b;
-    mrc_meth m;
-    mrc_reth re;
-    mrc_tseth ts;
+    uint32_t opcode, a;
+    uint8_t *q;
     int slot;
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
@@ -7081,43 +7079,40 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         return 0;
     }
 
-    MRC_MEMSET(&b, 0, sizeof b);
-    b.opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-               : k == 0 ? MRC_OP_WRITE_FIRST
-               : last   ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
-                        : MRC_OP_WRITE_MIDDLE;
-    b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
-    b.pad = (uint8_t)pad;
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
+    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+             : k == 0    ? MRC_OP_WRITE_FIRST
+             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                         : MRC_OP_WRITE_MIDDLE;
+    a = last;
     if (ep->cfg.ack.request_every) {
+        a = 0;
         if (++c->pkts_since_areq >= ep->cfg.ack.request_every) {
-            b.a = 1;
+            a = 1;
             c->pkts_since_areq = 0;
         }
-    } else {
-        b.a = (uint8_t)last;
     }
-    b.rtx = (uint8_t)rtx;
-    b.ts = (uint8_t)ep->cfg.tseth;
-    b.psn = psn;
-    m.rqmsn = wr->rqmsn;
-    m.msn = mrc__wr_msn(wr_idx);
-    off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-    off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
+    /* the headers stored straight at their fixed offsets from the codec's tables, as the encoders would with these
+     * values (each checked against its field's width when it was configured, attached or posted): BTH word 0's TVER
+     * and P_Key from the QP's template, the solicited-event bit at its run-time position */
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
+                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&ep->cfg.wire) + 16u) : 0u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_RTX, rtx ? 1u : 0u) |
+                          MRC__FW(8, 4, MRC__BTH_TS, ep->cfg.tseth ? 1u : 0u) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
     if (ep->cfg.tseth) {
-        ts.tx_timestamp = mrc__ts(ep, now);
-        ts.tsr = 0;
-        ts.ftype = 1;
-        off += (uint32_t)mrc_tseth_encode(buf + off, cap - (size_t)off, &ts);
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
     }
-    re.va = wr->remote_va + ((uint64_t)k << c->mtu_shift);
-    re.rkey = wr->rkey;
-    re.dma_len = wr->len;
-    off += (uint32_t)mrc_reth_encode(buf + off, cap - (size_t)off, &re);
-    if (imm) off += (uint32_t)mrc_immdt_encode(buf + off, cap - (size_t)off, wr->imm);
-    MRC_ASSERT(off == hl);
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << c->mtu_shift));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+    MRC_ASSERT((uint32_t)(q - buf) + MRC_RETH_LEN + (imm ? (uint32_t)MRC_IMMDT_LEN : 0u) == hl);
 
     cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
               : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
@@ -7126,7 +7121,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     ti->dscp_class = cls;
     ti->dscp = ep->cfg.dscp[cls];
     ti->pad = (uint8_t)pad;
-    ti->opcode = b.opcode;
+    ti->opcode = (uint8_t)opcode;
     ti->peer = c->attr.peer;
     ti->qpn = c->qpn;
     ti->hdr_len = hl;
@@ -7166,7 +7161,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     c->st.tx_bytes += plen;
     c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
     c->tlp_base = now;
-    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
     return (int)need;
 }
 /* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
