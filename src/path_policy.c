@@ -478,7 +478,7 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
     if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
-    mrc__ev_demote(c, (uint16_t)slot, false);
+    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
     if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already
