@@ -7374,6 +7374,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
+    mrc__pblk *bk = (mrc__pblk *)0; /* ack_psn's block: the records are read before mrc__req_release */
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
@@ -7393,7 +7394,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
      * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
      * block was reclaimed for want of memory: then it is stale (no timing or path input) */
     if (!s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
-        const mrc__pblk *bk = mrc__blk(c, ack_psn);
+        bk = mrc__blk(c, ack_psn);
         rec_live = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
     } else {
         rec_live = false;
@@ -7402,13 +7403,14 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
      * SACK already named (a first transmission: a duplicate), likewise only acknowledge - no loss detection, path, CC
      * or MPR (a retransmitted PSN is named once per copy that arrives: its late-SACK verdict, 7.4, needs both) */
     if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
-    else if (!stale && rec_live && (MRC__REC(c, ack_psn)->flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
+    else if (!stale && rec_live &&
+             (bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
         quiet = true;
     if (stale) c->st.rx_sack_stale++;
     else if (quiet) c->st.rx_sack_quiet++;
     else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
     have_rec = rec_live && !stale && !quiet;
-    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
+    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !((bk->acked >> (ack_psn & 63u)) & 1u);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
     d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
@@ -7459,8 +7461,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
         }
     } else if (have_rec) {
-        mrc__psnrec *r = MRC__REC(c, ack_psn);
-        mrc_time r_sent = MRC__REC_SENT(c, ack_psn);
+        mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+        mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
         acked_sent = r_sent;
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
