@@ -221,19 +221,26 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
 }
-/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. A head
- * sent after the latest acknowledged send time is not lost whatever the slack: unless the slack's multiplier would
- * decay (a side effect of mrc__slack), nothing to do. */
+/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission, and
+ * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
+ * mrc__slack at the same instant finds nothing more to decay). A head sent after the latest acknowledged send time is
+ * neither lost nor late whatever the slack: unless the slack's multiplier would decay (a side effect of mrc__slack),
+ * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, false) or mrc__req_timers_arm. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
     mrc_time slack;
+    c->reo_deadline = MRC_TIME_NEVER;
     if ((c->reo_mult <= 1 || c->ep->cfg.recovery.reorder_slack_ns) &&
         (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
         return;
     slack = mrc__slack(c);
     while (c->txl.n) {
-        uint32_t psn = c->txl.head;
-        if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
-        mrc__req_mark_lost(c, psn, why); /* unlinks it */
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && MRC__KNOB(c->ep, reorder_timer) != 0u)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), c->ep->now + 1u);
+            break;
+        }
+        mrc__req_mark_lost(c, c->txl.head, why); /* unlinks it */
     }
 }
 
@@ -699,7 +706,17 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         }
     }
     mrc__req_complete(c);
-    mrc__req_timers(c);
+    /* mrc__req_timers, the reorder deadline set above unless quiet. After progress (retries and tlp_count 0, rto_start
+     * and tlp_base now) it arms unless the QP left RTS or nothing is in flight, as in the SACK fast path: the heap key
+     * then moves only when one of the three is earlier (P36), and mrc__recv's mrc__timer_update after this handler
+     * keys any other timer a loss armed */
+#if MRC_FAST_PATH
+    if (!quiet && progress && c->state == MRC_QPS_RTS && c->snd_una != c->snd_nxt) {
+        mrc__req_timers_arm(c, 0, 0, now, now);
+        return MRC_OK;
+    }
+#endif
+    mrc__req_timers_x(c, quiet);
     return MRC_OK;
 }
 
