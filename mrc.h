@@ -6797,7 +6797,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
 /* ---- the send window ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm); /* P38: a bitmap naming an unsent PSN */
-MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
+MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
 MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base);
 MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c);
@@ -6880,7 +6880,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
  * */
-MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
     uint64_t w = b ? b->acked >> sh : 0;

@@ -64,7 +64,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
  * */
-MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
     uint64_t w = b ? b->acked >> sh : 0;
