@@ -6798,7 +6798,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm); /* P38: a bitmap naming an unsent PSN */
 MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
-MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base);
+MRC__PRIVATE MRC__INLINE void mrc__req_release(mrc_conn *c, uint32_t old_base);
 MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c);
 MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now);
@@ -6890,7 +6890,7 @@ MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t b
 /* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
  * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
  * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
-MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
+MRC__PRIVATE MRC__INLINE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
     uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
     while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
         mrc__pool_retain(c, p);

@@ -74,7 +74,7 @@ MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t b
 /* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
  * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
  * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
-MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
+MRC__PRIVATE MRC__INLINE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
     uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
     while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
         mrc__pool_retain(c, p);
