@@ -5653,14 +5653,17 @@ MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_
 #define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
 MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     mrc_endpoint *ep = c->ep;
-    unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
-    uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
+    unsigned p, i, floor;
+    uint32_t age;
     uint64_t held0;
     if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
     if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }
+    p = c->evs[lost].port - 1u;
+    floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
+    age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
     /* a sweep that found no dead path (losses everywhere, not a fault) makes the next wait twice as long */
     if (c->sw_at) c->sw_backoff = c->sw_found ? 0u : (uint8_t)MRC__MIN(c->sw_backoff + 1u, MRC__SW_BACKOFF);
     c->sw_found = 0;
@@ -5864,7 +5867,7 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
     if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
-    mrc__ev_demote(c, (uint16_t)slot, false);
+    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
     if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already
@@ -6708,12 +6711,13 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
 
 /* ---- building a control packet: receiver penalty (Q12), dynamic MPR (Q9), the headers ----------------------- */
 /* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
- * PSNs past rx.pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
-MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
+ * PSNs past rx.pen_ooo_pct of the window, rising linearly to 127 when the window is full. Out of line: the SACK fast
+ * path calls it only with PSNs out of order. */
+MRC__PRIVATE MRC__NOINLINE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
     if (ep->cfg.rx.pen_ooo_pct) {
-        thr = c->rsp_win / 100u * ep->cfg.rx.pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rx.pen_ooo_pct / 100u;
+        thr = c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u; /* rsp_win <= 255 x 128 (RTR): no overflow */
         if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
@@ -6829,8 +6833,8 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
 /* ---- the send window ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm); /* P38: a bitmap naming an unsent PSN */
-MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
-MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base);
+MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
+MRC__PRIVATE MRC__INLINE void mrc__req_release(mrc_conn *c, uint32_t old_base);
 MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c);
 MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now);
@@ -6912,7 +6916,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
  * */
-MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
     uint64_t w = b ? b->acked >> sh : 0;
@@ -6922,7 +6926,7 @@ MRC__PRIVATE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
 /* The cumulative acknowledgement moved from old_base to win_base: the blocks it passed are retained, and the block of
  * win_base too when nothing is left in flight (a QP with nothing outstanding holds no live memory, so idle QPs cannot
  * pin the pool; a block handed to it for its next PSN is kept). Amortised O(1) per PSN acknowledged. */
-MRC__PRIVATE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
+MRC__PRIVATE MRC__INLINE void mrc__req_release(mrc_conn *c, uint32_t old_base) {
     uint32_t p = old_base & ~(MRC__BLK_PSNS - 1u);
     while (mrc_psn_diff((p + MRC__BLK_PSNS) & MRC_PSN_MASK, c->win_base) <= 0) {
         mrc__pool_retain(c, p);
@@ -7069,13 +7073,26 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
 }
-/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission. */
+/* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission, and
+ * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
+ * mrc__slack at the same instant finds nothing more to decay). A head sent after the latest acknowledged send time is
+ * neither lost nor late whatever the slack: unless the slack's multiplier would decay (a side effect of mrc__slack),
+ * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, false) or mrc__req_timers_arm. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
-    mrc_time slack = mrc__slack(c);
+    mrc_time slack;
+    c->reo_deadline = MRC_TIME_NEVER;
+    if ((c->reo_mult <= 1 || c->ep->cfg.recovery.reorder_slack_ns) &&
+        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
+        return;
+    slack = mrc__slack(c);
     while (c->txl.n) {
-        uint32_t psn = c->txl.head;
-        if (MRC__REC_SENT(c, psn) + slack > c->lat_acked_sent) break;
-        mrc__req_mark_lost(c, psn, why); /* unlinks it */
+        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
+        if (hs + slack > c->lat_acked_sent) {
+            if (hs < c->lat_acked_sent && MRC__KNOB(c->ep, reorder_timer) != 0u)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), c->ep->now + 1u);
+            break;
+        }
+        mrc__req_mark_lost(c, c->txl.head, why); /* unlinks it */
     }
 }
 
@@ -7091,12 +7108,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
     bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
     uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
-    uint32_t hl = mrc__data_hdr_len(c, imm), off, nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    uint32_t hl = mrc__data_hdr_len(c, imm), nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    mrc_bth b;
-    mrc_meth m;
-    mrc_reth re;
-    mrc_tseth ts;
+    uint32_t opcode, a;
+    uint8_t *q;
     int slot;
     uint8_t cls;
     if (cap < need) return MRC_ERR_NOBUF;
@@ -7107,43 +7122,40 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         return 0;
     }
 
-    MRC_MEMSET(&b, 0, sizeof b);
-    b.opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-               : k == 0 ? MRC_OP_WRITE_FIRST
-               : last   ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
-                        : MRC_OP_WRITE_MIDDLE;
-    b.se = (uint8_t)(imm && (wr->flags & MRC_WR_SOLICITED));
-    b.pad = (uint8_t)pad;
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
+    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+             : k == 0    ? MRC_OP_WRITE_FIRST
+             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
+                         : MRC_OP_WRITE_MIDDLE;
+    a = last;
     if (ep->cfg.ack.request_every) {
+        a = 0;
         if (++c->pkts_since_areq >= ep->cfg.ack.request_every) {
-            b.a = 1;
+            a = 1;
             c->pkts_since_areq = 0;
         }
-    } else {
-        b.a = (uint8_t)last;
     }
-    b.rtx = (uint8_t)rtx;
-    b.ts = (uint8_t)ep->cfg.tseth;
-    b.psn = psn;
-    m.rqmsn = wr->rqmsn;
-    m.msn = mrc__wr_msn(wr_idx);
-    off = (uint32_t)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-    off += (uint32_t)mrc_meth_encode(buf + off, cap - (size_t)off, &m);
+    /* the headers stored straight at their fixed offsets from the codec's tables, as the encoders would with these
+     * values (each checked against its field's width when it was configured, attached or posted): BTH word 0's TVER
+     * and P_Key from the QP's template, the solicited-event bit at its run-time position */
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
+                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&ep->cfg.wire) + 16u) : 0u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_RTX, rtx ? 1u : 0u) |
+                          MRC__FW(8, 4, MRC__BTH_TS, ep->cfg.tseth ? 1u : 0u) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
     if (ep->cfg.tseth) {
-        ts.tx_timestamp = mrc__ts(ep, now);
-        ts.tsr = 0;
-        ts.ftype = 1;
-        off += (uint32_t)mrc_tseth_encode(buf + off, cap - (size_t)off, &ts);
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
     }
-    re.va = wr->remote_va + ((uint64_t)k << c->mtu_shift);
-    re.rkey = wr->rkey;
-    re.dma_len = wr->len;
-    off += (uint32_t)mrc_reth_encode(buf + off, cap - (size_t)off, &re);
-    if (imm) off += (uint32_t)mrc_immdt_encode(buf + off, cap - (size_t)off, wr->imm);
-    MRC_ASSERT(off == hl);
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << c->mtu_shift));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+    MRC_ASSERT((uint32_t)(q - buf) + MRC_RETH_LEN + (imm ? (uint32_t)MRC_IMMDT_LEN : 0u) == hl);
 
     cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
               : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
@@ -7152,7 +7164,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     ti->dscp_class = cls;
     ti->dscp = ep->cfg.dscp[cls];
     ti->pad = (uint8_t)pad;
-    ti->opcode = b.opcode;
+    ti->opcode = (uint8_t)opcode;
     ti->peer = c->attr.peer;
     ti->qpn = c->qpn;
     ti->hdr_len = hl;
@@ -7192,7 +7204,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     c->st.tx_bytes += plen;
     c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
     c->tlp_base = now;
-    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | psn, ti->ev);
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
     return (int)need;
 }
 /* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
@@ -7352,10 +7364,12 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
 MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
-    mrc__psnrec *r = MRC__REC(c, psn);
+    mrc__pblk *b = mrc__blk(c, psn);
+    mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
+    mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn);
+    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
@@ -7375,8 +7389,7 @@ MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bo
     } else if (r->flags & MRC__PR_EVLOST) {
         /* P35 sweeps: the original's send time was at least a minimum RTT before the retransmission's (its loss was
          * seen by the SACK of a packet sent after it) */
-        mrc__ev_on_loss(c, (int)r->ev_lost, true,
-                        MRC__REC_SENT(c, psn) > c->rtt_min ? MRC__REC_SENT(c, psn) - c->rtt_min : 0u);
+        mrc__ev_on_loss(c, (int)r->ev_lost, true, sent > c->rtt_min ? sent - c->rtt_min : 0u);
         r->flags |= MRC__PR_EVCONF;
     }
     r->flags &= (uint8_t)~MRC__PR_EVLOST;
@@ -7404,6 +7417,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
+    mrc__pblk *bk = (mrc__pblk *)0; /* ack_psn's block: the records are read before mrc__req_release */
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
@@ -7423,7 +7437,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
      * retained block; the table holds only blocks of that span, each at its own entry, mrc__pool_enter) unless its
      * block was reclaimed for want of memory: then it is stale (no timing or path input) */
     if (!s->pr && d >= 1 && d <= (int32_t)MRC_MAX_INFLIGHT) {
-        const mrc__pblk *bk = mrc__blk(c, ack_psn);
+        bk = mrc__blk(c, ack_psn);
         rec_live = bk && (ack_psn & (MRC__BLK_PSNS - 1u)) >= MRC__PBLK_LO(bk);
     } else {
         rec_live = false;
@@ -7432,13 +7446,14 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
      * SACK already named (a first transmission: a duplicate), likewise only acknowledge - no loss detection, path, CC
      * or MPR (a retransmitted PSN is named once per copy that arrives: its late-SACK verdict, 7.4, needs both) */
     if (!stale && s->pr) quiet = (pi = mrc__probe_match(c, s->entropy, k->cc.tx_timestamp)) < 0;
-    else if (!stale && rec_live && (MRC__REC(c, ack_psn)->flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
+    else if (!stale && rec_live &&
+             (bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
         quiet = true;
     if (stale) c->st.rx_sack_stale++;
     else if (quiet) c->st.rx_sack_quiet++;
     else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
     have_rec = rec_live && !stale && !quiet;
-    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !mrc__req_acked(c, ack_psn);
+    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !((bk->acked >> (ack_psn & 63u)) & 1u);
 
     /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
     d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
@@ -7489,8 +7504,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             mrc__ev_probe_answer(c, (unsigned)pi, s->m);
         }
     } else if (have_rec) {
-        mrc__psnrec *r = MRC__REC(c, ack_psn);
-        mrc_time r_sent = MRC__REC_SENT(c, ack_psn);
+        mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+        mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
         acked_sent = r_sent;
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
@@ -7543,7 +7558,17 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         }
     }
     mrc__req_complete(c);
-    mrc__req_timers(c);
+    /* mrc__req_timers, the reorder deadline set above unless quiet. After progress (retries and tlp_count 0, rto_start
+     * and tlp_base now) it arms unless the QP left RTS or nothing is in flight, as in the SACK fast path: the heap key
+     * then moves only when one of the three is earlier (P36), and mrc__recv's mrc__timer_update after this handler
+     * keys any other timer a loss armed */
+#if MRC_FAST_PATH
+    if (!quiet && progress && c->state == MRC_QPS_RTS && c->snd_una != c->snd_nxt) {
+        mrc__req_timers_arm(c, 0, 0, now, now);
+        return MRC_OK;
+    }
+#endif
+    mrc__req_timers_x(c, quiet);
     return MRC_OK;
 }
 

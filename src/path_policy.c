@@ -264,14 +264,17 @@ MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_
 #define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
 MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     mrc_endpoint *ep = c->ep;
-    unsigned p = c->evs[lost].port - 1u, i, floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
-    uint32_t age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
+    unsigned p, i, floor;
+    uint32_t age;
     uint64_t held0;
     if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
     if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }
+    p = c->evs[lost].port - 1u;
+    floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
+    age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
     /* a sweep that found no dead path (losses everywhere, not a fault) makes the next wait twice as long */
     if (c->sw_at) c->sw_backoff = c->sw_found ? 0u : (uint8_t)MRC__MIN(c->sw_backoff + 1u, MRC__SW_BACKOFF);
     c->sw_found = 0;
@@ -475,7 +478,7 @@ MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_tim
     const mrc__evprof *pf = mrc__conn_prof(c);
     unsigned j;
     if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
-    mrc__ev_demote(c, (uint16_t)slot, false);
+    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
     if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
     if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
     if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already

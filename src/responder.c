@@ -356,12 +356,13 @@ MRC_API int mrc_conn_post_recv(mrc_conn *c, uint64_t wr_id, mrc_time now) {
 
 /* ---- building a control packet: receiver penalty (Q12), dynamic MPR (Q9), the headers ----------------------- */
 /* Receiver penalty (Q12): the host's backpressure (mrc_endpoint_rx_pressure), or tracking pressure: out-of-order
- * PSNs past rx.pen_ooo_pct of the window, rising linearly to 127 when the window is full. */
-MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
+ * PSNs past rx.pen_ooo_pct of the window, rising linearly to 127 when the window is full. Out of line: the SACK fast
+ * path calls it only with PSNs out of order. */
+MRC__PRIVATE MRC__NOINLINE uint8_t mrc__rsp_penalty(const mrc_conn *c) {
     const mrc_endpoint *ep = c->ep;
     uint32_t pen = ep->rx_pressure, thr;
     if (ep->cfg.rx.pen_ooo_pct) {
-        thr = c->rsp_win / 100u * ep->cfg.rx.pen_ooo_pct + c->rsp_win % 100u * ep->cfg.rx.pen_ooo_pct / 100u;
+        thr = c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u; /* rsp_win <= 255 x 128 (RTR): no overflow */
         if (c->ooo > thr) pen = MRC__MAX(pen, (uint32_t)MRC__MIN(127u, 127u * (c->ooo - thr) / MRC__MAX(c->rsp_win - thr, 1u)));
     }
     return (uint8_t)pen;
