@@ -6849,6 +6849,8 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
 MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
+/* 7.4: the verdict of a SACK naming a retransmitted PSN, by its echo t; whether it decided */
+MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
@@ -9025,12 +9027,19 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
 #if MRC_FAST_PATH
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
- * (not stale), naming a fresh, never retransmitted PSN of the window, no probe answer - is recognised straight from
+ * (not stale), naming a fresh PSN of the window not named before, no probe answer - is recognised straight from
  * the wire (the fixed offsets of mrc__pkt_decode_fast) by checks that change nothing; it then makes exactly the
  * updates mrc_endpoint_recv's decode, mrc__req_on_sack and what they call make in that case, in the same order
  * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else is handed, before any change,
  * to the general code (mrc__recv, a tail call: mrc_endpoint_recv keeps no frame of its own). mrc_endpoint_recv
  * calls it for a SACK unless mrc_config.fast_path_off is set. */
+/* A SACK naming a retransmitted PSN, fresh: its verdict (7.4), as mrc__req_on_sack gives it, which may demote an EV
+ * and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line: the clean
+ * SACK keeps its registers) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, uint32_t psn, mrc_time t, mrc_time now) {
+    if (mrc__req_rtx_verdict(c, psn, t, true, now)) mrc__timer_update(c);
+    return now;
+}
 MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
     const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
@@ -9067,12 +9076,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
         (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
         return mrc__recv(ep, p, len, ri, now);
-    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh), never retransmitted */
+    /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh); a first transmission not named
+     * before (a retransmitted PSN is named once per copy that arrives: its verdict needs both) */
     bk = mrc__blk(c, ack_psn);
     if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
         return mrc__recv(ep, p, len, ri, now);
     r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-    if (r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) return mrc__recv(ep, p, len, ri, now); /* P38 quiet SACKs there */
+    if (MRC__UNLIKELY(r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) &&
+        ((r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) != MRC__PR_RTX || !ep->cfg.tseth)) /* P38 quiet SACKs there */
+        return mrc__recv(ep, p, len, ri, now);
     /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
     bm = MRC__FX(se, MRC__SETH_BITMAP);
     if (bm) {
@@ -9121,22 +9133,25 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
     while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
     if (c->snd_una != old_una) progress = true;
-    /* timing and path attribution: the named record (fresh, not retransmitted) */
+    /* timing and path attribution: the named record (fresh). A retransmitted one (a window with holes: half the
+     * SACKs) gets its verdict as in mrc__req_on_sack - which may demote an EV and arm its probe timer, so the key is
+     * lowered then as mrc__recv's mrc__timer_update would - and gives no RTT sample */
     r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
     acked_sent = r_sent;
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
+        if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, ack_psn, t, now); /* no sample */
     }
     if (now > r_sent) {
         rtt = now - r_sent;
         mrc__req_rtt_sample(c, rtt);
     }
+    r->flags |= (uint8_t)(MRC__PR_NAMED & ~((unsigned)r->flags << 2)); /* P38 quiet SACKs; not a retransmitted PSN (RTX << 2) */
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
-    r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs */
     ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, ev, acked_sent);
