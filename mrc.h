@@ -3020,7 +3020,8 @@ enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2, MRC__PROBE_VE
 
 /* ---- error detail, configuration, PRNG, clock ----------------------------------------------------------------- */
 MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call); /* a control call starts: clear the detail */
-MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index); /* ... fails */
+MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr); /* ... fails: detail.index 0 */
+MRC__PRIVATE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index); /* ... at one */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
@@ -3096,12 +3097,18 @@ MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call) {
     MRC_MEMSET(&ep->detail, 0, sizeof ep->detail);
     ep->detail.call = (uint8_t)call;
 }
-MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index) {
+/* Out of line, and with four arguments for the common case (index 0), which the Arm and x86-64 ABIs pass in registers:
+ * the control calls' hundred-odd failure returns are then a few moves and a tail call each (1.1 KB of Cortex-M4 code
+ * less than with the stores in line) */
+MRC__PRIVATE MRC__NOINLINE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index) {
     ep->detail.err = (int16_t)err;
     ep->detail.code = (uint16_t)code;
     ep->detail.attr = attr;
     ep->detail.index = (uint16_t)index;
     return err;
+}
+MRC__PRIVATE MRC__NOINLINE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr) {
+    return mrc__fail_at(ep, err, code, attr, 0);
 }
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
@@ -3243,31 +3250,31 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         cfg = &d;
     }
     if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0);
     if (cfg->qpn_base &&
         (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0);
     if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
         (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
         cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
-        if (cfg->dscp[i] > 63) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
+        if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0, 0);
-    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0, 0);
-    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
+    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0);
+    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0);
     if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
         cfg->ev.reply > MRC_EV_REPLY_ECHO || cfg->ev.group_retire > MRC_EV_RETIRE_SECOND)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0);
     if (cfg->ev.revive_probes < 1 || cfg->ev.revive_probes > 7)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0);
     if (cfg->auto_ev.event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0, 0);
-    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0);
+    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0);
     if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0, 0);
-    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0);
+    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0);
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
@@ -4554,43 +4561,43 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     unsigned cur, to, algo = 0, i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CC_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
     if (to > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
     if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
         if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
         else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
         else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, 0);
+        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
     if (cur == MRC_PROFILE_INIT) {
         if (to == MRC_PROFILE_INIT)
             return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
+                                 mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM, 0);
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM);
     } else if (cur == MRC_PROFILE_ONLINE) {
         if (mask & MRC_CC_PROF_ATTR_ALGORITHM)
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM, 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
     }
     if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM) && pf) algo = pf->algo;
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_NSCC &&
         (a->nscc.qa_gate > 16 || a->nscc.max_md_jump_q16 > 65536u))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
     if (to == MRC_PROFILE_ONLINE && algo != MRC_CC_ALGO_NONE && !(mask & MRC_CC_PROF_ATTR_CONFIG) &&
         !(pf && pf->have_cfg))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG);
     if (to == MRC_PROFILE_INIT) {
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
@@ -4598,7 +4605,7 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
         }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         pf = &ep->ccprofs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;
@@ -5993,10 +6000,10 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     unsigned i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
-    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     (void)mrc__clock(ep, now);
     for (i = 0; i < MRC_MAX_CONNS; i++) {
-        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
+        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         if (ep->conns[i]) continue;
@@ -6010,7 +6017,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         ep->conns[i] = c;
         return MRC_OK;
     }
-    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
+    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0);
 }
 MRC_API int mrc_conn_destroy(mrc_conn *c) {
     mrc_endpoint *ep;
@@ -6018,7 +6025,7 @@ MRC_API int mrc_conn_destroy(mrc_conn *c) {
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
     if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0);
     mrc__conn_clear(c);
     ep->conns[c->slot] = (mrc_conn *)0;
     c->ep = (mrc_endpoint *)0;
@@ -6106,16 +6113,16 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     now = mrc__clock(ep, now);
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
+    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE);
     if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
-        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (mask & ~(uint32_t)MRC_ATTR_STATE)
             return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
+                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE);
     } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
         opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
@@ -6130,56 +6137,56 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
         opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
     } else {
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
     }
     if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
         return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
-    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
+                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE));
+    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask);
 
     /* validate every value before changing anything */
     if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY);
     if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS);
     if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
         const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE);
     }
     if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
         const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE);
     }
     if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
-        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
     if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN);
     if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN);
     if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN);
     if (mask & MRC_ATTR_PATH_MTU) {
         for (i = 8; i <= 12; i++)
             if (a->path_mtu == (1u << i)) break;
-        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
+        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU);
     }
     if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST);
     if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST);
     if ((mask & MRC_ATTR_CAPS) &&
         (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
                                MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
-    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS);
+    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR);
     if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM);
     if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY);
     if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT);
 
     if (to == MRC_QPS_ERR) {
         if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
@@ -6276,11 +6283,11 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
     if (!a) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     }
     if (c->state == MRC_QPS_ERR) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
     }
     s = *a;
     for (i = 0; i < 3; i++) {
@@ -8121,39 +8128,39 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     unsigned cur, to, i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_EV_FMT_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE, 0);
+    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
     if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE);
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS, 0);
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS);
         for (i = 0; i < a->nfields; i++)
             if (a->width[i] < 1 || a->width[i] > 32)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
     }
     if (cur == MRC_PROFILE_INIT) {
         if (to == MRC_PROFILE_INIT)
             return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
+                                 mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (!(mask & MRC_EV_FMT_ATTR_MODE))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE, 0);
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE);
     } else if (cur == MRC_PROFILE_ONLINE) {
         if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS))
             return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS), 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS));
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (to == MRC_PROFILE_OFFLINE)
             for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
                 if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
-                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
+                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
     }
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(f, 0, sizeof *f);
@@ -8167,15 +8174,15 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
     }
     if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
     if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
     if (!f) {
         for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
         }
-        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         f = &ep->fmts[i];
         f->used = 1;
         f->id = id;
@@ -8282,36 +8289,36 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     unsigned code, idx;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_EV_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
     now = mrc__clock(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
     if (to > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE);
     if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE);
     if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT);
     if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK);
     if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS);
     if (cur == MRC_PROFILE_INIT) {
         if (to == MRC_PROFILE_INIT)
             return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask, 0);
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
+                                 mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask);
     } else if (cur == MRC_PROFILE_ONLINE) {
         if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK))
             return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
+                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK));
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
     }
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(pf, 0, sizeof *pf);
@@ -8325,28 +8332,28 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
     have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
            ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
-    if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE, 0);
+    if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
     f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
     if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
-        return mrc__fail(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
+        return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
         if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK))
             return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING,
                              ((have & MRC__HAVE_MIN_ACTIVE) ? 0u : MRC_EV_PROF_ATTR_MIN_ACTIVE) |
-                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK), 0);
-        if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID, 0);
+                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK));
+        if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID);
         if (f->a.state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID);
         if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent;
             if (mode != pf->mode) /* a new mode empties the array (commit below) */
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE_CHANGED, MRC_EV_PROF_ATTR_MODE, 0);
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE_CHANGED, MRC_EV_PROF_ATTR_MODE);
             for (i = 0; i < count; i++) {
                 if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports)
-                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_UNPOPULATED, 0, i);
+                    return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_UNPOPULATED, 0, i);
                 if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent))
-                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, i);
+                    return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, i);
             }
         }
     }
@@ -8354,7 +8361,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
         }
-        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         pf = &ep->profs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;
@@ -8448,17 +8455,17 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     unsigned i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_EV_OP);
-    if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0, 0);
+    if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0);
     (void)mrc__clock(ep, now);
     count = *n;
     *n = 0;
     pf = mrc__prof_find(ep, profile_id);
-    if (!pf) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_PROFILE_UNKNOWN, 0, 0);
+    if (!pf) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_PROFILE_UNKNOWN, 0);
     f = mrc__fmt_find(ep, pf->fmt_id);
     if (op == MRC_EV_OP_QUERY_ARRAY) {
         if (count < pf->ev_count) {
             *n = pf->ev_count;
-            return mrc__fail(ep, MRC_ERR_NOBUF, MRC_DETAIL_ARRAY_ROOM, 0, 0);
+            return mrc__fail(ep, MRC_ERR_NOBUF, MRC_DETAIL_ARRAY_ROOM, 0);
         }
         for (i = 0; i < pf->ev_count; i++) {
             MRC_MEMSET(&e[i], 0, sizeof e[i]);
@@ -8472,12 +8479,12 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     for (k = 0; k < count; k++, (*n)++) {
         mrc_ev_op_entry *x = &e[k];
         int m = mrc__prof_match(pf, &x->ev, 0);
-        if (m < 0) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_NOT_FOUND, 0, k);
+        if (m < 0) return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_NOT_FOUND, 0, k);
         if (op == MRC_EV_OP_QUERY_STATE) {
             x->state = mrc__prof_state(pf, (unsigned)m);
         } else if (op == MRC_EV_OP_MODIFY_STATE) {
             if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED && x->state != MRC_EVS_ASSUMED_BAD)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
             for (; m >= 0; m = mrc__prof_match(pf, &x->ev, (unsigned)m + 1u)) {
                 if (x->state == MRC_EVS_ASSUMED_BAD) {
                     mrc__prof_changed(ep, pf, m, 2);
@@ -8490,12 +8497,13 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent = 0;
             if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
             if (x->ev_new.port < 1 || x->ev_new.port > ep->cfg.num_ports)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_PORT, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_PORT, 0, k);
             if (f && f->a.nfields && mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, x->ev_new.val, path, &ent))
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, k);
-            if (pf->state == MRC_PROFILE_ONLINE && !f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, k);
+            if (pf->state == MRC_PROFILE_ONLINE && !f)
+                return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
             for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
                 mrc__event *v = &pf->ev[m];
                 MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);

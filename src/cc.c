@@ -419,43 +419,43 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     unsigned cur, to, algo = 0, i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CC_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
     if (to > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
     if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
         if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
         else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
         else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, 0);
+        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
     if (cur == MRC_PROFILE_INIT) {
         if (to == MRC_PROFILE_INIT)
             return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
+                                 mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE) : MRC_OK;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM, 0);
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM);
     } else if (cur == MRC_PROFILE_ONLINE) {
         if (mask & MRC_CC_PROF_ATTR_ALGORITHM)
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM, 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
+            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
     }
     if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM) && pf) algo = pf->algo;
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_NSCC &&
         (a->nscc.qa_gate > 16 || a->nscc.max_md_jump_q16 > 65536u))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
     if (to == MRC_PROFILE_ONLINE && algo != MRC_CC_ALGO_NONE && !(mask & MRC_CC_PROF_ATTR_CONFIG) &&
         !(pf && pf->have_cfg))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG);
     if (to == MRC_PROFILE_INIT) {
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
@@ -463,7 +463,7 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
         }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         pf = &ep->ccprofs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;

@@ -64,10 +64,10 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     unsigned i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
-    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     (void)mrc__clock(ep, now);
     for (i = 0; i < MRC_MAX_CONNS; i++) {
-        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
+        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         if (ep->conns[i]) continue;
@@ -81,7 +81,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         ep->conns[i] = c;
         return MRC_OK;
     }
-    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
+    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0);
 }
 MRC_API int mrc_conn_destroy(mrc_conn *c) {
     mrc_endpoint *ep;
@@ -89,7 +89,7 @@ MRC_API int mrc_conn_destroy(mrc_conn *c) {
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
     if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0);
     mrc__conn_clear(c);
     ep->conns[c->slot] = (mrc_conn *)0;
     c->ep = (mrc_endpoint *)0;
@@ -177,16 +177,16 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     now = mrc__clock(ep, now);
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
+    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE);
     if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
-        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (mask & ~(uint32_t)MRC_ATTR_STATE)
             return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
+                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE);
     } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
         opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
@@ -201,56 +201,56 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
         opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
     } else {
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
     }
     if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
         return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
-    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
+                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE));
+    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask);
 
     /* validate every value before changing anything */
     if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY);
     if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS);
     if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
         const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE);
     }
     if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
         const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE);
     }
     if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
-        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
     if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN);
     if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN);
     if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN);
     if (mask & MRC_ATTR_PATH_MTU) {
         for (i = 8; i <= 12; i++)
             if (a->path_mtu == (1u << i)) break;
-        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
+        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU);
     }
     if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST);
     if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST);
     if ((mask & MRC_ATTR_CAPS) &&
         (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
                                MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
-    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS);
+    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR);
     if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM);
     if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY);
     if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT);
 
     if (to == MRC_QPS_ERR) {
         if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
@@ -347,11 +347,11 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
     if (!a) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     }
     if (c->state == MRC_QPS_ERR) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
     }
     s = *a;
     for (i = 0; i < 3; i++) {
