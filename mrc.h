@@ -2990,6 +2990,11 @@ enum { MRC__PROBE_FREE = 0, MRC__PROBE_TLP = 1, MRC__PROBE_EV = 2, MRC__PROBE_VE
 MRC__PRIVATE void mrc__detail_begin(mrc_endpoint *ep, unsigned call); /* a control call starts: clear the detail */
 MRC__PRIVATE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr); /* ... fails: detail.index 0 */
 MRC__PRIVATE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned code, uint32_t attr, uint32_t index); /* ... at one */
+/* profiles' modify calls: the opening checks, and the state machine (1: done, MRC_OK) */
+MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a, uint64_t id, uint32_t mask,
+                                 uint32_t all);
+MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
+                                uint32_t fixed, bool busy);
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
@@ -3077,6 +3082,35 @@ MRC__PRIVATE MRC__NOINLINE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned 
 }
 MRC__PRIVATE MRC__NOINLINE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr) {
     return mrc__fail_at(ep, err, code, attr, 0);
+}
+/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order */
+MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a, uint64_t id, uint32_t mask,
+                                 uint32_t all) {
+    mrc__detail_begin(ep, call);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    return MRC_OK;
+}
+/* A profile's life, INIT -> OFFLINE <-> ONLINE, OFFLINE -> INIT, the same for the three kinds (mask bit 0 is the
+ * state in each): MRC_OK to go on, 1 when the call is done (INIT -> INIT, the state alone), or the failure. need: the
+ * mask bits INIT -> OFFLINE requires; fixed: those an ONLINE profile refuses; busy: ONLINE -> OFFLINE is refused
+ * (QPs, or an ONLINE EV profile, use it). */
+MRC__STATIC_ASSERT(MRC_CC_PROF_ATTR_STATE == 1u && MRC_EV_FMT_ATTR_STATE == 1u && MRC_EV_PROF_ATTR_STATE == 1u,
+                   prof_state_bit);
+MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
+                                uint32_t fixed, bool busy) {
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~1u ? mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~1u) : 1;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask);
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & fixed) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, mask & fixed);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if (to == MRC_PROFILE_OFFLINE && busy) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
+    }
+    return MRC_OK;
 }
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
@@ -3198,7 +3232,7 @@ MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_
     *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
     return true;
 }
-MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
+MRC__PRIVATE MRC__NOINLINE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
     *T = pps ? MRC__MAX((mrc_time)1000000000u / pps, (mrc_time)1) : 0; /* once, at init */
     *tau = *T * (mrc_time)(burst ? burst - 1u : 0u);
 }
@@ -4145,6 +4179,11 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
+/* min(a x b / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
+ * arithmetic once (a context is set up at RTR -> RTS, never per packet) */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint32_t div, unsigned sh) {
+    return (uint32_t)MRC__MIN((mrc__mul_sat(a, b) / div) >> sh, (uint64_t)0xFFFFFFFFu);
+}
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
 MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
@@ -4164,9 +4203,9 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     p->min_cwnd = p->floor = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
-    p->fi = (uint32_t)MRC__MIN(mrc__mul_sat(5u * (uint64_t)mss, a_q16) >> 16, (uint64_t)0xFFFFFFFFu);
-    p->eta = (uint32_t)MRC__MIN((mrc__mul_sat(15u * (uint64_t)mss, a_q16) / 100u) >> 16, (uint64_t)0xFFFFFFFFu);
-    p->fi_scale_q16 = (uint32_t)MRC__MIN(a_q16 / 4u, (uint64_t)0xFFFFFFFFu);
+    p->fi = mrc__prm_scale(5u * (uint64_t)mss, a_q16, 1u, 16u);
+    p->eta = mrc__prm_scale(15u * (uint64_t)mss, a_q16, 100u, 16u);
+    p->fi_scale_q16 = mrc__prm_scale(a_q16, 1u, 4u, 0u);
     p->gamma_q16 = 52429u;            /* 0.8 */
     p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
     if (cf->fi_bytes) p->fi = cf->fi_bytes;
@@ -4184,7 +4223,7 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
      * mapping) */
-    p->alpha_q16 = (uint32_t)MRC__MIN(mrc__mul_sat(4u * (uint64_t)mss, a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
+    p->alpha_q16 = mrc__prm_scale(4u * (uint64_t)mss, a_q16, 12000u, 0u);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
@@ -4527,11 +4566,9 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
     unsigned cur, to, algo = 0, i;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_CC_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
@@ -4543,20 +4580,8 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
         else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
         else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
-                                 mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & MRC_CC_PROF_ATTR_ALGORITHM)
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
-    }
+    rc = mrc__prof_step(ep, cur, to, mask, MRC_CC_PROF_ATTR_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, pf && pf->refs);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM) && pf) algo = pf->algo;
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
@@ -8109,11 +8134,10 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     mrc__evfmt *f;
     mrc_ev_fmt_attr n;
     unsigned cur, to, i;
+    bool busy = false;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_EV_FMT_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
@@ -8127,24 +8151,10 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
             if (a->width[i] < 1 || a->width[i] > 32)
                 return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
     }
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
-                                 mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (!(mask & MRC_EV_FMT_ATTR_MODE))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS))
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS));
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (to == MRC_PROFILE_OFFLINE)
-            for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-                if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
-                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
-    }
+    for (i = 0; i < MRC_MAX_EV_PROFILES; i++) /* an ONLINE EV profile uses it */
+        if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id) busy = true;
+    rc = mrc__prof_step(ep, cur, to, mask, MRC_EV_FMT_ATTR_MODE, MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS, busy);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
@@ -8270,11 +8280,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     uint32_t count, min_active;
     const mrc_ev_field *fields;
     unsigned code, idx;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_EV_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     now = mrc__clock(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
@@ -8289,20 +8297,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK);
     if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS);
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
-                                 mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK))
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK));
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
-    }
+    rc = mrc__prof_step(ep, cur, to, mask, need,
+                        all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;

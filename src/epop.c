@@ -456,11 +456,10 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     mrc__evfmt *f;
     mrc_ev_fmt_attr n;
     unsigned cur, to, i;
+    bool busy = false;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_EV_FMT_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
@@ -474,24 +473,10 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
             if (a->width[i] < 1 || a->width[i] > 32)
                 return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
     }
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
-                                 mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (!(mask & MRC_EV_FMT_ATTR_MODE))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS))
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS));
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (to == MRC_PROFILE_OFFLINE)
-            for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-                if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
-                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
-    }
+    for (i = 0; i < MRC_MAX_EV_PROFILES; i++) /* an ONLINE EV profile uses it */
+        if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id) busy = true;
+    rc = mrc__prof_step(ep, cur, to, mask, MRC_EV_FMT_ATTR_MODE, MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS, busy);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
@@ -617,11 +602,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     uint32_t count, min_active;
     const mrc_ev_field *fields;
     unsigned code, idx;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_EV_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     now = mrc__clock(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
@@ -636,20 +619,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK);
     if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS);
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING,
-                                 mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK))
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK));
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
-    }
+    rc = mrc__prof_step(ep, cur, to, mask, need,
+                        all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;

@@ -26,6 +26,35 @@ MRC__PRIVATE MRC__NOINLINE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned 
 MRC__PRIVATE MRC__NOINLINE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr) {
     return mrc__fail_at(ep, err, code, attr, 0);
 }
+/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order */
+MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a, uint64_t id, uint32_t mask,
+                                 uint32_t all) {
+    mrc__detail_begin(ep, call);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
+    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
+    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all);
+    return MRC_OK;
+}
+/* A profile's life, INIT -> OFFLINE <-> ONLINE, OFFLINE -> INIT, the same for the three kinds (mask bit 0 is the
+ * state in each): MRC_OK to go on, 1 when the call is done (INIT -> INIT, the state alone), or the failure. need: the
+ * mask bits INIT -> OFFLINE requires; fixed: those an ONLINE profile refuses; busy: ONLINE -> OFFLINE is refused
+ * (QPs, or an ONLINE EV profile, use it). */
+MRC__STATIC_ASSERT(MRC_CC_PROF_ATTR_STATE == 1u && MRC_EV_FMT_ATTR_STATE == 1u && MRC_EV_PROF_ATTR_STATE == 1u,
+                   prof_state_bit);
+MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
+                                uint32_t fixed, bool busy) {
+    if (cur == MRC_PROFILE_INIT) {
+        if (to == MRC_PROFILE_INIT)
+            return mask & ~1u ? mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~1u) : 1;
+        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask);
+    } else if (cur == MRC_PROFILE_ONLINE) {
+        if (mask & fixed) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, mask & fixed);
+        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+        if (to == MRC_PROFILE_OFFLINE && busy) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
+    }
+    return MRC_OK;
+}
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
     *out = ep->detail;
@@ -146,7 +175,7 @@ MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_
     *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
     return true;
 }
-MRC__PRIVATE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
+MRC__PRIVATE MRC__NOINLINE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
     *T = pps ? MRC__MAX((mrc_time)1000000000u / pps, (mrc_time)1) : 0; /* once, at init */
     *tau = *T * (mrc_time)(burst ? burst - 1u : 0u);
 }
