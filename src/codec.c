@@ -219,13 +219,15 @@ static const mrc__fdesc mrc__seth_fd[] = {
     MRC__FD(MRC__SETH_CACK, mrc_seth, cack_psn),   MRC__FD(MRC__SETH_CC_TYPE, mrc_seth, cc_type),
     MRC__FD(MRC__SETH_CC_FL, mrc_seth, cc_fl),     MRC__FD(MRC__SETH_MPR, mrc_seth, mpr),
     MRC__FD(MRC__SETH_SACK_OFF, mrc_seth, sack_offset)};
+MRC__PRIVATE void mrc__seth_bitmap_get(const uint8_t *p, const mrc_wire_opts *o, mrc_seth *h) {
+    uint64_t bm = MRC__GET(p, MRC__SETH_BITMAP);
+    h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
+}
 MRC__PRIVATE MRC__INLINE int mrc__seth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
                                                       mrc_seth *h) {
-    uint64_t bm;
     int r = mrc__hdr_get(p, len, h, MRC_SETH_LEN, mrc__seth_fd, MRC__NF(mrc__seth_fd));
     if (r < 0) return r;
-    bm = MRC__GET(p, MRC__SETH_BITMAP);
-    h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
+    mrc__seth_bitmap_get(p, o, h);
     return r;
 }
 MRC__PRIVATE MRC__INLINE int mrc__seth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o,
@@ -284,14 +286,17 @@ MRC_API int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h) {
 /* EETH: the op sits at a run-time position of byte 1 (Q16b EETH op position), apart from the table */
 static const mrc__fdesc mrc__eeth_fd[] = {MRC__FD(MRC__X_TYPE, mrc_eeth, type), MRC__FD(MRC__X_NXT, mrc_eeth, nxt),
                                           MRC__FD(MRC__EETH_TS, mrc_eeth, tx_timestamp)};
-MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
+MRC__PRIVATE void mrc__eeth_op_get(const uint8_t *p, const mrc_wire_opts *o, mrc_eeth *h) {
     unsigned sh = mrc__eeth_shift(o), other = sh == 2 ? 4u : 2u;
-    int r = mrc__hdr_get(p, len, h, MRC_EETH_LEN, mrc__eeth_fd, MRC__NF(mrc__eeth_fd));
-    if (r < 0) return r;
     h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
     /* Q16b EETH op position: accept the other position too when the configured one is zero and the other is the only op
      * bits */
     if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
+}
+MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
+    int r = mrc__hdr_get(p, len, h, MRC_EETH_LEN, mrc__eeth_fd, MRC__NF(mrc__eeth_fd));
+    if (r < 0) return r;
+    mrc__eeth_op_get(p, o, h);
     return r;
 }
 MRC_API int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h) {
@@ -646,10 +651,31 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off,
     k->payload_len = (uint32_t)(len - off - k->bth.pad);
     return MRC_OK;
 }
+/* The headers after BTH in wire order, each where it is decoded in mrc_pkt, with its length and table (TSETH: a data
+ * packet's with the BTH ts bit; SETH's bitmap and EETH's op are outside their tables) */
+typedef struct mrc__hstep {
+    const mrc__fdesc *fd;
+    uint16_t flag, koff;
+    uint8_t hlen, n;
+} mrc__hstep;
+#define MRC__HSTEP(F, m, L, t) {t, F, (uint16_t)offsetof(mrc_pkt, m), L, MRC__NF(t)}
+static const mrc__hstep mrc__hsteps[] = {
+    MRC__HSTEP(MRC_HDR_METH, meth, MRC_METH_LEN, mrc__meth_fd),
+    MRC__HSTEP(MRC_HDR_TSETH, tseth, MRC_TSETH_LEN, mrc__tseth_fd),
+    MRC__HSTEP(MRC_HDR_RETH, reth, MRC_RETH_LEN, mrc__reth_fd),
+    MRC__HSTEP(MRC_HDR_IMMDT, imm, MRC_IMMDT_LEN, mrc__immdt_fd),
+    MRC__HSTEP(MRC_HDR_AETH, aeth, MRC_AETH_LEN, mrc__aeth_fd),
+    MRC__HSTEP(MRC_HDR_SETH, seth, MRC_SETH_LEN, mrc__seth_fd),
+    MRC__HSTEP(MRC_HDR_CCSTATE, cc, MRC_CCSTATE_LEN, mrc__ccs_fd),
+    MRC__HSTEP(MRC_HDR_NETH, neth, MRC_NETH_LEN, mrc__neth_fd),
+    MRC__HSTEP(MRC_HDR_PETH, peth, MRC_PETH_LEN, mrc__peth_fd),
+    MRC__HSTEP(MRC_HDR_ERTH, erth, MRC_ERTH_LEN, mrc__erth_fd),
+    MRC__HSTEP(MRC_HDR_EETH, eeth, MRC_EETH_LEN, mrc__eeth_fd)};
 MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
                                                       mrc_pkt *k) {
     size_t off;
-    uint32_t want;
+    uint32_t want, has;
+    unsigned i;
     int r;
     if (!p || !k) return MRC_ERR_INVAL;
     MRC_MEMSET(k, 0, sizeof *k);
@@ -658,31 +684,18 @@ MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t 
     off = MRC_BTH_LEN;
     want = mrc_opcode_hdrs(k->bth.opcode);
     if (!want) return MRC_ERR_MALFORMED;
-    /* each step below bounds-checks through its decoder: a short packet stops at the first missing header */
-#define MRC__STEP(FLAG, CALL)                          \
-    if (want & (FLAG)) {                               \
-        r = CALL;                                      \
-        if (r < 0) return r;                           \
-        off += (size_t)r;                              \
-        k->hdrs |= (FLAG);                             \
-    }
-    MRC__STEP(MRC_HDR_METH, mrc__meth_decode_generic(p + off, len - off, &k->meth))
-    if ((want & MRC_HDR_METH) && k->bth.ts) {
-        r = mrc__tseth_decode_generic(p + off, len - off, &k->tseth);
+    has = want | ((want & MRC_HDR_METH) && k->bth.ts ? (uint32_t)MRC_HDR_TSETH : 0u);
+    /* each header bounds-checks through its decoder: a short packet stops at the first missing one */
+    for (i = 0; i < MRC__NF(mrc__hsteps); i++) {
+        const mrc__hstep *s = &mrc__hsteps[i];
+        if (!(has & s->flag)) continue;
+        r = mrc__hdr_get(p + off, len - off, (uint8_t *)k + s->koff, s->hlen, s->fd, s->n);
         if (r < 0) return r;
+        if (s->flag == MRC_HDR_SETH) mrc__seth_bitmap_get(p + off, o, &k->seth);
+        if (s->flag == MRC_HDR_EETH) mrc__eeth_op_get(p + off, o, &k->eeth);
         off += (size_t)r;
-        k->hdrs |= MRC_HDR_TSETH;
+        k->hdrs |= s->flag;
     }
-    MRC__STEP(MRC_HDR_RETH, mrc__reth_decode_generic(p + off, len - off, &k->reth))
-    MRC__STEP(MRC_HDR_IMMDT, mrc__immdt_decode_generic(p + off, len - off, &k->imm))
-    MRC__STEP(MRC_HDR_AETH, mrc_aeth_decode(p + off, len - off, &k->aeth))
-    MRC__STEP(MRC_HDR_SETH, mrc__seth_decode_generic(p + off, len - off, o, &k->seth))
-    MRC__STEP(MRC_HDR_CCSTATE, mrc__cc_state_decode_generic(p + off, len - off, &k->cc))
-    MRC__STEP(MRC_HDR_NETH, mrc_neth_decode(p + off, len - off, &k->neth))
-    MRC__STEP(MRC_HDR_PETH, mrc_peth_decode(p + off, len - off, &k->peth))
-    MRC__STEP(MRC_HDR_ERTH, mrc_erth_decode(p + off, len - off, &k->erth))
-    MRC__STEP(MRC_HDR_EETH, mrc_eeth_decode(p + off, len - off, o, &k->eeth))
-#undef MRC__STEP
     return mrc__pkt_finish(k, len, off, want);
 }
 /* The classifier's fast path: the data opcodes (BTH METH [TSETH] RETH [ImmDt]) and SACK (BTH SETH CC_STATE, LSB-first
