@@ -2171,17 +2171,16 @@ MRC__PRIVATE MRC__INLINE uint64_t mrc__fget(const uint8_t *p, unsigned off, unsi
     for (i = 0; i < span; i++) v = (v << 8) | p[off + i];
     return (v >> shift) & mrc__mask64(bits);
 }
-/* Write a field into zeroed or existing bytes; returns 1 when val does not fit the width (nothing written). */
+/* Write a field into bytes where its bits are zero (mrc__hdr_put zeroes the header first, and no two fields of a
+ * layout share a bit): ORed in; returns 1 when val does not fit the width (nothing written). */
 MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, unsigned shift, unsigned bits,
                                       uint64_t val) {
-    uint64_t v = 0, m = mrc__mask64(bits);
     unsigned i;
-    if (val & ~m) return 1;
-    for (i = 0; i < span; i++) v = (v << 8) | p[off + i];
-    v = (v & ~(m << shift)) | (val << shift);
+    if (val & ~mrc__mask64(bits)) return 1;
+    val <<= shift;
     for (i = span; i-- > 0;) {
-        p[off + i] = (uint8_t)(v & 0xFFu);
-        v >>= 8;
+        p[off + i] = (uint8_t)(p[off + i] | (val & 0xFFu));
+        val >>= 8;
     }
     return 0;
 }
