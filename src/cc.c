@@ -35,6 +35,11 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
+/* min(a x b / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
+ * arithmetic once (a context is set up at RTR -> RTS, never per packet) */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint32_t div, unsigned sh) {
+    return (uint32_t)MRC__MIN((mrc__mul_sat(a, b) / div) >> sh, (uint64_t)0xFFFFFFFFu);
+}
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
 MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
@@ -54,9 +59,9 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
     p->min_cwnd = p->floor = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
-    p->fi = (uint32_t)MRC__MIN(mrc__mul_sat(5u * (uint64_t)mss, a_q16) >> 16, (uint64_t)0xFFFFFFFFu);
-    p->eta = (uint32_t)MRC__MIN((mrc__mul_sat(15u * (uint64_t)mss, a_q16) / 100u) >> 16, (uint64_t)0xFFFFFFFFu);
-    p->fi_scale_q16 = (uint32_t)MRC__MIN(a_q16 / 4u, (uint64_t)0xFFFFFFFFu);
+    p->fi = mrc__prm_scale(5u * (uint64_t)mss, a_q16, 1u, 16u);
+    p->eta = mrc__prm_scale(15u * (uint64_t)mss, a_q16, 100u, 16u);
+    p->fi_scale_q16 = mrc__prm_scale(a_q16, 1u, 4u, 0u);
     p->gamma_q16 = 52429u;            /* 0.8 */
     p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
     if (cf->fi_bytes) p->fi = cf->fi_bytes;
@@ -74,7 +79,7 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
      * mapping) */
-    p->alpha_q16 = (uint32_t)MRC__MIN(mrc__mul_sat(4u * (uint64_t)mss, a_q16) / 12000u, (uint64_t)0xFFFFFFFFu);
+    p->alpha_q16 = mrc__prm_scale(4u * (uint64_t)mss, a_q16, 12000u, 0u);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
@@ -417,45 +422,31 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
     unsigned cur, to, algo = 0, i;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_CC_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
     if (to > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
     if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
         if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
         else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
         else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, 0);
+        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_CC_PROF_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_CC_PROF_ATTR_ALGORITHM, 0);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & MRC_CC_PROF_ATTR_ALGORITHM)
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE, MRC_CC_PROF_ATTR_ALGORITHM, 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
-    }
+    rc = mrc__prof_step(ep, cur, to, mask, MRC_CC_PROF_ATTR_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, pf && pf->refs);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (!(mask & MRC_CC_PROF_ATTR_ALGORITHM) && pf) algo = pf->algo;
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_FIXED && !a->fixed_cwnd)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
     if ((mask & MRC_CC_PROF_ATTR_CONFIG) && algo == MRC_CC_ALGO_NSCC &&
         (a->nscc.qa_gate > 16 || a->nscc.max_md_jump_q16 > 65536u))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG, MRC_CC_PROF_ATTR_CONFIG);
     if (to == MRC_PROFILE_ONLINE && algo != MRC_CC_ALGO_NONE && !(mask & MRC_CC_PROF_ATTR_CONFIG) &&
         !(pf && pf->have_cfg))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CC_CONFIG_MISSING, MRC_CC_PROF_ATTR_CONFIG);
     if (to == MRC_PROFILE_INIT) {
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
@@ -463,7 +454,7 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
         }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         pf = &ep->ccprofs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;

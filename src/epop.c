@@ -456,42 +456,27 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     mrc__evfmt *f;
     mrc_ev_fmt_attr n;
     unsigned cur, to, i;
+    bool busy = false;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_EV_FMT_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE, 0);
+    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
     if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE);
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS, 0);
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS);
         for (i = 0; i < a->nfields; i++)
             if (a->width[i] < 1 || a->width[i] > 32)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
     }
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_FMT_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (!(mask & MRC_EV_FMT_ATTR_MODE))
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, MRC_EV_FMT_ATTR_MODE, 0);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS))
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & (MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS), 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (to == MRC_PROFILE_OFFLINE)
-            for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-                if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id)
-                    return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
-    }
+    for (i = 0; i < MRC_MAX_EV_PROFILES; i++) /* an ONLINE EV profile uses it */
+        if (ep->profs[i].used && ep->profs[i].state == MRC_PROFILE_ONLINE && ep->profs[i].fmt_id == id) busy = true;
+    rc = mrc__prof_step(ep, cur, to, mask, MRC_EV_FMT_ATTR_MODE, MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS, busy);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
@@ -504,15 +489,15 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
     }
     if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
     if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
     if (!f) {
         for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
         }
-        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         f = &ep->fmts[i];
         f->used = 1;
         f->id = id;
@@ -617,39 +602,26 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     uint32_t count, min_active;
     const mrc_ev_field *fields;
     unsigned code, idx;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    mrc__detail_begin(ep, MRC_CALL_EV_PROFILE_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
-    if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0, 0);
-    if (mask & ~all) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MASK, mask & ~all, 0);
+    if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     now = mrc__clock(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
     if (to > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE);
     if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE);
     if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT);
     if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK);
     if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS, 0);
-    if (cur == MRC_PROFILE_INIT) {
-        if (to == MRC_PROFILE_INIT)
-            return mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE ?
-                       mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_EV_PROF_ATTR_STATE,
-                                 0) : MRC_OK;
-        if (to != MRC_PROFILE_OFFLINE) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if ((mask & need) != need) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, need & ~mask, 0);
-    } else if (cur == MRC_PROFILE_ONLINE) {
-        if (mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK))
-            return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_PROFILE_ONLINE,
-                             mask & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), 0);
-        if (to == MRC_PROFILE_INIT) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
-        if (to == MRC_PROFILE_OFFLINE && pf->refs) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0, 0);
-    }
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS);
+    rc = mrc__prof_step(ep, cur, to, mask, need,
+                        all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);
+    if (rc) return rc < 0 ? rc : MRC_OK;
     if (to == MRC_PROFILE_INIT) { /* OFFLINE -> INIT: forgotten */
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
@@ -662,28 +634,28 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
     have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
            ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
-    if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE, 0);
+    if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
     f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
     if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
-        return mrc__fail(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
+        return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
         if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK))
             return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING,
                              ((have & MRC__HAVE_MIN_ACTIVE) ? 0u : MRC_EV_PROF_ATTR_MIN_ACTIVE) |
-                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK), 0);
-        if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID, 0);
+                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK));
+        if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID);
         if (f->a.state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID);
         if (mode == MRC_EV_MODE_EXP) { /* every EV given and expandable */
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent;
             if (mode != pf->mode) /* a new mode empties the array (commit below) */
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE_CHANGED, MRC_EV_PROF_ATTR_MODE, 0);
+                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE_CHANGED, MRC_EV_PROF_ATTR_MODE);
             for (i = 0; i < count; i++) {
                 if (!pf->ev[i].port || pf->ev[i].port > ep->cfg.num_ports)
-                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_UNPOPULATED, 0, i);
+                    return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_UNPOPULATED, 0, i);
                 if (mrc__prof_expand(fields, nf, f, i, pf->ev[i].val, path, &ent))
-                    return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, i);
+                    return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, i);
             }
         }
     }
@@ -691,7 +663,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (!pf) {
         for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
         }
-        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0, 0);
+        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
         pf = &ep->profs[i];
         MRC_MEMSET(pf, 0, sizeof *pf);
         pf->used = 1;
@@ -785,17 +757,17 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     unsigned i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_EV_OP);
-    if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0, 0);
+    if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0);
     (void)mrc__clock(ep, now);
     count = *n;
     *n = 0;
     pf = mrc__prof_find(ep, profile_id);
-    if (!pf) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_PROFILE_UNKNOWN, 0, 0);
+    if (!pf) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_PROFILE_UNKNOWN, 0);
     f = mrc__fmt_find(ep, pf->fmt_id);
     if (op == MRC_EV_OP_QUERY_ARRAY) {
         if (count < pf->ev_count) {
             *n = pf->ev_count;
-            return mrc__fail(ep, MRC_ERR_NOBUF, MRC_DETAIL_ARRAY_ROOM, 0, 0);
+            return mrc__fail(ep, MRC_ERR_NOBUF, MRC_DETAIL_ARRAY_ROOM, 0);
         }
         for (i = 0; i < pf->ev_count; i++) {
             MRC_MEMSET(&e[i], 0, sizeof e[i]);
@@ -809,12 +781,12 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     for (k = 0; k < count; k++, (*n)++) {
         mrc_ev_op_entry *x = &e[k];
         int m = mrc__prof_match(pf, &x->ev, 0);
-        if (m < 0) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_NOT_FOUND, 0, k);
+        if (m < 0) return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_NOT_FOUND, 0, k);
         if (op == MRC_EV_OP_QUERY_STATE) {
             x->state = mrc__prof_state(pf, (unsigned)m);
         } else if (op == MRC_EV_OP_MODIFY_STATE) {
             if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED && x->state != MRC_EVS_ASSUMED_BAD)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
             for (; m >= 0; m = mrc__prof_match(pf, &x->ev, (unsigned)m + 1u)) {
                 if (x->state == MRC_EVS_ASSUMED_BAD) {
                     mrc__prof_changed(ep, pf, m, 2);
@@ -827,12 +799,13 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
             uint8_t path[MRC_EV_BYTES];
             uint32_t ent = 0;
             if (x->state != MRC_EVS_GOOD && x->state != MRC_EVS_DENIED)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_STATE, 0, k);
             if (x->ev_new.port < 1 || x->ev_new.port > ep->cfg.num_ports)
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_PORT, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_PORT, 0, k);
             if (f && f->a.nfields && mrc__prof_expand(pf->field, pf->nfields, f, (unsigned)m, x->ev_new.val, path, &ent))
-                return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, k);
-            if (pf->state == MRC_PROFILE_ONLINE && !f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
+                return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_EXPAND, 0, k);
+            if (pf->state == MRC_PROFILE_ONLINE && !f)
+                return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
             for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
                 mrc__event *v = &pf->ev[m];
                 MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);

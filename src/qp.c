@@ -64,10 +64,10 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     unsigned i;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
-    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     (void)mrc__clock(ep, now);
     for (i = 0; i < MRC_MAX_CONNS; i++) {
-        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0, 0);
+        if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         if (ep->conns[i]) continue;
@@ -81,7 +81,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         ep->conns[i] = c;
         return MRC_OK;
     }
-    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0, 0);
+    return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0);
 }
 MRC_API int mrc_conn_destroy(mrc_conn *c) {
     mrc_endpoint *ep;
@@ -89,7 +89,7 @@ MRC_API int mrc_conn_destroy(mrc_conn *c) {
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
     if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0, 0);
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_DESTROY_STATE, 0);
     mrc__conn_clear(c);
     ep->conns[c->slot] = (mrc_conn *)0;
     c->ep = (mrc_endpoint *)0;
@@ -170,6 +170,59 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
 }
 
 /* ---- modify and connect ------------------------------------------------------------------------------------- */
+/* Where the attribute of mask bit i is in mrc_conn_attr: offset and size (bit 0, the state, is not copied from the
+ * caller's; RETRY is two adjacent bytes, retry_linear and retry_exp) */
+#define MRC__AT(m) {(uint8_t)offsetof(mrc_conn_attr, m), (uint8_t)sizeof(((mrc_conn_attr *)0)->m)}
+static const uint8_t mrc__attr_at[18][2] = {
+    {0, 0},          MRC__AT(pkey),     MRC__AT(access), MRC__AT(ev_profile_id), MRC__AT(cc_profile_id),
+    MRC__AT(dest_qpn), MRC__AT(rq_psn), MRC__AT(path_mtu), MRC__AT(mpr_dest), MRC__AT(max_wimm_dest),
+    MRC__AT(caps),   MRC__AT(peer),     MRC__AT(sq_psn), MRC__AT(mpr),     MRC__AT(max_wimm),
+    {(uint8_t)offsetof(mrc_conn_attr, retry_linear), 2}, MRC__AT(timeout), MRC__AT(hint)};
+MRC__STATIC_ASSERT(offsetof(mrc_conn_attr, retry_exp) == offsetof(mrc_conn_attr, retry_linear) + 1, attr_retry);
+MRC__STATIC_ASSERT(MRC_ATTR_PATH_MTU == 1u << 7 && MRC_ATTR_HINT == 1u << 17, attr_bits);
+MRC__PRIVATE void mrc__attr_copy(mrc_conn_attr *to, const mrc_conn_attr *from, unsigned i) {
+    uint8_t *d = (uint8_t *)to + mrc__attr_at[i][0];
+    const uint8_t *s = (const uint8_t *)from + mrc__attr_at[i][0];
+    unsigned k;
+    for (k = 0; k < mrc__attr_at[i][1]; k++) d[k] = s[k]; /* byte by byte: from may be &to */
+}
+/* The value of the attribute of mask bit i, as an unsigned number (RETRY: its byte sub, 0 or 1) */
+MRC__PRIVATE uint32_t mrc__attr_get(const mrc_conn_attr *a, unsigned i, unsigned sub) {
+    const uint8_t *s = (const uint8_t *)a + mrc__attr_at[i][0] + sub;
+    unsigned n = i == 15u ? 1u : mrc__attr_at[i][1];
+    uint16_t w;
+    uint32_t d;
+    if (n == 2) {
+        MRC_MEMCPY(&w, s, 2);
+        return w;
+    }
+    if (n == 4) {
+        MRC_MEMCPY(&d, s, 4);
+        return d;
+    }
+    return *s;
+}
+/* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (PATH_MTU: a power of two
+ * from 256) */
+typedef struct mrc__attr_range {
+    uint32_t max;
+    uint8_t min, bit, sub, code;
+} mrc__attr_range;
+static const mrc__attr_range mrc__attr_ranges[] = {
+    {MRC_PSN_MASK, MRC_EPOP_QPN + 1u, 5, 0, MRC_DETAIL_DEST_QPN},  /* DEST_QPN */
+    {MRC_PSN_MASK, 0, 6, 0, MRC_DETAIL_PSN},                       /* RQ_PSN */
+    {MRC_PSN_MASK, 0, 12, 0, MRC_DETAIL_PSN},                      /* SQ_PSN */
+    {4096, 0, 7, 0, MRC_DETAIL_PATH_MTU},                          /* PATH_MTU */
+    {MRC_MAX_MPR_UNITS, 1, 8, 0, MRC_DETAIL_MPR_DEST},             /* MPR_DEST */
+    {MRC_MAX_WIMM, 1, 9, 0, MRC_DETAIL_MAX_WIMM_DEST},             /* MAX_WIMM_DEST */
+    {MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED, 0, 10, 0,
+     MRC_DETAIL_CAPS},                                             /* CAPS: those bits only */
+    {0xFFu, 1, 13, 0, MRC_DETAIL_MPR},                             /* MPR */
+    {0xFFFFu, 1, 14, 0, MRC_DETAIL_MAX_WIMM},                      /* MAX_WIMM */
+    {7, 0, 15, 0, MRC_DETAIL_RETRY},                               /* RETRY: retry_linear */
+    {25, 0, 15, 1, MRC_DETAIL_RETRY},                              /* ... retry_exp */
+    {24, 0, 16, 0, MRC_DETAIL_TIMEOUT}};                           /* TIMEOUT */
+#define MRC__NRANGE (sizeof mrc__attr_ranges / sizeof mrc__attr_ranges[0])
 MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
     uint32_t req = 0, opt = 0;
     unsigned cur, to, i;
@@ -177,16 +230,16 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
-    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+    if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     now = mrc__clock(ep, now);
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE, 0);
+    if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE);
     if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
-        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
         if (mask & ~(uint32_t)MRC_ATTR_STATE)
             return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE, 0);
+                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE);
     } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
         opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
@@ -201,56 +254,38 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
         opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
     } else {
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
     }
     if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
         return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE), 0);
-    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask, 0);
+                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE));
+    if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask);
 
     /* validate every value before changing anything */
     if ((mask & MRC_ATTR_PKEY) && (a->pkey & 0x7FFFu) == 0)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PKEY, MRC_ATTR_PKEY);
     if ((mask & MRC_ATTR_ACCESS) && (a->access & ~(uint32_t)MRC_ACCESS_REMOTE_WRITE))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS, 0);
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ACCESS, MRC_ATTR_ACCESS);
     if ((mask & MRC_ATTR_EV_PROFILE) && a->ev_profile_id != 0) {
         const mrc__evprof *pf = mrc__prof_find(ep, a->ev_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_EV_PROFILE, MRC_ATTR_EV_PROFILE);
     }
     if ((mask & MRC_ATTR_CC_PROFILE) && a->cc_profile_id != 0) {
         const mrc__ccprof *pf = mrc__ccprof_find(ep, a->cc_profile_id);
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
-            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE, 0);
+            return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE);
     }
     if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
-        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0, 0); /* no congestion context left */
-    if ((mask & MRC_ATTR_DEST_QPN) && (a->dest_qpn > MRC_PSN_MASK || a->dest_qpn <= MRC_EPOP_QPN))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_DEST_QPN, MRC_ATTR_DEST_QPN, 0);
-    if ((mask & MRC_ATTR_RQ_PSN) && a->rq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_RQ_PSN, 0);
-    if ((mask & MRC_ATTR_SQ_PSN) && a->sq_psn > MRC_PSN_MASK)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PSN, MRC_ATTR_SQ_PSN, 0);
-    if (mask & MRC_ATTR_PATH_MTU) {
-        for (i = 8; i <= 12; i++)
-            if (a->path_mtu == (1u << i)) break;
-        if (i > 12) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU, 0);
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
+    for (i = 0; i < MRC__NRANGE; i++) { /* the ranges, in the table's order */
+        const mrc__attr_range *r = &mrc__attr_ranges[i];
+        uint32_t v;
+        if (!(mask & ((uint32_t)1 << r->bit))) continue;
+        v = mrc__attr_get(a, r->bit, r->sub);
+        if (v < r->min || v > r->max || (r->bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
+            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << r->bit);
     }
-    if ((mask & MRC_ATTR_MPR_DEST) && (a->mpr_dest < 1 || a->mpr_dest > MRC_MAX_MPR_UNITS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR_DEST, MRC_ATTR_MPR_DEST, 0);
-    if ((mask & MRC_ATTR_MAX_WIMM_DEST) && (a->max_wimm_dest < 1 || a->max_wimm_dest > MRC_MAX_WIMM))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM_DEST, MRC_ATTR_MAX_WIMM_DEST, 0);
-    if ((mask & MRC_ATTR_CAPS) &&
-        (a->caps & ~(uint32_t)(MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR |
-                               MRC_CAP_SVC_TIME_DEST_UNSUPPORTED)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CAPS, MRC_ATTR_CAPS, 0);
-    if ((mask & MRC_ATTR_MPR) && a->mpr < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MPR, MRC_ATTR_MPR, 0);
-    if ((mask & MRC_ATTR_MAX_WIMM) && a->max_wimm < 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MAX_WIMM, MRC_ATTR_MAX_WIMM, 0);
-    if ((mask & MRC_ATTR_RETRY) && (a->retry_linear > 7 || a->retry_exp > 25))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_RETRY, MRC_ATTR_RETRY, 0);
-    if ((mask & MRC_ATTR_TIMEOUT) && a->timeout > 24)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_TIMEOUT, MRC_ATTR_TIMEOUT, 0);
 
     if (to == MRC_QPS_ERR) {
         if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
@@ -260,29 +295,9 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         mrc__conn_clear(c);
         return MRC_OK;
     }
-    if (mask & MRC_ATTR_PKEY) {
-        c->attr.pkey = a->pkey;
-        mrc__conn_tx_bth0(c);
-    }
-    if (mask & MRC_ATTR_ACCESS) c->attr.access = a->access;
-    if (mask & MRC_ATTR_EV_PROFILE) c->attr.ev_profile_id = a->ev_profile_id;
-    if (mask & MRC_ATTR_CC_PROFILE) c->attr.cc_profile_id = a->cc_profile_id;
-    if (mask & MRC_ATTR_DEST_QPN) c->attr.dest_qpn = a->dest_qpn;
-    if (mask & MRC_ATTR_RQ_PSN) c->attr.rq_psn = a->rq_psn;
-    if (mask & MRC_ATTR_PATH_MTU) c->attr.path_mtu = a->path_mtu;
-    if (mask & MRC_ATTR_MPR_DEST) c->attr.mpr_dest = a->mpr_dest;
-    if (mask & MRC_ATTR_MAX_WIMM_DEST) c->attr.max_wimm_dest = a->max_wimm_dest;
-    if (mask & MRC_ATTR_CAPS) c->attr.caps = a->caps;
-    if (mask & MRC_ATTR_PEER) c->attr.peer = a->peer;
-    if (mask & MRC_ATTR_SQ_PSN) c->attr.sq_psn = a->sq_psn;
-    if (mask & MRC_ATTR_MPR) c->attr.mpr = a->mpr;
-    if (mask & MRC_ATTR_MAX_WIMM) c->attr.max_wimm = a->max_wimm;
-    if (mask & MRC_ATTR_RETRY) {
-        c->attr.retry_linear = a->retry_linear;
-        c->attr.retry_exp = a->retry_exp;
-    }
-    if (mask & MRC_ATTR_TIMEOUT) c->attr.timeout = a->timeout;
-    if (mask & MRC_ATTR_HINT) c->attr.hint = a->hint;
+    for (i = 1; i <= 17u; i++) /* every attribute of the mask (mask <= MRC_ATTR_HINT: checked above) */
+        if (mask & ((uint32_t)1 << i)) mrc__attr_copy(&c->attr, a, i);
+    if (mask & MRC_ATTR_PKEY) mrc__conn_tx_bth0(c);
 
     if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         if (c->attr.ev_profile_id) {
@@ -347,11 +362,11 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
     if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
     if (!a) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0, 0);
+        return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     }
     if (c->state == MRC_QPS_ERR) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
-        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0, 0);
+        return mrc__fail(c->ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
     }
     s = *a;
     for (i = 0; i < 3; i++) {
