@@ -9045,10 +9045,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
     const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     mrc_conn *c;
-    mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, base = 0, mpr, w, m;
+    uint32_t cack, ack_psn, nxt, old_base, base = 0, mpr, w, m;
     unsigned ev;
     int32_t lo, hi = 0;
     uint64_t bm;
@@ -9067,7 +9066,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     cack = MRC__FX(se, MRC__SETH_CACK);
     nxt = c->snd_nxt;
     old_base = c->win_base;
-    old_una = c->snd_una;
     /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
      * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
      * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
@@ -9099,7 +9097,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     c->st.rx_sack++;
     m = MRC__FX(se, MRC__SETH_M);
     if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
-    x = mrc__conn_ccx(c);
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
@@ -9109,8 +9106,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             c->txl.n--;
             r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
         } else { /* the loop; old_base's block is bk's when in the same 64 (both in the window) */
-            mrc__sack_cum(ep, c, x, (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk, old_base,
-                          cack);
+            mrc__sack_cum(ep, c, mrc__conn_ccx(c),
+                          (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk, old_base, cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }
@@ -9130,9 +9127,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             }
         }
     }
-    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
-    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
-    if (c->snd_una != old_una) progress = true;
+    { /* snd_una's scan, in a local: its old value need not live across the parts above */
+        uint32_t una = c->snd_una;
+        if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
+        while (una != c->snd_nxt && mrc__req_acked(c, una)) una = MRC__PSN_INC(una);
+        if (una != c->snd_una) {
+            c->snd_una = una;
+            progress = true;
+        }
+    }
     /* timing and path attribution: the named record (fresh). A retransmitted one (a window with holes: half the
      * SACKs) gets its verdict as in mrc__req_on_sack - which may demote an EV and arm its probe timer, so the key is
      * lowered then as mrc__recv's mrc__timer_update would - and gives no RTT sample */
@@ -9142,12 +9145,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
         if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, ack_psn, t, now); /* no sample */
+        else r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs: a first transmission */
+    } else {
+        r->flags |= MRC__PR_NAMED; /* a first transmission (without TSETH the checks took no other) */
     }
     if (now > r_sent) {
         rtt = now - r_sent;
         mrc__req_rtt_sample(c, rtt);
     }
-    r->flags |= (uint8_t)(MRC__PR_NAMED & ~((unsigned)r->flags << 2)); /* P38 quiet SACKs; not a retransmitted PSN (RTX << 2) */
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
@@ -9167,9 +9172,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (!ep->in_burst) mrc__sack_losses(ep, c); /* P37 bursts: once per QP, at the burst's end */
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
-    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
+    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt))
         mrc__req_release(c, old_base);
     { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
+        mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;
         uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
