@@ -141,8 +141,9 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_md_slow(mrc__ccx *x, uint32_t avg, mrc
 MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
     x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
 }
-/* The per-SACK update, inline: mrc__cc_table's row calls it, and so does the SACK fast path (mrc__req_sack_fast) */
-MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
+/* The per-SACK update, inline (cc.h: MRC__NSCC_ACK_INLINE): mrc__cc_table's row calls it, and so does the SACK fast
+ * path (mrc__req_sack_fast) */
+MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly, w0 = x->cwnd;
     bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30 last-hop trim mark: marked, or soon after
