@@ -5426,7 +5426,7 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p, cap, n, pos;
-    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || e->rc == 0xFFu) return;
+    if (MRC__EVST(e) != MRC__EVS_ACTIVE || e->rc == 0xFFu || !mrc__ev_in_scope(c, c->ep->cfg.ev.recycle)) return;
     p = e->port - 1u; /* the port's FIFO, if not full */
     cap = mrc__ev_seglen(c, p);
     n = c->rc_n[p];
@@ -9149,6 +9149,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
      * lowered then as mrc__recv's mrc__timer_update would - and gives no RTT sample */
     r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
     acked_sent = r_sent;
+    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
@@ -9165,7 +9166,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
-    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */

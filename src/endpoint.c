@@ -305,6 +305,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
      * lowered then as mrc__recv's mrc__timer_update would - and gives no RTT sample */
     r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
     acked_sent = r_sent;
+    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
@@ -321,7 +322,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
-    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
