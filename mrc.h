@@ -4167,9 +4167,10 @@ MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
 MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
-/* the NSCC steps the SACK fast path makes itself (src/endpoint.c). The per-SACK update is taken into its three
- * callers where speed is asked for (the SACK fast path saves the call's frame: 7 instructions per SACK on x86-64,
- * gcc -O2); gcc -Os (the firmware builds) keeps one copy (+992 B of Cortex-M4 .text in line) */
+/* the NSCC steps the SACK fast path makes itself (src/endpoint.c). The per-SACK update (and its average, which gcc
+ * would then leave out of line) is taken into its callers where speed is asked for (the SACK fast path saves the
+ * calls' frames: 16 instructions per SACK on x86-64, gcc -O2); gcc -Os (the firmware builds) keeps one copy (in
+ * line it would add 992 B of Cortex-M4 .text) */
 #if defined(__OPTIMIZE_SIZE__)
 #define MRC__NSCC_ACK_INLINE MRC__INLINE
 #else
@@ -4294,7 +4295,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
 }
 /* Average queueing delay, EWMA weight 1/80; delay over target without ECN counts as a quarter base RTT (it is the
  * last hop or noise, not the fabric). */
-MRC__PRIVATE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: it runs per SACK */
+MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: per SACK */
     uint32_t d = MRC__MIN(!ecn && delay > x->p.target ? x->p.base_rtt / 4u : delay, (uint32_t)1u << 26);
     int32_t s = (int32_t)(d << 4), a = (int32_t)x->avg_q4;
     x->avg_q4 = (uint32_t)(a + (s - a) / 80);

@@ -116,7 +116,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
 }
 /* Average queueing delay, EWMA weight 1/80; delay over target without ECN counts as a quarter base RTT (it is the
  * last hop or noise, not the fabric). */
-MRC__PRIVATE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: it runs per SACK */
+MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: per SACK */
     uint32_t d = MRC__MIN(!ecn && delay > x->p.target ? x->p.base_rtt / 4u : delay, (uint32_t)1u << 26);
     int32_t s = (int32_t)(d << 4), a = (int32_t)x->avg_q4;
     x->avg_q4 = (uint32_t)(a + (s - a) / 80);
