@@ -4167,10 +4167,10 @@ MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal);
 MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now);
 MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time now);
-/* the NSCC steps the SACK fast path makes itself (src/endpoint.c). The per-SACK update (and its average, which gcc
- * would then leave out of line) is taken into its callers where speed is asked for (the SACK fast path saves the
- * calls' frames: 16 instructions per SACK on x86-64, gcc -O2); gcc -Os (the firmware builds) keeps one copy (in
- * line it would add 992 B of Cortex-M4 .text) */
+/* the NSCC steps the SACK fast path makes itself (src/endpoint.c). The per-SACK update (and its average and quick
+ * adapt, which gcc would then leave out of line) is taken into its callers where speed is asked for (the SACK fast
+ * path saves the calls' frames: 27 instructions per SACK on x86-64, gcc -O2); gcc -Os (the firmware builds) keeps
+ * one copy (in line it would add 992 B of Cortex-M4 .text) */
 #if defined(__OPTIMIZE_SIZE__)
 #define MRC__NSCC_ACK_INLINE MRC__INLINE
 #else
@@ -4266,7 +4266,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
 /* Quick adapt, once per window of base RTT + target: after a loss or a delay over qa_threshold, a context that
  * achieved less than maxwnd >> qa_gate drops its window to what it achieved, then ignores ECN for the bytes in
  * flight. Returns true when it fired or the ACK is ignored: the rest of the update is skipped. */
-MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay, mrc_time now) {
+MRC__PRIVATE MRC__NSCC_ACK_INLINE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay,
+                                                  mrc_time now) {
     bool done = false;
     if (x->p.disable_qa) return false;
     if (x->ign_done < x->ign_bytes && ecn) {

@@ -87,7 +87,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
 /* Quick adapt, once per window of base RTT + target: after a loss or a delay over qa_threshold, a context that
  * achieved less than maxwnd >> qa_gate drops its window to what it achieved, then ignores ECN for the bytes in
  * flight. Returns true when it fired or the ACK is ignored: the rest of the update is skipped. */
-MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay, mrc_time now) {
+MRC__PRIVATE MRC__NSCC_ACK_INLINE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay,
+                                                  mrc_time now) {
     bool done = false;
     if (x->p.disable_qa) return false;
     if (x->ign_done < x->ign_bytes && ecn) {
