@@ -8910,12 +8910,15 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint3
     return (r->flags & (MRC__PR_INFLIGHT | MRC__PR_QUEUED)) == MRC__PR_INFLIGHT && c->txl.head == psn && c->txl.n > 1u;
 }
 /* The SACK fast path's cumulative part: mrc__req_ack_one of each PSN of [psn, cack] not acknowledged yet, O(1) each
- * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. */
+ * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. mrc__cc_on_ack's
+ * subtractions (saturating at 0) are summed and made once - before each wake-up of the context's READY list, the
+ * only reader of the flight on the way, and at the end: the same values as one by one. */
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
                                               uint32_t cack) {
     const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
     const mrc__wr *wr = (const mrc__wr *)0;
     uint32_t wlast = 0, k;
+    uint32_t sum = 0; /* nominal bytes acknowledged, not yet taken off the flight (at most MRC_MAX_INFLIGHT packets) */
     for (;; psn = MRC__PSN_INC(psn)) {
         uint64_t bit = (uint64_t)1 << (psn & 63u);
         mrc__psnrec *q;
@@ -8924,18 +8927,18 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         if (!(b->acked & bit)) {
             b->acked |= bit;
             if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                uint32_t nominal;
                 if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
                     wr = &c->sq[q->wr];
                     wlast = mrc__wr_npkts(c, wr) - 1u;
                 }
                 k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                nominal = k < wlast ? full : mrc__nominal(c, wr, k);
-                MRC_ASSERT(c->cc_inflight >= nominal);
-                c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
-                if (x) {
-                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
-                    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                sum += k < wlast ? full : mrc__nominal(c, wr, k);
+                if (x && MRC__UNLIKELY(x->ready_head != MRC__EV_NONE)) {
+                    MRC_ASSERT(c->cc_inflight >= sum);
+                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
+                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+                    sum = 0;
+                    mrc__cc_wake(ep, x);
                 }
                 mrc__plist_unlink(c, &c->txl, psn, q);
             }
@@ -8944,6 +8947,9 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         }
         if (psn == cack) break;
     }
+    MRC_ASSERT(c->cc_inflight >= sum);
+    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
+    if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
 }
 #endif
 
