@@ -92,7 +92,8 @@ MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, u
 /* Quick adapt, once per window of base RTT + target: after a loss or a delay over qa_threshold, a context that
  * achieved less than maxwnd >> qa_gate drops its window to what it achieved, then ignores ECN for the bytes in
  * flight. Returns true when it fired or the ACK is ignored: the rest of the update is skipped. */
-MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay, mrc_time now) {
+MRC__PRIVATE MRC__NSCC_ACK_INLINE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay,
+                                                  mrc_time now) {
     bool done = false;
     if (x->p.disable_qa) return false;
     if (x->ign_done < x->ign_bytes && ecn) {
@@ -121,7 +122,7 @@ MRC__PRIVATE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, ui
 }
 /* Average queueing delay, EWMA weight 1/80; delay over target without ECN counts as a quarter base RTT (it is the
  * last hop or noise, not the fabric). */
-MRC__PRIVATE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: it runs per SACK */
+MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_avg(mrc__ccx *x, uint32_t delay, bool ecn) { /* 32-bit: per SACK */
     uint32_t d = MRC__MIN(!ecn && delay > x->p.target ? x->p.base_rtt / 4u : delay, (uint32_t)1u << 26);
     int32_t s = (int32_t)(d << 4), a = (int32_t)x->avg_q4;
     x->avg_q4 = (uint32_t)(a + (s - a) / 80);
@@ -146,8 +147,9 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_md_slow(mrc__ccx *x, uint32_t avg, mrc
 MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
     x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
 }
-/* The per-SACK update, inline: mrc__cc_table's row calls it, and so does the SACK fast path (mrc__req_sack_fast) */
-MRC__PRIVATE MRC__INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
+/* The per-SACK update, inline (cc.h: MRC__NSCC_ACK_INLINE): mrc__cc_table's row calls it, and so does the SACK fast
+ * path (mrc__req_sack_fast) */
+MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
     uint64_t newly = s->newly, w0 = x->cwnd;
     bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30 last-hop trim mark: marked, or soon after

@@ -64,12 +64,15 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint3
     return (r->flags & (MRC__PR_INFLIGHT | MRC__PR_QUEUED)) == MRC__PR_INFLIGHT && c->txl.head == psn && c->txl.n > 1u;
 }
 /* The SACK fast path's cumulative part: mrc__req_ack_one of each PSN of [psn, cack] not acknowledged yet, O(1) each
- * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. */
+ * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. mrc__cc_on_ack's
+ * subtractions (saturating at 0) are summed and made once - before each wake-up of the context's READY list, the
+ * only reader of the flight on the way, and at the end: the same values as one by one. */
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
                                               uint32_t cack) {
     const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
     const mrc__wr *wr = (const mrc__wr *)0;
     uint32_t wlast = 0, k;
+    uint32_t sum = 0; /* nominal bytes acknowledged, not yet taken off the flight (at most MRC_MAX_INFLIGHT packets) */
     for (;; psn = MRC__PSN_INC(psn)) {
         uint64_t bit = (uint64_t)1 << (psn & 63u);
         mrc__psnrec *q;
@@ -78,18 +81,18 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         if (!(b->acked & bit)) {
             b->acked |= bit;
             if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                uint32_t nominal;
                 if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
                     wr = &c->sq[q->wr];
                     wlast = mrc__wr_npkts(c, wr) - 1u;
                 }
                 k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                nominal = k < wlast ? full : mrc__nominal(c, wr, k);
-                MRC_ASSERT(c->cc_inflight >= nominal);
-                c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)nominal);
-                if (x) {
-                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
-                    if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
+                sum += k < wlast ? full : mrc__nominal(c, wr, k);
+                if (x && MRC__UNLIKELY(x->ready_head != MRC__EV_NONE)) {
+                    MRC_ASSERT(c->cc_inflight >= sum);
+                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
+                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+                    sum = 0;
+                    mrc__cc_wake(ep, x);
                 }
                 mrc__plist_unlink(c, &c->txl, psn, q);
             }
@@ -98,6 +101,9 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         }
         if (psn == cack) break;
     }
+    MRC_ASSERT(c->cc_inflight >= sum);
+    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
+    if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
 }
 #endif
 
@@ -209,10 +215,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
     const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     mrc_conn *c;
-    mrc__ccx *x;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, old_una, base = 0, mpr, w, m;
+    uint32_t cack, ack_psn, nxt, old_base, base = 0, mpr, w, m;
     unsigned ev;
     int32_t lo, hi = 0;
     uint64_t bm;
@@ -231,7 +236,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     cack = MRC__FX(se, MRC__SETH_CACK);
     nxt = c->snd_nxt;
     old_base = c->win_base;
-    old_una = c->snd_una;
     /* a window [win_base, snd_nxt) of at most MRC_MAX_INFLIGHT PSNs holding cack (then it is not bogus, <= snd_nxt -
      * 1, and not stale) or cack = win_base - 1 (not stale, acknowledges nothing cumulatively); the named PSN in the
      * window (at most MRC_MAX_INFLIGHT behind snd_nxt) */
@@ -263,7 +267,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     c->st.rx_sack++;
     m = MRC__FX(se, MRC__SETH_M);
     if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
-    x = mrc__conn_ccx(c);
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
@@ -273,8 +276,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             c->txl.n--;
             r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
         } else { /* the loop; old_base's block is bk's when in the same 64 (both in the window) */
-            mrc__sack_cum(ep, c, x, (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk, old_base,
-                          cack);
+            mrc__sack_cum(ep, c, mrc__conn_ccx(c),
+                          (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk, old_base, cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }
@@ -294,29 +297,37 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             }
         }
     }
-    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
-    while (c->snd_una != nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
-    if (c->snd_una != old_una) progress = true;
+    { /* snd_una's scan, in a local: its old value need not live across the parts above */
+        uint32_t una = c->snd_una;
+        if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
+        while (una != c->snd_nxt && mrc__req_acked(c, una)) una = MRC__PSN_INC(una);
+        if (una != c->snd_una) {
+            c->snd_una = una;
+            progress = true;
+        }
+    }
     /* timing and path attribution: the named record (fresh). A retransmitted one (a window with holes: half the
      * SACKs) gets its verdict as in mrc__req_on_sack - which may demote an EV and arm its probe timer, so the key is
      * lowered then as mrc__recv's mrc__timer_update would - and gives no RTT sample */
     r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
     acked_sent = r_sent;
+    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
         if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, ack_psn, t, now); /* no sample */
+        else r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs: a first transmission */
+    } else {
+        r->flags |= MRC__PR_NAMED; /* a first transmission (without TSETH the checks took no other) */
     }
     if (now > r_sent) {
         rtt = now - r_sent;
         mrc__req_rtt_sample(c, rtt);
     }
-    r->flags |= (uint8_t)(MRC__PR_NAMED & ~((unsigned)r->flags << 2)); /* P38 quiet SACKs; not a retransmitted PSN (RTX << 2) */
     if (acked_sent > c->lat_acked_sent) {
         c->lat_acked_sent = acked_sent;
         c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
     }
-    ev = r->ev; /* the named packet's EV slot (read once: the byte stores below may alias it) */
     if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, ev, acked_sent);
         if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
@@ -331,9 +342,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (!ep->in_burst) mrc__sack_losses(ep, c); /* P37 bursts: once per QP, at the burst's end */
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
-    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == nxt))
+    if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt))
         mrc__req_release(c, old_base);
     { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
+        mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;
         uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;

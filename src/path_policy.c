@@ -29,7 +29,7 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) 
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
     unsigned p, cap, n, pos;
-    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.recycle) || MRC__EVST(e) != MRC__EVS_ACTIVE || e->rc == 0xFFu) return;
+    if (MRC__EVST(e) != MRC__EVS_ACTIVE || e->rc == 0xFFu || !mrc__ev_in_scope(c, c->ep->cfg.ev.recycle)) return;
     p = e->port - 1u; /* the port's FIFO, if not full */
     cap = mrc__ev_seglen(c, p);
     n = c->rc_n[p];
