@@ -404,6 +404,11 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
     return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
              ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
 }
+/* mrc__mr_find_keyed for mrc__rsp_fast_data, out of line: a caller-chosen rkey is rare, and its probe loop in line
+ * costs the common case registers (gcc then keeps the packet's values on the stack) */
+MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_t rkey) {
+    return mrc__mr_find_keyed(ep, rkey);
+}
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
  * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
  * with every header there, the payload its opcode implies and an access check that passes; anything else it hands,
@@ -471,7 +476,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* mrc__mr_find without the valid test: a free slot is all zero (init, dereg), and its rkey 0 matches no rkey of
      * this form (rkey >> 8 >= 1) */
     if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
-        mi = (uint32_t)mrc__mr_find_keyed(ep, rkey);
+        mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
     if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE))
         return mrc__recv(ep, pkt, len, ri, now);
     /* va below iova wraps mro past len (iova + len fits 64 bits, mrc__mr_check), so one test is both bounds */
@@ -493,7 +498,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
-    if (!inorder) { /* record the arrival; cack moves below */
+    /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
+    if (!inorder && psn != MRC__PSN_INC(old_cack)) {
         mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
         if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
         c->ooo++;
@@ -510,7 +516,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         }
         c->cack = psn;
     } else {
-        mrc__rsp_advance_cack(c);
+        if (psn == MRC__PSN_INC(old_cack)) { /* it filled the first hole: cack moves to it, then on */
+            if (last) {
+                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+                c->tack_msgs++;
+            }
+            c->cack = psn;
+            mrc__rsp_advance_cack(c);
+        }
         mrc__rsp_note_late(c, psn, ts); /* P41 late arrivals */
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
