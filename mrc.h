@@ -9379,15 +9379,18 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
         (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
-            mrc__ctl e;
-            MRC_MEMSET(&e, 0, sizeof e);
-            e.kind = MRC__CTL_SACK;
-            e.psn = e.lo = e.hi = psn;
-            e.ev = ri->ev;
-            e.port = ri->port;
-            e.ts = ts;
-            e.m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
-            c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
+            /* written in place, member by member (no copy through the stack): the bytes of mrc__rsp_sack's zeroed
+             * entry, the padding included - nothing ever sets it (the QP is zeroed when created, and every other
+             * entry is a copy of a zeroed one) */
+            mrc__ctl *e = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
+            e->psn = e->lo = e->hi = psn;
+            e->ev = c->pend_ev;
+            e->ts = ts;
+            e->kind = MRC__CTL_SACK;
+            e->m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
+            e->reason = 0;
+            e->port = c->pend_port;
+            e->pr = 0;
             if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
                 c->in_ctq = 1;
                 mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
