@@ -439,10 +439,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
     old_cack = c->cack;
     inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
-    if (!inorder) {
-        int32_t d = mrc_psn_diff(psn, old_cack);
-        if (d <= 0 || (uint32_t)d > c->rsp_win || mrc__rsp_got(c, psn)) return mrc__recv(ep, pkt, len, ri, now);
-    }
+    /* mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
+     * distance less one, unsigned, is below it */
+    if (!inorder && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
+        return mrc__recv(ep, pkt, len, ri, now);
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
     if (tsb) {
@@ -533,7 +533,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
-        (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
+        (!inorder && (psn != MRC__PSN_INC(old_cack) || c->cack != psn))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             /* written in place, member by member (no copy through the stack): the bytes of mrc__rsp_sack's zeroed
              * entry, the padding included - nothing ever sets it (the QP is zeroed when created, and every other
