@@ -9237,9 +9237,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
  * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
  * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
- * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits
- * that are set in rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the
- * minimum of its timers whenever a call starts. */
+ * compares the two per call. They lean on four invariants: ooo counts the bits set in rbits, and rlast only has bits
+ * that are set in rbits too - so ooo == 0 means both bitmaps are empty; cack + 1 never has its bit set when a call
+ * starts (cack moves over every arrival it reaches); and a QP's deadline (its heap key) is the minimum of its timers
+ * whenever a call starts. */
 
 /* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
  * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
