@@ -6526,18 +6526,26 @@ MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
     if (any) mrc__sched_ev(c);
 }
 /* The cumulative ack moves over every PSN received in order after it, clearing their bits and counting the
- * messages they end. */
+ * messages they end. A word of the bitmap at a time: the run of arrivals from cack + 1 is the trailing ones of the
+ * word shifted down to it (a shift fills zeros: a run stops at the word's end at the latest, the next word goes on). */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
-    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
-        uint32_t nx = MRC__PSN_INC(c->cack);
-        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
-        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
-            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
-            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-            c->tack_msgs++;
+    for (;;) {
+        uint32_t i = MRC__PSN_INC(c->cack) & (MRC__RSP_BITS - 1u), sh = i & 63u, n;
+        uint64_t *w = &c->rbits[i >> 6], t = *w >> sh, m, l;
+        if (!(t & 1u)) return; /* cack + 1 has not arrived */
+        m = (t & ~(t + 1u)) << sh; /* the run: t's trailing ones */
+        n = t + 1u ? mrc__ctz64(t + 1u) : 64u; /* 64: the whole word (sh is 0) */
+        *w &= ~m;
+        if ((l = c->rlast[i >> 6] & m) != 0) { /* messages end in the run */
+            c->rlast[i >> 6] &= ~m;
+            do {
+                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+                c->tack_msgs++;
+            } while ((l &= l - 1u) != 0);
         }
-        c->cack = nx;
-        c->ooo--;
+        c->cack = (c->cack + n) & MRC_PSN_MASK;
+        c->ooo -= n;
+        if (sh + n < 64u) return; /* the run ended inside the word */
     }
 }
 /* P41 late arrivals: psn, just placed (cack moved over what it completed), is remembered with its timestamp ts when it
@@ -9254,9 +9262,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  The common cases of a receiving QP - a data packet and the SACK it causes - recognised by a few compares, with
  * exactly the state changes and outputs the general code (mrc__rsp_on_data, mrc__rsp_emit_ctl and their callers)
  * makes in those cases; anything else is left, before a byte has changed, to the general code. make fast-check
- * compares the two per call. They lean on three invariants: ooo counts the bits set in rbits, and rlast only has bits
- * that are set in rbits too - so ooo == 0 means both bitmaps are empty; and a QP's deadline (its heap key) is the
- * minimum of its timers whenever a call starts. */
+ * compares the two per call. They lean on four invariants: ooo counts the bits set in rbits, and rlast only has bits
+ * that are set in rbits too - so ooo == 0 means both bitmaps are empty; cack + 1 never has its bit set when a call
+ * starts (cack moves over every arrival it reaches); and a QP's deadline (its heap key) is the minimum of its timers
+ * whenever a call starts. */
 
 /* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
  * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
@@ -9264,6 +9273,11 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
 MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
     return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
              ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
+}
+/* mrc__mr_find_keyed for mrc__rsp_fast_data, out of line: a caller-chosen rkey is rare, and its probe loop in line
+ * costs the common case registers (gcc then keeps the packet's values on the stack) */
+MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_t rkey) {
+    return mrc__mr_find_keyed(ep, rkey);
 }
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
  * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
@@ -9295,10 +9309,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
     old_cack = c->cack;
     inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
-    if (!inorder) {
-        int32_t d = mrc_psn_diff(psn, old_cack);
-        if (d <= 0 || (uint32_t)d > c->rsp_win || mrc__rsp_got(c, psn)) return mrc__recv(ep, pkt, len, ri, now);
-    }
+    /* mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
+     * distance less one, unsigned, is below it */
+    if (!inorder && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
+        return mrc__recv(ep, pkt, len, ri, now);
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
     if (tsb) {
@@ -9332,7 +9346,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* mrc__mr_find without the valid test: a free slot is all zero (init, dereg), and its rkey 0 matches no rkey of
      * this form (rkey >> 8 >= 1) */
     if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
-        mi = (uint32_t)mrc__mr_find_keyed(ep, rkey);
+        mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
     if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE))
         return mrc__recv(ep, pkt, len, ri, now);
     /* va below iova wraps mro past len (iova + len fits 64 bits, mrc__mr_check), so one test is both bounds */
@@ -9354,7 +9368,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
-    if (!inorder) { /* record the arrival; cack moves below */
+    /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
+    if (!inorder && psn != MRC__PSN_INC(old_cack)) {
         mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
         if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
         c->ooo++;
@@ -9371,7 +9386,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         }
         c->cack = psn;
     } else {
-        mrc__rsp_advance_cack(c);
+        if (psn == MRC__PSN_INC(old_cack)) { /* it filled the first hole: cack moves to it, then on */
+            if (last) {
+                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+                c->tack_msgs++;
+            }
+            c->cack = psn;
+            mrc__rsp_advance_cack(c);
+        }
         mrc__rsp_note_late(c, psn, ts); /* P41 late arrivals */
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
@@ -9381,17 +9403,20 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
-        (!inorder && (psn != MRC__PSN_INC(old_cack) || mrc_psn_diff(c->cack, old_cack) > 1))) {
+        (!inorder && (psn != MRC__PSN_INC(old_cack) || c->cack != psn))) {
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
-            mrc__ctl e;
-            MRC_MEMSET(&e, 0, sizeof e);
-            e.kind = MRC__CTL_SACK;
-            e.psn = e.lo = e.hi = psn;
-            e.ev = ri->ev;
-            e.port = ri->port;
-            e.ts = ts;
-            e.m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
-            c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = e;
+            /* written in place, member by member (no copy through the stack): the bytes of mrc__rsp_sack's zeroed
+             * entry, the padding included - nothing ever sets it (the QP is zeroed when created, and every other
+             * entry is a copy of a zeroed one) */
+            mrc__ctl *e = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
+            e->psn = e->lo = e->hi = psn;
+            e->ev = c->pend_ev;
+            e->ts = ts;
+            e->kind = MRC__CTL_SACK;
+            e->m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
+            e->reason = 0;
+            e->port = c->pend_port;
+            e->pr = 0;
             if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
                 c->in_ctq = 1;
                 mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
@@ -9462,7 +9487,8 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     ooo = c->ooo;
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
-        pen = mrc__rsp_penalty(c);
+        /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too */
+        if (ep->cfg.rx.pen_ooo_pct && ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u) pen = mrc__rsp_penalty(c);
         bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
     }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */

@@ -131,18 +131,26 @@ MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
     if (any) mrc__sched_ev(c);
 }
 /* The cumulative ack moves over every PSN received in order after it, clearing their bits and counting the
- * messages they end. */
+ * messages they end. A word of the bitmap at a time: the run of arrivals from cack + 1 is the trailing ones of the
+ * word shifted down to it (a shift fills zeros: a run stops at the word's end at the latest, the next word goes on). */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
-    while (mrc__rsp_got(c, MRC__PSN_INC(c->cack))) {
-        uint32_t nx = MRC__PSN_INC(c->cack);
-        mrc__bit_clr(c->rbits, MRC__RSP_BITS, nx);
-        if (mrc__bit(c->rlast, MRC__RSP_BITS, nx)) {
-            mrc__bit_clr(c->rlast, MRC__RSP_BITS, nx);
-            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-            c->tack_msgs++;
+    for (;;) {
+        uint32_t i = MRC__PSN_INC(c->cack) & (MRC__RSP_BITS - 1u), sh = i & 63u, n;
+        uint64_t *w = &c->rbits[i >> 6], t = *w >> sh, m, l;
+        if (!(t & 1u)) return; /* cack + 1 has not arrived */
+        m = (t & ~(t + 1u)) << sh; /* the run: t's trailing ones */
+        n = t + 1u ? mrc__ctz64(t + 1u) : 64u; /* 64: the whole word (sh is 0) */
+        *w &= ~m;
+        if ((l = c->rlast[i >> 6] & m) != 0) { /* messages end in the run */
+            c->rlast[i >> 6] &= ~m;
+            do {
+                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+                c->tack_msgs++;
+            } while ((l &= l - 1u) != 0);
         }
-        c->cack = nx;
-        c->ooo--;
+        c->cack = (c->cack + n) & MRC_PSN_MASK;
+        c->ooo -= n;
+        if (sh + n < 64u) return; /* the run ended inside the word */
     }
 }
 /* P41 late arrivals: psn, just placed (cack moved over what it completed), is remembered with its timestamp ts when it
