@@ -6172,7 +6172,8 @@ static const uint8_t mrc__attr_at[18][2] = {
     MRC__AT(caps),   MRC__AT(peer),     MRC__AT(sq_psn), MRC__AT(mpr),     MRC__AT(max_wimm),
     {(uint8_t)offsetof(mrc_conn_attr, retry_linear), 2}, MRC__AT(timeout), MRC__AT(hint)};
 MRC__STATIC_ASSERT(offsetof(mrc_conn_attr, retry_exp) == offsetof(mrc_conn_attr, retry_linear) + 1, attr_retry);
-MRC__STATIC_ASSERT(MRC_ATTR_PATH_MTU == 1u << 7 && MRC_ATTR_HINT == 1u << 17, attr_bits);
+MRC__STATIC_ASSERT(MRC_ATTR_PATH_MTU == (uint32_t)1 << 7 && MRC_ATTR_HINT == (uint32_t)1 << 17, attr_bits);
+MRC__STATIC_ASSERT(sizeof(mrc_conn_attr) <= 255u, attr_offsets); /* the table's offsets are bytes */
 MRC__PRIVATE void mrc__attr_copy(mrc_conn_attr *to, const mrc_conn_attr *from, unsigned i) {
     uint8_t *d = (uint8_t *)to + mrc__attr_at[i][0];
     const uint8_t *s = (const uint8_t *)from + mrc__attr_at[i][0];
