@@ -3659,7 +3659,10 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c); /* the TLP deadline exact (P36 lazy deadlines) */
-MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo); /* re-arm RTO, TLP (and the reorder deadline) */
+#define MRC__TM_ALL 0u  /* mrc__req_timers_x: the RTO, the TLP and the reorder deadline */
+#define MRC__TM_SACK 1u /* the RTO and the TLP; the reorder deadline as a SACK's loss detection set it */
+#define MRC__TM_TX 2u   /* after a transmission: the RTO and the TLP where they may stay (P36), else as SACK */
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how); /* re-arm RTO, TLP (and the reorder deadline) */
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 #if MRC_FAST_PATH
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
@@ -3847,10 +3850,11 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_tlp_keeps(const mrc_conn *c) {
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c) {
     if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
 }
-/* Re-arm the requester's timers. reo: recompute the reorder deadline too - not after a transmission, which only
- * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does), and
- * leaves the RTO and the TLP where they are when it may (mrc__req_tlp_keeps). */
-MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
+/* Re-arm the requester's timers, how: MRC__TM_ALL the RTO, the TLP and the reorder deadline; MRC__TM_SACK the RTO and
+ * the TLP (a SACK's handler whose loss detection set the reorder deadline); MRC__TM_TX after a transmission, which
+ * only appends to the transmit list (its head and the latest acknowledged send time stay, so the reorder deadline
+ * does) and leaves the RTO and the TLP where they are when it may (mrc__req_tlp_keeps). */
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
     /* armed while any PSN is not cumulatively acknowledged: a peer whose cumulative point lags PSNs its bitmaps
      * acknowledged pins the window (snd_una == snd_nxt, win_base behind), and that wait must not be silent (7.11) */
     if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
@@ -3861,16 +3865,16 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
         c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
         c->probes_due &= ~1u;
         c->tlp2 = 0;
-    } else if (reo || !mrc__req_tlp_keeps(c)) {
+    } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
-        if (reo) c->reo_deadline = mrc__reo_deadline(c);
-        else if (c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
+        if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
+        else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
     }
     mrc__timer_update(c);
 }
-MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, MRC__TM_ALL); }
 #if MRC_FAST_PATH
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): after a
  * transmission that may not leave the timers (mrc__req_timers_tx) and after progress (the SACK fast path and P37's
@@ -3894,8 +3898,8 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
-/* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, false) - nothing where the RTO and the
- * TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
+/* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, MRC__TM_TX) - nothing where the RTO
+ * and the TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
  * (rto_start is now unless the RTO is armed) and the arming branch in line (a QP with one packet in flight at a time
  * takes it on every packet: its window empties with each SACK) */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
@@ -7128,7 +7132,7 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
  * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
  * mrc__slack at the same instant finds nothing more to decay). A head sent after the latest acknowledged send time is
  * neither lost nor late whatever the slack: unless the slack's multiplier would decay (a side effect of mrc__slack),
- * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, false) or mrc__req_timers_arm. */
+ * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, MRC__TM_SACK) or mrc__req_timers_arm. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
     mrc_time slack;
     c->reo_deadline = MRC_TIME_NEVER;
@@ -7328,7 +7332,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
          * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
         if (n == 0 && i == 0 && (c->probes_due & ~1u))
             n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
-        if (n > 0) mrc__req_timers_x(c, false);
+        if (n > 0) mrc__req_timers_x(c, MRC__TM_TX);
         return n;
     }
     if (c->rtxq.n) {
@@ -7343,7 +7347,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
                                cap, flags, ti, now);
         if (n > 0) {
             c->rtx_force = 0; /* the record left the queue in the commit */
-            mrc__req_timers_x(c, false);
+            mrc__req_timers_x(c, MRC__TM_TX);
         }
         return n;
     }
@@ -7361,7 +7365,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
             c->sq_sent = 0;
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
-        mrc__req_timers_x(c, false);
+        mrc__req_timers_x(c, MRC__TM_TX);
         return n;
     }
     return 0;
@@ -7619,7 +7623,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         return MRC_OK;
     }
 #endif
-    mrc__req_timers_x(c, quiet);
+    mrc__req_timers_x(c, quiet ? MRC__TM_ALL : MRC__TM_SACK); /* quiet: no loss detection set the reorder deadline */
     return MRC_OK;
 }
 

@@ -225,7 +225,7 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
  * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
  * mrc__slack at the same instant finds nothing more to decay). A head sent after the latest acknowledged send time is
  * neither lost nor late whatever the slack: unless the slack's multiplier would decay (a side effect of mrc__slack),
- * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, false) or mrc__req_timers_arm. */
+ * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, MRC__TM_SACK) or mrc__req_timers_arm. */
 MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
     mrc_time slack;
     c->reo_deadline = MRC_TIME_NEVER;
@@ -425,7 +425,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
          * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
         if (n == 0 && i == 0 && (c->probes_due & ~1u))
             n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
-        if (n > 0) mrc__req_timers_x(c, false);
+        if (n > 0) mrc__req_timers_x(c, MRC__TM_TX);
         return n;
     }
     if (c->rtxq.n) {
@@ -440,7 +440,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
                                cap, flags, ti, now);
         if (n > 0) {
             c->rtx_force = 0; /* the record left the queue in the commit */
-            mrc__req_timers_x(c, false);
+            mrc__req_timers_x(c, MRC__TM_TX);
         }
         return n;
     }
@@ -458,7 +458,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
             c->sq_sent = 0;
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
-        mrc__req_timers_x(c, false);
+        mrc__req_timers_x(c, MRC__TM_TX);
         return n;
     }
     return 0;
@@ -716,7 +716,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         return MRC_OK;
     }
 #endif
-    mrc__req_timers_x(c, quiet);
+    mrc__req_timers_x(c, quiet ? MRC__TM_ALL : MRC__TM_SACK); /* quiet: no loss detection set the reorder deadline */
     return MRC_OK;
 }
 

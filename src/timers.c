@@ -179,10 +179,11 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_tlp_keeps(const mrc_conn *c) {
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c) {
     if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
 }
-/* Re-arm the requester's timers. reo: recompute the reorder deadline too - not after a transmission, which only
- * appends to the transmit list (its head and the latest acknowledged send time stay, so the deadline does), and
- * leaves the RTO and the TLP where they are when it may (mrc__req_tlp_keeps). */
-MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
+/* Re-arm the requester's timers, how: MRC__TM_ALL the RTO, the TLP and the reorder deadline; MRC__TM_SACK the RTO and
+ * the TLP (a SACK's handler whose loss detection set the reorder deadline); MRC__TM_TX after a transmission, which
+ * only appends to the transmit list (its head and the latest acknowledged send time stay, so the reorder deadline
+ * does) and leaves the RTO and the TLP where they are when it may (mrc__req_tlp_keeps). */
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
     /* armed while any PSN is not cumulatively acknowledged: a peer whose cumulative point lags PSNs its bitmaps
      * acknowledged pins the window (snd_una == snd_nxt, win_base behind), and that wait must not be silent (7.11) */
     if (c->state != MRC_QPS_RTS || c->win_base == c->snd_nxt) {
@@ -193,16 +194,16 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo) {
         c->probes[0].kind = MRC__PROBE_FREE; /* no tail to probe */
         c->probes_due &= ~1u;
         c->tlp2 = 0;
-    } else if (reo || !mrc__req_tlp_keeps(c)) {
+    } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
-        if (reo) c->reo_deadline = mrc__reo_deadline(c);
-        else if (c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
+        if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
+        else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
     }
     mrc__timer_update(c);
 }
-MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, true); }
+MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, MRC__TM_ALL); }
 #if MRC_FAST_PATH
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): after a
  * transmission that may not leave the timers (mrc__req_timers_tx) and after progress (the SACK fast path and P37's
@@ -226,8 +227,8 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
-/* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, false) - nothing where the RTO and the
- * TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
+/* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, MRC__TM_TX) - nothing where the RTO
+ * and the TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
  * (rto_start is now unless the RTO is armed) and the arming branch in line (a QP with one packet in flight at a time
  * takes it on every packet: its window empties with each SACK) */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {

@@ -20,7 +20,10 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c); /* the TLP deadline exact (P36 lazy deadlines) */
-MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, bool reo); /* re-arm RTO, TLP (and the reorder deadline) */
+#define MRC__TM_ALL 0u  /* mrc__req_timers_x: the RTO, the TLP and the reorder deadline */
+#define MRC__TM_SACK 1u /* the RTO and the TLP; the reorder deadline as a SACK's loss detection set it */
+#define MRC__TM_TX 2u   /* after a transmission: the RTO and the TLP where they may stay (P36), else as SACK */
+MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how); /* re-arm RTO, TLP (and the reorder deadline) */
 MRC__PRIVATE void mrc__req_timers(mrc_conn *c);
 #if MRC_FAST_PATH
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
