@@ -9057,6 +9057,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
     return rc;
 }
 #if MRC_FAST_PATH
+/* A SACK naming a retransmitted PSN, fresh: its verdict (7.4), as mrc__req_on_sack gives it, which may demote an EV
+ * and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line: the clean
+ * SACK keeps its registers). Returns now, as the send time the caller's RTT test then sees: a retransmitted PSN
+ * gives no sample */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, uint32_t psn, mrc_time t, mrc_time now) {
+    if (mrc__req_rtx_verdict(c, psn, t, true, now)) mrc__timer_update(c);
+    return now;
+}
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
  * (not stale), naming a fresh PSN of the window not named before, no probe answer - is recognised straight from
@@ -9065,13 +9073,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
  * (stats, trace, list and pool operations, EV and CC updates, timers). Anything else is handed, before any change,
  * to the general code (mrc__recv, a tail call: mrc_endpoint_recv keeps no frame of its own). mrc_endpoint_recv
  * calls it for a SACK unless mrc_config.fast_path_off is set. */
-/* A SACK naming a retransmitted PSN, fresh: its verdict (7.4), as mrc__req_on_sack gives it, which may demote an EV
- * and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line: the clean
- * SACK keeps its registers) */
-MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, uint32_t psn, mrc_time t, mrc_time now) {
-    if (mrc__req_rtx_verdict(c, psn, t, true, now)) mrc__timer_update(c);
-    return now;
-}
 MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_t *p, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
     const uint8_t *se = p + MRC_BTH_LEN, *cs_p = se + MRC_SETH_LEN;
