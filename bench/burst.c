@@ -36,12 +36,15 @@ typedef struct {
     const char *name, *label;
     unsigned a_burst, b_burst; /* 0: one call per packet */
     uint16_t sack_every;
+    uint8_t b_answers; /* B sends after each burst it receives (as a NIC's loop: a receive burst, then a transmit
+                          burst), so a SACK per b_burst packets */
 } bstream;
 static const bstream streams[] = {
-    {"single", "single calls, a SACK per packet", 0, 0, 1},
-    {"a32", "A in bursts of 32, a SACK per packet", 32, 0, 1},
-    {"a32_sack8", "A in bursts of 32, a SACK per 8", 32, 0, 8},
-    {"both32", "A and B in bursts of 32 (SACKs coalesce)", 32, 32, 1},
+    {"single", "single calls, a SACK per packet", 0, 0, 1, 0},
+    {"a32", "A in bursts of 32, a SACK per packet", 32, 0, 1, 0},
+    {"a32_sack8", "A in bursts of 32, a SACK per 8", 32, 0, 8, 0},
+    {"both32", "A and B in bursts of 32 (SACKs coalesce)", 32, 32, 1, 0},
+    {"a32_b8", "A in bursts of 32, B in 8, answering each (a SACK per 8)", 32, 8, 1, 1},
 };
 #define NSTREAMS (sizeof streams / sizeof streams[0])
 
@@ -200,7 +203,8 @@ static int run(const bstream *d) {
                 if (to) (void)bench_b_b_rx(k[1], n[1], rc, now);
                 else (void)bench_b_a_rx(k[0], n[0], rc, now);
                 n[to] = 0;
-                if (to && !d->b_burst) transmit(1, now); /* single calls: B answers each packet at once */
+                if (to && (!d->b_burst || d->b_answers)) transmit(1, now); /* B answers each packet (single calls)
+                                                                              or each burst at once */
             }
         }
         if (n[0]) (void)bench_b_a_rx(k[0], n[0], rc, now);
