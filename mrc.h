@@ -8919,13 +8919,25 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
 }
 
 #if MRC_FAST_PATH
-/* The in-order run of the SACK fast path's cumulative part (mrc__sack_run) where speed is asked for: not under gcc -Os,
- * where its code (+790 B on Cortex-M4) would cost more than it saves; mrc__sack_cum's loop alone does the same */
+/* The SACK fast path's code that buys speed with size, where speed is asked for (not under gcc -Os): the in-order run
+ * of the cumulative part (mrc__sack_run, +790 B on Cortex-M4: mrc__sack_cum's loop alone does the same) and the
+ * one-PSN case's nominal size in line (+56 B: mrc__rec_nominal), snd_una's scan with the named PSN's block (+56 B) */
 #if defined(__OPTIMIZE_SIZE__)
-#define MRC__SACK_RUN 0
+#define MRC__SACK_SPEED 0
 #else
-#define MRC__SACK_RUN 1
+#define MRC__SACK_SPEED 1
 #endif
+/* mrc__blk(c, psn), bk the block of ack_psn's 64 PSNs: no lookup for a PSN among them (speed only: +56 B) */
+MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c, uint32_t psn, uint32_t ack_psn,
+                                                               const mrc__pblk *bk) {
+#if MRC__SACK_SPEED
+    return ((psn ^ ack_psn) & ~(MRC__BLK_PSNS - 1u)) ? mrc__blk(c, psn) : bk;
+#else
+    (void)ack_psn;
+    (void)bk;
+    return mrc__blk(c, psn);
+#endif
+}
 /* The SACK fast path's one-PSN case (the in-order stream's): the named PSN, not acknowledged yet, is in flight, not
  * queued for retransmission, and the head of a transmit list of more than one - mrc__req_ack_one's updates are then
  * the bit, mrc__cc_on_ack and the head's unlink */
@@ -8975,7 +8987,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
     c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
     if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
 }
-#if MRC__SACK_RUN
+#if MRC__SACK_SPEED
 /* The SACK fast path's cumulative part in the in-order stream (the named PSN is cack, the transmit list starts at psn:
  * the caller's test), taken as a run: while each PSN of [psn, cack] is not acknowledged, in flight, not queued, and
  * (by its predecessor's next link) the transmit list's next record after the ones taken - the list's head each time
@@ -9210,13 +9222,23 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
             bk->acked |= (uint64_t)1 << (cack & 63u);
+#if MRC__SACK_SPEED
+            { /* mrc__rec_nominal: a full packet unless the message's last (packet k + 1 starts before its end) */
+                const mrc__wr *wr = &c->sq[r->wr];
+                uint32_t k = (cack - wr->first_psn) & MRC_PSN_MASK;
+                mrc__cc_on_ack(c, wr->len > ((uint64_t)(k + 1u) << c->mtu_shift)
+                                      ? mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR
+                                      : mrc__nominal(c, wr, k));
+            }
+#else
             mrc__cc_on_ack(c, mrc__rec_nominal(c, cack, r));
+#endif
             c->txl.head = mrc__link_psn(c, r->next); /* mrc__plist_unlink of the head of a longer list */
             c->txl.n--;
             r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
         } else { /* the loop, or the in-order run; old_base's block is bk's when in the same 64 (both in the window) */
             mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
-#if MRC__SACK_RUN
+#if MRC__SACK_SPEED
             if (ack_psn == cack && c->txl.head == old_base) mrc__sack_run(ep, c, b0, old_base, cack);
             else
 #endif
@@ -9243,7 +9265,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     { /* snd_una's scan, in a local: its old value need not live across the parts above */
         uint32_t una = c->snd_una;
         if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
-        while (una != c->snd_nxt && mrc__req_acked(c, una)) una = MRC__PSN_INC(una);
+        while (una != c->snd_nxt && (mrc__sack_blk(c, una, ack_psn, bk)->acked >> (una & 63u)) & 1u) /* mrc__req_acked */
+            una = MRC__PSN_INC(una);
         if (una != c->snd_una) {
             c->snd_una = una;
             progress = true;
