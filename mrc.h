@@ -9039,11 +9039,12 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_run(mrc_endpoint *ep, mrc_conn *c, mrc
         c->txl.n -= n;
         sum = n * full;
         wr = &c->sq[q0->wr];
-        for (;;) { /* each message's last packet in the run */
+        /* each message's last packet in the run: none when packet k + 1 of the first one's (k: the run's last) starts
+         * before its end, the in-order stream's common case */
+        while (wr->len <= ((uint64_t)(((last - wr->first_psn) & MRC_PSN_MASK) + 1u) << c->mtu_shift)) {
             uint32_t np = mrc__wr_npkts(c, wr);
             wend = (wr->first_psn + np - 1u) & MRC_PSN_MASK;
-            if (((last - wend) & MRC_PSN_MASK) >= n) break; /* after the run */
-            sum += mrc__nominal(c, wr, np - 1u) - full;
+            sum += mrc__nominal(c, wr, np - 1u) - full; /* wend is in the run: the test above */
             if (wend == last) break;
             wr = &c->sq[MRC__REC(c, MRC__PSN_INC(wend))->wr];
         }
