@@ -9754,6 +9754,178 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         mrc__sched_txq(c, mrc__req_new(c));
     return (int)need;
 }
+/* ---- P37 bursts: a run of one QP's middle packets (docs/PROTOCOL.md P37 bursts, P22 fast paths) -------------------
+ * When one QP is all that is queued (no endpoint operation, no control packet, the txq holds just it), a single call
+ * sends its packet and, after a middle packet that leaves the next one sendable, queues it again at the tail of the
+ * otherwise empty txq, so the next call takes it again. mrc__req_tx_run sends such a run of the current message's
+ * middle packets into consecutive burst entries, as that many calls of mrc__req_tx_fast would (the same updates, the
+ * same draws, the same bytes), with what cannot change within the run tested and built once: the QP in RTS with no
+ * probe due and nothing to retransmit (only acknowledgements, timers and the API change them), the header words
+ * every middle packet of the message shares (BTH words 0 and 1, METH, TSETH at one time, RETH's rkey and length: the
+ * PSN and the VA advance), the mrc_txinfo of those packets (less the EV's fields and the payload), the sub-packet
+ * window's test; the txq's pop and push of each packet become one store of its ring. Per packet: the entry's room,
+ * the pool block, the transmit list's span, the plane's EVs, the EV, the acknowledgement request, the record, the
+ * transmit list, the congestion window and the requeue decision. It stops before a packet the single call would not
+ * send this way (the message's last, a window or the pool full, a plane without EVs, an entry without room) with the
+ * QP queued as the single call left it, and after a packet that queued anything else or left it unqueued (as the
+ * single call did): the entry that follows then takes mrc__poll_tx. Returns the packets sent; 0: no such run, and
+ * nothing changed. Called with the txq holding only c and nothing else queued, the fast paths on. */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt *t, unsigned n, unsigned flags,
+                                                   mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    const uint16_t cs = ep->txq[ep->txq_head % MRC_MAX_CONNS];
+    mrc_conn *c = ep->conns[cs];
+    mrc__ccx *x = mrc__conn_ccx(c);
+    const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
+    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, w0, w1, w2, w3, tsw, rkey, dlen, areq;
+    uint64_t va, wlen;
+    const uint8_t *src;
+    size_t need;
+    mrc__wr *wr;
+    mrc_txinfo ti0;
+    unsigned j;
+    if (c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail || k == 0) return 0;
+    wr = MRC__SQ(c, wr_idx);
+    wlen = wr->len;
+    if (wlen <= ((uint64_t)(k + 1u) << sh)) return 0; /* packet k is the message's last */
+    hl = mrc__data_hdr_len(c, false);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns || !mrc__cc_fits(x, nominal, now)) return 0;
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: as mrc__req_tx_fast */
+    /* the words every middle packet of the message shares; the stores below are mrc__req_tx_fast's */
+    w0 = MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0;
+    w1 = MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn);
+    w2 = MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u);
+    w3 = MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx));
+    tsw = MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+          MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u);
+    va = wr->remote_va;
+    rkey = wr->rkey;
+    dlen = wr->len;
+    src = wr->buf;
+    areq = cf->ack.request_every;
+    MRC_MEMSET(&ti0, 0, sizeof ti0);
+    ti0.dscp_class = (uint8_t)(cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    ti0.dscp = cf->dscp[ti0.dscp_class];
+    ti0.pad = (uint8_t)pad;
+    ti0.opcode = (uint8_t)MRC_OP_WRITE_MIDDLE;
+    ti0.peer = c->attr.peer;
+    ti0.qpn = c->qpn;
+    ti0.hdr_len = hl;
+    ti0.payload_len = plen;
+    for (j = 0;;) {
+        mrc_txpkt *e = &t[j];
+        uint8_t *buf = e->buf, *q;
+        mrc_txinfo *ti = &e->ti;
+        unsigned p = c->plane_rr;
+        uint32_t a = 0, nxt;
+        uint16_t slot;
+        mrc__pblk *bk;
+        mrc__psnrec *r;
+        int w;
+        /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's) */
+        if (!buf || e->cap < MRC_HDR_MAX || ((flags & MRC_TX_COPY) && e->cap < need)) break;
+        bk = mrc__blk(c, psn);
+        if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
+        if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) break;
+        if (!(c->n_act[p] | c->n_skip[p])) break;
+        /* the call's pop of the txq */
+        ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
+        ep->txq_len = 0;
+        c->in_txq = 0;
+        {   /* mrc__ev_pick(c, -1) on a plane with EVs, as mrc__req_tx_fast */
+            int rs;
+            c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+            if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
+                slot = (uint16_t)rs;
+            } else {
+                if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+                slot = mrc__evr_at(c, p, c->act_pos[p]++);
+            }
+        }
+        if (areq && ++c->pkts_since_areq >= areq) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+        mrc__st4(buf, w0);
+        mrc__st4(buf + 4, w1);
+        mrc__st4(buf + 8, w2 | MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+        mrc__st4(buf + MRC_BTH_LEN, w3);
+        q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+        if (cf->tseth) {
+            mrc__st4(q, tsw);
+            q += MRC_TSETH_LEN;
+        }
+        MRC__FPUT(q, MRC__RETH_VA, va + ((uint64_t)k << sh));
+        MRC__FPUT(q, MRC__RETH_RKEY, rkey);
+        MRC__FPUT(q, MRC__RETH_DMA_LEN, dlen);
+        MRC_MEMCPY(ti, &ti0, sizeof *ti);
+        mrc__ev_txinfo(c, slot, ti);
+        ti->payload = src + ((uint64_t)k << sh);
+        if (flags & MRC_TX_COPY) {
+            MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+            if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+            ti->payload = buf + hl;
+        }
+        /* commit: as mrc__req_tx_fast's for a middle packet */
+        if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+            mrc__pool_enter(c, psn);
+            bk = mrc__blk(c, psn);
+        }
+        r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->ev_lost = 0;
+        bk->acked &= ~((uint64_t)1 << (psn & 63u));
+        bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+        r->ev = (mrc__evslot)slot;
+        r->flags = MRC__PR_INFLIGHT;
+        r->txseq = (mrc__txseq)c->tx_count++;
+        if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
+            bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+            r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
+            c->txl.tail = psn;
+            c->txl.n++;
+        } else {
+            mrc__plist_push(c, &c->txl, psn, r, false);
+        }
+        c->cc_inflight += nominal; /* mrc__cc_on_send */
+        if (x) x->inflight += nominal;
+        c->st.tx_data++;
+        c->st.tx_bytes += plen;
+        c->tx_nominal += nominal;
+        c->tlp_base = now;
+        MRC__TRACE(ep, MRC_TRACE_TX, (MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
+        c->sq_sent = ++k;
+        c->snd_nxt = nxt = MRC__PSN_INC(psn);
+        mrc__req_timers_tx(c, now);
+        mrc__sched_ctl(c);
+        ep->st.tx_pkts++; /* mrc__poll_tx's */
+        ep->st.tx_bytes += (uint64_t)hl + plen + pad;
+        e->len = (int)need;
+        j++;
+        if (c->in_txq) return j; /* queued again while it sent (as mrc__req_tx_fast) */
+        /* mrc__req_tx_fast's requeue: packet k is next */
+        if (wlen > ((uint64_t)(k + 1u) << sh) && (nxt & (MRC__BLK_PSNS - 1u)))
+            w = (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                : mrc__cc_fits(x, nominal, now)                         ? MRC__NEW_OK
+                                                                        : MRC__NEW_CWND;
+        else
+            w = mrc__req_new(c);
+        if (w != MRC__NEW_OK || wlen <= ((uint64_t)(k + 1u) << sh) || j == n ||
+            (ep->epq_len | ep->ctq_len | ep->txq_len)) {
+            mrc__sched_txq(c, w);
+            return j;
+        }
+        ep->txq[ep->txq_head % MRC_MAX_CONNS] = cs; /* mrc__sched_txq's push: the next pop takes it */
+        psn = nxt;
+    }
+    if (j) { /* the push of the last packet sent */
+        ep->txq_len = 1;
+        c->in_txq = 1;
+    }
+    return j;
+}
 #endif
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
  * nothing to send stays a few instructions, without this one's register saves) */
@@ -9844,6 +10016,15 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
     now = mrc__clock(ep, now);
     for (i = 0; i < n; i++) {
         mrc_txpkt *t = &pkts[i];
+#if MRC_FAST_PATH
+        if (!(ep->epq_len | ep->ctq_len) && ep->txq_len == 1u && !ep->cfg.fast_path_off) {
+            unsigned m = mrc__req_tx_run(ep, t, n - i, flags, now); /* a run of one QP's middle packets */
+            if (m) {
+                i += m - 1u;
+                continue;
+            }
+        }
+#endif
         t->len = !t->buf                                            ? MRC_ERR_INVAL
                  : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
                  : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
