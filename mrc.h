@@ -9776,33 +9776,54 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     const uint16_t cs = ep->txq[ep->txq_head % MRC_MAX_CONNS];
     mrc_conn *c = ep->conns[cs];
     mrc__ccx *x = mrc__conn_ccx(c);
+    const mrc__evprof *pf = mrc__conn_prof(c);
     const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
-    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, w0, w1, w2, w3, tsw, rkey, dlen, areq;
-    uint64_t va, wlen;
+    const unsigned np = cf->num_ports;
+    const bool tseth = cf->tseth;
+    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, wroom, span, head = ep->txq_head;
+    unsigned p = c->plane_rr, j, i;
+    uint8_t th[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN]; /* the shared header bytes */
+    uint64_t va;
     const uint8_t *src;
-    size_t need;
+    size_t need, room;
     mrc__wr *wr;
+    mrc__pblk *bk = (mrc__pblk *)0;
     mrc_txinfo ti0;
-    unsigned j;
+    bool tm = true, sc = true; /* the timer re-arm and the queues' tests still to make */
+    int w;
     if (c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail || k == 0) return 0;
     wr = MRC__SQ(c, wr_idx);
-    wlen = wr->len;
-    if (wlen <= ((uint64_t)(k + 1u) << sh)) return 0; /* packet k is the message's last */
+    if (wr->len <= ((uint64_t)(k + 1u) << sh)) return 0; /* packet k is the message's last */
+    last = (wr->len - 1u) >> sh;                         /* the last packet's index: packets k .. last - 1 are middle */
     hl = mrc__data_hdr_len(c, false);
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
-    if ((uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns || !mrc__cc_fits(x, nominal, now)) return 0;
+    room = (flags & MRC_TX_COPY) ? need : (size_t)MRC_HDR_MAX; /* an entry's least cap (need < MRC_HDR_MAX without) */
+    wroom = (uint32_t)mrc_psn_diff(psn, c->win_base);
+    if (wroom >= c->win_psns || !mrc__cc_fits(x, nominal, now)) return 0;
+    wroom = c->win_psns - wroom; /* PSNs the window takes from psn on */
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: as mrc__req_tx_fast */
-    /* the words every middle packet of the message shares; the stores below are mrc__req_tx_fast's */
-    w0 = MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0;
-    w1 = MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn);
-    w2 = MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u);
-    w3 = MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx));
-    tsw = MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
-          MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u);
+    /* every plane has EVs: mrc__ev_new_round keeps a plane's count, nothing else in the run changes it */
+    for (i = 0; i < np; i++)
+        if (!(c->n_act[i] | c->n_skip[i])) return 0;
+    /* the transmit list's span: its head stays (the run only appends), the sequence advances one per packet */
+    span = MRC__TXL_SPAN;
+    if (c->txl.n) {
+        uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
+        span = used >= MRC__TXL_SPAN ? 0u : MRC__TXL_SPAN - used;
+    }
+    /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
+    mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
+    mrc__st4(th + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(th + 8, 0u); /* the PSN's word: stored per packet */
+    mrc__st4(th + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    mrc__st4(th + MRC_BTH_LEN + MRC_METH_LEN,
+             MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                 MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+    MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_DMA_LEN, wr->len);
     va = wr->remote_va;
-    rkey = wr->rkey;
-    dlen = wr->len;
     src = wr->buf;
     areq = cf->ack.request_every;
     MRC_MEMSET(&ti0, 0, sizeof ti0);
@@ -9810,6 +9831,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     ti0.dscp = cf->dscp[ti0.dscp_class];
     ti0.pad = (uint8_t)pad;
     ti0.opcode = (uint8_t)MRC_OP_WRITE_MIDDLE;
+    ti0.ev_fmt = (uint8_t)MRC_EV_FMT_UDP; /* mrc__ev_txinfo without a profile */
     ti0.peer = c->attr.peer;
     ti0.qpn = c->qpn;
     ti0.hdr_len = hl;
@@ -9818,60 +9840,66 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         mrc_txpkt *e = &t[j];
         uint8_t *buf = e->buf, *q;
         mrc_txinfo *ti = &e->ti;
-        unsigned p = c->plane_rr;
         uint32_t a = 0, nxt;
         uint16_t slot;
-        mrc__pblk *bk;
         mrc__psnrec *r;
-        int w;
-        /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's) */
-        if (!buf || e->cap < MRC_HDR_MAX || ((flags & MRC_TX_COPY) && e->cap < need)) break;
-        bk = mrc__blk(c, psn);
-        if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
-        if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) break;
-        if (!(c->n_act[p] | c->n_skip[p])) break;
-        /* the call's pop of the txq */
-        ep->txq_head = (ep->txq_head + 1u) % MRC_MAX_CONNS;
-        ep->txq_len = 0;
-        c->in_txq = 0;
-        {   /* mrc__ev_pick(c, -1) on a plane with EVs, as mrc__req_tx_fast */
-            int rs;
-            c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
-            if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
-                slot = (uint16_t)rs;
-            } else {
-                if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-                slot = mrc__evr_at(c, p, c->act_pos[p]++);
-            }
+        int rs;
+        /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's that can change) */
+        if (!buf || e->cap < room || j == span) break;
+        if (!bk || !(psn & (MRC__BLK_PSNS - 1u))) { /* else the block of the packet before */
+            bk = mrc__blk(c, psn);
+            if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
         }
+        head = (head + 1u) % MRC_MAX_CONNS; /* the call's pop of the txq */
+        if (!j) {
+            ep->txq_len = 0;
+            c->in_txq = 0;
+        }
+        /* mrc__ev_pick(c, -1) on a plane with EVs, as mrc__req_tx_fast */
+        c->plane_rr = (uint8_t)(p + 1u == np ? 0u : p + 1u);
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
+            slot = (uint16_t)rs;
+        } else {
+            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+        }
+        p = c->plane_rr;
         if (areq && ++c->pkts_since_areq >= areq) {
             a = 1;
             c->pkts_since_areq = 0;
         }
-        mrc__st4(buf, w0);
-        mrc__st4(buf + 4, w1);
-        mrc__st4(buf + 8, w2 | MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
-        mrc__st4(buf + MRC_BTH_LEN, w3);
+        MRC_MEMCPY(buf, th, MRC_BTH_LEN + MRC_METH_LEN);
+        mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, tseth ? 1u : 0u) |
+                              MRC__FW(8, 4, MRC__BTH_PSN, psn));
         q = buf + MRC_BTH_LEN + MRC_METH_LEN;
-        if (cf->tseth) {
-            mrc__st4(q, tsw);
+        if (tseth) {
+            MRC_MEMCPY(q, th + MRC_BTH_LEN + MRC_METH_LEN, MRC_TSETH_LEN);
             q += MRC_TSETH_LEN;
         }
         MRC__FPUT(q, MRC__RETH_VA, va + ((uint64_t)k << sh));
-        MRC__FPUT(q, MRC__RETH_RKEY, rkey);
-        MRC__FPUT(q, MRC__RETH_DMA_LEN, dlen);
+        MRC_MEMCPY(q + 8, th + sizeof th - 8, 8); /* RETH's rkey and length */
         MRC_MEMCPY(ti, &ti0, sizeof *ti);
-        mrc__ev_txinfo(c, slot, ti);
+        if (pf) {
+            mrc__ev_txinfo(c, slot, ti);
+        } else {
+            ti->port = c->evs[slot].port;
+            ti->ev = c->evs[slot].sport;
+        }
         ti->payload = src + ((uint64_t)k << sh);
         if (flags & MRC_TX_COPY) {
             MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
             if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
             ti->payload = buf + hl;
         }
-        /* commit: as mrc__req_tx_fast's for a middle packet */
-        if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
-            mrc__pool_enter(c, psn);
-            bk = mrc__blk(c, psn);
+        /* commit: as mrc__req_tx_fast's for a middle packet; nxt_ret, set only by acknowledgements, is 0 after the
+         * first packet's mrc__pool_enter */
+        if (!j || !(psn & (MRC__BLK_PSNS - 1u))) {
+            if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+                ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
+                mrc__pool_enter(c, psn);
+                bk = mrc__blk(c, psn);
+                sc = true; /* a block handed to a waiting QP queues it */
+            }
         }
         r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
@@ -9895,35 +9923,48 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         c->st.tx_bytes += plen;
         c->tx_nominal += nominal;
         c->tlp_base = now;
-        MRC__TRACE(ep, MRC_TRACE_TX, (MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
+        MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
         c->sq_sent = ++k;
         c->snd_nxt = nxt = MRC__PSN_INC(psn);
-        mrc__req_timers_tx(c, now);
-        mrc__sched_ctl(c);
         ep->st.tx_pkts++; /* mrc__poll_tx's */
         ep->st.tx_bytes += (uint64_t)hl + plen + pad;
         e->len = (int)need;
         j++;
-        if (c->in_txq) return j; /* queued again while it sent (as mrc__req_tx_fast) */
-        /* mrc__req_tx_fast's requeue: packet k is next */
-        if (wlen > ((uint64_t)(k + 1u) << sh) && (nxt & (MRC__BLK_PSNS - 1u)))
-            w = (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
-                : mrc__cc_fits(x, nominal, now)                         ? MRC__NEW_OK
-                                                                        : MRC__NEW_CWND;
-        else
-            w = mrc__req_new(c);
-        if (w != MRC__NEW_OK || wlen <= ((uint64_t)(k + 1u) << sh) || j == n ||
-            (ep->epq_len | ep->ctq_len | ep->txq_len)) {
-            mrc__sched_txq(c, w);
-            return j;
+        if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
+            mrc__req_timers_tx(c, now);
+            tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
         }
-        ep->txq[ep->txq_head % MRC_MAX_CONNS] = cs; /* mrc__sched_txq's push: the next pop takes it */
+        if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
+            mrc__sched_ctl(c);
+            if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
+                ep->txq_head = head;
+                return j;
+            }
+        }
+        /* mrc__req_tx_fast's requeue: packet k is next; the run goes on only where it is queued alone */
+        if (MRC__LIKELY(k < last && (nxt & (MRC__BLK_PSNS - 1u)))) {
+            w = --wroom == 0u ? MRC__NEW_NO : mrc__cc_fits(x, nominal, now) ? MRC__NEW_OK : MRC__NEW_CWND;
+        } else {
+            w = mrc__req_new(c);
+            --wroom;
+        }
+        if (w != MRC__NEW_OK || k >= last || j == n) goto requeue;
+        if (sc) {
+            sc = false;
+            if (ep->epq_len | ep->ctq_len | ep->txq_len) goto requeue;
+        }
+        ep->txq[head] = cs; /* mrc__sched_txq's push: the next pop takes it */
         psn = nxt;
     }
-    if (j) { /* the push of the last packet sent */
+    if (j) { /* stopped before entry j: queued as the last packet left it */
         ep->txq_len = 1;
         c->in_txq = 1;
     }
+    ep->txq_head = head;
+    return j;
+requeue:
+    ep->txq_head = head;
+    mrc__sched_txq(c, w);
     return j;
 }
 #endif
