@@ -9770,6 +9770,16 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
  * QP queued as the single call left it, and after a packet that queued anything else or left it unqueued (as the
  * single call did): the entry that follows then takes mrc__poll_tx. Returns the packets sent; 0: no such run, and
  * nothing changed. Called with the txq holding only c and nothing else queued, the fast paths on. */
+/* the counters of m packets of a run: mrc__req_tx_fast's (mrc__cc_on_send's), then mrc__poll_tx's */
+MRC__PRIVATE MRC__INLINE void mrc__tx_run_count(mrc_conn *c, uint32_t m, uint32_t nominal, uint32_t plen,
+                                                uint32_t bytes) {
+    c->cc_inflight += (uint64_t)nominal * m;
+    c->st.tx_data += m;
+    c->st.tx_bytes += (uint64_t)plen * m;
+    c->tx_nominal += (uint64_t)nominal * m;
+    c->ep->st.tx_pkts += m;
+    c->ep->st.tx_bytes += (uint64_t)bytes * m;
+}
 MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt *t, unsigned n, unsigned flags,
                                                    mrc_time now) {
     const mrc_config *cf = &ep->cfg;
@@ -9917,17 +9927,14 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         } else {
             mrc__plist_push(c, &c->txl, psn, r, false);
         }
-        c->cc_inflight += nominal; /* mrc__cc_on_send */
-        if (x) x->inflight += nominal;
-        c->st.tx_data++;
-        c->st.tx_bytes += plen;
-        c->tx_nominal += nominal;
+        if (x) x->inflight += nominal; /* mrc__cc_on_send; c's at the end (nothing in the run reads them) */
         c->tlp_base = now;
+#ifdef MRC_ENABLE_TRACE
+        mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
+#endif
         MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
         c->sq_sent = ++k;
         c->snd_nxt = nxt = MRC__PSN_INC(psn);
-        ep->st.tx_pkts++; /* mrc__poll_tx's */
-        ep->st.tx_bytes += (uint64_t)hl + plen + pad;
         e->len = (int)need;
         j++;
         if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
@@ -9938,7 +9945,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             mrc__sched_ctl(c);
             if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
                 ep->txq_head = head;
-                return j;
+                goto done;
             }
         }
         /* mrc__req_tx_fast's requeue: packet k is next; the run goes on only where it is queued alone */
@@ -9961,10 +9968,14 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         c->in_txq = 1;
     }
     ep->txq_head = head;
-    return j;
+    goto done;
 requeue:
     ep->txq_head = head;
     mrc__sched_txq(c, w);
+done:
+#ifndef MRC_ENABLE_TRACE
+    mrc__tx_run_count(c, j, nominal, plen, hl + plen + pad);
+#endif
     return j;
 }
 #endif
@@ -10058,7 +10069,7 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
     for (i = 0; i < n; i++) {
         mrc_txpkt *t = &pkts[i];
 #if MRC_FAST_PATH
-        if (!(ep->epq_len | ep->ctq_len) && ep->txq_len == 1u && !ep->cfg.fast_path_off) {
+        if (ep->txq_len == 1u && !(ep->epq_len | ep->ctq_len) && !ep->cfg.fast_path_off) {
             unsigned m = mrc__req_tx_run(ep, t, n - i, flags, now); /* a run of one QP's middle packets */
             if (m) {
                 i += m - 1u;
