@@ -928,8 +928,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
     const unsigned np = cf->num_ports;
     const bool tseth = cf->tseth;
-    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, wroom, span, head = ep->txq_head;
+    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, wroom, lim, head = ep->txq_head;
     unsigned p = c->plane_rr, j, i;
+    uint64_t infl, cwnd; /* the congestion window's test in locals: nothing else in the run changes them */
     uint8_t th[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN]; /* the shared header bytes */
     uint64_t va;
     const uint8_t *src;
@@ -954,12 +955,17 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     /* every plane has EVs: mrc__ev_new_round keeps a plane's count, nothing else in the run changes it */
     for (i = 0; i < np; i++)
         if (!(c->n_act[i] | c->n_skip[i])) return 0;
-    /* the transmit list's span: its head stays (the run only appends), the sequence advances one per packet */
-    span = MRC__TXL_SPAN;
+    /* the transmit list's span: its head stays (the run only appends), the sequence advances one per packet; past
+     * it, as past the last entry, the QP stays queued */
+    lim = MRC__TXL_SPAN;
     if (c->txl.n) {
         uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
-        span = used >= MRC__TXL_SPAN ? 0u : MRC__TXL_SPAN - used;
+        if (used >= MRC__TXL_SPAN) return 0;
+        lim = MRC__TXL_SPAN - used;
     }
+    lim = MRC__MIN(lim, n);
+    infl = x ? x->inflight : 0u;
+    cwnd = x ? x->cwnd : ~(uint64_t)0 - nominal;
     /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
     mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
     mrc__st4(th + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
@@ -993,7 +999,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         mrc__psnrec *r;
         int rs;
         /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's that can change) */
-        if (!buf || e->cap < room || j == span) break;
+        if (!buf || e->cap < room) break;
         if (!bk || !(psn & (MRC__BLK_PSNS - 1u))) { /* else the block of the packet before */
             bk = mrc__blk(c, psn);
             if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
@@ -1003,15 +1009,14 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             ep->txq_len = 0;
             c->in_txq = 0;
         }
-        /* mrc__ev_pick(c, -1) on a plane with EVs, as mrc__req_tx_fast */
-        c->plane_rr = (uint8_t)(p + 1u == np ? 0u : p + 1u);
+        /* mrc__ev_pick(c, -1) on a plane with EVs, as mrc__req_tx_fast (plane_rr stored at the end) */
         if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
             slot = (uint16_t)rs;
         } else {
             if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
             slot = mrc__evr_at(c, p, c->act_pos[p]++);
         }
-        p = c->plane_rr;
+        p = p + 1u == np ? 0u : p + 1u;
         if (areq && ++c->pkts_since_areq >= areq) {
             a = 1;
             c->pkts_since_areq = 0;
@@ -1044,6 +1049,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         if (!j || !(psn & (MRC__BLK_PSNS - 1u))) {
             if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
                 ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
+                c->plane_rr = (uint8_t)p;
                 mrc__pool_enter(c, psn);
                 bk = mrc__blk(c, psn);
                 sc = true; /* a block handed to a waiting QP queues it */
@@ -1057,7 +1063,12 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         r->ev = (mrc__evslot)slot;
         r->flags = MRC__PR_INFLIGHT;
         r->txseq = (mrc__txseq)c->tx_count++;
-        if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
+        if (j && (psn & (MRC__BLK_PSNS - 1u))) { /* the tail is the packet before, in bk */
+            bk->rec[(psn - 1u) & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+            r->prev = (mrc__recidx)((psn - 1u) & (MRC_MAX_INFLIGHT - 1u));
+            c->txl.tail = psn;
+            c->txl.n++;
+        } else if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
             bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
             c->txl.tail = psn;
@@ -1065,7 +1076,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         } else {
             mrc__plist_push(c, &c->txl, psn, r, false);
         }
-        if (x) x->inflight += nominal; /* mrc__cc_on_send; c's at the end (nothing in the run reads them) */
+        infl += nominal;
+        if (x) x->inflight = infl; /* mrc__cc_on_send; c's at the end (nothing in the run reads them) */
         c->tlp_base = now;
 #ifdef MRC_ENABLE_TRACE
         mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
@@ -1080,20 +1092,23 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
         }
         if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
+            c->plane_rr = (uint8_t)p;
             mrc__sched_ctl(c);
             if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
                 ep->txq_head = head;
                 goto done;
             }
         }
-        /* mrc__req_tx_fast's requeue: packet k is next; the run goes on only where it is queued alone */
+        /* mrc__req_tx_fast's requeue: packet k is next (mrc__cc_fits with something in flight); the run goes on only
+         * where it is queued alone */
         if (MRC__LIKELY(k < last && (nxt & (MRC__BLK_PSNS - 1u)))) {
-            w = --wroom == 0u ? MRC__NEW_NO : mrc__cc_fits(x, nominal, now) ? MRC__NEW_OK : MRC__NEW_CWND;
+            w = --wroom == 0u ? MRC__NEW_NO : infl + nominal <= cwnd ? MRC__NEW_OK : MRC__NEW_CWND;
         } else {
+            c->plane_rr = (uint8_t)p;
             w = mrc__req_new(c);
             --wroom;
         }
-        if (w != MRC__NEW_OK || k >= last || j == n) goto requeue;
+        if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
         if (sc) {
             sc = false;
             if (ep->epq_len | ep->ctq_len | ep->txq_len) goto requeue;
@@ -1109,8 +1124,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     goto done;
 requeue:
     ep->txq_head = head;
+    c->plane_rr = (uint8_t)p;
     mrc__sched_txq(c, w);
 done:
+    c->plane_rr = (uint8_t)p;
 #ifndef MRC_ENABLE_TRACE
     mrc__tx_run_count(c, j, nominal, plen, hl + plen + pad);
 #endif
