@@ -9754,6 +9754,15 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         mrc__sched_txq(c, mrc__req_new(c));
     return (int)need;
 }
+#endif
+/* The transmit burst's runs below where speed is asked for: not under gcc -Os, where they would cost 2 KB of the
+ * Cortex-M4 core (a burst there is its single calls, as with MRC_FAST_PATH 0) */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__TX_RUN 1
+#else
+#define MRC__TX_RUN 0
+#endif
+#if MRC__TX_RUN
 /* ---- P37 bursts: a run of one QP's middle packets (docs/PROTOCOL.md P37 bursts, P22 fast paths) -------------------
  * When one QP is all that is queued (no endpoint operation, no control packet, the txq holds just it), a single call
  * sends its packet and, after a middle packet that leaves the next one sendable, queues it again at the tail of the
@@ -10085,7 +10094,7 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
     now = mrc__clock(ep, now);
     for (i = 0; i < n; i++) {
         mrc_txpkt *t = &pkts[i];
-#if MRC_FAST_PATH
+#if MRC__TX_RUN
         if (ep->txq_len == 1u && !(ep->epq_len | ep->ctq_len) && !ep->cfg.fast_path_off) {
             unsigned m = mrc__req_tx_run(ep, t, n - i, flags, now); /* a run of one QP's middle packets */
             if (m) {
