@@ -937,7 +937,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
     const unsigned np = cf->num_ports;
     const bool tseth = cf->tseth;
-    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, wroom, lim, head = ep->txq_head;
+    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, room_w, lim, head = ep->txq_head;
     unsigned p = c->plane_rr, j, i;
     uint64_t infl, cwnd; /* the congestion window's test in locals: nothing else in the run changes them */
     uint8_t th[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN]; /* the shared header bytes */
@@ -957,9 +957,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     room = (flags & MRC_TX_COPY) ? need : (size_t)MRC_HDR_MAX; /* an entry's least cap (need < MRC_HDR_MAX without) */
-    wroom = (uint32_t)mrc_psn_diff(psn, c->win_base);
-    if (wroom >= c->win_psns || !mrc__cc_fits(x, nominal, now)) return 0;
-    wroom = c->win_psns - wroom; /* PSNs the window takes from psn on */
+    room_w = (uint32_t)mrc_psn_diff(psn, c->win_base);
+    if (room_w >= c->win_psns || !mrc__cc_fits(x, nominal, now)) return 0;
+    room_w = c->win_psns - room_w; /* PSNs the window takes from psn on */
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: as mrc__req_tx_fast */
     /* every plane has EVs: mrc__ev_new_round keeps a plane's count, nothing else in the run changes it */
     for (i = 0; i < np; i++)
@@ -973,6 +973,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         lim = MRC__TXL_SPAN - used;
     }
     lim = MRC__MIN(lim, n);
+    room_w = MRC__MIN(MRC__MIN(room_w, last - k), lim); /* packets j below it: inside the window, middle, in lim */
     infl = x ? x->inflight : 0u;
     cwnd = x ? x->cwnd : ~(uint64_t)0 - nominal;
     /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
@@ -1109,15 +1110,20 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             }
         }
         /* mrc__req_tx_fast's requeue: packet k is next (mrc__cc_fits with something in flight); the run goes on only
-         * where it is queued alone */
-        if (MRC__LIKELY(k < last && (nxt & (MRC__BLK_PSNS - 1u)))) {
-            w = --wroom == 0u ? MRC__NEW_NO : infl + nominal <= cwnd ? MRC__NEW_OK : MRC__NEW_CWND;
+         * where it is queued alone. Below room_w it is inside the window, a middle packet and an entry of the run. */
+        if (MRC__LIKELY(j < room_w && (nxt & (MRC__BLK_PSNS - 1u)) && infl + nominal <= cwnd)) {
+            w = MRC__NEW_OK;
         } else {
-            c->plane_rr = (uint8_t)p;
-            w = mrc__req_new(c);
-            --wroom;
+            if (k < last && (nxt & (MRC__BLK_PSNS - 1u))) {
+                w = (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                    : infl + nominal <= cwnd                                ? MRC__NEW_OK
+                                                                            : MRC__NEW_CWND;
+            } else {
+                c->plane_rr = (uint8_t)p;
+                w = mrc__req_new(c);
+            }
+            if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
         }
-        if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
         if (sc) {
             sc = false;
             if (ep->epq_len | ep->ctq_len | ep->txq_len) goto requeue;
