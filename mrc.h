@@ -9859,6 +9859,262 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     return (int)need;
 }
 #endif
+/* The transmit burst's runs below where speed is asked for: not under gcc -Os, where they would cost 2 KB of the
+ * Cortex-M4 core (a burst there is its single calls, as with MRC_FAST_PATH 0) */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__TX_RUN 1
+#else
+#define MRC__TX_RUN 0
+#endif
+#if MRC__TX_RUN
+/* ---- P37 bursts: a run of one QP's middle packets (docs/PROTOCOL.md P37 bursts, P22 fast paths) -------------------
+ * When one QP is all that is queued (no endpoint operation, no control packet, the txq holds just it), a single call
+ * sends its packet and, after a middle packet that leaves the next one sendable, queues it again at the tail of the
+ * otherwise empty txq, so the next call takes it again. mrc__req_tx_run sends such a run of the current message's
+ * middle packets into consecutive burst entries, as that many calls of mrc__req_tx_fast would (the same updates, the
+ * same draws, the same bytes), with what cannot change within the run tested and built once: the QP in RTS with no
+ * probe due and nothing to retransmit (only acknowledgements, timers and the API change them), the header words
+ * every middle packet of the message shares (BTH words 0 and 1, METH, TSETH at one time, RETH's rkey and length: the
+ * PSN and the VA advance), the mrc_txinfo of those packets (less the EV's fields and the payload), the sub-packet
+ * window's test; the txq's pop and push of each packet become one store of its ring. Per packet: the entry's room,
+ * the pool block, the transmit list's span, the plane's EVs, the EV, the acknowledgement request, the record, the
+ * transmit list, the congestion window and the requeue decision. It stops before a packet the single call would not
+ * send this way (the message's last, a window or the pool full, a plane without EVs, an entry without room) with the
+ * QP queued as the single call left it, and after a packet that queued anything else or left it unqueued (as the
+ * single call did): the entry that follows then takes mrc__poll_tx. Returns the packets sent; 0: no such run, and
+ * nothing changed. Called with the txq holding only c and nothing else queued, the fast paths on. */
+/* the counters of m packets of a run: mrc__req_tx_fast's (mrc__cc_on_send's), then mrc__poll_tx's */
+MRC__PRIVATE MRC__INLINE void mrc__tx_run_count(mrc_conn *c, uint32_t m, uint32_t nominal, uint32_t plen,
+                                                uint32_t bytes) {
+    c->cc_inflight += (uint64_t)nominal * m;
+    c->st.tx_data += m;
+    c->st.tx_bytes += (uint64_t)plen * m;
+    c->tx_nominal += (uint64_t)nominal * m;
+    c->ep->st.tx_pkts += m;
+    c->ep->st.tx_bytes += (uint64_t)bytes * m;
+}
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt *t, unsigned n, unsigned flags,
+                                                   mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    const uint16_t cs = ep->txq[ep->txq_head % MRC_MAX_CONNS];
+    mrc_conn *c = ep->conns[cs];
+    mrc__ccx *x = mrc__conn_ccx(c);
+    const mrc__evprof *pf = mrc__conn_prof(c);
+    const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
+    const unsigned np = cf->num_ports;
+    const bool tseth = cf->tseth;
+    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, room_w, lim, head = ep->txq_head;
+    unsigned p = c->plane_rr, j, i;
+    uint64_t infl, cwnd; /* the congestion window's test in locals: nothing else in the run changes them */
+    uint8_t th[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN]; /* the shared header bytes */
+    uint64_t va;
+    const uint8_t *src;
+    size_t need, room;
+    mrc__wr *wr;
+    mrc__pblk *bk = (mrc__pblk *)0;
+    mrc_txinfo ti0;
+    bool tm = true, sc = true; /* the timer re-arm and the queues' tests still to make */
+    int w;
+    if (c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail || k == 0) return 0;
+    wr = MRC__SQ(c, wr_idx);
+    if (wr->len <= ((uint64_t)(k + 1u) << sh)) return 0; /* packet k is the message's last */
+    last = (wr->len - 1u) >> sh;                         /* the last packet's index: packets k .. last - 1 are middle */
+    hl = mrc__data_hdr_len(c, false);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    room = (flags & MRC_TX_COPY) ? need : (size_t)MRC_HDR_MAX; /* an entry's least cap (need < MRC_HDR_MAX without) */
+    room_w = (uint32_t)mrc_psn_diff(psn, c->win_base);
+    if (room_w >= c->win_psns || !mrc__cc_fits(x, nominal, now)) return 0;
+    room_w = c->win_psns - room_w; /* PSNs the window takes from psn on */
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24: as mrc__req_tx_fast */
+    /* every plane has EVs: mrc__ev_new_round keeps a plane's count, nothing else in the run changes it */
+    for (i = 0; i < np; i++)
+        if (!(c->n_act[i] | c->n_skip[i])) return 0;
+    /* the transmit list's span: its head stays (the run only appends), the sequence advances one per packet; past
+     * it, as past the last entry, the QP stays queued */
+    lim = MRC__TXL_SPAN;
+    if (c->txl.n) {
+        uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
+        if (used >= MRC__TXL_SPAN) return 0;
+        lim = MRC__TXL_SPAN - used;
+    }
+    lim = MRC__MIN(lim, n);
+    room_w = MRC__MIN(MRC__MIN(room_w, last - k), lim); /* packets j below it: inside the window, middle, in lim */
+    infl = x ? x->inflight : 0u;
+    cwnd = x ? x->cwnd : ~(uint64_t)0 - nominal;
+    /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
+    mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
+    mrc__st4(th + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(th + 8, 0u); /* the PSN's word: stored per packet */
+    mrc__st4(th + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    mrc__st4(th + MRC_BTH_LEN + MRC_METH_LEN,
+             MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                 MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+    MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_DMA_LEN, wr->len);
+    va = wr->remote_va;
+    src = wr->buf;
+    areq = cf->ack.request_every;
+    MRC_MEMSET(&ti0, 0, sizeof ti0);
+    ti0.dscp_class = (uint8_t)(cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    ti0.dscp = cf->dscp[ti0.dscp_class];
+    ti0.pad = (uint8_t)pad;
+    ti0.opcode = (uint8_t)MRC_OP_WRITE_MIDDLE;
+    ti0.ev_fmt = (uint8_t)MRC_EV_FMT_UDP; /* mrc__ev_txinfo without a profile */
+    ti0.peer = c->attr.peer;
+    ti0.qpn = c->qpn;
+    ti0.hdr_len = hl;
+    ti0.payload_len = plen;
+    for (j = 0;;) {
+        mrc_txpkt *e = &t[j];
+        uint8_t *buf = e->buf, *q;
+        mrc_txinfo *ti = &e->ti;
+        uint32_t a = 0, nxt;
+        uint16_t slot;
+        mrc__psnrec *r;
+        int rs;
+        /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's that can change) */
+        if (!buf || e->cap < room) break;
+        if (!bk || !(psn & (MRC__BLK_PSNS - 1u))) { /* else the block of the packet before */
+            bk = mrc__blk(c, psn);
+            if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
+        }
+        head = (head + 1u) % MRC_MAX_CONNS; /* the call's pop of the txq */
+        if (!j) {
+            ep->txq_len = 0;
+            c->in_txq = 0;
+        }
+        /* mrc__ev_pick(c, -1) on a plane with EVs, as mrc__req_tx_fast (plane_rr stored at the end) */
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
+            slot = (uint16_t)rs;
+        } else {
+            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+        }
+        p = p + 1u == np ? 0u : p + 1u;
+        if (areq && ++c->pkts_since_areq >= areq) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+        MRC_MEMCPY(buf, th, MRC_BTH_LEN + MRC_METH_LEN);
+        mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, tseth ? 1u : 0u) |
+                              MRC__FW(8, 4, MRC__BTH_PSN, psn));
+        q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+        if (tseth) {
+            MRC_MEMCPY(q, th + MRC_BTH_LEN + MRC_METH_LEN, MRC_TSETH_LEN);
+            q += MRC_TSETH_LEN;
+        }
+        MRC__FPUT(q, MRC__RETH_VA, va + ((uint64_t)k << sh));
+        MRC_MEMCPY(q + 8, th + sizeof th - 8, 8); /* RETH's rkey and length */
+        MRC_MEMCPY(ti, &ti0, sizeof *ti);
+        if (pf) {
+            mrc__ev_txinfo(c, slot, ti);
+        } else {
+            ti->port = c->evs[slot].port;
+            ti->ev = c->evs[slot].sport;
+        }
+        ti->payload = src + ((uint64_t)k << sh);
+        if (flags & MRC_TX_COPY) {
+            MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+            if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+            ti->payload = buf + hl;
+        }
+        /* commit: as mrc__req_tx_fast's for a middle packet; nxt_ret, set only by acknowledgements, is 0 after the
+         * first packet's mrc__pool_enter */
+        if (!j || !(psn & (MRC__BLK_PSNS - 1u))) {
+            if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
+                ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
+                c->plane_rr = (uint8_t)p;
+                mrc__pool_enter(c, psn);
+                bk = mrc__blk(c, psn);
+                sc = true; /* a block handed to a waiting QP queues it */
+            }
+        }
+        r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->ev_lost = 0;
+        bk->acked &= ~((uint64_t)1 << (psn & 63u));
+        bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+        r->ev = (mrc__evslot)slot;
+        r->flags = MRC__PR_INFLIGHT;
+        r->txseq = (mrc__txseq)c->tx_count++;
+        if (j && (psn & (MRC__BLK_PSNS - 1u))) { /* the tail is the packet before, in bk */
+            bk->rec[(psn - 1u) & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+            r->prev = (mrc__recidx)((psn - 1u) & (MRC_MAX_INFLIGHT - 1u));
+            c->txl.tail = psn;
+            c->txl.n++;
+        } else if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
+            bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+            r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
+            c->txl.tail = psn;
+            c->txl.n++;
+        } else {
+            mrc__plist_push(c, &c->txl, psn, r, false);
+        }
+        infl += nominal;
+        if (x) x->inflight = infl; /* mrc__cc_on_send; c's at the end (nothing in the run reads them) */
+        c->tlp_base = now;
+#ifdef MRC_ENABLE_TRACE
+        mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
+#endif
+        MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
+        c->sq_sent = ++k;
+        c->snd_nxt = nxt = MRC__PSN_INC(psn);
+        e->len = (int)need;
+        j++;
+        if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
+            mrc__req_timers_tx(c, now);
+            tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
+        }
+        if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
+            c->plane_rr = (uint8_t)p;
+            mrc__sched_ctl(c);
+            if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
+                ep->txq_head = head;
+                goto done;
+            }
+        }
+        /* mrc__req_tx_fast's requeue: packet k is next (mrc__cc_fits with something in flight); the run goes on only
+         * where it is queued alone. Below room_w it is inside the window, a middle packet and an entry of the run. */
+        if (MRC__LIKELY(j < room_w && (nxt & (MRC__BLK_PSNS - 1u)) && infl + nominal <= cwnd)) {
+            w = MRC__NEW_OK;
+        } else {
+            if (k < last && (nxt & (MRC__BLK_PSNS - 1u))) {
+                w = (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                    : infl + nominal <= cwnd                                ? MRC__NEW_OK
+                                                                            : MRC__NEW_CWND;
+            } else {
+                c->plane_rr = (uint8_t)p;
+                w = mrc__req_new(c);
+            }
+            if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
+        }
+        if (sc) {
+            sc = false;
+            if (ep->epq_len | ep->ctq_len | ep->txq_len) goto requeue;
+        }
+        ep->txq[head] = cs; /* mrc__sched_txq's push: the next pop takes it */
+        psn = nxt;
+    }
+    if (j) { /* stopped before entry j: queued as the last packet left it */
+        ep->txq_len = 1;
+        c->in_txq = 1;
+    }
+    ep->txq_head = head;
+    goto done;
+requeue:
+    ep->txq_head = head;
+    c->plane_rr = (uint8_t)p;
+    mrc__sched_txq(c, w);
+done:
+    c->plane_rr = (uint8_t)p;
+#ifndef MRC_ENABLE_TRACE
+    mrc__tx_run_count(c, j, nominal, plen, hl + plen + pad);
+#endif
+    return j;
+}
+#endif
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
  * nothing to send stays a few instructions, without this one's register saves) */
 MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
@@ -9948,6 +10204,15 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
     now = mrc__clock(ep, now);
     for (i = 0; i < n; i++) {
         mrc_txpkt *t = &pkts[i];
+#if MRC__TX_RUN
+        if (ep->txq_len == 1u && !(ep->epq_len | ep->ctq_len) && !ep->cfg.fast_path_off) {
+            unsigned m = mrc__req_tx_run(ep, t, n - i, flags, now); /* a run of one QP's middle packets */
+            if (m) {
+                i += m - 1u;
+                continue;
+            }
+        }
+#endif
         t->len = !t->buf                                            ? MRC_ERR_INVAL
                  : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
                  : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0

@@ -19,58 +19,95 @@ static int bu_post(sc_pair *p, unsigned i) {
     w.imm = i;
     return mrc_conn_post_write(p->q[0][0].c, &w, sc_now(p));
 }
-/* Two pairs from the same seed and plan: A of one is polled packet by packet, A of the other in bursts of 7; every
- * packet (its bytes, its payload, every mrc_txinfo field but the payload pointer) must be the same. */
-static int bu_tx_equal_body(sc_pair *p) {
+/* Two pairs from the same seed and plan: A of one is polled packet by packet, A of the other in bursts (of 7, or of
+ * 32 in the variants); every packet (its bytes, its payload, every mrc_txinfo field but the payload pointer) must be
+ * the same. The variants take the transmit burst's runs of middle packets (P37) through other shapes: the payload
+ * copied (MRC_TX_COPY), no TSETH with an acknowledgement request every 3 packets, a 1 KiB MTU with a fixed window that
+ * the bursts fill, and two QPs that share the transmit queue. */
+#define BU_MAXB 33u
+static uint8_t bu_b1[BU_MAXB][MRC_HDR_MAX + 4096 + 4], bu_b2[BU_MAXB][MRC_HDR_MAX + 4096 + 4];
+static void bu_tx_variant(sc_pair *p, unsigned v) {
+    if (v == 2) {
+        p->cfg[0].tseth = false;
+        p->cfg[1].tseth = false;
+        p->cfg[0].ack.request_every = 3;
+    } else if (v == 3) {
+        p->attr[0].path_mtu = p->attr[1].path_mtu = 1024;
+        p->cfg[0].cc.algo = MRC_CC_ALGO_FIXED;
+        p->cfg[0].cc.fixed_cwnd_bytes = 64u * 1200u;
+    } else if (v == 4) {
+        p->nq = 2;
+    }
+}
+static int bu_tx_equal_run(sc_pair *p, unsigned v) {
     sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
-    static uint8_t b1[8][MRC_HDR_MAX], b2[8][MRC_HDR_MAX];
-    mrc_txpkt k[8];
+    mrc_txpkt k[BU_MAXB];
+    const unsigned nb = v ? 32u : 7u, flags = v == 1 ? MRC_TX_COPY : 0u;
+    const size_t cap = v == 1 ? sizeof bu_b1[0] : MRC_HDR_MAX;
     unsigned total = 0, bursts = 0, i;
     int r = 1;
     if (!q) return 1;
-    sc_defaults(p, g_seed + 3700);
-    sc_defaults(q, g_seed + 3700);
+    sc_defaults(p, g_seed + 3700 + v);
+    sc_defaults(q, g_seed + 3700 + v);
+    bu_tx_variant(p, v);
+    bu_tx_variant(q, v);
     if (sc_start(p) != 0 || sc_start(q) != 0) goto out;
     for (i = 0; i < 6; i++)
         if (bu_post(p, i) != MRC_OK || bu_post(q, i) != MRC_OK) goto out;
+    if (v == 4) { /* the second QP's writes, interleaved */
+        for (i = 0; i < 3; i++) {
+            mrc_write w;
+            memset(&w, 0, sizeof w);
+            w.wr_id = 100u + i;
+            w.opcode = MRC_WR_WRITE;
+            w.buf = p->src[0] + (i << 16);
+            w.len = 30000u + i * 5000u;
+            w.remote_va = sc_iova(1) + (i << 16);
+            w.rkey = p->rkey[1];
+            if (mrc_conn_post_write(p->q[0][1].c, &w, sc_now(p)) != MRC_OK) goto out;
+            w.buf = q->src[0] + (i << 16);
+            w.rkey = q->rkey[1];
+            if (mrc_conn_post_write(q->q[0][1].c, &w, sc_now(q)) != MRC_OK) goto out;
+        }
+    }
     for (;;) {
         int n, j;
         memset(k, 0, sizeof k);
-        for (i = 0; i < 7; i++) {
-            k[i].buf = b2[i];
-            k[i].cap = sizeof b2[i];
+        for (i = 0; i < nb; i++) {
+            k[i].buf = bu_b2[i];
+            k[i].cap = cap;
         }
-        n = mrc_endpoint_poll_tx_burst(q->ep[0], k, 7, 0, sc_now(q));
-        if (n < 0 || n > 7) {
+        n = mrc_endpoint_poll_tx_burst(q->ep[0], k, nb, flags, sc_now(q));
+        if (n < 0 || n > (int)nb) {
             fail_at(__FILE__, __LINE__, "poll_tx_burst returned a bad count");
             goto out;
         }
-        for (j = 0; j <= n && j < 7; j++) {
+        for (j = 0; j <= n && j < (int)nb; j++) {
             mrc_txinfo ti;
             int m;
             memset(&ti, 0, sizeof ti);
-            m = mrc_endpoint_poll_tx(p->ep[0], b1[j], sizeof b1[j], 0, &ti, sc_now(p));
+            m = mrc_endpoint_poll_tx(p->ep[0], bu_b1[j], cap, flags, &ti, sc_now(p));
             if (m != k[j].len) {
-                printf("    packet %u: single call %d, burst entry %d\n", total, m, k[j].len);
+                printf("    variant %u, packet %u: single call %d, burst entry %d\n", v, total, m, k[j].len);
                 fail_at(__FILE__, __LINE__, "the same return value");
                 goto out;
             }
             if (m <= 0) break;
-            if (memcmp(b1[j], b2[j], (size_t)m) != 0 || ti.port != k[j].ti.port || ti.ev != k[j].ti.ev ||
+            if (memcmp(bu_b1[j], bu_b2[j], (size_t)m) != 0 || ti.port != k[j].ti.port || ti.ev != k[j].ti.ev ||
                 ti.dscp != k[j].ti.dscp || ti.opcode != k[j].ti.opcode || ti.pad != k[j].ti.pad ||
                 ti.hdr_len != k[j].ti.hdr_len || ti.payload_len != k[j].ti.payload_len || ti.qpn != k[j].ti.qpn ||
                 ti.peer != k[j].ti.peer || ti.dscp_class != k[j].ti.dscp_class ||
                 (ti.payload_len && memcmp(ti.payload, k[j].ti.payload, ti.payload_len) != 0)) {
-                printf("    packet %u differs\n", total);
+                printf("    variant %u, packet %u differs\n", v, total);
                 fail_at(__FILE__, __LINE__, "the same packet");
                 goto out;
             }
             total++;
         }
         bursts++;
-        if (n < 7) break; /* the window or the plan ended the burst early: both stopped at the same place */
+        if (n < (int)nb) break; /* the window or the plan ended the burst early: both stopped at the same place */
     }
-    note("%u packets in %u bursts, identical", total, bursts);
+    note("variant %u: %u packets in %u bursts, identical", v, total, bursts);
     if (total < 48) {
         fail_at(__FILE__, __LINE__, "total >= 48 (a burst test that sent little proves little)");
         goto out;
@@ -81,7 +118,18 @@ out:
     free(q);
     return r;
 }
+static int bu_tx_equal_body(sc_pair *p) { return bu_tx_equal_run(p, 0); }
+static int bu_tx_variants_body(sc_pair *p) {
+    unsigned v;
+    for (v = 1; v <= 4; v++) {
+        if (bu_tx_equal_run(p, v) != 0) return 1;
+        sc_free(p);
+        memset(p, 0, sizeof *p);
+    }
+    return 0;
+}
 SC_TEST(t_bu_tx_equal, bu_tx_equal_body)
+SC_TEST(t_bu_tx_variants, bu_tx_variants_body)
 
 /* ---- 2. transfers received in bursts: bit-exact and live under every impairment --------------------------------- */
 static void bu_link(mrc_wire_link *l, unsigned impaired) {
@@ -184,6 +232,7 @@ SC_TEST(t_bu_args, bu_args_body)
 
 const test_entry test_burst[] = {
     {"bu_tx_equal", t_bu_tx_equal},
+    {"bu_tx_variants", t_bu_tx_variants},
     {"bu_transfer", t_bu_transfer},
     {"bu_args", t_bu_args},
     {NULL, NULL},
