@@ -6011,6 +6011,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
 /* The QP enters ERR with this status (an MRC_ERR_* code): both halves flushed, MRC_EVT_CONN_ERROR raised; has_msn:
  * the peer's NAK named msn (the work requests before it completed) */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
+MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disarmed (not the heap key) */
 
 /* ====== src/qp.c ================================================================================================ */
 /* ================================================================================================================
@@ -6028,6 +6029,11 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+}
+/* Every timer of the QP disarmed (its heap key is the caller's to update) */
+MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
 }
 /* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
 MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
@@ -6060,8 +6066,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->heap_idx = MRC__NOHEAP;
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timers_never(c);
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -6171,8 +6176,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timers_never(c);
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -8892,7 +8896,7 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * P22 fast paths) sits beside the general path it shortcuts: the SACK and the responder's data fast paths beside
  * mrc__recv, the requester's new-data fast path beside mrc__poll_tx; make fast-check compares the two per call.
  * The burst calls (docs/PROTOCOL.md P37) take and give many packets per call and do each QP's leftover work once.
- * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
+ * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, qp, responder, requester, epop, check).
  * ============================================================================================================== */
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
@@ -9888,8 +9892,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         mrc__timer_rekey(c); /* exact again (P36 lazy deadlines: the key may have been early, and nothing was due) */
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
-            c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-            c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+            mrc__timers_never(c);
             mrc__timer_rekey(c);
         }
         mrc__sched_tx(c);
