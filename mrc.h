@@ -3244,7 +3244,7 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
 }
 /* GCRA token bucket in virtual time (P19 QP 0x2 and probe trust): true when the event is within the rate (and it is
  * then counted). T is the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 48 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
@@ -4254,7 +4254,7 @@ MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint3
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 92 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps,
                                                    uint32_t base_def, bool trimming, uint32_t mss, uint32_t min_cwnd) {
     uint64_t a_q16;
@@ -4608,7 +4608,7 @@ MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
     x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
-/* Out of line: cold code, which gcc -Os inlined into its callers at 48 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
     mrc__ccx *x = mrc__conn_ccx(c);
     const mrc__cc_ops *ops;
@@ -4863,7 +4863,7 @@ MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta) {
     if (delta > 0) pf->ev[slot].bad_refs++;
     else if (pf->ev[slot].bad_refs) pf->ev[slot].bad_refs--;
 }
-/* Out of line: cold code, which gcc -Os inlined into its callers at 52 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
     unsigned p;
     for (p = 0; p < MRC_MAX_PORTS; p++)
@@ -5022,7 +5022,7 @@ MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
     return t ? t : MRC__MAX(MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u), 2u * c->srtt);
 }
-/* Out of line: cold code, which gcc -Os inlined into its callers at 32 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
 /* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
  * default), without the back-off of Q8 EV health timers's */
@@ -5092,11 +5092,11 @@ MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned p
 
 /* ---- building the set --------------------------------------------------------------------------------------- */
 /* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 24 B more of Cortex-M4 code */
+MRC__STATIC_ASSERT(MRC__EV_NONE == 0xFFFFu, ev_none_bytes); /* all ones: a byte fill of 0xFF writes it */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__ev_lists_empty(mrc_conn *c) {
-    unsigned p;
     c->bad_head = c->bad_tail = MRC__EV_NONE;
-    for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
+    MRC_MEMSET(c->bk_head, 0xFF, sizeof c->bk_head); /* MRC__EV_NONE in every entry */
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
  * good ones fill each port's active share (ev.backup_pct held back), the rest wait as backups. O(n).
@@ -5779,7 +5779,7 @@ MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
 }
 /* ver_deadline: the verification probes out that have waited mrc__ev_ver_to fail (their EVs are demoted), freeing
  * their slots for the next; the deadline moves to the next expiry. O(MRC_MAX_PROBES). */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 12 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
     mrc_time to = mrc__ev_ver_to(c);
     unsigned i;
@@ -7101,7 +7101,7 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
  * the original never arrived - and is forgotten if an earlier transmission is SACKed instead; a second loss of the same
  * PSN, or a timeout, demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted:
  * docs/DESIGN.md P25 hashed-EV bypass knobs.) */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 56 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
@@ -8281,7 +8281,8 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         n.nfields = a->nfields;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
+        MRC_MEMSET(n.width, 0, sizeof n.width);
+        MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
     if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
@@ -8465,8 +8466,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         pf->id = id;
     }
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
-        for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
-            MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+        i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
+        MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);
         for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26 hop groups: and no hop groups
                                                                                      */
     }
@@ -8477,10 +8478,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) {
-            if (i < nf) pf->field[i] = a->field[i];
-            else MRC_MEMSET(&pf->field[i], 0, sizeof pf->field[i]);
-        }
+        MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
+        MRC_MEMSET(&pf->field[nf], 0, (MRC_MAX_EV_FIELDS - nf) * sizeof pf->field[0]);
     }
     pf->have = (uint8_t)have;
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
@@ -8823,7 +8822,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
         uint16_t occ[MRC_MAX_EVS];
-        for (i = 0; i < c->ev_count; i++) occ[i] = 0;
+        MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
         for (p = 0; p < MRC_MAX_PORTS; p++) {
             unsigned cap = mrc__ev_seglen(c, p), k;
             if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;

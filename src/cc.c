@@ -42,7 +42,7 @@ MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint3
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 92 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps,
                                                    uint32_t base_def, bool trimming, uint32_t mss, uint32_t min_cwnd) {
     uint64_t a_q16;
@@ -396,7 +396,7 @@ MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
     x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
-/* Out of line: cold code, which gcc -Os inlined into its callers at 48 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
     mrc__ccx *x = mrc__conn_ccx(c);
     const mrc__cc_ops *ops;

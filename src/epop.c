@@ -486,7 +486,8 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         n.nfields = a->nfields;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
+        MRC_MEMSET(n.width, 0, sizeof n.width);
+        MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
     if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
@@ -670,8 +671,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         pf->id = id;
     }
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
-        for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
-            MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+        i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
+        MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);
         for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26 hop groups: and no hop groups
                                                                                      */
     }
@@ -682,10 +683,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) {
-            if (i < nf) pf->field[i] = a->field[i];
-            else MRC_MEMSET(&pf->field[i], 0, sizeof pf->field[i]);
-        }
+        MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
+        MRC_MEMSET(&pf->field[nf], 0, (MRC_MAX_EV_FIELDS - nf) * sizeof pf->field[0]);
     }
     pf->have = (uint8_t)have;
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {

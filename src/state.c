@@ -169,7 +169,7 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
 }
 /* GCRA token bucket in virtual time (P19 QP 0x2 and probe trust): true when the event is within the rate (and it is
  * then counted). T is the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
-/* Out of line: cold code, which gcc -Os inlined into its callers at 48 B more of Cortex-M4 code */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
