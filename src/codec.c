@@ -768,8 +768,10 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
     }
     return mrc__pkt_decode_generic(p, len, o, k);
 }
+/* The public classifier through the table code, like the per-header decoders: the same results (tests/codec.c and
+ * fuzz/fuzz_decode.c compare it with the fast one), and the fast one is then the general receive path's alone */
 MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
-    return MRC__PKT_DECODE(p, len, o, k, true);
+    return mrc__pkt_decode_generic(p, len, o, k);
 }
 
 /* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15 ICRC and SRv6) -------------------------------- */
