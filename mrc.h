@@ -87,7 +87,9 @@
  *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
  *   MRC_CODEC_GENERIC      every header through the table-interpreting codec (tests, comparisons); by default the
- *                          data and SACK headers take fixed-offset fast paths built from the same tables
+ *                          core's data and SACK paths take fixed-offset fast paths built from the same tables (the
+ *                          public per-header decoders, and the encoders the core does not send through, take the
+ *                          table code whatever the macro)
  *   MRC_FAST_PATH          1 (default): common-case packets (an in-order data packet on a clean QP, the SACK it
  *                          causes, the SACK that advances the cumulative acknowledgement) take dedicated code paths
  *                          with the same results as the general code (docs/PROTOCOL.md P22 fast paths; make fast-check
@@ -2740,40 +2742,43 @@ MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_fast(uint8_t *p, size_t cap, c
     MRC__FPUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
     return MRC_CCSTATE_LEN;
 }
-/* The public entry points of the headers above: the fast path, or the generic one under MRC_CODEC_GENERIC */
+/* The public entry points of the headers above. The three the core sends its control packets through (BTH, SETH and
+ * CC_STATE encoders) take the fast path, or the generic one under MRC_CODEC_GENERIC; the others - the core never calls
+ * them: its receive and data paths use the fast functions directly - take the table code, the same results in less
+ * code (tests/codec.c compares the three for every header) */
 #ifdef MRC_CODEC_GENERIC
 #define MRC__CODEC(f) mrc__##f##_generic
 #else
 #define MRC__CODEC(f) mrc__##f##_fast
 #endif
 MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
-    return MRC__CODEC(bth_decode)(p, len, o, h);
+    return mrc__bth_decode_generic(p, len, o, h);
 }
 MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
     return MRC__CODEC(bth_encode)(p, cap, o, h);
 }
-MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) { return MRC__CODEC(meth_decode)(p, len, h); }
-MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) { return MRC__CODEC(meth_encode)(p, cap, h); }
+MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) { return mrc__meth_decode_generic(p, len, h); }
+MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) { return mrc__meth_encode_generic(p, cap, h); }
 MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h) {
-    return MRC__CODEC(tseth_decode)(p, len, h);
+    return mrc__tseth_decode_generic(p, len, h);
 }
 MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
-    return MRC__CODEC(tseth_encode)(p, cap, h);
+    return mrc__tseth_encode_generic(p, cap, h);
 }
-MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) { return MRC__CODEC(reth_decode)(p, len, h); }
-MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) { return MRC__CODEC(reth_encode)(p, cap, h); }
+MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) { return mrc__reth_decode_generic(p, len, h); }
+MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) { return mrc__reth_encode_generic(p, cap, h); }
 MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm) {
-    return MRC__CODEC(immdt_decode)(p, len, imm);
+    return mrc__immdt_decode_generic(p, len, imm);
 }
-MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) { return MRC__CODEC(immdt_encode)(p, cap, imm); }
+MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) { return mrc__immdt_encode_generic(p, cap, imm); }
 MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h) {
-    return MRC__CODEC(seth_decode)(p, len, o, h);
+    return mrc__seth_decode_generic(p, len, o, h);
 }
 MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h) {
     return MRC__CODEC(seth_encode)(p, cap, o, h);
 }
 MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
-    return MRC__CODEC(cc_state_decode)(p, len, h);
+    return mrc__cc_state_decode_generic(p, len, h);
 }
 MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h) {
     return MRC__CODEC(cc_state_encode)(p, cap, h);
@@ -2921,8 +2926,10 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
     }
     return mrc__pkt_decode_generic(p, len, o, k);
 }
+/* The public classifier through the table code, like the per-header decoders: the same results (tests/codec.c and
+ * fuzz/fuzz_decode.c compare it with the fast one), and the fast one is then the general receive path's alone */
 MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
-    return MRC__PKT_DECODE(p, len, o, k, true);
+    return mrc__pkt_decode_generic(p, len, o, k);
 }
 
 /* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15 ICRC and SRv6) -------------------------------- */
@@ -3017,6 +3024,7 @@ MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
+MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
 
 /* ---- memory regions ------------------------------------------------------------------------------------------- */
 MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
@@ -3243,7 +3251,8 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
 }
 /* GCRA token bucket in virtual time (P19 QP 0x2 and probe trust): true when the event is within the rate (and it is
  * then counted). T is the interval per token, tau the burst tolerance; T = 0 means unlimited. O(1), no division. */
-MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
     *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
@@ -3259,6 +3268,9 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
     ep->now = now; /* stored either way: no branch on the common path */
     return now;
 }
+/* The same for the control calls: out of line (in line in six of them it cost 60 B of Cortex-M4 code; the packet and
+ * timer calls keep it in line) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now) { return mrc__clock(ep, now); }
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
@@ -4249,8 +4261,9 @@ MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint3
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
-MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
-                                     bool trimming, uint32_t mss, uint32_t min_cwnd) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps,
+                                                   uint32_t base_def, bool trimming, uint32_t mss, uint32_t min_cwnd) {
     uint64_t a_q16;
     uint32_t base = cf->base_rtt ? cf->base_rtt : base_def;
     MRC_MEMSET(p, 0, sizeof *p);
@@ -4602,7 +4615,8 @@ MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
     x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
-MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
     mrc__ccx *x = mrc__conn_ccx(c);
     const mrc__cc_ops *ops;
     mrc__cc_on_ack(c, nominal);
@@ -4856,7 +4870,8 @@ MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta) {
     if (delta > 0) pf->ev[slot].bad_refs++;
     else if (pf->ev[slot].bad_refs) pf->ev[slot].bad_refs--;
 }
-MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
     unsigned p;
     for (p = 0; p < MRC_MAX_PORTS; p++)
         if (c->n_act[p] + c->n_skip[p]) return true;
@@ -5014,7 +5029,8 @@ MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
     return t ? t : MRC__MAX(MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u), 2u * c->srtt);
 }
-MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
 /* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
  * default), without the back-off of Q8 EV health timers's */
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
@@ -5083,10 +5099,11 @@ MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned p
 
 /* ---- building the set --------------------------------------------------------------------------------------- */
 /* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
-MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
-    unsigned p;
+MRC__STATIC_ASSERT(MRC__EV_NONE == 0xFFFFu, ev_none_bytes); /* all ones: a byte fill of 0xFF writes it */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_lists_empty(mrc_conn *c) {
     c->bad_head = c->bad_tail = MRC__EV_NONE;
-    for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
+    MRC_MEMSET(c->bk_head, 0xFF, sizeof c->bk_head); /* MRC__EV_NONE in every entry */
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
  * good ones fill each port's active share (ev.backup_pct held back), the rest wait as backups. O(n).
@@ -5769,7 +5786,8 @@ MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
 }
 /* ver_deadline: the verification probes out that have waited mrc__ev_ver_to fail (their EVs are demoted), freeing
  * their slots for the next; the deadline moves to the next expiry. O(MRC_MAX_PROBES). */
-MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
     mrc_time to = mrc__ev_ver_to(c);
     unsigned i;
     c->ver_deadline = MRC_TIME_NEVER;
@@ -6000,6 +6018,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
 /* The QP enters ERR with this status (an MRC_ERR_* code): both halves flushed, MRC_EVT_CONN_ERROR raised; has_msn:
  * the peer's NAK named msn (the work requests before it completed) */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
+MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disarmed (not the heap key) */
 
 /* ====== src/qp.c ================================================================================================ */
 /* ================================================================================================================
@@ -6017,6 +6036,11 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+}
+/* Every timer of the QP disarmed (its heap key is the caller's to update) */
+MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
 }
 /* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
 MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
@@ -6049,8 +6073,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->heap_idx = MRC__NOHEAP;
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timers_never(c);
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -6062,7 +6085,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
     if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    (void)mrc__clock(ep, now);
+    (void)mrc__clock_ctl(ep, now);
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0);
     }
@@ -6160,8 +6183,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timers_never(c);
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -6229,7 +6251,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now);
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
     if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE);
@@ -7086,7 +7108,8 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
  * the original never arrived - and is forgotten if an earlier transmission is SACKed instead; a second loss of the same
  * PSN, or a timeout, demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted:
  * docs/DESIGN.md P25 hashed-EV bypass knobs.) */
-MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
     mrc__ev_lost_at(c, r->ev, r->txseq, sent); /* P39 host losses */
@@ -7890,7 +7913,7 @@ MRC__PRIVATE void mrc__conn_ev_changed(mrc_conn *c) {
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now) {
     uint32_t bit, i;
     if (!ep || port < 1 || port > ep->cfg.num_ports) return MRC_ERR_INVAL;
-    (void)mrc__clock(ep, now);
+    (void)mrc__clock_ctl(ep, now);
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
@@ -8126,7 +8149,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     unsigned i, fi = MRC_MAX_EP_REQS;
     mrc__epkt k;
     if (!ep || !r) return MRC_ERR_INVAL;
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now);
     if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
     if (!mrc_endpoint_port_up(ep, r->port) || r->dscp < -1 || r->dscp > 63) return MRC_ERR_INVAL;
     if (r->ev_fmt != MRC_EV_FMT_UDP && r->ev_fmt != MRC_EV_FMT_STEV && r->ev_fmt != MRC_EV_FMT_SRV6)
@@ -8265,7 +8288,8 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         n.nfields = a->nfields;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
+        MRC_MEMSET(n.width, 0, sizeof n.width);
+        MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
     if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
@@ -8384,7 +8408,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     int rc;
     if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
@@ -8449,8 +8473,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         pf->id = id;
     }
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
-        for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
-            MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+        i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
+        MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);
         for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26 hop groups: and no hop groups
                                                                                      */
     }
@@ -8461,10 +8485,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) {
-            if (i < nf) pf->field[i] = a->field[i];
-            else MRC_MEMSET(&pf->field[i], 0, sizeof pf->field[i]);
-        }
+        MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
+        MRC_MEMSET(&pf->field[nf], 0, (MRC_MAX_EV_FIELDS - nf) * sizeof pf->field[0]);
     }
     pf->have = (uint8_t)have;
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
@@ -8537,7 +8559,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_EV_OP);
     if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0);
-    (void)mrc__clock(ep, now);
+    (void)mrc__clock_ctl(ep, now);
     count = *n;
     *n = 0;
     pf = mrc__prof_find(ep, profile_id);
@@ -8807,7 +8829,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
         uint16_t occ[MRC_MAX_EVS];
-        for (i = 0; i < c->ev_count; i++) occ[i] = 0;
+        MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
         for (p = 0; p < MRC_MAX_PORTS; p++) {
             unsigned cap = mrc__ev_seglen(c, p), k;
             if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
@@ -8880,7 +8902,7 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * P22 fast paths) sits beside the general path it shortcuts: the SACK and the responder's data fast paths beside
  * mrc__recv, the requester's new-data fast path beside mrc__poll_tx; make fast-check compares the two per call.
  * The burst calls (docs/PROTOCOL.md P37) take and give many packets per call and do each QP's leftover work once.
- * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
+ * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, qp, responder, requester, epop, check).
  * ============================================================================================================== */
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
@@ -10245,8 +10267,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         mrc__timer_rekey(c); /* exact again (P36 lazy deadlines: the key may have been early, and nothing was due) */
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
-            c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-            c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+            mrc__timers_never(c);
             mrc__timer_rekey(c);
         }
         mrc__sched_tx(c);

@@ -42,8 +42,9 @@ MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint3
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
-MRC__PRIVATE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps, uint32_t base_def,
-                                     bool trimming, uint32_t mss, uint32_t min_cwnd) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_nscc_cfg *cf, uint32_t rate_mbps,
+                                                   uint32_t base_def, bool trimming, uint32_t mss, uint32_t min_cwnd) {
     uint64_t a_q16;
     uint32_t base = cf->base_rtt ? cf->base_rtt : base_def;
     MRC_MEMSET(p, 0, sizeof *p);
@@ -395,7 +396,8 @@ MRC__PRIVATE MRC__INLINE void mrc__cc_on_ack(mrc_conn *c, uint32_t nominal) {
     x->inflight -= MRC__MIN(x->inflight, (uint64_t)nominal);
     if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
 }
-MRC__PRIVATE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__cc_on_loss(mrc_conn *c, uint32_t nominal, int why, mrc_time now) {
     mrc__ccx *x = mrc__conn_ccx(c);
     const mrc__cc_ops *ops;
     mrc__cc_on_ack(c, nominal);

@@ -112,7 +112,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
         uint16_t occ[MRC_MAX_EVS];
-        for (i = 0; i < c->ev_count; i++) occ[i] = 0;
+        MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
         for (p = 0; p < MRC_MAX_PORTS; p++) {
             unsigned cap = mrc__ev_seglen(c, p), k;
             if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;

@@ -584,40 +584,43 @@ MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_fast(uint8_t *p, size_t cap, c
     MRC__FPUT(p, MRC__CCS_RCVD, h->rcvd_bytes);
     return MRC_CCSTATE_LEN;
 }
-/* The public entry points of the headers above: the fast path, or the generic one under MRC_CODEC_GENERIC */
+/* The public entry points of the headers above. The three the core sends its control packets through (BTH, SETH and
+ * CC_STATE encoders) take the fast path, or the generic one under MRC_CODEC_GENERIC; the others - the core never calls
+ * them: its receive and data paths use the fast functions directly - take the table code, the same results in less
+ * code (tests/codec.c compares the three for every header) */
 #ifdef MRC_CODEC_GENERIC
 #define MRC__CODEC(f) mrc__##f##_generic
 #else
 #define MRC__CODEC(f) mrc__##f##_fast
 #endif
 MRC_API int mrc_bth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
-    return MRC__CODEC(bth_decode)(p, len, o, h);
+    return mrc__bth_decode_generic(p, len, o, h);
 }
 MRC_API int mrc_bth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
     return MRC__CODEC(bth_encode)(p, cap, o, h);
 }
-MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) { return MRC__CODEC(meth_decode)(p, len, h); }
-MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) { return MRC__CODEC(meth_encode)(p, cap, h); }
+MRC_API int mrc_meth_decode(const uint8_t *p, size_t len, mrc_meth *h) { return mrc__meth_decode_generic(p, len, h); }
+MRC_API int mrc_meth_encode(uint8_t *p, size_t cap, const mrc_meth *h) { return mrc__meth_encode_generic(p, cap, h); }
 MRC_API int mrc_tseth_decode(const uint8_t *p, size_t len, mrc_tseth *h) {
-    return MRC__CODEC(tseth_decode)(p, len, h);
+    return mrc__tseth_decode_generic(p, len, h);
 }
 MRC_API int mrc_tseth_encode(uint8_t *p, size_t cap, const mrc_tseth *h) {
-    return MRC__CODEC(tseth_encode)(p, cap, h);
+    return mrc__tseth_encode_generic(p, cap, h);
 }
-MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) { return MRC__CODEC(reth_decode)(p, len, h); }
-MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) { return MRC__CODEC(reth_encode)(p, cap, h); }
+MRC_API int mrc_reth_decode(const uint8_t *p, size_t len, mrc_reth *h) { return mrc__reth_decode_generic(p, len, h); }
+MRC_API int mrc_reth_encode(uint8_t *p, size_t cap, const mrc_reth *h) { return mrc__reth_encode_generic(p, cap, h); }
 MRC_API int mrc_immdt_decode(const uint8_t *p, size_t len, uint32_t *imm) {
-    return MRC__CODEC(immdt_decode)(p, len, imm);
+    return mrc__immdt_decode_generic(p, len, imm);
 }
-MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) { return MRC__CODEC(immdt_encode)(p, cap, imm); }
+MRC_API int mrc_immdt_encode(uint8_t *p, size_t cap, uint32_t imm) { return mrc__immdt_encode_generic(p, cap, imm); }
 MRC_API int mrc_seth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_seth *h) {
-    return MRC__CODEC(seth_decode)(p, len, o, h);
+    return mrc__seth_decode_generic(p, len, o, h);
 }
 MRC_API int mrc_seth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_seth *h) {
     return MRC__CODEC(seth_encode)(p, cap, o, h);
 }
 MRC_API int mrc_cc_state_decode(const uint8_t *p, size_t len, mrc_cc_state *h) {
-    return MRC__CODEC(cc_state_decode)(p, len, h);
+    return mrc__cc_state_decode_generic(p, len, h);
 }
 MRC_API int mrc_cc_state_encode(uint8_t *p, size_t cap, const mrc_cc_state *h) {
     return MRC__CODEC(cc_state_encode)(p, cap, h);
@@ -765,8 +768,10 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_decode_fast(const uint8_t *p, size_t len, 
     }
     return mrc__pkt_decode_generic(p, len, o, k);
 }
+/* The public classifier through the table code, like the per-header decoders: the same results (tests/codec.c and
+ * fuzz/fuzz_decode.c compare it with the fast one), and the fast one is then the general receive path's alone */
 MRC_API int mrc_pkt_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_pkt *k) {
-    return MRC__PKT_DECODE(p, len, o, k, true);
+    return mrc__pkt_decode_generic(p, len, o, k);
 }
 
 /* ---- CRC-32 and the RoCEv2 ICRC (docs/PROTOCOL.md "ICRC", Q15 ICRC and SRv6) -------------------------------- */

@@ -6,7 +6,7 @@
  * P22 fast paths) sits beside the general path it shortcuts: the SACK and the responder's data fast paths beside
  * mrc__recv, the requester's new-data fast path beside mrc__poll_tx; make fast-check compares the two per call.
  * The burst calls (docs/PROTOCOL.md P37) take and give many packets per call and do each QP's leftover work once.
- * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
+ * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, qp, responder, requester, epop, check).
  * ============================================================================================================== */
 #include "endpoint.h"
 #include "codec.h"
@@ -16,6 +16,7 @@
 #include "cc.h"
 #include "path.h"
 #include "path_policy.h"
+#include "qp.h"
 #include "responder.h"
 #include "requester.h"
 #include "epop.h"
@@ -1383,8 +1384,7 @@ MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
         mrc__timer_rekey(c); /* exact again (P36 lazy deadlines: the key may have been early, and nothing was due) */
         if (c->deadline <= now) { /* every handler re-arms in the future; never spin on a broken invariant */
             MRC_ASSERT(0);
-            c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-            c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+            mrc__timers_never(c);
             mrc__timer_rekey(c);
         }
         mrc__sched_tx(c);

@@ -111,7 +111,7 @@ MRC__PRIVATE void mrc__conn_ev_changed(mrc_conn *c) {
 MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_time now) {
     uint32_t bit, i;
     if (!ep || port < 1 || port > ep->cfg.num_ports) return MRC_ERR_INVAL;
-    (void)mrc__clock(ep, now);
+    (void)mrc__clock_ctl(ep, now);
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     if (up) ep->ports_up |= bit;
@@ -347,7 +347,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     unsigned i, fi = MRC_MAX_EP_REQS;
     mrc__epkt k;
     if (!ep || !r) return MRC_ERR_INVAL;
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now);
     if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
     if (!mrc_endpoint_port_up(ep, r->port) || r->dscp < -1 || r->dscp > 63) return MRC_ERR_INVAL;
     if (r->ev_fmt != MRC_EV_FMT_UDP && r->ev_fmt != MRC_EV_FMT_STEV && r->ev_fmt != MRC_EV_FMT_SRV6)
@@ -486,7 +486,8 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         n.nfields = a->nfields;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) n.width[i] = i < a->nfields ? a->width[i] : 0u;
+        MRC_MEMSET(n.width, 0, sizeof n.width);
+        MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
     if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
@@ -605,7 +606,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     int rc;
     if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
     to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
@@ -670,8 +671,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         pf->id = id;
     }
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
-        for (i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count; i < MRC_MAX_EVS; i++)
-            MRC_MEMSET(&pf->ev[i], 0, sizeof pf->ev[i]);
+        i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
+        MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);
         for (i = 0; i < MRC_MAX_EVS; i++) pf->ev[i].group = pf->ev[i].grp_nx = 0; /* P26 hop groups: and no hop groups
                                                                                      */
     }
@@ -682,10 +683,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
-        for (i = 0; i < MRC_MAX_EV_FIELDS; i++) {
-            if (i < nf) pf->field[i] = a->field[i];
-            else MRC_MEMSET(&pf->field[i], 0, sizeof pf->field[i]);
-        }
+        MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
+        MRC_MEMSET(&pf->field[nf], 0, (MRC_MAX_EV_FIELDS - nf) * sizeof pf->field[0]);
     }
     pf->have = (uint8_t)have;
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
@@ -758,7 +757,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_EV_OP);
     if (!n || (*n && !e) || op > MRC_EV_OP_QUERY_ARRAY) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_OP, 0);
-    (void)mrc__clock(ep, now);
+    (void)mrc__clock_ctl(ep, now);
     count = *n;
     *n = 0;
     pf = mrc__prof_find(ep, profile_id);

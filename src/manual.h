@@ -87,7 +87,9 @@
  *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
  *   MRC_CODEC_GENERIC      every header through the table-interpreting codec (tests, comparisons); by default the
- *                          data and SACK headers take fixed-offset fast paths built from the same tables
+ *                          core's data and SACK paths take fixed-offset fast paths built from the same tables (the
+ *                          public per-header decoders, and the encoders the core does not send through, take the
+ *                          table code whatever the macro)
  *   MRC_FAST_PATH          1 (default): common-case packets (an in-order data packet on a clean QP, the SACK it
  *                          causes, the SACK that advances the cumulative acknowledgement) take dedicated code paths
  *                          with the same results as the general code (docs/PROTOCOL.md P22 fast paths; make fast-check

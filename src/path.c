@@ -65,7 +65,8 @@ MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta) {
     if (delta > 0) pf->ev[slot].bad_refs++;
     else if (pf->ev[slot].bad_refs) pf->ev[slot].bad_refs--;
 }
-MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(ports) */
     unsigned p;
     for (p = 0; p < MRC_MAX_PORTS; p++)
         if (c->n_act[p] + c->n_skip[p]) return true;
@@ -223,7 +224,8 @@ MRC__PRIVATE mrc_time mrc__evp_base(const mrc_conn *c) {
     mrc_time t = c->ep->cfg.ev.probe_interval_ns;
     return t ? t : MRC__MAX(MRC__MIN(MRC__MAX(8u * c->srtt, (mrc_time)10000u), (mrc_time)10000000u), 2u * c->srtt);
 }
-MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { return mrc__evp_base(c) << c->evp_backoff; }
 /* P35 sweeps: how long a verification probe waits for its answer: a quarter of a probe round (2 smoothed RTTs by
  * default), without the back-off of Q8 EV health timers's */
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
@@ -292,10 +294,11 @@ MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned p
 
 /* ---- building the set --------------------------------------------------------------------------------------- */
 /* No ASSUMED_BAD FIFO, no backup stacks (MRC__EV_NONE: slot 0 is a real slot). */
-MRC__PRIVATE void mrc__ev_lists_empty(mrc_conn *c) {
-    unsigned p;
+MRC__STATIC_ASSERT(MRC__EV_NONE == 0xFFFFu, ev_none_bytes); /* all ones: a byte fill of 0xFF writes it */
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_lists_empty(mrc_conn *c) {
     c->bad_head = c->bad_tail = MRC__EV_NONE;
-    for (p = 0; p < MRC_MAX_PORTS; p++) c->bk_head[p] = MRC__EV_NONE;
+    MRC_MEMSET(c->bk_head, 0xFF, sizeof c->bk_head); /* MRC__EV_NONE in every entry */
 }
 /* Recompute every list from the slots' states, ports and the profile's DENIED flags: ASSUMED_BAD EVs stay bad;
  * good ones fill each port's active share (ev.backup_pct held back), the rest wait as backups. O(n).

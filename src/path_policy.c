@@ -351,7 +351,8 @@ MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
 }
 /* ver_deadline: the verification probes out that have waited mrc__ev_ver_to fail (their EVs are demoted), freeing
  * their slots for the next; the deadline moves to the next expiry. O(MRC_MAX_PROBES). */
-MRC__PRIVATE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
     mrc_time to = mrc__ev_ver_to(c);
     unsigned i;
     c->ver_deadline = MRC_TIME_NEVER;

@@ -21,6 +21,11 @@ MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
 }
+/* Every timer of the QP disarmed (its heap key is the caller's to update) */
+MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
+    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
+    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+}
 /* Every per-connection protocol variable back to its RESET value; identity (ep, slot, qpn, user) is kept. */
 MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -52,8 +57,7 @@ MRC__PRIVATE void mrc__conn_clear(mrc_conn *c) {
     c->heap_idx = MRC__NOHEAP;
     mrc__ev_lists_empty(c); /* 0 is a slot: the empty lists need their sentinel */
     c->deadline = MRC_TIME_NEVER;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timers_never(c);
     c->state = MRC_QPS_RESET;
     c->attr.state = MRC_QPS_RESET;
     c->attr.pkey = 0xFFFF;
@@ -65,7 +69,7 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_CONN_INIT);
     if (!c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    (void)mrc__clock(ep, now);
+    (void)mrc__clock_ctl(ep, now);
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         if (ep->conns[i] == c) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ALREADY_ATTACHED, 0);
     }
@@ -163,8 +167,7 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     c->tlp2 = 0;
     mrc__cc_release(c); /* its packets in flight no longer count against the peer's window */
     c->sack_pending = 0;
-    c->rto_deadline = c->tlp_deadline = c->sack_deadline = c->evp_deadline = MRC_TIME_NEVER;
-    c->nopath_deadline = c->pace_deadline = c->reo_deadline = c->ver_deadline = MRC_TIME_NEVER;
+    mrc__timers_never(c);
     mrc__timer_update(c);
     mrc__sched_ev(c);
 }
@@ -232,7 +235,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now);
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
     if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE);

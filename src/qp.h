@@ -8,4 +8,5 @@
 /* The QP enters ERR with this status (an MRC_ERR_* code): both halves flushed, MRC_EVT_CONN_ERROR raised; has_msn:
  * the peer's NAK named msn (the work requests before it completed) */
 MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t msn, mrc_time now);
+MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disarmed (not the heap key) */
 #endif /* MRC__SRC_QP_H */

@@ -179,7 +179,8 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
  * the original never arrived - and is forgotten if an earlier transmission is SACKed instead; a second loss of the same
  * PSN, or a timeout, demotes at once. (Demoting an ECMP-hashed EV at once instead was tried and not adopted:
  * docs/DESIGN.md P25 hashed-EV bypass knobs.) */
-MRC__PRIVATE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
     c->st.ev_losses++;
     mrc__ev_lost_at(c, r->ev, r->txseq, sent); /* P39 host losses */

@@ -5,9 +5,10 @@
  *
  * White-box (MRC_STATIC: its own copy of the core's codec, tests/test.h). mrc.h builds the headers of the data and
  * SACK path (BTH, METH, TSETH, RETH, ImmDt, SETH, CC_STATE) and the packet classifier twice from the same layout
- * tables: mrc__*_fast (straight-line, what the public functions use) and mrc__*_generic (the table interpreter;
- * MRC_CODEC_GENERIC). Every codec_fast check runs the fast, the generic and the public function on the same input and
- * wants, from all three, the same return code and
+ * tables: mrc__*_fast (straight-line, what the core's paths and the public BTH, SETH and CC_STATE encoders use) and
+ * mrc__*_generic (the table interpreter; MRC_CODEC_GENERIC, and the other public functions). Every codec_fast check
+ * runs the fast, the generic and the public function on the same input and wants, from all three, the same return
+ * code and
  *   - encoders: the same bytes in the whole output buffer, which starts as the same junk in each, so a byte written
  *     (or left alone) differently shows, inside the header, past it and past cap;
  *   - decoders: the same struct, which starts as the same junk in each (memcmp of all of it, padding included, then
