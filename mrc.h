@@ -6387,6 +6387,7 @@ enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 }; /* mrc__ctl.ki
 MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi); /* the SETH sack_offset (Q4 SACK bitmap order) */
 MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
                                 uint8_t pr);
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_sack_merge(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts);
 MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri);
 MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c);
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c);
@@ -6448,6 +6449,30 @@ MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
     }
     c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
     mrc__sched_tx(c);
+}
+/* mrc__rsp_sack of a plain SACK (m NONE, not a probe answer) when the queue's tail is one it coalesces into and the
+ * named PSNs still fit one slice (mrc__ctl_push's keep): the tail rewritten in place, member by member - the bytes
+ * mrc__ctl_push's copy of the zeroed entry would leave (its padding is zero already: every entry is a copy of a zeroed
+ * one or written so). false, with nothing changed, otherwise (then mrc__rsp_sack decides as always). */
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_sack_merge(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts) {
+    mrc__ctl *t = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
+    uint32_t lo, hi;
+    int32_t olo;
+    if (c->ctlq_tail == c->ctlq_head || t->kind != MRC__CTL_SACK || t->pr || t->m != MRC_M_NONE) return false;
+    lo = mrc_psn_diff(t->lo, psn) < 0 ? t->lo : psn;
+    hi = mrc_psn_diff(t->hi, psn) > 0 ? t->hi : psn;
+    olo = mrc_psn_diff(lo, c->cack);
+    if (olo > 0 && olo < mrc__sack_slice(c, hi)) return false;
+    t->psn = psn;
+    t->ev = ev;
+    t->lo = lo;
+    t->hi = hi;
+    t->ts = ts;
+    t->reason = 0;
+    t->port = port;
+    c->sack_pending = 0;
+    c->sack_deadline = MRC_TIME_NEVER;
+    return true;
 }
 MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
                                 uint8_t pr) {
@@ -9429,7 +9454,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
-        } else {
+        } else if (ce || !mrc__rsp_sack_merge(c, psn, ri->ev, ri->port, ts)) { /* a burst's SACKs coalesce in place */
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {

@@ -567,7 +567,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
-        } else {
+        } else if (ce || !mrc__rsp_sack_merge(c, psn, ri->ev, ri->port, ts)) { /* a burst's SACKs coalesce in place */
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
