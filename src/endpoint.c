@@ -567,7 +567,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
-        } else if (ce || !mrc__rsp_sack_merge(c, psn, ri->ev, ri->port, ts)) { /* a burst's SACKs coalesce in place */
+        } else {
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
@@ -596,6 +596,148 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     if (dst) MRC_MEMCPY(dst, pkt + off, (size_t)plen);
     return MRC_OK;
 }
+
+/* P37 bursts, runs of one QP's in-order data packets (below): where speed is asked for; gcc -Os leaves them out (about
+ * 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone, as before */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__BURST_RUNS 1
+#else
+#define MRC__BURST_RUNS 0
+#endif
+#if MRC__BURST_RUNS
+/* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
+ * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst, mrc__recv_one and
+ * mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, into a host region, not
+ * CE-marked, and the SACK it may owe is written into an empty queue or merges into the tail, it is taken as they take
+ * it in a burst; the first packet that is not this case ends the run, nothing of it changed (the caller takes it as
+ * before). What the per-packet path finds anew each time is found once per run: the QP (a packet with the QP's QPN is
+ * what the lookup would find it for), its state and rights, an empty reorder state (an in-order arrival keeps it
+ * empty), the requester half idle or not (nothing here changes it), no transport ACKs asked for. Returns the packets
+ * taken (0: none, the first not this case; their rc MRC_OK). */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc,
+                                                      mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
+    uint32_t mtu, qpn;
+    unsigned i;
+    bool req_idle;
+    /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
+     * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
+    if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
+        (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE) || c->ooo ||
+        cf->ack.tack_every)
+        return 0;
+    req_idle = mrc__req_idle(c);
+    mtu = 1u << c->mtu_shift;
+    qpn = c->qpn;
+    for (i = 0; i < n; i++, k++) {
+        const uint8_t *pkt = k->pkt, *q;
+        size_t len = k->len, off;
+        uint32_t psn, op, dlen, pad, plen, rkey, mi;
+        uint64_t mro;
+        uint16_t ts = 0;
+        bool last, sack;
+        mrc__ctl *e = (mrc__ctl *)0;
+        /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case */
+        if (!pkt || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
+            len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
+            break;
+        op = pkt[0];
+        if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
+            k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED] || k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ||
+            (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
+            ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
+            break;
+        psn = MRC__FX(pkt, MRC__BTH_PSN);
+        if (psn != MRC__PSN_INC(c->cack)) break;
+        q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
+        if (MRC__FX(pkt, MRC__BTH_TS)) {
+            ts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
+            q += MRC_TSETH_LEN;
+        }
+        off = (size_t)(q - pkt) + MRC_RETH_LEN;
+        dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+        last = op > MRC_OP_WRITE_MIDDLE;
+        pad = MRC__FX(pkt, MRC__BTH_PAD);
+        if (!last) {
+            plen = mtu;
+            if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu) break;
+        } else {
+            if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+            else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u;
+            if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) break;
+        }
+        if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+            c->rsp_win)
+            break;
+        rkey = MRC__FX(q, MRC__RETH_RKEY);
+        mi = (rkey >> 8) - 1u;
+        if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
+        if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
+                                     MRC_ACCESS_REMOTE_WRITE)
+            break;
+        mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
+        if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
+        /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
+         * at psn, which becomes cack) */
+        sack = MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending + 1u >= cf->ack.sack_every;
+        if (sack && c->ctlq_head != c->ctlq_tail) {
+            e = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
+            if (e->kind != MRC__CTL_SACK || e->pr || e->m != MRC_M_NONE) break;
+        } else if (sack && !req_idle) {
+            break;
+        }
+        /* taken: mrc__recv_one's counters, then mrc__rsp_fast_data's steps for this case, in its order */
+        ep->st.rx_bytes += len;
+        ep->st.rx_pkts++;
+        MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, k->ri.port);
+        c->st.rx_data++;
+        mrc__rsp_epoch(ep, c, now);
+        c->st.rx_bytes_placed += plen;
+        c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR;
+        if (last) {
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = psn;
+        if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+        c->pend_psn = psn;
+        c->pend_ev = k->ri.ev;
+        c->pend_ts = ts;
+        c->pend_port = k->ri.port;
+        if (!sack) {
+            c->sack_pending++;
+            if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
+        } else {
+            if (e) { /* mrc__rsp_sack_merge */
+                if (mrc_psn_diff(e->lo, psn) >= 0) e->lo = psn;
+                if (mrc_psn_diff(e->hi, psn) <= 0) e->hi = psn;
+            } else { /* into the empty queue, as mrc__rsp_fast_data */
+                e = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
+                e->lo = e->hi = psn;
+                e->kind = MRC__CTL_SACK;
+                e->m = MRC_M_NONE;
+                e->pr = 0;
+                if (!c->in_ctq) {
+                    c->in_ctq = 1;
+                    mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+                }
+            }
+            e->psn = psn;
+            e->ev = k->ri.ev;
+            e->ts = ts;
+            e->reason = 0;
+            e->port = k->ri.port;
+            c->sack_pending = 0;
+            c->sack_deadline = MRC_TIME_NEVER;
+        }
+        if (!(c->bflags & MRC__BURST_DIRTY)) mrc__burst_defer(ep, c); /* (the queue is not full: no flush) */
+        if (rc) rc[i] = MRC_OK;
+        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+    }
+    return i;
+}
+#endif
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
@@ -707,18 +849,53 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     return mrc__recv_one(ep, pkt, len, ri, mrc__clock(ep, now));
 }
 /* P37 bursts: the packets in order at one time; the per-QP work a packet leaves (NSCC's update, the RTO/TLP re-arm,
- * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls */
+ * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls.
+ * In-order data packets of one QP are taken as a run (mrc__rsp_fast_run, where MRC__BURST_RUNS), unless
+ * ep->burst_no_runs (the fast-path check's reference, tests/fixtures/mrc_fastcheck.h: every packet alone, through
+ * mrc__recv_one). */
 MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now) {
-    unsigned i;
+    const mrc_rxpkt *k, *end;
     int ok = 0;
     if (!ep || (!pkts && n)) return MRC_ERR_INVAL;
-    now = mrc__clock(ep, now);
+    (void)mrc__clock(ep, now); /* ep->now from here on: a value fewer kept across the calls */
     ep->in_burst = 1;
-    for (i = 0; i < n; i++) {
-        const mrc_rxpkt *k = &pkts[i];
-        int r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
-                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, now);
-        if (rc) rc[i] = r;
+    for (k = pkts, end = pkts + n; k != end; k++) {
+        int r;
+#if MRC__BURST_RUNS
+        /* mrc__recv_one's fast-path dispatch, with a Write's run of in-order packets (ep->burst_no_runs: the fast-path
+         * check's reference takes every packet through mrc__recv_one) */
+        if (k->pkt && k->ri.port - 1u < ep->cfg.num_ports && !(k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) &&
+            k->len >= (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN && !ep->cfg.fast_path_off &&
+            !ep->burst_no_runs) {
+            unsigned op = k->pkt[0];
+            if (op == MRC_OP_SACK) {
+                ep->st.rx_bytes += k->len;
+                ep->st.rx_pkts++;
+                r = mrc__req_sack_fast(ep, k->pkt, k->len, &k->ri, ep->now);
+            } else if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST &&
+                       op != MRC_OP_WRITE_LAST_IMM) {
+                unsigned m = mrc__rsp_fast_run(ep, k, (unsigned)(end - k), rc, ep->now);
+                if (m) {
+                    k += m - 1u;
+                    if (rc) rc += m;
+                    ok += (int)m;
+                    continue;
+                }
+                ep->st.rx_bytes += k->len;
+                ep->st.rx_pkts++;
+                r = mrc__rsp_fast_data(ep, k->pkt, k->len, &k->ri, ep->now);
+            } else {
+                ep->st.rx_bytes += k->len;
+                ep->st.rx_pkts++;
+                r = mrc__recv(ep, k->pkt, k->len, &k->ri, ep->now);
+            }
+        } else
+#endif
+        {
+            r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
+                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, ep->now);
+        }
+        if (rc) *rc++ = r;
         ok += r == MRC_OK;
     }
     mrc__burst_flush(ep);

@@ -49,30 +49,6 @@ MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
     c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
     mrc__sched_tx(c);
 }
-/* mrc__rsp_sack of a plain SACK (m NONE, not a probe answer) when the queue's tail is one it coalesces into and the
- * named PSNs still fit one slice (mrc__ctl_push's keep): the tail rewritten in place, member by member - the bytes
- * mrc__ctl_push's copy of the zeroed entry would leave (its padding is zero already: every entry is a copy of a zeroed
- * one or written so). false, with nothing changed, otherwise (then mrc__rsp_sack decides as always). */
-MRC__PRIVATE MRC__INLINE bool mrc__rsp_sack_merge(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts) {
-    mrc__ctl *t = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
-    uint32_t lo, hi;
-    int32_t olo;
-    if (c->ctlq_tail == c->ctlq_head || t->kind != MRC__CTL_SACK || t->pr || t->m != MRC_M_NONE) return false;
-    lo = mrc_psn_diff(t->lo, psn) < 0 ? t->lo : psn;
-    hi = mrc_psn_diff(t->hi, psn) > 0 ? t->hi : psn;
-    olo = mrc_psn_diff(lo, c->cack);
-    if (olo > 0 && olo < mrc__sack_slice(c, hi)) return false;
-    t->psn = psn;
-    t->ev = ev;
-    t->lo = lo;
-    t->hi = hi;
-    t->ts = ts;
-    t->reason = 0;
-    t->port = port;
-    c->sack_pending = 0;
-    c->sack_deadline = MRC_TIME_NEVER;
-    return true;
-}
 MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
                                 uint8_t pr) {
     mrc__ctl e;

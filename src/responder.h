@@ -11,7 +11,6 @@ enum { MRC__CTL_SACK = 1, MRC__CTL_NACK = 2, MRC__CTL_AETH = 3 }; /* mrc__ctl.ki
 MRC__PRIVATE int32_t mrc__sack_slice(const mrc_conn *c, uint32_t hi); /* the SETH sack_offset (Q4 SACK bitmap order) */
 MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts, uint8_t m,
                                 uint8_t pr);
-MRC__PRIVATE MRC__INLINE bool mrc__rsp_sack_merge(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t port, uint16_t ts);
 MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri);
 MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c);
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c);
