@@ -8884,6 +8884,14 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, responder, requester, epop, check).
  * ============================================================================================================== */
 
+/* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run): where speed is asked for; gcc -Os leaves them out (about
+ * 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone, as before */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__BURST_RUNS 1
+#else
+#define MRC__BURST_RUNS 0
+#endif
+
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
 /* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
  * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
@@ -9460,13 +9468,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     return MRC_OK;
 }
 
-/* P37 bursts, runs of one QP's in-order data packets (below): where speed is asked for; gcc -Os leaves them out (about
- * 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone, as before */
-#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
-#define MRC__BURST_RUNS 1
-#else
-#define MRC__BURST_RUNS 0
-#endif
 #if MRC__BURST_RUNS
 /* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
  * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst, mrc__recv_one and
