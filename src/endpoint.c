@@ -21,8 +21,8 @@
 #include "epop.h"
 #include "check.h"
 
-/* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run): where speed is asked for; gcc -Os leaves them out (about
- * 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone, as before */
+/* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run): where speed is asked for; gcc -Os leaves
+ * them out (about 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone, as before */
 #if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
 #define MRC__BURST_RUNS 1
 #else
@@ -619,9 +619,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
                                                       mrc_time now) {
     const mrc_config *cf = &ep->cfg;
     mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
-    uint32_t mtu, qpn;
-    unsigned i;
-    bool req_idle;
+    const mrc_rxpkt *k0 = k, *end = k + n;
+    mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
+    uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
+    bool req_idle, imm_wait;
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
     if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
@@ -631,14 +632,19 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     req_idle = mrc__req_idle(c);
     mtu = 1u << c->mtu_shift;
     qpn = c->qpn;
-    for (i = 0; i < n; i++, k++) {
+    tail = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
+    if (c->ctlq_head == c->ctlq_tail || tail->kind != MRC__CTL_SACK || tail->pr || tail->m != MRC_M_NONE)
+        tail = (mrc__ctl *)0;
+    /* an immediate waiting in the stash for cack to pass its message (none stashed here: only mrc__rsp_deliver_imms,
+     * which the run calls, changes that) */
+    imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+    for (; k != end; k++) {
         const uint8_t *pkt = k->pkt, *q;
         size_t len = k->len, off;
         uint32_t psn, op, dlen, pad, plen, rkey, mi;
         uint64_t mro;
         uint16_t ts = 0;
         bool last, sack;
-        mrc__ctl *e = (mrc__ctl *)0;
         /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case */
         if (!pkt || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
             len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
@@ -649,8 +655,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
             ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
             break;
-        psn = MRC__FX(pkt, MRC__BTH_PSN);
-        if (psn != MRC__PSN_INC(c->cack)) break;
+        /* the next PSN, with neither the A nor the RTX bit (either asks for a SACK at once: left to the packet path) */
+        psn = MRC__PSN_INC(c->cack);
+        if ((mrc__ld4(pkt + 8) & (0xA0000000u | MRC_PSN_MASK)) != psn) break;
         q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
         if (MRC__FX(pkt, MRC__BTH_TS)) {
             ts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
@@ -671,23 +678,26 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
             c->rsp_win)
             break;
+        /* the region: the rkey the packet before named is the slot it found, with its rights (nothing in the run
+         * registers or deregisters a region); its bounds every time */
         rkey = MRC__FX(q, MRC__RETH_RKEY);
-        mi = (rkey >> 8) - 1u;
-        if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
-        if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
-                                     MRC_ACCESS_REMOTE_WRITE)
-            break;
+        if (rkey == rkey_ok && rkey_ok) {
+            mi = mi_ok;
+        } else {
+            mi = (rkey >> 8) - 1u;
+            if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
+            if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
+                                         MRC_ACCESS_REMOTE_WRITE)
+                break;
+        }
         mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
         if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
+        rkey_ok = rkey;
+        mi_ok = mi;
         /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
          * at psn, which becomes cack) */
-        sack = MRC__FX(pkt, MRC__BTH_A) || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending + 1u >= cf->ack.sack_every;
-        if (sack && c->ctlq_head != c->ctlq_tail) {
-            e = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
-            if (e->kind != MRC__CTL_SACK || e->pr || e->m != MRC_M_NONE) break;
-        } else if (sack && !req_idle) {
-            break;
-        }
+        sack = c->sack_pending + 1u >= cf->ack.sack_every;
+        if (sack && !tail && (c->ctlq_head != c->ctlq_tail || !req_idle)) break;
         /* taken: mrc__recv_one's counters, then mrc__rsp_fast_data's steps for this case, in its order */
         ep->st.rx_bytes += len;
         ep->st.rx_pkts++;
@@ -701,7 +711,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->tack_msgs++;
         }
         c->cack = psn;
-        if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+        if (imm_wait) {
+            if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+            imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+        }
         c->pend_psn = psn;
         c->pend_ev = k->ri.ev;
         c->pend_ts = ts;
@@ -710,33 +723,33 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending++;
             if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
         } else {
-            if (e) { /* mrc__rsp_sack_merge */
-                if (mrc_psn_diff(e->lo, psn) >= 0) e->lo = psn;
-                if (mrc_psn_diff(e->hi, psn) <= 0) e->hi = psn;
+            if (tail) { /* mrc__ctl_push's merge */
+                if (mrc_psn_diff(tail->lo, psn) >= 0) tail->lo = psn;
+                if (mrc_psn_diff(tail->hi, psn) <= 0) tail->hi = psn;
             } else { /* into the empty queue, as mrc__rsp_fast_data */
-                e = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
-                e->lo = e->hi = psn;
-                e->kind = MRC__CTL_SACK;
-                e->m = MRC_M_NONE;
-                e->pr = 0;
+                tail = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
+                tail->lo = tail->hi = psn;
+                tail->kind = MRC__CTL_SACK;
+                tail->m = MRC_M_NONE;
+                tail->pr = 0;
                 if (!c->in_ctq) {
                     c->in_ctq = 1;
                     mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
                 }
             }
-            e->psn = psn;
-            e->ev = k->ri.ev;
-            e->ts = ts;
-            e->reason = 0;
-            e->port = k->ri.port;
+            tail->psn = psn;
+            tail->ev = k->ri.ev;
+            tail->ts = ts;
+            tail->reason = 0;
+            tail->port = k->ri.port;
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
         if (!(c->bflags & MRC__BURST_DIRTY)) mrc__burst_defer(ep, c); /* (the queue is not full: no flush) */
-        if (rc) rc[i] = MRC_OK;
+        if (rc) rc[k - k0] = MRC_OK;
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
     }
-    return i;
+    return (unsigned)(k - k0);
 }
 #endif
 
