@@ -615,14 +615,25 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
  * what the lookup would find it for), its state and rights, an empty reorder state (an in-order arrival keeps it
  * empty), the requester half idle or not (nothing here changes it), no transport ACKs asked for. Returns the packets
  * taken (0: none, the first not this case; their rc MRC_OK). */
+/* mrc__rsp_fast_run: the fields of the SACK the run's packet k (timestamp ts) named last, as mrc__ctl_push's copy of
+ * mrc__rsp_sack's entry leaves them (lo and hi are kept as they go) */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_run_tail(mrc__ctl *t, const mrc_rxpkt *k, uint16_t ts) {
+    t->psn = MRC__FX(k->pkt, MRC__BTH_PSN);
+    t->ev = k->ri.ev;
+    t->ts = ts;
+    t->reason = 0;
+    t->port = k->ri.port;
+}
 MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc,
                                                       mrc_time now) {
     const mrc_config *cf = &ep->cfg;
     mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
-    const mrc_rxpkt *k0 = k, *end = k + n;
+    const mrc_rxpkt *k0 = k, *end = k + n, *kl = (const mrc_rxpkt *)0; /* kl: the last packet taken */
     mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
     uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
-    bool req_idle, imm_wait;
+    uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
+    uint16_t ts = 0;              /* the last packet's timestamp */
+    bool req_idle, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
     if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
@@ -643,7 +654,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         size_t len = k->len, off;
         uint32_t psn, op, dlen, pad, plen, rkey, mi;
         uint64_t mro;
-        uint16_t ts = 0;
+        uint16_t pts = 0;
         bool last, sack;
         /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case */
         if (!pkt || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
@@ -660,7 +671,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         if ((mrc__ld4(pkt + 8) & (0xA0000000u | MRC_PSN_MASK)) != psn) break;
         q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
         if (MRC__FX(pkt, MRC__BTH_TS)) {
-            ts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
+            pts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
             q += MRC_TSETH_LEN;
         }
         off = (size_t)(q - pkt) + MRC_RETH_LEN;
@@ -698,14 +709,18 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
          * at psn, which becomes cack) */
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
         if (sack && !tail && (c->ctlq_head != c->ctlq_tail || !req_idle)) break;
-        /* taken: mrc__recv_one's counters, then mrc__rsp_fast_data's steps for this case, in its order */
-        ep->st.rx_bytes += len;
-        ep->st.rx_pkts++;
+        /* taken: mrc__recv_one's and mrc__rsp_fast_data's steps for this case, in their order - but for the counters
+         * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them) */
+        if (tail_new && !sack) { /* a SACK the packet before named, which this one does not rename: its fields now */
+            mrc__rsp_run_tail(tail, kl, ts);
+            tail_new = false;
+        }
+        kl = k;
+        ts = pts;
+        lens += len;
+        plens += plen;
         MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, k->ri.port);
-        c->st.rx_data++;
         mrc__rsp_epoch(ep, c, now);
-        c->st.rx_bytes_placed += plen;
-        c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR;
         if (last) {
             c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
             c->tack_msgs++;
@@ -715,10 +730,6 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
             imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
         }
-        c->pend_psn = psn;
-        c->pend_ev = k->ri.ev;
-        c->pend_ts = ts;
-        c->pend_port = k->ri.port;
         if (!sack) {
             c->sack_pending++;
             if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
@@ -737,17 +748,26 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
                     mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
                 }
             }
-            tail->psn = psn;
-            tail->ev = k->ri.ev;
-            tail->ts = ts;
-            tail->reason = 0;
-            tail->port = k->ri.port;
+            tail_new = true;
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
         if (!(c->bflags & MRC__BURST_DIRTY)) mrc__burst_defer(ep, c); /* (the queue is not full: no flush) */
-        if (rc) rc[k - k0] = MRC_OK;
+        if (rc) *rc++ = MRC_OK;
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+    }
+    if (kl) {
+        uint32_t m = (uint32_t)(kl - k0) + 1u;
+        if (tail_new) mrc__rsp_run_tail(tail, kl, ts);
+        c->pend_psn = c->cack;
+        c->pend_ev = kl->ri.ev;
+        c->pend_ts = ts;
+        c->pend_port = kl->ri.port;
+        ep->st.rx_bytes += lens;
+        ep->st.rx_pkts += m;
+        c->st.rx_data += m;
+        c->st.rx_bytes_placed += plens;
+        c->rcvd_bytes += lens + (uint64_t)m * (4u + MRC_NOMINAL_HDR);
     }
     return (unsigned)(k - k0);
 }
