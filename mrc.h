@@ -8978,6 +8978,14 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
 }
 #endif
 
+/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
+ * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
+ * without branches: on a QP that only receives (the common case here) every term is read anyway. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
+    return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
+             ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
+}
+
 /* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
 /* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
  * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
@@ -9010,7 +9018,8 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
         mrc__req_timers(c); /* only the fast paths defer */
 #endif
     }
-    mrc__sched_tx(c);
+    if (mrc__req_idle(c)) mrc__sched_ctl(c); /* mrc__sched_tx's requester half has nothing to do (a receiver's QP) */
+    else mrc__sched_tx(c);
     mrc__timer_update(c);
 }
 /* Every queued QP's deferred work, in the order they were queued (a QP whose work the general code already did is
@@ -9282,13 +9291,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  * starts (cack moves over every arrival it reaches); and a QP's deadline (its heap key) is the minimum of its timers
  * whenever a call starts. */
 
-/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
- * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
- * without branches: on a QP that only receives (the common case here) every term is read anyway. */
-MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
-    return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
-             ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
-}
 /* mrc__mr_find_keyed for mrc__rsp_fast_data, out of line: a caller-chosen rkey is rare, and its probe loop in line
  * costs the common case registers (gcc then keeps the packet's values on the stack) */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_t rkey) {
