@@ -9499,6 +9499,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
     uint16_t ts = 0;              /* the last packet's timestamp */
     bool req_idle, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
+    bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current, counted */
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
     if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
@@ -9585,7 +9586,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         lens += len;
         plens += plen;
         MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, k->ri.port);
-        mrc__rsp_epoch(ep, c, now);
+        if (epoch) {
+            mrc__rsp_epoch(ep, c, now);
+            epoch = now >= ep->epoch_end; /* (now is the burst's: the same for the rest of the run) */
+        }
         if (last) {
             c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
             c->tack_msgs++;
