@@ -713,7 +713,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
         if (sack && !tail && (c->ctlq_head != c->ctlq_tail || !req_idle)) break;
         /* taken: mrc__recv_one's and mrc__rsp_fast_data's steps for this case, in their order - but for the counters
-         * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them) */
+         * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them), and the QP's
+         * deferred work queued there */
         if (tail_new && !sack) { /* a SACK the packet before named, which this one does not rename: its fields now */
             mrc__rsp_run_tail(tail, kl, ts);
             tail_new = false;
@@ -758,7 +759,6 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
-        if (!(c->bflags & MRC__BURST_DIRTY)) mrc__burst_defer(ep, c); /* (the queue is not full: no flush) */
         if (rc) *rc++ = MRC_OK;
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
     }
@@ -774,6 +774,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         c->st.rx_data += m;
         c->st.rx_bytes_placed += plens;
         c->rcvd_bytes += lens + (uint64_t)m * (4u + MRC_NOMINAL_HDR);
+        /* the QP's deferred work queued, as its first packet's would have been: no other QP was touched since, and
+         * the queue is not full (no flush) */
+        if (!(c->bflags & MRC__BURST_DIRTY)) mrc__burst_defer(ep, c);
     }
     return (unsigned)(k - k0);
 }
