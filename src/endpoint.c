@@ -713,8 +713,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
         if (sack && !tail && (c->ctlq_head != c->ctlq_tail || !req_idle)) break;
         /* taken: mrc__recv_one's and mrc__rsp_fast_data's steps for this case, in their order - but for the counters
-         * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them), and the QP's
-         * deferred work queued there */
+         * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them), as are rc[] and
+         * the QP's deferred work */
         if (tail_new && !sack) { /* a SACK the packet before named, which this one does not rename: its fields now */
             mrc__rsp_run_tail(tail, kl, ts);
             tail_new = false;
@@ -759,11 +759,12 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
-        if (rc) *rc++ = MRC_OK;
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
     }
     if (kl) {
-        uint32_t m = (uint32_t)(kl - k0) + 1u;
+        uint32_t m = (uint32_t)(kl - k0) + 1u, j;
+        if (rc)
+            for (j = 0; j < m; j++) rc[j] = MRC_OK;
         if (tail_new) mrc__rsp_run_tail(tail, kl, ts);
         c->pend_psn = c->cack;
         c->pend_ev = kl->ri.ev;
