@@ -9498,7 +9498,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
     uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
     uint16_t ts = 0;              /* the last packet's timestamp */
-    bool req_idle, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
+    bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
     bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current, counted */
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
@@ -9506,12 +9506,14 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE) || c->ooo ||
         cf->ack.tack_every)
         return 0;
-    req_idle = mrc__req_idle(c);
     mtu = 1u << c->mtu_shift;
     qpn = c->qpn;
     tail = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
     if (c->ctlq_head == c->ctlq_tail || tail->kind != MRC__CTL_SACK || tail->pr || tail->m != MRC_M_NONE)
         tail = (mrc__ctl *)0;
+    /* a SACK it owes can be merged into the tail, or written into the empty queue (with the requester half idle: it
+     * stays so, nothing here changes it); else the packet path takes that packet */
+    sack_ok = tail || (c->ctlq_head == c->ctlq_tail && mrc__req_idle(c));
     /* an immediate waiting in the stash for cack to pass its message (none stashed here: only mrc__rsp_deliver_imms,
      * which the run calls, changes that) */
     imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
@@ -9574,7 +9576,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
          * at psn, which becomes cack) */
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
-        if (sack && !tail && (c->ctlq_head != c->ctlq_tail || !req_idle)) break;
+        if (sack && !sack_ok) break;
         /* taken: mrc__recv_one's and mrc__rsp_fast_data's steps for this case, in their order - but for the counters
          * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them), as are rc[] and
          * the QP's deferred work */
