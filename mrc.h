@@ -8885,7 +8885,7 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * ============================================================================================================== */
 
 /* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run): where speed is asked for; gcc -Os leaves
- * them out (about 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone, as before */
+ * them out (about 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone */
 #if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
 #define MRC__BURST_RUNS 1
 #else
@@ -9471,15 +9471,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
 }
 
 #if MRC__BURST_RUNS
-/* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
- * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst, mrc__recv_one and
- * mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, into a host region, not
- * CE-marked, and the SACK it may owe is written into an empty queue or merges into the tail, it is taken as they take
- * it in a burst; the first packet that is not this case ends the run, nothing of it changed (the caller takes it as
- * before). What the per-packet path finds anew each time is found once per run: the QP (a packet with the QP's QPN is
- * what the lookup would find it for), its state and rights, an empty reorder state (an in-order arrival keeps it
- * empty), the requester half idle or not (nothing here changes it), no transport ACKs asked for. Returns the packets
- * taken (0: none, the first not this case; their rc MRC_OK). */
 /* mrc__rsp_fast_run: the fields of the SACK the run's packet k (timestamp ts) named last, as mrc__ctl_push's copy of
  * mrc__rsp_sack's entry leaves them (lo and hi are kept as they go) */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_run_tail(mrc__ctl *t, const mrc_rxpkt *k, uint16_t ts) {
@@ -9489,6 +9480,15 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_run_tail(mrc__ctl *t, const mrc_rxpkt *k,
     t->reason = 0;
     t->port = k->ri.port;
 }
+/* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
+ * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst,
+ * mrc__recv_one and mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, without
+ * the A or RTX bit, into a host region, not CE-marked, and the SACK it may owe is written into an empty queue or merges
+ * into the tail, it is taken as they take it in a burst; the first packet that is not this case ends the run, nothing
+ * of it changed (the caller takes it as before). What the per-packet path finds anew each time is found once per run:
+ * the QP (a packet with the QP's QPN is what the lookup would find it for), its state and rights, an empty reorder
+ * state (an in-order arrival keeps it empty), the requester half idle or not (nothing here changes it), no transport
+ * ACKs asked for. Returns the packets taken (0: none, the first not this case; their rc MRC_OK). */
 MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc,
                                                       mrc_time now) {
     const mrc_config *cf = &ep->cfg;
