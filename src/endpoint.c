@@ -165,7 +165,15 @@ MRC__PRIVATE void mrc__burst_flush(mrc_endpoint *ep) {
     uint32_t i;
     for (i = 0; i < ep->burst_len; i++) {
         mrc_conn *d = ep->conns[ep->burst_q[i]];
-        if (d && d->bflags) mrc__burst_conn(d, ep->now);
+        if (!d || !d->bflags) continue;
+        /* mrc__burst_conn of a receiver's QP, in line where speed is asked for (MRC__BURST_RUNS) */
+        if (MRC__BURST_RUNS && d->bflags == MRC__BURST_DIRTY && mrc__req_idle(d)) {
+            d->bflags = 0;
+            mrc__sched_ctl(d);
+            mrc__timer_update(d);
+        } else {
+            mrc__burst_conn(d, ep->now);
+        }
     }
     ep->burst_len = 0;
 }
