@@ -22,6 +22,14 @@
 #include "epop.h"
 #include "check.h"
 
+/* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run): where speed is asked for; gcc -Os leaves
+ * them out (about 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__BURST_RUNS 1
+#else
+#define MRC__BURST_RUNS 0
+#endif
+
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
 /* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
  * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
@@ -197,6 +205,14 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_run(mrc_endpoint *ep, mrc_conn *c, mrc
 #endif
 #endif
 
+/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
+ * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
+ * without branches: on a QP that only receives (the common case here) every term is read anyway. */
+MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
+    return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
+             ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
+}
+
 /* ---- P37 bursts: per-QP work deferred to the end of mrc_endpoint_recv_burst ---------------------------------- */
 /* The deferred work of one QP: NSCC's update from the burst's SACKs (bytes summed, the latest RTT sample, CE if any
  * was echoed), the RTO/TLP re-arm after them, then what mrc_endpoint_recv does after any packet of a QP (scheduling,
@@ -229,7 +245,8 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
         mrc__req_timers(c); /* only the fast paths defer */
 #endif
     }
-    mrc__sched_tx(c);
+    if (mrc__req_idle(c)) mrc__sched_ctl(c); /* mrc__sched_tx's requester half has nothing to do (a receiver's QP) */
+    else mrc__sched_tx(c);
     mrc__timer_update(c);
 }
 /* Every queued QP's deferred work, in the order they were queued (a QP whose work the general code already did is
@@ -238,7 +255,15 @@ MRC__PRIVATE void mrc__burst_flush(mrc_endpoint *ep) {
     uint32_t i;
     for (i = 0; i < ep->burst_len; i++) {
         mrc_conn *d = ep->conns[ep->burst_q[i]];
-        if (d && d->bflags) mrc__burst_conn(d, ep->now);
+        if (!d || !d->bflags) continue;
+        /* mrc__burst_conn of a receiver's QP, in line where speed is asked for (MRC__BURST_RUNS) */
+        if (MRC__BURST_RUNS && d->bflags == MRC__BURST_DIRTY && mrc__req_idle(d)) {
+            d->bflags = 0;
+            mrc__sched_ctl(d);
+            mrc__timer_update(d);
+        } else {
+            mrc__burst_conn(d, ep->now);
+        }
     }
     ep->burst_len = 0;
 }
@@ -516,13 +541,6 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  * starts (cack moves over every arrival it reaches); and a QP's deadline (its heap key) is the minimum of its timers
  * whenever a call starts. */
 
-/* The requester half of mrc__sched_tx would do nothing: it is queued already, not in RTS, or has nothing to send
- * (no probe, no retransmission, nothing posted). Then only the control-queue half is left to do. Evaluated whole,
- * without branches: on a QP that only receives (the common case here) every term is read anyway. */
-MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
-    return !(!c->in_txq & (c->state == MRC_QPS_RTS) &
-             ((c->sq_send != c->sq_tail) | ((c->probes_due | c->rtxq.n) != 0)));
-}
 /* mrc__mr_find_keyed for mrc__rsp_fast_data, out of line: a caller-chosen rkey is rare, and its probe loop in line
  * costs the common case registers (gcc then keeps the packet's values on the stack) */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_t rkey) {
@@ -702,6 +720,184 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     return MRC_OK;
 }
 
+#if MRC__BURST_RUNS
+/* mrc__rsp_fast_run: the fields of the SACK the run's packet k (timestamp ts) named last, as mrc__ctl_push's copy of
+ * mrc__rsp_sack's entry leaves them (lo and hi are kept as they go) */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_run_tail(mrc__ctl *t, const mrc_rxpkt *k, uint16_t ts) {
+    t->psn = MRC__FX(k->pkt, MRC__BTH_PSN);
+    t->ev = k->ri.ev;
+    t->ts = ts;
+    t->reason = 0;
+    t->port = k->ri.port;
+}
+/* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
+ * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst,
+ * mrc__recv_one and mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, without
+ * the A or RTX bit, into a host region, not CE-marked, and the SACK it may owe is written into an empty queue or merges
+ * into the tail, it is taken as they take it in a burst; the first packet that is not this case ends the run, nothing
+ * of it changed (the caller takes it as before). What the per-packet path finds anew each time is found once per run:
+ * the QP (a packet with the QP's QPN is what the lookup would find it for), its state and rights, an empty reorder
+ * state (an in-order arrival keeps it empty), the requester half idle or not (nothing here changes it), no transport
+ * ACKs asked for. Returns the packets taken (0: none, the first not this case; their rc MRC_OK). */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc,
+                                                      mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
+    const mrc_rxpkt *k0 = k, *end = k + n, *kl = (const mrc_rxpkt *)0; /* kl: the last packet taken */
+    mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
+    uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
+    uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
+    uint16_t ts = 0;              /* the last packet's timestamp */
+    bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
+    bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current, counted */
+    /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
+     * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
+    if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
+        (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE) || c->ooo ||
+        cf->ack.tack_every)
+        return 0;
+    mtu = 1u << c->mtu_shift;
+    qpn = c->qpn;
+    tail = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
+    if (c->ctlq_head == c->ctlq_tail || tail->kind != MRC__CTL_SACK || tail->pr || tail->m != MRC_M_NONE)
+        tail = (mrc__ctl *)0;
+    /* a SACK it owes can be merged into the tail, or written into the empty queue (with the requester half idle: it
+     * stays so, nothing here changes it); else the packet path takes that packet */
+    sack_ok = tail || (c->ctlq_head == c->ctlq_tail && mrc__req_idle(c));
+    /* an immediate waiting in the stash for cack to pass its message (none stashed here: only mrc__rsp_deliver_imms,
+     * which the run calls, changes that) */
+    imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+    for (; k != end; k++) {
+        const uint8_t *pkt = k->pkt, *q;
+        size_t len = k->len, off;
+        uint32_t psn, op, dlen, pad, plen, rkey, mi;
+        uint64_t mro;
+        uint16_t pts = 0;
+        bool last, sack;
+        /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case */
+        if (!pkt || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
+            len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
+            break;
+        op = pkt[0];
+        if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
+            k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED] || k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ||
+            (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
+            ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
+            break;
+        /* the next PSN, with neither the A nor the RTX bit (either asks for a SACK at once: left to the packet path) */
+        psn = MRC__PSN_INC(c->cack);
+        if ((mrc__ld4(pkt + 8) & (0xA0000000u | MRC_PSN_MASK)) != psn) break;
+        q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
+        if (MRC__FX(pkt, MRC__BTH_TS)) {
+            pts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
+            q += MRC_TSETH_LEN;
+        }
+        off = (size_t)(q - pkt) + MRC_RETH_LEN;
+        dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+        last = op > MRC_OP_WRITE_MIDDLE;
+        pad = MRC__FX(pkt, MRC__BTH_PAD);
+        if (!last) {
+            plen = mtu;
+            if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu) break;
+        } else {
+            if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+            else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u;
+            if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) break;
+        }
+        if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+            c->rsp_win)
+            break;
+        /* the region: the rkey the packet before named is the slot it found, with its rights (nothing in the run
+         * registers or deregisters a region); its bounds every time */
+        rkey = MRC__FX(q, MRC__RETH_RKEY);
+        if (rkey == rkey_ok && rkey_ok) {
+            mi = mi_ok;
+        } else {
+            mi = (rkey >> 8) - 1u;
+            if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
+            if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
+                                         MRC_ACCESS_REMOTE_WRITE)
+                break;
+        }
+        mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
+        if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
+        rkey_ok = rkey;
+        mi_ok = mi;
+        /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
+         * at psn, which becomes cack) */
+        sack = c->sack_pending + 1u >= cf->ack.sack_every;
+        if (sack && !sack_ok) break;
+        /* taken: mrc__recv_one's and mrc__rsp_fast_data's steps for this case, in their order - but for the counters
+         * and the last packet's pend_* and SACK fields, written at the end (nothing here reads them), as are rc[] and
+         * the QP's deferred work */
+        if (tail_new && !sack) { /* a SACK the packet before named, which this one does not rename: its fields now */
+            mrc__rsp_run_tail(tail, kl, ts);
+            tail_new = false;
+        }
+        kl = k;
+        ts = pts;
+        lens += len;
+        plens += plen;
+        MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, k->ri.port);
+        if (epoch) {
+            mrc__rsp_epoch(ep, c, now);
+            epoch = now >= ep->epoch_end; /* (now is the burst's: the same for the rest of the run) */
+        }
+        if (last) {
+            c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
+            c->tack_msgs++;
+        }
+        c->cack = psn;
+        if (imm_wait) {
+            if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
+            imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+        }
+        if (!sack) {
+            c->sack_pending++;
+            if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
+        } else {
+            if (tail) { /* mrc__ctl_push's merge */
+                if (mrc_psn_diff(tail->lo, psn) >= 0) tail->lo = psn;
+                if (mrc_psn_diff(tail->hi, psn) <= 0) tail->hi = psn;
+            } else { /* into the empty queue, as mrc__rsp_fast_data */
+                tail = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
+                tail->lo = tail->hi = psn;
+                tail->kind = MRC__CTL_SACK;
+                tail->m = MRC_M_NONE;
+                tail->pr = 0;
+                if (!c->in_ctq) {
+                    c->in_ctq = 1;
+                    mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+                }
+            }
+            tail_new = true;
+            c->sack_pending = 0;
+            c->sack_deadline = MRC_TIME_NEVER;
+        }
+        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+    }
+    if (kl) {
+        uint32_t m = (uint32_t)(kl - k0) + 1u, j;
+        if (rc)
+            for (j = 0; j < m; j++) rc[j] = MRC_OK;
+        if (tail_new) mrc__rsp_run_tail(tail, kl, ts);
+        c->pend_psn = c->cack;
+        c->pend_ev = kl->ri.ev;
+        c->pend_ts = ts;
+        c->pend_port = kl->ri.port;
+        ep->st.rx_bytes += lens;
+        ep->st.rx_pkts += m;
+        c->st.rx_data += m;
+        c->st.rx_bytes_placed += plens;
+        c->rcvd_bytes += lens + (uint64_t)m * (4u + MRC_NOMINAL_HDR);
+        /* the QP's deferred work queued, as its first packet's would have been: no other QP was touched since, and
+         * the queue is not full (no flush) */
+        if (!(c->bflags & MRC__BURST_DIRTY)) mrc__burst_defer(ep, c);
+    }
+    return (unsigned)(k - k0);
+}
+#endif
+
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
  * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
@@ -812,18 +1008,53 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
     return mrc__recv_one(ep, pkt, len, ri, mrc__clock(ep, now));
 }
 /* P37 bursts: the packets in order at one time; the per-QP work a packet leaves (NSCC's update, the RTO/TLP re-arm,
- * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls */
+ * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls.
+ * In-order data packets of one QP are taken as a run (mrc__rsp_fast_run, where MRC__BURST_RUNS), unless
+ * ep->burst_no_runs (the fast-path check's reference, tests/fixtures/mrc_fastcheck.h: every packet alone, through
+ * mrc__recv_one). */
 MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now) {
-    unsigned i;
+    const mrc_rxpkt *k, *end;
     int ok = 0;
     if (!ep || (!pkts && n)) return MRC_ERR_INVAL;
-    now = mrc__clock(ep, now);
+    (void)mrc__clock(ep, now); /* ep->now from here on: a value fewer kept across the calls */
     ep->in_burst = 1;
-    for (i = 0; i < n; i++) {
-        const mrc_rxpkt *k = &pkts[i];
-        int r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
-                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, now);
-        if (rc) rc[i] = r;
+    for (k = pkts, end = pkts + n; k != end; k++) {
+        int r;
+#if MRC__BURST_RUNS
+        /* mrc__recv_one's fast-path dispatch, with a Write's run of in-order packets (ep->burst_no_runs: the fast-path
+         * check's reference takes every packet through mrc__recv_one) */
+        if (k->pkt && k->ri.port - 1u < ep->cfg.num_ports && !(k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) &&
+            k->len >= (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN && !ep->cfg.fast_path_off &&
+            !ep->burst_no_runs) {
+            unsigned op = k->pkt[0];
+            if (op == MRC_OP_SACK) {
+                ep->st.rx_bytes += k->len;
+                ep->st.rx_pkts++;
+                r = mrc__req_sack_fast(ep, k->pkt, k->len, &k->ri, ep->now);
+            } else if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST &&
+                       op != MRC_OP_WRITE_LAST_IMM) {
+                unsigned m = mrc__rsp_fast_run(ep, k, (unsigned)(end - k), rc, ep->now);
+                if (m) {
+                    k += m - 1u;
+                    if (rc) rc += m;
+                    ok += (int)m;
+                    continue;
+                }
+                ep->st.rx_bytes += k->len;
+                ep->st.rx_pkts++;
+                r = mrc__rsp_fast_data(ep, k->pkt, k->len, &k->ri, ep->now);
+            } else {
+                ep->st.rx_bytes += k->len;
+                ep->st.rx_pkts++;
+                r = mrc__recv(ep, k->pkt, k->len, &k->ri, ep->now);
+            }
+        } else
+#endif
+        {
+            r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
+                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, ep->now);
+        }
+        if (rc) *rc++ = r;
         ok += r == MRC_OK;
     }
     mrc__burst_flush(ep);

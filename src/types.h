@@ -449,6 +449,7 @@ struct mrc_endpoint {
     uint16_t heap_len;
     uint32_t armed;                       /* QPs with a timer armed (the heap may hold idle ones: P36) */
     uint8_t in_burst;                     /* inside mrc_endpoint_recv_burst (P37 bursts) */
+    uint8_t burst_no_runs;                /* bursts take each packet alone, no runs (the fast-path check's reference) */
     uint16_t burst_len;                   /* QPs with deferred work (conn->bflags), their slots below */
     uint16_t burst_q[MRC__BURST_QPS];
     uint16_t ctq[MRC_MAX_CONNS];          /* conns with control packets queued, round-robin, served first */

@@ -143,11 +143,12 @@ static void bu_link(mrc_wire_link *l, unsigned impaired) {
     l->trim_ppm = 10000;
     l->ce_ppm = 20000;
 }
-static int bu_run(sc_pair *p, uint64_t seed, unsigned nq, unsigned impaired, unsigned burst) {
+static int bu_run(sc_pair *p, uint64_t seed, unsigned nq, unsigned impaired, unsigned burst, uint16_t sack_every) {
     mrc_wire_link l;
     unsigned q, s;
     trng r;
     sc_defaults(p, seed);
+    p->cfg[0].ack.sack_every = p->cfg[1].ack.sack_every = sack_every; /* > 1: runs whose packets owe no SACK */
     p->nq = nq;
     p->region = 8u << 20;
     p->wc.rx_burst = (uint8_t)burst;
@@ -177,10 +178,11 @@ static int bu_run(sc_pair *p, uint64_t seed, unsigned nq, unsigned impaired, uns
     return 0;
 }
 static int bu_transfer_body(sc_pair *p) {
-    static const unsigned nq[] = {1, 4, 1, 4}, imp[] = {0, 0, 1, 1}, burst[] = {32, 8, 16, 64};
+    static const unsigned nq[] = {1, 4, 1, 4, 2}, imp[] = {0, 0, 1, 1, 1}, burst[] = {32, 8, 16, 64, 16};
+    static const uint16_t every[] = {1, 1, 1, 1, 3};
     unsigned i;
-    for (i = 0; i < 4; i++) {
-        if (bu_run(p, g_seed + 3800 + i, nq[i], imp[i], burst[i])) return 1;
+    for (i = 0; i < 5; i++) {
+        if (bu_run(p, g_seed + 3800 + i, nq[i], imp[i], burst[i], every[i])) return 1;
         sc_free(p);
         memset(p, 0, sizeof *p);
     }
