@@ -161,7 +161,8 @@ hello: $(B)/hello
 docs-check: $(B)/mrc_pcap | $(B)
 	CC="$(CC)" CXX="$(CXX)" SIZE_SMALL="$(SIZE_SMALL)" tools/docs_check.sh $(B)
 
-# every API function static to one unit that calls almost none of them: must build clean as C99 and C++11
+# every API function static to one unit that calls almost none of them: must build clean as C99 and C++11 (and with
+# MRC_FAST_PATH 0: a user may turn the fast paths off)
 $(B)/static/unit.c: | $(B)
 	@mkdir -p $(B)/static
 	@printf '#define MRC_STATIC\n#define MRC_IMPLEMENTATION\n#include "mrc.h"\nint main(void) { return mrc_err_is_fatal(0); }\n' > $@
@@ -170,7 +171,8 @@ static: $(B)/static/unit.c
 	$(CC) $(CSTD) $(WARN) -I. -c $(B)/static/unit.c -o $(B)/static/unit.o
 	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -I. -c $(B)/static/unit.c \
 	  -o $(B)/static/unit_cxx.o
-	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror)"
+	$(CC) $(CSTD) $(WARN) -DMRC_FAST_PATH=0 -I. -c $(B)/static/unit.c -o $(B)/static/unit_nofast.o
+	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror; and without the fast paths, MRC_FAST_PATH 0)"
 
 # ---- the Wireshark dissector (tools/wireshark/mrc.lua) ------------------------------------------------------------
 # build/mrc_pcap: captures of every packet kind, garbage, and the core's decoder as the oracle (tools/mrc_pcap.c)

@@ -9151,13 +9151,16 @@ MRC__PRIVATE void mrc__burst_flush(mrc_endpoint *ep) {
     }
     ep->burst_len = 0;
 }
-/* Queue a QP's deferred work (its bflags are set); a full list is worked off first. */
+#if MRC_FAST_PATH
+/* Queue a QP's deferred work (its bflags are set); a full list is worked off first. Only the fast paths defer (with
+ * MRC_FAST_PATH 0 every packet of a burst does its QP's work at once, and this would be an unused function). */
 MRC__PRIVATE void mrc__burst_defer(mrc_endpoint *ep, mrc_conn *c) {
     if (c->bflags & MRC__BURST_DIRTY) return;
     if (ep->burst_len == MRC__BURST_QPS) mrc__burst_flush(ep);
     c->bflags |= MRC__BURST_DIRTY;
     ep->burst_q[ep->burst_len++] = c->slot;
 }
+#endif
 
 /* ---- receive: the general path (decode, then the endpoint operation or the QP's handler) -------------------- */
 /* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
