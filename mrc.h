@@ -9788,7 +9788,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
  * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
  * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
  * changed. */
-MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     unsigned p = e->port - 1u, nev;
@@ -9860,6 +9860,9 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     ep->st.tx_pkts++;
     ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+}
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+    return mrc__rsp_fast_sack_body(c, buf, ti);
 }
 #endif
 
@@ -10441,12 +10444,48 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
     }
     return 0;
 }
+/* The control round-robin's plain SACK in a function of its own (mrc__poll_ctl) where speed is asked for: gcc -Os
+ * keeps the one copy inside mrc__poll_tx (the Cortex-M4 size) */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__CTL_SPEED 1
+#else
+#define MRC__CTL_SPEED 0
+#endif
+#if MRC__CTL_SPEED
+/* mrc__poll_tx with control packets queued and no endpoint operation: the control round-robin's head taken here when
+ * it is mrc__rsp_fast_sack's case, in a function of its own (mrc__poll_tx's register saves and stack frame are those
+ * of its whole transmit path), else mrc__poll_tx, which finds everything as it was */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_ctl(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                            mrc_time now) {
+    uint32_t h = ep->ctq_head;
+    mrc_conn *c = ep->conns[ep->ctq[h % MRC_MAX_CONNS]];
+    int n;
+    if (c->ctlq_head != c->ctlq_tail && !ep->cfg.fast_path_off) {
+        ep->ctq_head = (h + 1u) % MRC_MAX_CONNS; /* mrc__poll_tx's pop */
+        ep->ctq_len--;
+        c->in_ctq = 0;
+        if ((n = mrc__rsp_fast_sack_body(c, buf, ti)) > 0) return n;
+        ep->ctq_head = h; /* not its case (nothing else changed): as it was */
+        ep->ctq_len++;
+        c->in_ctq = 1;
+    }
+    return mrc__poll_tx(ep, buf, cap, flags, ti, now);
+}
+#endif
 MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                  mrc_time now) {
     if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
     if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
     now = mrc__clock(ep, now);
+#if MRC__CTL_SPEED
+    if (ep->ctq_len) {
+        if (!ep->epq_len) return mrc__poll_ctl(ep, buf, cap, flags, ti, now);
+    } else if (!(ep->epq_len | ep->txq_len)) {
+        return 0; /* nothing queued at all */
+    }
+#else
     if (!(ep->epq_len | ep->ctq_len | ep->txq_len)) return 0; /* nothing queued at all */
+#endif
     return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
@@ -10470,7 +10509,10 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
         t->len = !t->buf                                            ? MRC_ERR_INVAL
                  : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
                  : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
-                                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
+#if MRC__CTL_SPEED
+                 : ep->ctq_len && !ep->epq_len ? mrc__poll_ctl(ep, t->buf, t->cap, flags, &t->ti, now)
+#endif
+                                               : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
         if (t->len <= 0) break;
     }
     return (int)i;
