@@ -904,7 +904,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
  * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
  * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
  * changed. */
-MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti, bool leaf) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     unsigned p = e->port - 1u, nev;
@@ -915,6 +915,11 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     uint64_t bitmap = 0;
     bool req_idle;
     if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
+        return 0;
+    /* leaf: only the case that makes no call (no mirror, nothing out of order, no dynamic MPR, a requester half with
+     * nothing to do), so that the function that takes it saves no register */
+    if (leaf && ((c->ev_prof && ep->cfg.ev.reply == MRC_EV_REPLY_MIRROR) || c->ooo ||
+                 (c->attr.caps & MRC_CAP_DYNAMIC_MPR) || !mrc__req_idle(c)))
         return 0;
     /* P28 mirror reverse path (only with a profile and MIRROR replies: its own first test, kept here so that the
      * common case makes no call), else mrc__ev_ctl's first plane's turn */
@@ -929,8 +934,8 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     ack = mrc_psn_diff(e->psn, cack);
     soff = mrc__sack_slice(c, e->hi);
     pen = ep->rx_pressure;
-    ooo = c->ooo;
-    mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
+    ooo = leaf ? 0u : c->ooo;
+    mpr = !leaf && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
         /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too */
         if (ep->cfg.rx.pen_ooo_pct && ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u) pen = mrc__rsp_penalty(c);
@@ -965,7 +970,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     c->ctlq_head++;
-    req_idle = mrc__req_idle(c); /* (nothing above changes what it reads) */
+    req_idle = leaf || mrc__req_idle(c); /* (nothing above changes what it reads) */
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
     if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
         mrc__sched_tx(c);
@@ -978,7 +983,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
 }
 MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
-    return mrc__rsp_fast_sack_body(c, buf, ti);
+    return mrc__rsp_fast_sack_body(c, buf, ti, false);
 }
 #endif
 
@@ -1580,7 +1585,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_ctl(mrc_endpoint *ep, uint8_t *buf, siz
         ep->ctq_head = (h + 1u) % MRC_MAX_CONNS; /* mrc__poll_tx's pop */
         ep->ctq_len--;
         c->in_ctq = 0;
-        if ((n = mrc__rsp_fast_sack_body(c, buf, ti)) > 0) return n;
+        if ((n = mrc__rsp_fast_sack_body(c, buf, ti, true)) > 0) return n;
         ep->ctq_head = h; /* not its case (nothing else changed): as it was */
         ep->ctq_len++;
         c->in_ctq = 1;
