@@ -9814,6 +9814,11 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
         rs = mrc__evr_at(c, p, c->rev_pos[p]++);
     }
+    if (leaf) { /* mrc__poll_tx's pop of the control round-robin's head (c), now that it is this case */
+        ep->ctq_head = (ep->ctq_head + 1u) % MRC_MAX_CONNS;
+        ep->ctq_len--;
+        c->in_ctq = 0;
+    }
     cack = c->cack;
     ack = mrc_psn_diff(e->psn, cack);
     soff = mrc__sack_slice(c, e->hi);
@@ -10460,21 +10465,20 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
 /* mrc__poll_tx with control packets queued and no endpoint operation: the control round-robin's head taken here when
  * it is mrc__rsp_fast_sack's case, in a function of its own (mrc__poll_tx's register saves and stack frame are those
  * of its whole transmit path), else mrc__poll_tx, which finds everything as it was */
+MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__ctl_leaf(mrc_endpoint *ep, uint8_t *buf, mrc_txinfo *ti) {
+    mrc_conn *c = ep->conns[ep->ctq[ep->ctq_head % MRC_MAX_CONNS]];
+    if (c->ctlq_head == c->ctlq_tail || ep->cfg.fast_path_off) return 0;
+    return mrc__rsp_fast_sack_body(c, buf, ti, true);
+}
 MRC__PRIVATE MRC__NOINLINE int mrc__poll_ctl(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                             mrc_time now) {
-    uint32_t h = ep->ctq_head;
-    mrc_conn *c = ep->conns[ep->ctq[h % MRC_MAX_CONNS]];
-    int n;
-    if (c->ctlq_head != c->ctlq_tail && !ep->cfg.fast_path_off) {
-        ep->ctq_head = (h + 1u) % MRC_MAX_CONNS; /* mrc__poll_tx's pop */
-        ep->ctq_len--;
-        c->in_ctq = 0;
-        if ((n = mrc__rsp_fast_sack_body(c, buf, ti, true)) > 0) return n;
-        ep->ctq_head = h; /* not its case (nothing else changed): as it was */
-        ep->ctq_len++;
-        c->in_ctq = 1;
-    }
-    return mrc__poll_tx(ep, buf, cap, flags, ti, now);
+    int n = mrc__ctl_leaf(ep, buf, ti);
+    return n > 0 ? n : mrc__poll_tx(ep, buf, cap, flags, ti, now);
+}
+/* the transmit burst's: 0 when it is not its case (nothing changed: the entry then takes mrc__poll_tx). A copy of its
+ * own, without the fall-back, so that it saves fewer registers. */
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_ctl_b(mrc_endpoint *ep, uint8_t *buf, mrc_txinfo *ti) {
+    return mrc__ctl_leaf(ep, buf, ti);
 }
 #endif
 MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
@@ -10511,11 +10515,15 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
             }
         }
 #endif
+#if MRC__CTL_SPEED
+        if (ep->ctq_len && !ep->epq_len && t->buf && t->cap >= MRC_HDR_MAX &&
+            (t->len = mrc__poll_ctl_b(ep, t->buf, &t->ti)) > 0)
+            continue;
+#endif
         t->len = !t->buf                                            ? MRC_ERR_INVAL
                  : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
                  : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
 #if MRC__CTL_SPEED
-                 : ep->ctq_len && !ep->epq_len ? mrc__poll_ctl(ep, t->buf, t->cap, flags, &t->ti, now)
 #endif
                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
         if (t->len <= 0) break;
