@@ -9800,14 +9800,14 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     bool req_idle;
     if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
         return 0;
-    /* leaf: only the case that makes no call (no mirror, nothing out of order, no dynamic MPR, a requester half with
-     * nothing to do), so that the function that takes it saves no register */
-    if (leaf && ((c->ev_prof && ep->cfg.ev.reply == MRC_EV_REPLY_MIRROR) || c->ooo ||
+    /* leaf: only the case that makes no call (no EV profile, nothing out of order, no dynamic MPR, a requester half
+     * with nothing to do), so that the function that takes it saves fewer registers */
+    if (leaf && (c->ev_prof || c->ooo ||
                  (c->attr.caps & MRC_CAP_DYNAMIC_MPR) || !mrc__req_idle(c)))
         return 0;
     /* P28 mirror reverse path (only with a profile and MIRROR replies: its own first test, kept here so that the
      * common case makes no call), else mrc__ev_ctl's first plane's turn */
-    if (!c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
+    if (leaf || !c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
         (rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) {
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
@@ -9851,7 +9851,13 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     if (pen) c->st.tx_pen++;
     c->st.tx_sack++;
     MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, rs, ti);
+    if (leaf) { /* mrc__ev_txinfo without a profile */
+        ti->port = c->evs[rs].port;
+        ti->ev = c->evs[rs].sport;
+        ti->ev_fmt = (uint8_t)MRC_EV_FMT_UDP;
+    } else {
+        mrc__ev_txinfo(c, rs, ti);
+    }
     ti->dscp_class = MRC_DSCP_CONTROL;
     ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     ti->opcode = MRC_OP_SACK;
