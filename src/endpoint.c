@@ -903,7 +903,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
  * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
  * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
  * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
- * changed. */
+ * changed. leaf (mrc__poll_ctl): the common case alone, and the QP not yet taken off the control round-robin. */
 MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti, bool leaf) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
@@ -1585,8 +1585,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
 #endif
 #if MRC__CTL_SPEED
 /* mrc__poll_tx with control packets queued and no endpoint operation: the control round-robin's head taken here when
- * it is mrc__rsp_fast_sack's case, in a function of its own (mrc__poll_tx's register saves and stack frame are those
- * of its whole transmit path), else mrc__poll_tx, which finds everything as it was */
+ * it is mrc__rsp_fast_sack's leaf case (a plain SACK that makes no call), in a function of its own (mrc__poll_tx's
+ * register saves and stack frame are those of its whole transmit path), else mrc__poll_tx, which finds everything as
+ * it was and takes every other case, mrc__rsp_fast_sack's included */
 MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__ctl_leaf(mrc_endpoint *ep, uint8_t *buf, mrc_txinfo *ti) {
     mrc_conn *c = ep->conns[ep->ctq[ep->ctq_head % MRC_MAX_CONNS]];
     if (c->ctlq_head == c->ctlq_tail || ep->cfg.fast_path_off) return 0;
