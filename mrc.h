@@ -3020,6 +3020,7 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
@@ -4979,16 +4980,21 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     }
     c->n_act[p] = (uint16_t)j;
     c->n_skip[p] = (uint16_t)(n - j);
-    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop: mrc__rand_below's, on the
+              * generator's state in a local); position i is final once its step has drawn, so its slot's at is set
+              * there */
         mrc__evslot *ring = &c->ring[c->seg[p]];
+        uint64_t st = c->ep->rng;
         MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
         for (i = j; i-- > 1;) {
-            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
-            mrc__evslot t = ring[i];
-            ring[i] = ring[b];
-            ring[b] = t;
+            unsigned b = (unsigned)(((mrc__splitmix(&st) >> 32) * (uint64_t)(i + 1u)) >> 32); /* mrc__rand_below */
+            mrc__evslot t = ring[b];
+            ring[b] = ring[i];
+            ring[i] = t;
+            c->evs[t].at = (uint16_t)i;
         }
-        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
+        c->evs[ring[0]].at = 0;
+        c->ep->rng = st;
     }
     c->act_pos[p] = 0;
 }
