@@ -730,6 +730,12 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_run_tail(mrc__ctl *t, const mrc_rxpkt *k,
     t->reason = 0;
     t->port = k->ri.port;
 }
+/* mrc_rxinfo's port, DSCP, ECN and flags (its first four bytes) as one word in memory order */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ri_word(const mrc_rxinfo *ri) {
+    uint32_t w;
+    MRC_MEMCPY(&w, ri, 4);
+    return w;
+}
 /* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
  * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst,
  * mrc__recv_one and mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, without
@@ -750,12 +756,19 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     uint16_t ts = 0;              /* the last packet's timestamp */
     bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
     bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current, counted */
+    bool like = false; /* kl a first or middle packet with no immediate stashed after it: one like it passes its tests */
+    size_t off_like = 0; /* kl's payload offset */
+    uint32_t ri_mask, ri_like = 0; /* the receive flags' bytes but the port (the planes take turns), and kl's */
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
     if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE) || c->ooo ||
         cf->ack.tack_every)
         return 0;
+    {
+        static const uint8_t mb[4] = {0u, 0xFFu, 0xFFu, 0xFFu}; /* mrc_rxinfo's first four bytes, port first */
+        MRC_MEMCPY(&ri_mask, mb, 4);
+    }
     mtu = 1u << c->mtu_shift;
     qpn = c->qpn;
     tail = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
@@ -774,16 +787,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         uint64_t mro;
         uint16_t pts = 0;
         bool last, sack;
-        /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case */
-        if (!pkt || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
-            len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
-            break;
-        op = pkt[0];
-        if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
-            k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED] || k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ||
-            (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
-            ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
-            break;
+        /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case (each
+         * a test that ends the run, none with an effect: in any order) */
+        if (!pkt || len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN) break;
         /* the next PSN, with neither the A nor the RTX bit (either asks for a SACK at once: left to the packet path) */
         psn = MRC__PSN_INC(c->cack);
         if ((mrc__ld4(pkt + 8) & (0xA0000000u | MRC_PSN_MASK)) != psn) break;
@@ -793,35 +799,57 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             q += MRC_TSETH_LEN;
         }
         off = (size_t)(q - pkt) + MRC_RETH_LEN;
-        dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
-        last = op > MRC_OP_WRITE_MIDDLE;
-        pad = MRC__FX(pkt, MRC__BTH_PAD);
-        if (!last) {
+        /* a packet like the one before, a first or middle one (the same length, receive flags, BTH words 0 and 1, METH,
+         * headers' length, RETH rkey and length; only the PSN, the timestamp and the VA differ): every test below
+         * but the region's bounds has its answer (what they read of the QP, the MSN expected, moves only at a
+         * message's last packet, and nothing else in the run changes it: immediates stashed excepted) */
+        if (like && len == kl->len && off == off_like && (mrc__ri_word(&k->ri) & ri_mask) == ri_like &&
+            k->ri.port - 1u < cf->num_ports && !MRC_MEMCMP(pkt, kl->pkt, 8) &&
+            !MRC_MEMCMP(pkt + MRC_BTH_LEN, kl->pkt + MRC_BTH_LEN, MRC_METH_LEN) &&
+            !MRC_MEMCMP(q + 8, kl->pkt + off - 8, 8)) {
+            op = pkt[0];
+            last = false;
             plen = mtu;
-            if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu) break;
-        } else {
-            if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
-            else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u;
-            if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) break;
-        }
-        if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
-            c->rsp_win)
-            break;
-        /* the region: the rkey the packet before named is the slot it found, with its rights (nothing in the run
-         * registers or deregisters a region); its bounds every time */
-        rkey = MRC__FX(q, MRC__RETH_RKEY);
-        if (rkey == rkey_ok && rkey_ok) {
             mi = mi_ok;
         } else {
-            mi = (rkey >> 8) - 1u;
-            if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
-            if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
-                                         MRC_ACCESS_REMOTE_WRITE)
+            if (k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED))) break;
+            op = pkt[0];
+            if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
+                k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED] || k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ||
+                (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
+                ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
                 break;
+            dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+            last = op > MRC_OP_WRITE_MIDDLE;
+            pad = MRC__FX(pkt, MRC__BTH_PAD);
+            if (!last) {
+                plen = mtu;
+                if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu) break;
+            } else {
+                if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+                else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u;
+                if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) break;
+            }
+            if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+                c->rsp_win)
+                break;
+            /* the region: the rkey the packet before named is the slot it found, with its rights (nothing in the run
+             * registers or deregisters a region); its bounds every time */
+            rkey = MRC__FX(q, MRC__RETH_RKEY);
+            if (rkey == rkey_ok && rkey_ok) {
+                mi = mi_ok;
+            } else {
+                mi = (rkey >> 8) - 1u;
+                if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
+                if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
+                                             MRC_ACCESS_REMOTE_WRITE)
+                    break;
+            }
+            rkey_ok = rkey;
+            off_like = off;
         }
         mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
         if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
-        rkey_ok = rkey;
         mi_ok = mi;
         /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
          * at psn, which becomes cack) */
@@ -874,6 +902,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
+        like = !last && !imm_wait;
+        ri_like = mrc__ri_word(&k->ri) & ri_mask;
         MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
     }
     if (kl) {
