@@ -1837,6 +1837,16 @@ struct mrc_conn {
     mrc_conn_stats st;
 };
 
+/* A registered memory region (the endpoint's mrs[]) */
+typedef struct mrc__mr {
+    uint8_t *base;
+    void *user;
+    uint64_t iova, len;
+    uint32_t rkey, access;
+    uint8_t valid;
+    uint8_t keyed; /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
+} mrc__mr;
+
 struct mrc_endpoint {
     mrc_config cfg;
     mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
@@ -1847,14 +1857,7 @@ struct mrc_endpoint {
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
-    struct {
-        uint8_t *base;
-        void *user;
-        uint64_t iova, len;
-        uint32_t rkey, access;
-        uint8_t valid;
-        uint8_t keyed;        /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
-    } mrs[MRC_MAX_MRS];
+    mrc__mr mrs[MRC_MAX_MRS];
     uint16_t mr_hash[MRC__MR_HASH_N]; /* caller-chosen rkeys -> MR slot + 1 (0 empty), open addressing, linear probes */
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
@@ -4980,21 +4983,28 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     }
     c->n_act[p] = (uint16_t)j;
     c->n_skip[p] = (uint16_t)(n - j);
-    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop: mrc__rand_below's, on the
-              * generator's state in a local); position i is final once its step has drawn, so its slot's at is set
-              * there */
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); position i is final once its
+              * step has drawn, so its slot's at is set there */
         mrc__evslot *ring = &c->ring[c->seg[p]];
+#ifndef __OPTIMIZE_SIZE__ /* mrc__rand_below's draws on the generator's state in a local (24 bytes more under -Os) */
         uint64_t st = c->ep->rng;
+#define MRC__SHUFFLE_BELOW(n) (unsigned)(((mrc__splitmix(&st) >> 32) * (uint64_t)(n)) >> 32)
+#else
+#define MRC__SHUFFLE_BELOW(n) (unsigned)mrc__rand_below(c->ep, n)
+#endif
         MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
         for (i = j; i-- > 1;) {
-            unsigned b = (unsigned)(((mrc__splitmix(&st) >> 32) * (uint64_t)(i + 1u)) >> 32); /* mrc__rand_below */
+            unsigned b = MRC__SHUFFLE_BELOW(i + 1u);
             mrc__evslot t = ring[b];
             ring[b] = ring[i];
             ring[i] = t;
             c->evs[t].at = (uint16_t)i;
         }
         c->evs[ring[0]].at = 0;
+#undef MRC__SHUFFLE_BELOW
+#ifndef __OPTIMIZE_SIZE__
         c->ep->rng = st;
+#endif
     }
     c->act_pos[p] = 0;
 }
@@ -9641,7 +9651,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
     const mrc_rxpkt *k0 = k, *end = k + n, *kl = (const mrc_rxpkt *)0; /* kl: the last packet taken */
     mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
-    uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
+    uint32_t mtu, qpn, rkey_ok = 0;
+    const mrc__mr *mr_ok = (const mrc__mr *)0; /* the region rkey_ok names */
     uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
     uint16_t ts = 0;              /* the last packet's timestamp */
     bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
@@ -9674,6 +9685,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         const uint8_t *pkt = k->pkt, *q;
         size_t len = k->len, off;
         uint32_t psn, op, dlen, pad, plen, rkey, mi;
+        const mrc__mr *mr;
         uint64_t mro;
         uint16_t pts = 0;
         bool last, sack;
@@ -9700,7 +9712,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             op = pkt[0];
             last = false;
             plen = mtu;
-            mi = mi_ok;
+            mr = mr_ok;
         } else {
             if (k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED))) break;
             op = pkt[0];
@@ -9727,20 +9739,22 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
              * registers or deregisters a region); its bounds every time */
             rkey = MRC__FX(q, MRC__RETH_RKEY);
             if (rkey == rkey_ok && rkey_ok) {
-                mi = mi_ok;
+                mr = mr_ok;
             } else {
                 mi = (rkey >> 8) - 1u;
                 if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
                 if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
                                              MRC_ACCESS_REMOTE_WRITE)
                     break;
+                mr = &ep->mrs[mi];
             }
             rkey_ok = rkey;
             off_like = off;
+            like = !last;
         }
-        mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
-        if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
-        mi_ok = mi;
+        mro = MRC__FX(q, MRC__RETH_VA) - mr->iova;
+        if (mro > mr->len || plen > mr->len - mro) break;
+        mr_ok = mr;
         /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
          * at psn, which becomes cack) */
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
@@ -9769,6 +9783,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         if (imm_wait) {
             if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
             imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+            if (imm_wait) like = false;
         }
         if (!sack) {
             c->sack_pending++;
@@ -9792,9 +9807,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
-        like = !last && !imm_wait;
         ri_like = mrc__ri_word(&k->ri) & ri_mask;
-        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+        MRC_MEMCPY(mr->base + mro, pkt + off, (size_t)plen);
     }
     if (kl) {
         uint32_t m = (uint32_t)(kl - k0) + 1u, j;

@@ -751,7 +751,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
     const mrc_rxpkt *k0 = k, *end = k + n, *kl = (const mrc_rxpkt *)0; /* kl: the last packet taken */
     mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
-    uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
+    uint32_t mtu, qpn, rkey_ok = 0;
+    const mrc__mr *mr_ok = (const mrc__mr *)0; /* the region rkey_ok names */
     uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
     uint16_t ts = 0;              /* the last packet's timestamp */
     bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
@@ -784,6 +785,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         const uint8_t *pkt = k->pkt, *q;
         size_t len = k->len, off;
         uint32_t psn, op, dlen, pad, plen, rkey, mi;
+        const mrc__mr *mr;
         uint64_t mro;
         uint16_t pts = 0;
         bool last, sack;
@@ -810,7 +812,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             op = pkt[0];
             last = false;
             plen = mtu;
-            mi = mi_ok;
+            mr = mr_ok;
         } else {
             if (k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED))) break;
             op = pkt[0];
@@ -837,20 +839,22 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
              * registers or deregisters a region); its bounds every time */
             rkey = MRC__FX(q, MRC__RETH_RKEY);
             if (rkey == rkey_ok && rkey_ok) {
-                mi = mi_ok;
+                mr = mr_ok;
             } else {
                 mi = (rkey >> 8) - 1u;
                 if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
                 if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
                                              MRC_ACCESS_REMOTE_WRITE)
                     break;
+                mr = &ep->mrs[mi];
             }
             rkey_ok = rkey;
             off_like = off;
+            like = !last;
         }
-        mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
-        if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
-        mi_ok = mi;
+        mro = MRC__FX(q, MRC__RETH_VA) - mr->iova;
+        if (mro > mr->len || plen > mr->len - mro) break;
+        mr_ok = mr;
         /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
          * at psn, which becomes cack) */
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
@@ -879,6 +883,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         if (imm_wait) {
             if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
             imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+            if (imm_wait) like = false;
         }
         if (!sack) {
             c->sack_pending++;
@@ -902,9 +907,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
-        like = !last && !imm_wait;
         ri_like = mrc__ri_word(&k->ri) & ri_mask;
-        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+        MRC_MEMCPY(mr->base + mro, pkt + off, (size_t)plen);
     }
     if (kl) {
         uint32_t m = (uint32_t)(kl - k0) + 1u, j;
