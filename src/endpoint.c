@@ -1319,6 +1319,17 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     mrc_txinfo ti0;
     bool tm = true, sc = true; /* the timer re-arm and the queues' tests still to make */
     int w;
+    uint32_t txc, tln = 0; /* c->tx_count, and packets appended to the transmit list in c->txl.n's block, kept here */
+/* what the loop keeps in locals, written back before anything it calls may read it (and at the end): tx_count, the
+ * transmit list's length, x->inflight, tlp_base (now once a packet is sent) */
+#define MRC__TX_RUN_SYNC()                                                                                             \
+    do {                                                                                                               \
+        c->tx_count = txc;                                                                                             \
+        c->txl.n += tln;                                                                                               \
+        tln = 0;                                                                                                       \
+        if (x) x->inflight = infl;                                                                                     \
+        if (j) c->tlp_base = now;                                                                                      \
+    } while (0)
     if (c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail || k == 0) return 0;
     wr = MRC__SQ(c, wr_idx);
     if (wr->len <= ((uint64_t)(k + 1u) << sh)) return 0; /* packet k is the message's last */
@@ -1345,6 +1356,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     lim = MRC__MIN(lim, n);
     room_w = MRC__MIN(MRC__MIN(room_w, last - k), lim); /* packets j below it: inside the window, middle, in lim */
     infl = x ? x->inflight : 0u;
+    txc = c->tx_count;
     cwnd = x ? x->cwnd : ~(uint64_t)0 - nominal;
     /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
     mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
@@ -1430,6 +1442,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
                 ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
                 c->plane_rr = (uint8_t)p;
+                MRC__TX_RUN_SYNC();
                 mrc__pool_enter(c, psn);
                 bk = mrc__blk(c, psn);
                 sc = true; /* a block handed to a waiting QP queues it */
@@ -1442,24 +1455,26 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
         r->ev = (mrc__evslot)slot;
         r->flags = MRC__PR_INFLIGHT;
-        r->txseq = (mrc__txseq)c->tx_count++;
+        r->txseq = (mrc__txseq)txc++;
         if (j && (psn & (MRC__BLK_PSNS - 1u))) { /* the tail is the packet before, in bk */
             bk->rec[(psn - 1u) & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)((psn - 1u) & (MRC_MAX_INFLIGHT - 1u));
             c->txl.tail = psn;
-            c->txl.n++;
-        } else if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
+            tln++;
+        } else if ((c->txl.n + tln) && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
             bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
             c->txl.tail = psn;
             c->txl.n++;
         } else {
+            c->txl.n += tln;
+            tln = 0;
             mrc__plist_push(c, &c->txl, psn, r, false);
         }
-        infl += nominal;
-        if (x) x->inflight = infl; /* mrc__cc_on_send; c's at the end (nothing in the run reads them) */
-        c->tlp_base = now;
+        infl += nominal; /* mrc__cc_on_send (x->inflight); c's at the end (nothing in the run reads them) */
 #ifdef MRC_ENABLE_TRACE
+        MRC__TX_RUN_SYNC(); /* (j is the packets before this one: tlp_base is written below) */
+        c->tlp_base = now;
         mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
 #endif
         MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
@@ -1468,11 +1483,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         e->len = (int)need;
         j++;
         if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
+            MRC__TX_RUN_SYNC();
             mrc__req_timers_tx(c, now);
             tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
         }
         if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
             c->plane_rr = (uint8_t)p;
+            MRC__TX_RUN_SYNC();
             mrc__sched_ctl(c);
             if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
                 ep->txq_head = head;
@@ -1490,6 +1507,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
                                                                             : MRC__NEW_CWND;
             } else {
                 c->plane_rr = (uint8_t)p;
+                MRC__TX_RUN_SYNC();
                 w = mrc__req_new(c);
             }
             if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
@@ -1510,8 +1528,11 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
 requeue:
     ep->txq_head = head;
     c->plane_rr = (uint8_t)p;
+    MRC__TX_RUN_SYNC();
     mrc__sched_txq(c, w);
 done:
+    MRC__TX_RUN_SYNC();
+#undef MRC__TX_RUN_SYNC
     c->plane_rr = (uint8_t)p;
 #ifndef MRC_ENABLE_TRACE
     mrc__tx_run_count(c, j, nominal, plen, hl + plen + pad);
