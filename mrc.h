@@ -10282,8 +10282,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     ti0.qpn = c->qpn;
     ti0.hdr_len = hl;
     ti0.payload_len = plen;
-    for (j = 0;;) {
-        mrc_txpkt *e = &t[j];
+    for (j = 0;; t++) { /* t: entry j */
+        mrc_txpkt *e = t;
         uint8_t *buf = e->buf, *q;
         mrc_txinfo *ti = &e->ti;
         uint32_t a = 0, nxt;
