@@ -1390,9 +1390,11 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         uint16_t slot;
         mrc__psnrec *r;
         int rs;
+        /* the first packet, or one in another block than the packet before's (past the first, bk is that block) */
+        const bool fresh = !j || !(psn & (MRC__BLK_PSNS - 1u));
         /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's that can change) */
         if (!buf || e->cap < room) break;
-        if (!bk || !(psn & (MRC__BLK_PSNS - 1u))) { /* else the block of the packet before */
+        if (fresh) { /* else the block of the packet before */
             bk = mrc__blk(c, psn);
             if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
         }
@@ -1438,15 +1440,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         }
         /* commit: as mrc__req_tx_fast's for a middle packet; nxt_ret, set only by acknowledgements, is 0 after the
          * first packet's mrc__pool_enter */
-        if (!j || !(psn & (MRC__BLK_PSNS - 1u))) {
-            if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
-                ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
-                c->plane_rr = (uint8_t)p;
-                MRC__TX_RUN_SYNC();
-                mrc__pool_enter(c, psn);
-                bk = mrc__blk(c, psn);
-                sc = true; /* a block handed to a waiting QP queues it */
-            }
+        if (fresh && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) {
+            ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
+            c->plane_rr = (uint8_t)p;
+            MRC__TX_RUN_SYNC();
+            mrc__pool_enter(c, psn);
+            bk = mrc__blk(c, psn);
+            sc = true; /* a block handed to a waiting QP queues it */
         }
         r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
@@ -1456,7 +1456,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         r->ev = (mrc__evslot)slot;
         r->flags = MRC__PR_INFLIGHT;
         r->txseq = (mrc__txseq)txc++;
-        if (j && (psn & (MRC__BLK_PSNS - 1u))) { /* the tail is the packet before, in bk */
+        if (!fresh) { /* the tail is the packet before, in bk */
             bk->rec[(psn - 1u) & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)((psn - 1u) & (MRC_MAX_INFLIGHT - 1u));
             c->txl.tail = psn;
