@@ -9751,6 +9751,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             rkey_ok = rkey;
             off_like = off;
             like = !last;
+            ri_like = mrc__ri_word(&k->ri) & ri_mask; /* (a packet like it has the same) */
         }
         mro = MRC__FX(q, MRC__RETH_VA) - mr->iova;
         if (mro > mr->len || plen > mr->len - mro) break;
@@ -9807,7 +9808,6 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
-        ri_like = mrc__ri_word(&k->ri) & ri_mask;
         MRC_MEMCPY(mr->base + mro, pkt + off, (size_t)plen);
     }
     if (kl) {
