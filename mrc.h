@@ -1837,6 +1837,16 @@ struct mrc_conn {
     mrc_conn_stats st;
 };
 
+/* A registered memory region (the endpoint's mrs[]) */
+typedef struct mrc__mr {
+    uint8_t *base;
+    void *user;
+    uint64_t iova, len;
+    uint32_t rkey, access;
+    uint8_t valid;
+    uint8_t keyed; /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
+} mrc__mr;
+
 struct mrc_endpoint {
     mrc_config cfg;
     mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
@@ -1847,14 +1857,7 @@ struct mrc_endpoint {
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
-    struct {
-        uint8_t *base;
-        void *user;
-        uint64_t iova, len;
-        uint32_t rkey, access;
-        uint8_t valid;
-        uint8_t keyed;        /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
-    } mrs[MRC_MAX_MRS];
+    mrc__mr mrs[MRC_MAX_MRS];
     uint16_t mr_hash[MRC__MR_HASH_N]; /* caller-chosen rkeys -> MR slot + 1 (0 empty), open addressing, linear probes */
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */
@@ -3020,6 +3023,7 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
@@ -4979,16 +4983,28 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     }
     c->n_act[p] = (uint16_t)j;
     c->n_skip[p] = (uint16_t)(n - j);
-    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); position i is final once its
+              * step has drawn, so its slot's at is set there */
         mrc__evslot *ring = &c->ring[c->seg[p]];
+#ifndef __OPTIMIZE_SIZE__ /* mrc__rand_below's draws on the generator's state in a local (24 bytes more under -Os) */
+        uint64_t st = c->ep->rng;
+#define MRC__SHUFFLE_BELOW(n) (unsigned)(((mrc__splitmix(&st) >> 32) * (uint64_t)(n)) >> 32)
+#else
+#define MRC__SHUFFLE_BELOW(n) (unsigned)mrc__rand_below(c->ep, n)
+#endif
         MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
         for (i = j; i-- > 1;) {
-            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
-            mrc__evslot t = ring[i];
-            ring[i] = ring[b];
-            ring[b] = t;
+            unsigned b = MRC__SHUFFLE_BELOW(i + 1u);
+            mrc__evslot t = ring[b];
+            ring[b] = ring[i];
+            ring[i] = t;
+            c->evs[t].at = (uint16_t)i;
         }
-        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
+        c->evs[ring[0]].at = 0;
+#undef MRC__SHUFFLE_BELOW
+#ifndef __OPTIMIZE_SIZE__
+        c->ep->rng = st;
+#endif
     }
     c->act_pos[p] = 0;
 }
@@ -9617,6 +9633,12 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_run_tail(mrc__ctl *t, const mrc_rxpkt *k,
     t->reason = 0;
     t->port = k->ri.port;
 }
+/* mrc_rxinfo's port, DSCP, ECN and flags (its first four bytes) as one word in memory order */
+MRC__PRIVATE MRC__INLINE uint32_t mrc__ri_word(const mrc_rxinfo *ri) {
+    uint32_t w;
+    MRC_MEMCPY(&w, ri, 4);
+    return w;
+}
 /* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
  * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst,
  * mrc__recv_one and mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, without
@@ -9632,17 +9654,25 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
     const mrc_rxpkt *k0 = k, *end = k + n, *kl = (const mrc_rxpkt *)0; /* kl: the last packet taken */
     mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
-    uint32_t mtu, qpn, rkey_ok = 0, mi_ok = 0;
+    uint32_t mtu, qpn, rkey_ok = 0;
+    const mrc__mr *mr_ok = (const mrc__mr *)0; /* the region rkey_ok names */
     uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
     uint16_t ts = 0;              /* the last packet's timestamp */
     bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
     bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current, counted */
+    bool like = false; /* kl a first or middle packet with no immediate stashed after it: one like it passes its tests */
+    size_t off_like = 0; /* kl's payload offset */
+    uint32_t ri_mask, ri_like = 0; /* the receive flags' bytes but the port (the planes take turns), and kl's */
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
     if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE) || c->ooo ||
         cf->ack.tack_every)
         return 0;
+    {
+        static const uint8_t mb[4] = {0u, 0xFFu, 0xFFu, 0xFFu}; /* mrc_rxinfo's first four bytes, port first */
+        MRC_MEMCPY(&ri_mask, mb, 4);
+    }
     mtu = 1u << c->mtu_shift;
     qpn = c->qpn;
     tail = &c->ctlq[(c->ctlq_tail - 1u) & (MRC_CTLQ_LEN - 1u)];
@@ -9658,19 +9688,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         const uint8_t *pkt = k->pkt, *q;
         size_t len = k->len, off;
         uint32_t psn, op, dlen, pad, plen, rkey, mi;
+        const mrc__mr *mr;
         uint64_t mro;
         uint16_t pts = 0;
         bool last, sack;
-        /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case */
-        if (!pkt || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
-            len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN)
-            break;
-        op = pkt[0];
-        if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
-            k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED] || k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ||
-            (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
-            ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
-            break;
+        /* mrc_endpoint_recv_burst's and mrc__recv_one's tests, then mrc__rsp_fast_data's, then the in-order case (each
+         * a test that ends the run, none with an effect: in any order) */
+        if (!pkt || len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN) break;
         /* the next PSN, with neither the A nor the RTX bit (either asks for a SACK at once: left to the packet path) */
         psn = MRC__PSN_INC(c->cack);
         if ((mrc__ld4(pkt + 8) & (0xA0000000u | MRC_PSN_MASK)) != psn) break;
@@ -9680,36 +9704,61 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             q += MRC_TSETH_LEN;
         }
         off = (size_t)(q - pkt) + MRC_RETH_LEN;
-        dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
-        last = op > MRC_OP_WRITE_MIDDLE;
-        pad = MRC__FX(pkt, MRC__BTH_PAD);
-        if (!last) {
+        /* a packet like the one before, a first or middle one (the same length, receive flags, BTH words 0 and 1, METH,
+         * headers' length, RETH rkey and length; only the PSN, the timestamp and the VA differ): every test below
+         * but the region's bounds has its answer (what they read of the QP, the MSN expected, moves only at a
+         * message's last packet, and nothing else in the run changes it: immediates stashed excepted) */
+        if (like && len == kl->len && off == off_like && (mrc__ri_word(&k->ri) & ri_mask) == ri_like &&
+            k->ri.port - 1u < cf->num_ports && !MRC_MEMCMP(pkt, kl->pkt, 8) &&
+            !MRC_MEMCMP(pkt + MRC_BTH_LEN, kl->pkt + MRC_BTH_LEN, MRC_METH_LEN) &&
+            !MRC_MEMCMP(q + 8, kl->pkt + off - 8, 8)) {
+            op = pkt[0];
+            last = false;
             plen = mtu;
-            if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu) break;
+            mr = mr_ok;
         } else {
-            if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
-            else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u;
-            if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) break;
-        }
-        if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
-            c->rsp_win)
-            break;
-        /* the region: the rkey the packet before named is the slot it found, with its rights (nothing in the run
-         * registers or deregisters a region); its bounds every time */
-        rkey = MRC__FX(q, MRC__RETH_RKEY);
-        if (rkey == rkey_ok && rkey_ok) {
-            mi = mi_ok;
-        } else {
-            mi = (rkey >> 8) - 1u;
-            if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
-            if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
-                                         MRC_ACCESS_REMOTE_WRITE)
+            if (k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED))) break;
+            op = pkt[0];
+            if (op - MRC_OP_WRITE_FIRST > MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST || op == MRC_OP_WRITE_LAST_IMM ||
+                k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED] || k->ri.dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ||
+                (k->ri.ecn & 3u) == 3u || MRC__FX(pkt, MRC__BTH_DEST_QP) != qpn ||
+                ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
                 break;
+            dlen = MRC__FX(q, MRC__RETH_DMA_LEN);
+            last = op > MRC_OP_WRITE_MIDDLE;
+            pad = MRC__FX(pkt, MRC__BTH_PAD);
+            if (!last) {
+                plen = mtu;
+                if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu) break;
+            } else {
+                if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
+                else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u;
+                if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad) break;
+            }
+            if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >=
+                c->rsp_win)
+                break;
+            /* the region: the rkey the packet before named is the slot it found, with its rights (nothing in the run
+             * registers or deregisters a region); its bounds every time */
+            rkey = MRC__FX(q, MRC__RETH_RKEY);
+            if (rkey == rkey_ok && rkey_ok) {
+                mr = mr_ok;
+            } else {
+                mi = (rkey >> 8) - 1u;
+                if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
+                if (mi >= MRC_MAX_MRS || (ep->mrs[mi].access & (MRC_ACCESS_REMOTE_WRITE | MRC_ACCESS_EXTERNAL)) !=
+                                             MRC_ACCESS_REMOTE_WRITE)
+                    break;
+                mr = &ep->mrs[mi];
+            }
+            rkey_ok = rkey;
+            off_like = off;
+            like = !last;
+            ri_like = mrc__ri_word(&k->ri) & ri_mask; /* (a packet like it has the same) */
         }
-        mro = MRC__FX(q, MRC__RETH_VA) - ep->mrs[mi].iova;
-        if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) break;
-        rkey_ok = rkey;
-        mi_ok = mi;
+        mro = MRC__FX(q, MRC__RETH_VA) - mr->iova;
+        if (mro > mr->len || plen > mr->len - mro) break;
+        mr_ok = mr;
         /* the SACK it may owe: mrc__rsp_fast_data's choice; a merge into the tail always keeps (the PSNs it names end
          * at psn, which becomes cack) */
         sack = c->sack_pending + 1u >= cf->ack.sack_every;
@@ -9738,6 +9787,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         if (imm_wait) {
             if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
             imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
+            if (imm_wait) like = false;
         }
         if (!sack) {
             c->sack_pending++;
@@ -9761,7 +9811,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         }
-        MRC_MEMCPY(ep->mrs[mi].base + mro, pkt + off, (size_t)plen);
+        MRC_MEMCPY(mr->base + mro, pkt + off, (size_t)plen);
     }
     if (kl) {
         uint32_t m = (uint32_t)(kl - k0) + 1u, j;
@@ -10191,6 +10241,17 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     mrc_txinfo ti0;
     bool tm = true, sc = true; /* the timer re-arm and the queues' tests still to make */
     int w;
+    uint32_t txc, tln = 0; /* c->tx_count, and packets appended to the transmit list in c->txl.n's block, kept here */
+/* what the loop keeps in locals, written back before anything it calls may read it (and at the end): tx_count, the
+ * transmit list's length, x->inflight, tlp_base (now once a packet is sent) */
+#define MRC__TX_RUN_SYNC()                                                                                             \
+    do {                                                                                                               \
+        c->tx_count = txc;                                                                                             \
+        c->txl.n += tln;                                                                                               \
+        tln = 0;                                                                                                       \
+        if (x) x->inflight = infl;                                                                                     \
+        if (j) c->tlp_base = now;                                                                                      \
+    } while (0)
     if (c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail || k == 0) return 0;
     wr = MRC__SQ(c, wr_idx);
     if (wr->len <= ((uint64_t)(k + 1u) << sh)) return 0; /* packet k is the message's last */
@@ -10217,6 +10278,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     lim = MRC__MIN(lim, n);
     room_w = MRC__MIN(MRC__MIN(room_w, last - k), lim); /* packets j below it: inside the window, middle, in lim */
     infl = x ? x->inflight : 0u;
+    txc = c->tx_count;
     cwnd = x ? x->cwnd : ~(uint64_t)0 - nominal;
     /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
     mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
@@ -10242,17 +10304,19 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     ti0.qpn = c->qpn;
     ti0.hdr_len = hl;
     ti0.payload_len = plen;
-    for (j = 0;;) {
-        mrc_txpkt *e = &t[j];
+    for (j = 0;; t++) { /* t: entry j */
+        mrc_txpkt *e = t;
         uint8_t *buf = e->buf, *q;
         mrc_txinfo *ti = &e->ti;
         uint32_t a = 0, nxt;
         uint16_t slot;
         mrc__psnrec *r;
         int rs;
+        /* the first packet, or one in another block than the packet before's (past the first, bk is that block) */
+        const bool fresh = !j || !(psn & (MRC__BLK_PSNS - 1u));
         /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's that can change) */
         if (!buf || e->cap < room) break;
-        if (!bk || !(psn & (MRC__BLK_PSNS - 1u))) { /* else the block of the packet before */
+        if (fresh) { /* else the block of the packet before */
             bk = mrc__blk(c, psn);
             if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
         }
@@ -10298,14 +10362,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         }
         /* commit: as mrc__req_tx_fast's for a middle packet; nxt_ret, set only by acknowledgements, is 0 after the
          * first packet's mrc__pool_enter */
-        if (!j || !(psn & (MRC__BLK_PSNS - 1u))) {
-            if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
-                ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
-                c->plane_rr = (uint8_t)p;
-                mrc__pool_enter(c, psn);
-                bk = mrc__blk(c, psn);
-                sc = true; /* a block handed to a waiting QP queues it */
-            }
+        if (fresh && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) {
+            ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
+            c->plane_rr = (uint8_t)p;
+            MRC__TX_RUN_SYNC();
+            mrc__pool_enter(c, psn);
+            bk = mrc__blk(c, psn);
+            sc = true; /* a block handed to a waiting QP queues it */
         }
         r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
@@ -10314,24 +10377,26 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
         r->ev = (mrc__evslot)slot;
         r->flags = MRC__PR_INFLIGHT;
-        r->txseq = (mrc__txseq)c->tx_count++;
-        if (j && (psn & (MRC__BLK_PSNS - 1u))) { /* the tail is the packet before, in bk */
+        r->txseq = (mrc__txseq)txc++;
+        if (!fresh) { /* the tail is the packet before, in bk */
             bk->rec[(psn - 1u) & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)((psn - 1u) & (MRC_MAX_INFLIGHT - 1u));
             c->txl.tail = psn;
-            c->txl.n++;
-        } else if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
+            tln++;
+        } else if ((c->txl.n + tln) && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
             bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
             c->txl.tail = psn;
             c->txl.n++;
         } else {
+            c->txl.n += tln;
+            tln = 0;
             mrc__plist_push(c, &c->txl, psn, r, false);
         }
-        infl += nominal;
-        if (x) x->inflight = infl; /* mrc__cc_on_send; c's at the end (nothing in the run reads them) */
-        c->tlp_base = now;
+        infl += nominal; /* mrc__cc_on_send (x->inflight); c's at the end (nothing in the run reads them) */
 #ifdef MRC_ENABLE_TRACE
+        MRC__TX_RUN_SYNC(); /* (j is the packets before this one: tlp_base is written below) */
+        c->tlp_base = now;
         mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
 #endif
         MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
@@ -10340,11 +10405,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         e->len = (int)need;
         j++;
         if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
+            MRC__TX_RUN_SYNC();
             mrc__req_timers_tx(c, now);
             tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
         }
         if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
             c->plane_rr = (uint8_t)p;
+            MRC__TX_RUN_SYNC();
             mrc__sched_ctl(c);
             if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
                 ep->txq_head = head;
@@ -10362,6 +10429,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
                                                                             : MRC__NEW_CWND;
             } else {
                 c->plane_rr = (uint8_t)p;
+                MRC__TX_RUN_SYNC();
                 w = mrc__req_new(c);
             }
             if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
@@ -10382,8 +10450,11 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
 requeue:
     ep->txq_head = head;
     c->plane_rr = (uint8_t)p;
+    MRC__TX_RUN_SYNC();
     mrc__sched_txq(c, w);
 done:
+    MRC__TX_RUN_SYNC();
+#undef MRC__TX_RUN_SYNC
     c->plane_rr = (uint8_t)p;
 #ifndef MRC_ENABLE_TRACE
     mrc__tx_run_count(c, j, nominal, plen, hl + plen + pad);

@@ -173,16 +173,28 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
     }
     c->n_act[p] = (uint16_t)j;
     c->n_skip[p] = (uint16_t)(n - j);
-    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); their positions after */
+    if (j) { /* shuffle the active ones (Fisher-Yates, the draws of mrc__evr_swap's loop); position i is final once its
+              * step has drawn, so its slot's at is set there */
         mrc__evslot *ring = &c->ring[c->seg[p]];
+#ifndef __OPTIMIZE_SIZE__ /* mrc__rand_below's draws on the generator's state in a local (24 bytes more under -Os) */
+        uint64_t st = c->ep->rng;
+#define MRC__SHUFFLE_BELOW(n) (unsigned)(((mrc__splitmix(&st) >> 32) * (uint64_t)(n)) >> 32)
+#else
+#define MRC__SHUFFLE_BELOW(n) (unsigned)mrc__rand_below(c->ep, n)
+#endif
         MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
         for (i = j; i-- > 1;) {
-            unsigned b = (unsigned)mrc__rand_below(c->ep, i + 1u);
-            mrc__evslot t = ring[i];
-            ring[i] = ring[b];
-            ring[b] = t;
+            unsigned b = MRC__SHUFFLE_BELOW(i + 1u);
+            mrc__evslot t = ring[b];
+            ring[b] = ring[i];
+            ring[i] = t;
+            c->evs[t].at = (uint16_t)i;
         }
-        for (i = 0; i < j; i++) c->evs[ring[i]].at = (uint16_t)i;
+        c->evs[ring[0]].at = 0;
+#undef MRC__SHUFFLE_BELOW
+#ifndef __OPTIMIZE_SIZE__
+        c->ep->rng = st;
+#endif
     }
     c->act_pos[p] = 0;
 }

@@ -17,6 +17,7 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */

@@ -425,6 +425,16 @@ struct mrc_conn {
     mrc_conn_stats st;
 };
 
+/* A registered memory region (the endpoint's mrs[]) */
+typedef struct mrc__mr {
+    uint8_t *base;
+    void *user;
+    uint64_t iova, len;
+    uint32_t rkey, access;
+    uint8_t valid;
+    uint8_t keyed; /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
+} mrc__mr;
+
 struct mrc_endpoint {
     mrc_config cfg;
     mrc_detail detail;        /* why the last control call failed (mrc_endpoint_last_error) */
@@ -435,14 +445,7 @@ struct mrc_endpoint {
     mrc_time now;             /* latest time seen: time never runs backwards inside the core */
     uint32_t ports_up;        /* bit p-1 set when port p is up */
     uint32_t rkey_gen;
-    struct {
-        uint8_t *base;
-        void *user;
-        uint64_t iova, len;
-        uint32_t rkey, access;
-        uint8_t valid;
-        uint8_t keyed;        /* the caller chose the rkey (mrc_endpoint_reg_mr_key): found through mr_hash */
-    } mrs[MRC_MAX_MRS];
+    mrc__mr mrs[MRC_MAX_MRS];
     uint16_t mr_hash[MRC__MR_HASH_N]; /* caller-chosen rkeys -> MR slot + 1 (0 empty), open addressing, linear probes */
     mrc_conn *conns[MRC_MAX_CONNS];
     uint16_t heap[MRC_MAX_CONNS];         /* timer min-heap of conn slots keyed by conn->deadline */

@@ -190,7 +190,138 @@ static int bu_transfer_body(sc_pair *p) {
 }
 SC_TEST(t_bu_transfer, bu_transfer_body)
 
-/* ---- 3. bad entries and bad calls ------------------------------------------------------------------------------- */
+/* ---- 3. runs of received packets with one packet unlike the one before ------------------------------------------ */
+/* The receive burst's runs (P37) take a packet whose headers repeat the one before's (but for the PSN, the timestamp
+ * and the VA) without testing them again: here twin pairs get the same packets of one long Write, B of one pair one by
+ * one and B of the other in bursts of 8, with one packet of each burst changed in one field the run's tests read (the
+ * MSN, the rkey, the DMA length, the opcode, the pad, the TSETH bit, the P_Key, the QPN, the length, the port, the
+ * DSCP, the ECN, the flags); every return code, the endpoints' counters and B's answers must be the same (the fast-check
+ * build compares every byte of state after each burst besides). */
+#define BU_RXB 8u
+static uint8_t bu_rx1[BU_RXB][MRC_HDR_MAX + 4096 + 4], bu_rx2[BU_RXB][MRC_HDR_MAX + 4096 + 4];
+static void bu_rx_change(mrc_rxpkt *k, unsigned v, unsigned dscp_trim) {
+    uint8_t *b = (uint8_t *)(uintptr_t)k->pkt;
+    switch (v % 15u) {
+    case 0: break;                                       /* none */
+    case 1: b[MRC_BTH_LEN + 3] ^= 1u; break;            /* the MSN */
+    case 2: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? MRC_TSETH_LEN : 0u) + 9] ^= 4u; break;
+    case 3: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? MRC_TSETH_LEN : 0u) + 15] ^= 1u; break; /* the length */
+    case 4: b[0] = MRC_OP_WRITE_LAST; break;             /* the opcode */
+    case 5: b[1] ^= 0x30u; break;                        /* the pad */
+    case 6: b[8] ^= 0x10u; break;                        /* the TSETH bit */
+    case 7: b[3] ^= 2u; break;                           /* the P_Key */
+    case 8: b[7] ^= 1u; break;                           /* the QPN */
+    case 9: k->len -= 4u; break;                         /* the length */
+    case 10: k->ri.port = 9; break;                      /* a port out of range */
+    case 11: k->ri.dscp = (uint8_t)dscp_trim; break;     /* trimmed */
+    case 12: k->ri.ecn = 3; break;                       /* CE */
+    case 13: k->ri.flags = MRC_RX_TRIMMED; break;        /* the flags */
+    default: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? MRC_TSETH_LEN : 0u) + 7] ^= 1u; break; /* the VA */
+    }
+}
+static int bu_rx_like_body(sc_pair *p) {
+    sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
+    sc_pair *pp[2];
+    mrc_rxpkt k[2][BU_RXB];
+    int rc[2][BU_RXB], r = 1, ok;
+    unsigned c, v, i, s, taken = 0;
+    uint64_t data = 0;
+    if (!q) return 1;
+    pp[0] = p;
+    pp[1] = q;
+    for (c = 0; c < 15; c++) { /* each change on a fresh pair: some end the QP (a NAK) */
+        for (s = 0; s < 2; s++) {
+            mrc_write w;
+            sc_defaults(pp[s], g_seed + 3950 + c);
+            pp[s]->region = 8u << 20;
+            pp[s]->cfg[1].ack.sack_every = 3; /* runs whose packets owe no SACK, and ones that do */
+            if (sc_start(pp[s]) != 0) goto out;
+            memset(&w, 0, sizeof w);
+            w.opcode = MRC_WR_WRITE;
+            w.buf = pp[s]->src[0];
+            w.len = 1u << 20;
+            w.remote_va = sc_iova(1);
+            w.rkey = pp[s]->rkey[1];
+            if (mrc_conn_post_write(pp[s]->q[0][0].c, &w, sc_now(pp[s])) != MRC_OK) goto out;
+        }
+        for (v = 0; v < 6; v++) {
+            unsigned n = 0, at = 1u + (v * 3u + c) % (BU_RXB - 1u);
+            for (s = 0; s < 2; s++) {
+                uint8_t(*bb)[MRC_HDR_MAX + 4096 + 4] = s ? bu_rx2 : bu_rx1;
+                for (n = 0; n < BU_RXB; n++) {
+                    mrc_txinfo ti;
+                    int m;
+                    memset(&ti, 0, sizeof ti);
+                    m = mrc_endpoint_poll_tx(pp[s]->ep[0], bb[n], sizeof bb[n], MRC_TX_COPY, &ti, sc_now(pp[s]));
+                    if (m <= 0) break;
+                    memset(&k[s][n], 0, sizeof k[s][n]);
+                    k[s][n].pkt = bb[n];
+                    k[s][n].len = (size_t)m;
+                    k[s][n].ri.port = ti.port;
+                    k[s][n].ri.ev = ti.ev;
+                    k[s][n].ri.dscp = ti.dscp;
+                    k[s][n].ri.peer = ti.peer;
+                }
+                if (n > at && v) bu_rx_change(&k[s][at], c, pp[s]->cfg[1].dscp[MRC_DSCP_TRIMMED]);
+            }
+            for (i = 0; i < n; i++)
+                rc[0][i] = mrc_endpoint_recv(p->ep[1], k[0][i].pkt, k[0][i].len, &k[0][i].ri, sc_now(p));
+            ok = mrc_endpoint_recv_burst(q->ep[1], k[1], n, rc[1], sc_now(q));
+            for (i = 0; i < n; i++) ok -= rc[1][i] == MRC_OK;
+            SC_CHECK(p, ok == 0); /* it counts the packets accepted */
+            for (i = 0; i < n; i++)
+                if (rc[0][i] != rc[1][i]) {
+                    printf("    change %u, packet %u: single call %d, burst %d\n", c, i, rc[0][i], rc[1][i]);
+                    fail_at(__FILE__, __LINE__, "the same return codes");
+                    goto out;
+                }
+            for (s = 0; s < 2; s++) { /* both sides' counters the same */
+                mrc_endpoint_stats e0 = sc_estats(p, (int)s), e1 = sc_estats(q, (int)s);
+                SC_CHECK(p, e0.rx_pkts == e1.rx_pkts && e0.rx_bytes == e1.rx_bytes && e0.rx_drops == e1.rx_drops &&
+                                e0.tx_pkts == e1.tx_pkts && e0.tx_bytes == e1.tx_bytes);
+            }
+            for (;;) { /* B's answers, the same, back to A */
+                mrc_txinfo t0, t1;
+                mrc_rxinfo ri;
+                int m0, m1;
+                memset(&t0, 0, sizeof t0);
+                memset(&t1, 0, sizeof t1);
+                m0 = mrc_endpoint_poll_tx(p->ep[1], bu_rx1[0], sizeof bu_rx1[0], MRC_TX_COPY, &t0, sc_now(p));
+                m1 = mrc_endpoint_poll_tx(q->ep[1], bu_rx2[0], sizeof bu_rx2[0], MRC_TX_COPY, &t1, sc_now(q));
+                SC_CHECK(p, m0 == m1 && (m0 <= 0 || memcmp(bu_rx1[0], bu_rx2[0], (size_t)m0) == 0));
+                if (m0 <= 0) break;
+                memset(&ri, 0, sizeof ri);
+                ri.port = t0.port;
+                ri.ev = t0.ev;
+                ri.dscp = t0.dscp;
+                ri.peer = t0.peer;
+                SC_CHECK(p, mrc_endpoint_recv(p->ep[0], bu_rx1[0], (size_t)m0, &ri, sc_now(p)) ==
+                                mrc_endpoint_recv(q->ep[0], bu_rx2[0], (size_t)m1, &ri, sc_now(q)));
+            }
+            taken += n;
+        }
+        {
+            mrc_conn_stats c0 = sc_cstats(p, 1, 0), c1 = sc_cstats(q, 1, 0);
+            SC_CHECK(p, c0.rx_data == c1.rx_data && c0.rx_drops == c1.rx_drops);
+            data += c0.rx_data;
+        }
+        for (s = 0; s < 2; s++) {
+            sc_free(pp[s]);
+            memset(pp[s], 0, sizeof *pp[s]);
+        }
+    }
+    note("%u packets in bursts of %u, one changed in most; B took %llu data packets", taken, BU_RXB,
+         (unsigned long long)data);
+    SC_CHECK(p, taken >= 600 && data >= 400);
+    r = 0;
+out:
+    sc_free(q);
+    free(q);
+    return r;
+}
+SC_TEST(t_bu_rx_like, bu_rx_like_body)
+
+/* ---- 4. bad entries and bad calls ------------------------------------------------------------------------------- */
 static int bu_args_body(sc_pair *p) {
     mrc_rxpkt k[3];
     mrc_txpkt t[2];
@@ -236,6 +367,7 @@ const test_entry test_burst[] = {
     {"bu_tx_equal", t_bu_tx_equal},
     {"bu_tx_variants", t_bu_tx_variants},
     {"bu_transfer", t_bu_transfer},
+    {"bu_rx_like", t_bu_rx_like},
     {"bu_args", t_bu_args},
     {NULL, NULL},
 };
