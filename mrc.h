@@ -9840,8 +9840,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
  * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
  * off), with the LSB-first SETH. It stores the 48 header bytes (BTH, SETH, CC_STATE) a word at a time, as the encoders
  * would with these values, and does the rest of poll_tx's work for the packet. 0 when it is not its case: nothing was
- * changed. leaf (mrc__poll_ctl): the common case alone, and the QP not yet taken off the control round-robin. */
-MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti, bool leaf) {
+ * changed. */
+MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     unsigned p = e->port - 1u, nev;
@@ -9853,31 +9853,21 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     bool req_idle;
     if (e->kind != MRC__CTL_SACK || e->pr || ep->cfg.ev.reply == MRC_EV_REPLY_ECHO || !mrc__seth_fast_ok(&ep->cfg.wire))
         return 0;
-    /* leaf: only the case that makes no call (no EV profile, nothing out of order, no dynamic MPR, a requester half
-     * with nothing to do), so that the function that takes it saves fewer registers */
-    if (leaf && (c->ev_prof || c->ooo ||
-                 (c->attr.caps & MRC_CAP_DYNAMIC_MPR) || !mrc__req_idle(c)))
-        return 0;
     /* P28 mirror reverse path (only with a profile and MIRROR replies: its own first test, kept here so that the
      * common case makes no call), else mrc__ev_ctl's first plane's turn */
-    if (leaf || !c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
+    if (!c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
         (rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) {
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
         rs = mrc__evr_at(c, p, c->rev_pos[p]++);
     }
-    if (leaf) { /* mrc__poll_tx's pop of the control round-robin's head (c), now that it is this case */
-        ep->ctq_head = (ep->ctq_head + 1u) % MRC_MAX_CONNS;
-        ep->ctq_len--;
-        c->in_ctq = 0;
-    }
     cack = c->cack;
     ack = mrc_psn_diff(e->psn, cack);
     soff = mrc__sack_slice(c, e->hi);
     pen = ep->rx_pressure;
-    ooo = leaf ? 0u : c->ooo;
-    mpr = !leaf && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
+    ooo = c->ooo;
+    mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
         /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too */
         if (ep->cfg.rx.pen_ooo_pct && ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u) pen = mrc__rsp_penalty(c);
@@ -9904,13 +9894,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     if (pen) c->st.tx_pen++;
     c->st.tx_sack++;
     MRC_MEMSET(ti, 0, sizeof *ti);
-    if (leaf) { /* mrc__ev_txinfo without a profile */
-        ti->port = c->evs[rs].port;
-        ti->ev = c->evs[rs].sport;
-        ti->ev_fmt = (uint8_t)MRC_EV_FMT_UDP;
-    } else {
-        mrc__ev_txinfo(c, rs, ti);
-    }
+    mrc__ev_txinfo(c, rs, ti);
     ti->dscp_class = MRC_DSCP_CONTROL;
     ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     ti->opcode = MRC_OP_SACK;
@@ -9918,7 +9902,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     ti->qpn = c->qpn;
     ti->hdr_len = MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     c->ctlq_head++;
-    req_idle = leaf || mrc__req_idle(c); /* (nothing above changes what it reads) */
+    req_idle = mrc__req_idle(c); /* (nothing above changes what it reads) */
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
     if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
         mrc__sched_tx(c);
@@ -9929,9 +9913,6 @@ MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__rsp_fast_sack_body(mrc_conn *c, uint8_t
     ep->st.tx_pkts++;
     ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
     return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
-}
-MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
-    return mrc__rsp_fast_sack_body(c, buf, ti, false);
 }
 #endif
 
@@ -10534,48 +10515,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
     }
     return 0;
 }
-/* The control round-robin's plain SACK in a function of its own (mrc__poll_ctl) where speed is asked for: gcc -Os
- * keeps the one copy inside mrc__poll_tx (the Cortex-M4 size) */
-#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
-#define MRC__CTL_SPEED 1
-#else
-#define MRC__CTL_SPEED 0
-#endif
-#if MRC__CTL_SPEED
-/* mrc__poll_tx with control packets queued and no endpoint operation: the control round-robin's head taken here when
- * it is mrc__rsp_fast_sack's leaf case (a plain SACK that makes no call), in a function of its own (mrc__poll_tx's
- * register saves and stack frame are those of its whole transmit path), else mrc__poll_tx, which finds everything as
- * it was and takes every other case, mrc__rsp_fast_sack's included */
-MRC__PRIVATE MRC__ALWAYS_INLINE int mrc__ctl_leaf(mrc_endpoint *ep, uint8_t *buf, mrc_txinfo *ti) {
-    mrc_conn *c = ep->conns[ep->ctq[ep->ctq_head % MRC_MAX_CONNS]];
-    if (c->ctlq_head == c->ctlq_tail || ep->cfg.fast_path_off) return 0;
-    return mrc__rsp_fast_sack_body(c, buf, ti, true);
-}
-MRC__PRIVATE MRC__NOINLINE int mrc__poll_ctl(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                            mrc_time now) {
-    int n = mrc__ctl_leaf(ep, buf, ti);
-    return n > 0 ? n : mrc__poll_tx(ep, buf, cap, flags, ti, now);
-}
-/* the transmit burst's: 0 when it is not its case (nothing changed: the entry then takes mrc__poll_tx). A copy of its
- * own, without the fall-back, so that it saves fewer registers. */
-MRC__PRIVATE MRC__NOINLINE int mrc__poll_ctl_b(mrc_endpoint *ep, uint8_t *buf, mrc_txinfo *ti) {
-    return mrc__ctl_leaf(ep, buf, ti);
-}
-#endif
 MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                  mrc_time now) {
     if (!ep || !buf || !ti || (flags & ~(unsigned)MRC_TX_COPY)) return MRC_ERR_INVAL;
     if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
     now = mrc__clock(ep, now);
-#if MRC__CTL_SPEED
-    if (ep->ctq_len) {
-        if (!ep->epq_len) return mrc__poll_ctl(ep, buf, cap, flags, ti, now);
-    } else if (!(ep->epq_len | ep->txq_len)) {
-        return 0; /* nothing queued at all */
-    }
-#else
     if (!(ep->epq_len | ep->ctq_len | ep->txq_len)) return 0; /* nothing queued at all */
-#endif
     return mrc__poll_tx(ep, buf, cap, flags, ti, now);
 }
 
@@ -10596,17 +10541,10 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
             }
         }
 #endif
-#if MRC__CTL_SPEED
-        if (ep->ctq_len && !ep->epq_len && t->buf && t->cap >= MRC_HDR_MAX &&
-            (t->len = mrc__poll_ctl_b(ep, t->buf, &t->ti)) > 0)
-            continue;
-#endif
         t->len = !t->buf                                            ? MRC_ERR_INVAL
                  : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
                  : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
-#if MRC__CTL_SPEED
-#endif
-                                               : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
+                                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
         if (t->len <= 0) break;
     }
     return (int)i;
