@@ -44,7 +44,7 @@ static const bstream streams[] = {
     {"a32", "A in bursts of 32, a SACK per packet", 32, 0, 1, 0},
     {"a32_sack8", "A in bursts of 32, a SACK per 8", 32, 0, 8, 0},
     {"both32", "A and B in bursts of 32 (SACKs coalesce)", 32, 32, 1, 0},
-    {"a32_b8", "A in bursts of 32, B in 8, answering each (a SACK per 8)", 32, 8, 1, 1},
+    {"a32_b8", "A in bursts of 32, B in 8 answering each", 32, 8, 1, 1},
 };
 #define NSTREAMS (sizeof streams / sizeof streams[0])
 

@@ -407,7 +407,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         } else { /* the loop, or the in-order run; old_base's block is bk's when in the same 64 (both in the window) */
             mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
 #if MRC__SACK_SPEED
-            if (ack_psn == cack && c->txl.head == old_base) mrc__sack_run(ep, c, b0, old_base, cack);
+            /* (a run of one PSN - a QP with one packet in flight, as with many QPs - costs the run's setup for
+             * nothing: the loop takes it) */
+            if (ack_psn == cack && c->txl.head == old_base && old_base != cack)
+                mrc__sack_run(ep, c, b0, old_base, cack);
             else
 #endif
                 mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
