@@ -9145,8 +9145,11 @@ MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
         mrc__req_timers(c); /* only the fast paths defer */
 #endif
     }
+#if MRC__BURST_RUNS /* (under gcc -Os a third caller of mrc__req_idle made gcc call it out of line on every packet) */
     if (mrc__req_idle(c)) mrc__sched_ctl(c); /* mrc__sched_tx's requester half has nothing to do (a receiver's QP) */
-    else mrc__sched_tx(c);
+    else
+#endif
+        mrc__sched_tx(c);
     mrc__timer_update(c);
 }
 /* Every queued QP's deferred work, in the order they were queued (a QP whose work the general code already did is
