@@ -559,7 +559,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_
  * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
  * with every header there, the payload its opcode implies and an access check that passes; anything else it hands,
  * before any change, to the general code (mrc__recv, a tail call). The common case of all - the PSN after cack while
- * nothing is out of order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of filling an mrc_pkt. */
+ * nothing is out of order - skips the bitmaps. Reads the headers in place (the codec's field loaders) instead of
+ * filling an mrc_pkt. */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_t *pkt, size_t len,
                                                  const mrc_rxinfo *ri, mrc_time now) {
     const mrc_config *cf = &ep->cfg;

@@ -42,8 +42,8 @@ static void bu_tx_variant(sc_pair *p, unsigned v) {
 static int bu_tx_equal_run(sc_pair *p, unsigned v) {
     sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
     mrc_txpkt k[BU_MAXB];
-    const unsigned nb = v ? 32u : 7u, flags = v == 1 ? MRC_TX_COPY : 0u;
-    const size_t cap = v == 1 ? sizeof bu_b1[0] : MRC_HDR_MAX;
+    const unsigned nb = v ? 32u : 7u, flags = v == 1 ? (unsigned)MRC_TX_COPY : 0u;
+    const size_t cap = v == 1 ? sizeof bu_b1[0] : (size_t)MRC_HDR_MAX;
     unsigned total = 0, bursts = 0, i;
     int r = 1;
     if (!q) return 1;
@@ -204,8 +204,9 @@ static void bu_rx_change(mrc_rxpkt *k, unsigned v, unsigned dscp_trim) {
     switch (v % 15u) {
     case 0: break;                                       /* none */
     case 1: b[MRC_BTH_LEN + 3] ^= 1u; break;            /* the MSN */
-    case 2: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? MRC_TSETH_LEN : 0u) + 9] ^= 4u; break;
-    case 3: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? MRC_TSETH_LEN : 0u) + 15] ^= 1u; break; /* the length */
+    case 2: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? (unsigned)MRC_TSETH_LEN : 0u) + 9] ^= 4u; break;
+    /* the length */
+    case 3: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? (unsigned)MRC_TSETH_LEN : 0u) + 15] ^= 1u; break;
     case 4: b[0] = MRC_OP_WRITE_LAST; break;             /* the opcode */
     case 5: b[1] ^= 0x30u; break;                        /* the pad */
     case 6: b[8] ^= 0x10u; break;                        /* the TSETH bit */
@@ -216,7 +217,8 @@ static void bu_rx_change(mrc_rxpkt *k, unsigned v, unsigned dscp_trim) {
     case 11: k->ri.dscp = (uint8_t)dscp_trim; break;     /* trimmed */
     case 12: k->ri.ecn = 3; break;                       /* CE */
     case 13: k->ri.flags = MRC_RX_TRIMMED; break;        /* the flags */
-    default: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? MRC_TSETH_LEN : 0u) + 7] ^= 1u; break; /* the VA */
+    /* the VA */
+    default: b[MRC_BTH_LEN + MRC_METH_LEN + ((b[8] & 0x10u) ? (unsigned)MRC_TSETH_LEN : 0u) + 7] ^= 1u; break;
     }
 }
 static int bu_rx_like_body(sc_pair *p) {
