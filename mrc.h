@@ -3079,6 +3079,7 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s);
 MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__nominal_full(const mrc_conn *c);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
 
@@ -3633,9 +3634,12 @@ MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr 
 }
 /* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40. Every packet but a
  * message's last carries a full path MTU (a multiple of 4: no pad) and no immediate. */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__nominal_full(const mrc_conn *c) { /* a full packet's */
+    return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+}
 MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     uint32_t plen;
-    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__nominal_full(c);
     plen = mrc__pkt_len(c, wr, k);
     return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
 }
@@ -8998,7 +9002,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint3
  * (and as with mrc__sack_run's sum, of the PSNs before psn, taken off first). */
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
                                               uint32_t cack) {
-    const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    const uint32_t full = mrc__nominal_full(c);
     const mrc__wr *wr = (const mrc__wr *)0;
     uint32_t wlast = 0, k;
     uint32_t sum = 0; /* nominal bytes acknowledged, not yet taken off the flight (at most MRC_MAX_INFLIGHT packets) */
@@ -9043,9 +9047,10 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
  * one is left in place), the nominal sizes as full packets but for the messages' last ones, one (saturating)
  * subtraction from the flight. Only with the congestion context's READY list empty (nothing here fills it: no
  * wake-up is due). The PSNs from the first it cannot take are mrc__sack_cum's (a tail call). */
-MRC__PRIVATE MRC__NOINLINE void mrc__sack_run(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *b, uint32_t psn, uint32_t cack) {
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_run(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *b, uint32_t psn,
+                                              uint32_t cack) {
     mrc__ccx *x = mrc__conn_ccx(c);
-    const uint32_t full = mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR; /* mrc__nominal's */
+    const uint32_t full = mrc__nominal_full(c);
     uint32_t i = psn & (MRC__BLK_PSNS - 1u), len = MRC__MIN(MRC__BLK_PSNS - i, ((cack - psn) & MRC_PSN_MASK) + 1u);
     uint32_t n = 0, last, wend, sum;
     uint64_t a = (b->acked >> i) & (len < 64u ? ((uint64_t)1 << len) - 1u : ~(uint64_t)0); /* acknowledged ones */
@@ -9298,7 +9303,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
                 const mrc__wr *wr = &c->sq[r->wr];
                 uint32_t k = (cack - wr->first_psn) & MRC_PSN_MASK;
                 mrc__cc_on_ack(c, wr->len > ((uint64_t)(k + 1u) << c->mtu_shift)
-                                      ? mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR
+                                      ? mrc__nominal_full(c)
                                       : mrc__nominal(c, wr, k));
             }
 #else
@@ -9339,7 +9344,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     { /* snd_una's scan, in a local: its old value need not live across the parts above */
         uint32_t una = c->snd_una;
         if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
-        while (una != c->snd_nxt && (mrc__sack_blk(c, una, ack_psn, bk)->acked >> (una & 63u)) & 1u) /* mrc__req_acked */
+        /* mrc__req_acked */
+        while (una != c->snd_nxt && (mrc__sack_blk(c, una, ack_psn, bk)->acked >> (una & 63u)) & 1u)
             una = MRC__PSN_INC(una);
         if (una != c->snd_una) {
             c->snd_una = una;
@@ -9666,8 +9672,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     uint64_t lens = 0, plens = 0; /* the packets' and the payloads' bytes, counted at the end */
     uint16_t ts = 0;              /* the last packet's timestamp */
     bool sack_ok, imm_wait, tail_new = false; /* tail_new: the last packet taken named the tail's SACK */
-    bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current, counted */
-    bool like = false; /* kl a first or middle packet with no immediate stashed after it: one like it passes its tests */
+    bool epoch = true; /* mrc__rsp_epoch may still change something: not once it left the epoch current and
+                          counted */
+    bool like = false; /* kl a first or middle packet with no immediate stashed after it: one like it passes its
+                          tests */
     size_t off_like = 0; /* kl's payload offset */
     uint32_t ri_mask, ri_like = 0; /* the receive flags' bytes but the port (the planes take turns), and kl's */
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may

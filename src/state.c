@@ -546,9 +546,12 @@ MRC__PRIVATE MRC__INLINE bool mrc__pkt_has_imm(const mrc_conn *c, const mrc__wr 
 }
 /* nominal_pktsize = UDP payload + 40 (spec 8.3.1): MRC headers + payload + pad + ICRC + 40. Every packet but a
  * message's last carries a full path MTU (a multiple of 4: no pad) and no immediate. */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__nominal_full(const mrc_conn *c) { /* a full packet's */
+    return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+}
 MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k) {
     uint32_t plen;
-    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__data_hdr_len(c, false) + (1u << c->mtu_shift) + 4u + MRC_NOMINAL_HDR;
+    if (k + 1u < mrc__wr_npkts(c, wr)) return mrc__nominal_full(c);
     plen = mrc__pkt_len(c, wr, k);
     return mrc__data_hdr_len(c, mrc__pkt_has_imm(c, wr, k)) + plen + ((4u - (plen & 3u)) & 3u) + 4u + MRC_NOMINAL_HDR;
 }

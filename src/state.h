@@ -73,6 +73,7 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s);
 MRC__PRIVATE MRC__INLINE bool mrc__wr_started(const mrc_conn *c, uint32_t i);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_npkts(const mrc_conn *c, const mrc__wr *wr);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__pkt_len(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__nominal_full(const mrc_conn *c);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr *wr, uint32_t k);
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
 
