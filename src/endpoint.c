@@ -1554,17 +1554,65 @@ done:
     return j;
 }
 #endif
+/* mrc__poll_tx's cold parts, out of line so that the per-packet code stays small (a firmware's instruction memory
+ * holds the hot path; gcc would inline each once-called handler into mrc__poll_tx): the endpoint operations, a
+ * control packet the SACK fast path does not build, a requester packet the transmit fast path does not send */
+/* an endpoint operation (P19; few, urgent: before the QPs); 0: none it could send */
+MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti,
+                                              mrc_time now) {
+    int n = mrc__ep_emit(ep, buf, cap, ti, now);
+    if (n > 0) {
+        ep->st.tx_pkts++;
+        ep->st.tx_bytes += (uint64_t)n;
+    }
+    return n;
+}
+/* QP c's control packet by the general code (c was taken off the control round-robin); 0: no port up (queued again
+ * when a port comes up) */
+MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
+    int n = mrc__rsp_emit_ctl(c, buf, cap, ti);
+    if (n == 0) return 0;
+    mrc__sched_tx(c); /* round-robin: to the tail if it has more */
+    c->ep->st.tx_pkts++;
+    c->ep->st.tx_bytes += (uint64_t)ti->hdr_len;
+    return n;
+}
+/* QP c's requester packet by the general code (c was taken off the transmit round-robin, from the head of the
+ * queue); 0: nothing it can send now (queued again when that changes), < 0: nothing consumed, c back at the head */
+MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
+                                             mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
+    if (n == 0) {
+        int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
+        if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
+        if (w == MRC__NEW_CWND) {
+            mrc__cc_block(c);
+        } else { /* it let its turn go (no EV, MPR or WIMM limit, no pool block): the next READY QP may take it */
+            if (w == MRC__NEW_POOL) mrc__pool_wait(c);
+            mrc__cc_pass(c);
+        }
+    }
+    if (n < 0) { /* nothing consumed: put it back at the head */
+        ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
+        ep->txq[ep->txq_head] = c->slot;
+        ep->txq_len++;
+        c->in_txq = 1;
+        return n;
+    }
+    if (n == 0) return 0;
+    mrc__sched_tx(c); /* round-robin: to the tail if it has more */
+    ep->st.tx_pkts++;
+    ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+    return n;
+}
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
  * nothing to send stays a few instructions, without this one's register saves) */
 MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
                                            mrc_time now) {
     if (ep->epq_len) { /* endpoint operations first: they are few and urgent */
-        int n = mrc__ep_emit(ep, buf, cap, ti, now);
-        if (n > 0) {
-            ep->st.tx_pkts++;
-            ep->st.tx_bytes += (uint64_t)n;
-            return n;
-        }
+        int n = mrc__poll_epop(ep, buf, cap, ti, now);
+        if (n > 0) return n;
     }
     while (ep->ctq_len) { /* control packets: SACKs, NACKs, transport ACKs */
         uint16_t slot = ep->ctq[ep->ctq_head % MRC_MAX_CONNS];
@@ -1578,12 +1626,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22 fast paths: did it all
                                                                                              */
 #endif
-        n = mrc__rsp_emit_ctl(c, buf, cap, ti);
-        if (n == 0) continue; /* no port up: queued again when a port comes up */
-        mrc__sched_tx(c);     /* round-robin: to the tail if it has more */
-        ep->st.tx_pkts++;
-        ep->st.tx_bytes += (uint64_t)ti->hdr_len;
-        return n;
+        n = mrc__poll_ctl(c, buf, cap, ti);
+        if (n) return n;
     }
     while (ep->txq_len) {
         uint16_t slot = ep->txq[ep->txq_head % MRC_MAX_CONNS];
@@ -1600,29 +1644,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
             return n;
         }
 #endif
-        n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
-        if (n == 0) {
-            int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
-            if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
-            if (w == MRC__NEW_CWND) {
-                mrc__cc_block(c);
-            } else { /* it let its turn go (no EV, MPR or WIMM limit, no pool block): the next READY QP may take it */
-                if (w == MRC__NEW_POOL) mrc__pool_wait(c);
-                mrc__cc_pass(c);
-            }
-        }
-        if (n < 0) { /* nothing consumed: put it back at the head */
-            ep->txq_head = (ep->txq_head + MRC_MAX_CONNS - 1u) % MRC_MAX_CONNS;
-            ep->txq[ep->txq_head] = slot;
-            ep->txq_len++;
-            c->in_txq = 1;
-            return n;
-        }
-        if (n == 0) continue; /* nothing it can send now; it is queued again when that changes */
-        mrc__sched_tx(c);      /* round-robin: to the tail if it has more */
-        ep->st.tx_pkts++;
-        ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
-        return n;
+        n = mrc__poll_req(c, buf, cap, flags, ti, now);
+        if (n) return n;
     }
     return 0;
 }

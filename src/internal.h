@@ -48,10 +48,15 @@
 #define MRC__LIKELY(x) __builtin_expect(!!(x), 1)
 #define MRC__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define MRC__NOINLINE __attribute__((noinline))
+/* a function off the per-packet path, out of line and placed apart (.text.unlikely): what the common case does not
+ * run stays out of the per-packet code (a firmware's instruction memory, the cache), and the calls into it are
+ * treated as unlikely */
+#define MRC__COLD __attribute__((noinline, cold))
 #else
 #define MRC__LIKELY(x) (x)
 #define MRC__UNLIKELY(x) (x)
 #define MRC__NOINLINE
+#define MRC__COLD
 #endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
