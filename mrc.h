@@ -4323,31 +4323,33 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
 }
 
 /* ---- NSCC (docs/PROTOCOL.md 8.5; the UEC reference's update order) ----------------------------------------------- */
-/* Quick adapt, once per window of base RTT + target: after a loss or a delay over qa_threshold, a context that
- * achieved less than maxwnd >> qa_gate drops its window to what it achieved, then ignores ECN for the bytes in
- * flight. Returns true when it fired or the ACK is ignored: the rest of the update is skipped. */
+/* Quick adapt's window end (once per base RTT + target, out of line: MRC__COLD): after a loss or a delay over
+ * qa_threshold, a context that achieved less than maxwnd >> qa_gate drops its window to what it achieved, then
+ * ignores ECN for the bytes in flight; a new window starts. Returns true when it fired. */
+MRC__PRIVATE MRC__COLD bool mrc__nscc_qa_end(mrc_conn *c, mrc__ccx *x, bool loss, uint32_t delay, mrc_time now) {
+    bool done = false;
+    if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) && x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
+        /* P24 sub-packet windows: below one packet only after a trim (congestion); a silent loss may be a path fault */
+        x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
+        x->ign_bytes = x->inflight;
+        x->ign_done = 0;
+        c->st.cc_qa++;
+        done = true;
+    }
+    x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
+    x->achieved = 0;
+    x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
+    return done;
+}
+/* Quick adapt: an ACK while ECN is ignored, or the window's end (above). Returns true when it fired or the ACK is
+ * ignored: the rest of the update is skipped. */
 MRC__PRIVATE MRC__NSCC_ACK_INLINE bool mrc__nscc_qa(mrc_conn *c, mrc__ccx *x, bool loss, bool ecn, uint32_t delay,
                                                   mrc_time now) {
-    bool done = false;
+    bool done;
     if (x->p.disable_qa) return false;
-    if (x->ign_done < x->ign_bytes && ecn) {
-        done = true;
-    } else if (now > x->qa_end) {
-        if (x->qa_end && (x->qa_loss || loss || delay > x->p.qa_threshold) &&
-            x->achieved < (x->p.maxwnd >> x->p.qa_gate)) {
-            /* P24 sub-packet windows: below one packet only after a trim (congestion); a silent loss may be a path
-             * fault */
-            x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
-            x->ign_bytes = x->inflight;
-            x->ign_done = 0;
-            x->qa_loss = x->qa_trim = 0;
-            c->st.cc_qa++;
-            done = true;
-        }
-        x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
-        x->achieved = 0;
-        x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
-    }
+    if (x->ign_done < x->ign_bytes && ecn) done = true;
+    else if (now > x->qa_end) done = mrc__nscc_qa_end(c, x, loss, delay, now);
+    else return false;
     if (done) {
         x->inc = 0;
         x->received = 0;
@@ -4380,6 +4382,17 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_md_slow(mrc__ccx *x, uint32_t avg, mrc
 }
 MRC__PRIVATE MRC__NOINLINE void mrc__nscc_fulfil_slow(mrc__ccx *x) {
     x->cwnd += (uint64_t)x->inc / (x->cwnd ? x->cwnd : 1u);
+}
+/* the fulfilment: every adjust_bytes (8 minimum windows: a SACK of 8 packets may take it every time) */
+MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_fulfil(mrc__ccx *x, mrc_time now) {
+    if (x->inc > 0) mrc__nscc_fulfil_slow(x);
+    if (now - x->last_adjust >= x->p.adjust_period) {
+        x->cwnd += x->p.eta;
+        x->last_adjust = now;
+    }
+    x->inc = 0;
+    x->received = 0;
+    mrc__cc_clamp(x);
 }
 /* The per-SACK update, inline (cc.h: MRC__NSCC_ACK_INLINE): mrc__cc_table's row calls it, and so does the SACK fast
  * path (mrc__req_sack_fast) */
@@ -4428,16 +4441,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
         }
     } /* ECN below target: the EV is avoided (SKIP), the window stays */
     mrc__cc_clamp(x);
-    if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) { /* fulfil */
-        if (x->inc > 0) mrc__nscc_fulfil_slow(x);
-        if (now - x->last_adjust >= x->p.adjust_period) {
-            x->cwnd += x->p.eta;
-            x->last_adjust = now;
-        }
-        x->inc = 0;
-        x->received = 0;
-        mrc__cc_clamp(x);
-    }
+    if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) mrc__nscc_fulfil(x, now);
     /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,
      * scaled for a window acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per
      * acknowledgement there */
