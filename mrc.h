@@ -4261,7 +4261,13 @@ MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4;
  * otherwise promote implicitly (-Wdouble-promotion), and the values compare the same either way. */
 MRC__PRIVATE uint32_t mrc__f2u32(float f) { return (double)f < 4294967040.0 ? (uint32_t)f : 0xFFFFFFFFu; }
 #endif
-MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+/* a x b, saturating at UINT64_MAX. Both below 2^32 (every per-SACK use: the increase per byte times the bytes a
+ * SACK acknowledges) cannot overflow: that test first, so the 64-bit division - a libgcc call on a 32-bit core -
+ * runs only for the parameters' scaling */
+MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) {
+    if (!((a | b) >> 32)) return a * b;
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
 /* inc += a * b, saturating at INT64_MAX (inc never goes negative) */
 MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
@@ -8947,13 +8953,8 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
 /* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
  * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
  * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
-MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
     mrc_time slack;
-    c->reo_deadline = MRC_TIME_NEVER;
-    /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
-    if ((c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
-        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
-        return;
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
     } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
@@ -8968,6 +8969,15 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
         }
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
     }
+}
+/* (the in-order test in line, the scan out of line: the scan runs only with reordering or loss) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
+    if ((c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
+        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
+        return;
+    mrc__sack_losses_scan(ep, c);
 }
 /* mrc__req_complete, only when the oldest message is all acknowledged */
 MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
