@@ -5,7 +5,9 @@ Runs the Cortex-M4 image in its "size" mode under QEMU with an execution trace (
 translation block executed; -dfilter: the core's and the harness's functions, only the first block of the mem*
 functions and libgcc's helpers), takes the part between fw_mark_begin and fw_mark_end (data packets 257..512 of the clean transfer, a
 SACK per data packet), counts how often each function is entered there, and calls "per-packet path" the core's
-functions entered at least once per 4 data packets: their .text sizes (nm -S) summed. Next to it, the whole core's
+functions entered at least once per 4 data packets: their .text sizes (nm -S) summed. Beside each, the bytes of it
+that ran in that window (QEMU's -d in_asm gives each translation block's instructions): what the common case keeps
+in an instruction cache or TCM, the rest being its cold branches. Next to it, the whole core's
 .text: the core compiled alone (-Os -mcpu=cortex-m4 -mthumb -ffreestanding -DMRC_NO_FLOAT, with and without
 MRC_NO_STRINGS). The targets are printed, not asserted.
 """
@@ -101,7 +103,7 @@ def main():
     dfilter = ",".join("0x%x..0x%x" % (lo, hi - 1) for lo, hi in ranges)
     cmd = [a.qemu, "-M", "mps2-an386", "-nographic", "-monitor", "none", "-serial", "none",
            "-semihosting-config", "enable=on,target=native,arg=fw,arg=size", "-icount", "shift=0",
-           "-d", "exec,nochain", "-dfilter", dfilter, "-D", a.trace, "-kernel", a.elf]
+           "-d", "in_asm,exec,nochain", "-dfilter", dfilter, "-D", a.trace, "-kernel", a.elf]
     if os.path.exists(a.trace):
         os.remove(a.trace)
     try:
@@ -121,8 +123,24 @@ def main():
     prev = None
     state = 0
     pat = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
+    # -d in_asm: each translation block's instructions, "0xADDR:  HALFWORDS  mnemonic", after an "IN:" line
+    insn = re.compile(r"^0x([0-9a-f]+):\s+((?:[0-9a-f]{4}\s)+)")
+    tb_insns = {}  # block start -> [(address, length)]
+    tb = None
+    ran = set()    # block starts executed between the marks
     with open(a.trace, errors="replace") as f:
         for line in f:
+            if line.startswith("IN:"):
+                tb = None
+                continue
+            m = insn.match(line)
+            if m:
+                at = int(m.group(1), 16)
+                if tb is None:
+                    tb = at
+                    tb_insns[tb] = []
+                tb_insns[tb].append((at, 2 * len(m.group(2).split())))
+                continue
             m = pat.match(line)
             if not m:
                 continue
@@ -139,6 +157,7 @@ def main():
                 continue
             fn = funcs[i]
             blocks[fn[0]] += 1
+            ran.add(pc)
             if pc == fn[0]:
                 entries[fn[0]] += 1
                 if prev is not None and prev[0] != fn[0]:
@@ -148,13 +167,22 @@ def main():
     if state != 2:
         sys.exit("firmware-size: FAIL: the marks were not found in the trace")
 
+    run_bytes = collections.defaultdict(set)  # function start -> the byte addresses that ran in the window
+    for pc in ran:
+        for at, n in tb_insns.get(pc, ()):
+            i = bisect.bisect_right(bounds, at) - 1
+            if i >= 0:
+                run_bytes[funcs[i][0]].update(range(at, at + n))
+    if ran and not tb_insns:
+        sys.exit("firmware-size: FAIL: the trace has no -d in_asm blocks")
+
     def in_core(name):
         return name in addr and core_lo <= addr[name] < core_hi
 
     per_pkt, occasional, outside = [], [], []
     for fa in sorted(set(entries) | set(blocks)):
         s = starts[fa]
-        row = (s[1], entries[fa] / WINDOW_PKTS, s[2])
+        row = (s[1], entries[fa] / WINDOW_PKTS, s[2], len(run_bytes[fa]))
         if not core_lo <= fa < core_hi:
             if s[2].startswith("__") or s[2] in ("memcpy", "memset", "memmove", "memcmp"):
                 from_core = collections.Counter({k: v for k, v in callers[fa].items() if in_core(k)})
@@ -170,13 +198,16 @@ def main():
     core_in_image = core_hi - core_lo
 
     print("firmware-size: Cortex-M4, %s -Os -mcpu=cortex-m4 -mthumb; the image's clean transfer (SACK per data "
-          "packet), data packets 257..512 traced (QEMU -d exec,nochain)" % (a.tool_prefix + "gcc"))
+          "packet), data packets 257..512 traced (QEMU -d in_asm,exec,nochain)" % (a.tool_prefix + "gcc"))
     print("  per-packet path: the core's functions entered at least once per %d data packets" % PER_PACKET)
-    print("    %6s  %9s  %s" % ("bytes", "calls/pkt", "function"))
-    for sz, c, name in per_pkt:
-        print("    %6d  %9.2f  %s" % (sz, c, name))
+    print("    %6s  %6s  %9s  %s" % ("bytes", "ran", "calls/pkt", "function"))
+    for sz, c, name, rb in per_pkt:
+        print("    %6d  %6d  %9.2f  %s" % (sz, rb, c, name))
+    ran_total = sum(r[3] for r in per_pkt)
     print("  per-packet path: %d functions, %d B (%s)   target: <= %s" % (len(per_pkt), total, kb(total),
                                                                        kb(TARGET_PATH)))
+    print("  of which ran in the window (the common case's code, the rest its functions' cold branches): %d B (%s)"
+          % (ran_total, kb(ran_total)))
     if occasional:
         print("  also entered in the window, less often than once per %d data packets: %d functions, %d B (%s): %s"
               % (PER_PACKET, len(occasional), sum(r[0] for r in occasional), kb(sum(r[0] for r in occasional)),
