@@ -7382,7 +7382,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     return MRC_BTH_LEN + MRC_PETH_LEN;
 }
 /* Retransmissions first (oldest loss first), then new data. */
-MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+MRC__PRIVATE __attribute__((hot)) int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     int n;
     if (c->probes_due) {
         unsigned i = mrc__ctz64(c->probes_due);

@@ -204,6 +204,11 @@ def main():
     for sz, c, name, rb in per_pkt:
         print("    %6d  %6d  %9.2f  %s" % (sz, rb, c, name))
     ran_total = sum(r[3] for r in per_pkt)
+    # a figure printed is checked: a function's bytes that ran lie inside it, and the common case runs some of each
+    bad = [r[2] for r in per_pkt if not 0 < r[3] <= r[0]]
+    if bad:
+        sys.exit("firmware-size: FAIL: bytes that ran outside 1..size for %s (the in_asm blocks do not match nm)"
+                 % ", ".join(bad))
     print("  per-packet path: %d functions, %d B (%s)   target: <= %s" % (len(per_pkt), total, kb(total),
                                                                        kb(TARGET_PATH)))
     print("  of which ran in the window (the common case's code, the rest its functions' cold branches): %d B (%s)"
