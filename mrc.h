@@ -4261,13 +4261,7 @@ MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4;
  * otherwise promote implicitly (-Wdouble-promotion), and the values compare the same either way. */
 MRC__PRIVATE uint32_t mrc__f2u32(float f) { return (double)f < 4294967040.0 ? (uint32_t)f : 0xFFFFFFFFu; }
 #endif
-/* a x b, saturating at UINT64_MAX. Both below 2^32 (every per-SACK use: the increase per byte times the bytes a
- * SACK acknowledges) cannot overflow: that test first, so the 64-bit division - a libgcc call on a 32-bit core -
- * runs only for the parameters' scaling */
-MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) {
-    if (!((a | b) >> 32)) return a * b;
-    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
+MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 /* inc += a * b, saturating at INT64_MAX (inc never goes negative) */
 MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
@@ -7382,7 +7376,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     return MRC_BTH_LEN + MRC_PETH_LEN;
 }
 /* Retransmissions first (oldest loss first), then new data. */
-MRC__PRIVATE __attribute__((hot)) int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     int n;
     if (c->probes_due) {
         unsigned i = mrc__ctz64(c->probes_due);
