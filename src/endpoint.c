@@ -34,7 +34,7 @@
 /* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
  * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
  * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
-MRC__PRIVATE MRC__NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
     mrc_time slack;
     if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
         slack = mrc__slack(c);
@@ -51,7 +51,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn
         mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
     }
 }
-/* (the in-order test in line, the scan out of line: the scan runs only with reordering or loss) */
+/* (the in-order test in line; the scan, which runs only with reordering or loss, out of line under -Os) */
 MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
     c->reo_deadline = MRC_TIME_NEVER;
     /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
