@@ -248,7 +248,8 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
 /* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn: a retransmission when rbk is psn's block
  * (the caller's, which read the record), a new PSN when it is null. Checks everything that can fail before changing
- * any state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
+ * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
+ * congestion window is closed (mrc__req_rtx's test; a new PSN's window is the caller's to check), MRC_ERR_NOBUF. */
 MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
                                     uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
@@ -268,6 +269,8 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     uint8_t *q;
     int slot;
     uint8_t cls;
+    /* mrc__cc_can_send: READY, the window opens on an ACK */
+    if (rtx && !c->rtx_force && !mrc__cc_can_send(c, nominal)) return 0;
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txl_reserve(c);
     /* a retransmission avoids its last EV */
@@ -441,8 +444,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         mrc__wr *wr;
         MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
         wr = &c->sq[r->wr];
-        if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
-            return 0; /* READY: the window opens on an ACK */
+        /* 0 also when the window is closed to it (unless forced): its nominal size is the emit's */
         n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, bk, buf, cap,
                                flags, ti, now);
         if (n > 0) {
