@@ -6946,7 +6946,7 @@ MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
 MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
 /* 7.4: the verdict of a SACK naming a retransmitted PSN, by its echo t; whether it decided */
-MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
@@ -7469,8 +7469,9 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
  * is fresh (not acknowledged yet); with ev.confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
- * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
-MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
+ * way out), as long as the verdict is pending and the record lives. Returns whether it decided. In line where the
+ * compiler finds it worth it (the SACK fast path's mrc__sack_rtx, fresh: a window with holes, half the SACKs). */
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__pblk *b = mrc__blk(c, psn);
     mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
