@@ -6963,7 +6963,7 @@ MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
 MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
 /* 7.4: the verdict of a SACK naming a retransmitted PSN, by its echo t; whether it decided */
-MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
@@ -7213,35 +7213,43 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
-/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn. Checks everything that can fail before
- * changing any state. Returns bytes written, 0 when no EV is usable now, MRC_ERR_NOBUF. */
-MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, bool rtx, uint8_t *buf,
-                                    size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+/* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn: a retransmission when rbk is psn's block
+ * (the caller's, which read the record), a new PSN when it is null. Checks everything that can fail before changing
+ * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
+ * congestion window is closed (mrc__req_rtx's test; a new PSN's window is the caller's to check), MRC_ERR_NOBUF. */
+MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
+                                    uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
+    const bool rtx = rbk != (mrc__pblk *)0;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t npkts = mrc__wr_npkts(c, wr); /* every packet but the last: a full path MTU, no immediate, no pad */
-    bool last = k + 1u == npkts, imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    uint32_t plen = last ? mrc__pkt_len(c, wr, k) : 1u << c->mtu_shift, pad = (4u - (plen & 3u)) & 3u;
+    /* every packet but the last: a full path MTU, no immediate, no pad. mrc__wr_npkts and mrc__pkt_len without the
+     * division: k is below the packet count, so packet k is the last when the next one would start at or past len,
+     * and then holds the rest of len (0 for an empty message) */
+    bool last = wr->len <= ((uint64_t)(k + 1u) << c->mtu_shift), imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    uint32_t plen = last ? wr->len - (uint32_t)((uint64_t)k << c->mtu_shift) : 1u << c->mtu_shift;
+    uint32_t pad = (4u - (plen & 3u)) & 3u;
     uint32_t hl = mrc__data_hdr_len(c, imm), nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     uint32_t opcode, a;
     uint8_t *q;
     int slot;
     uint8_t cls;
+    /* mrc__cc_can_send: READY, the window opens on an ACK */
+    if (rtx && !c->rtx_force && !mrc__cc_can_send(c, nominal)) return 0;
     if (cap < need) return MRC_ERR_NOBUF;
     mrc__txl_reserve(c);
-    slot = mrc__ev_pick(c, rtx ? (int)MRC__REC(c, psn)->ev : -1); /* a retransmission avoids its last EV */
+    /* a retransmission avoids its last EV */
+    slot = mrc__ev_pick(c, rtx ? (int)rbk->rec[psn & (MRC__BLK_PSNS - 1u)].ev : -1);
     if (slot < 0) { /* no EV can carry data: never silent (7.11) */
         mrc__nopath_arm(c);
         return 0;
     }
 
-    opcode = npkts == 1u ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-             : k == 0    ? MRC_OP_WRITE_FIRST
-             : last      ? (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST)
-                         : MRC_OP_WRITE_MIDDLE;
+    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
+             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
     a = last;
     if (ep->cfg.ack.request_every) {
         a = 0;
@@ -7293,7 +7301,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     }
 
     /* commit */
-    bk = mrc__blk(c, psn);
+    bk = rtx ? rbk : mrc__blk(c, psn);
     if (!rtx && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) { /* else: its live block, as before */
         mrc__pool_enter(c, psn);
         bk = mrc__blk(c, psn);
@@ -7398,14 +7406,14 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     }
     if (c->rtxq.n) {
         uint32_t psn = c->rtxq.head;
-        mrc__psnrec *r = MRC__REC(c, psn);
+        mrc__pblk *bk = mrc__blk(c, psn);
+        mrc__psnrec *r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         mrc__wr *wr;
         MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
         wr = &c->sq[r->wr];
-        if (!c->rtx_force && !mrc__cc_can_send(c, mrc__rec_nominal(c, psn, r)))
-            return 0; /* READY: the window opens on an ACK */
-        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, true, buf,
-                               cap, flags, ti, now);
+        /* 0 also when the window is closed to it (unless forced): its nominal size is the emit's */
+        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, bk, buf, cap,
+                               flags, ti, now);
         if (n > 0) {
             c->rtx_force = 0; /* the record left the queue in the commit */
             mrc__req_timers_x(c, MRC__TM_TX);
@@ -7415,7 +7423,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     if (mrc__req_can_send_new(c)) {
         mrc__wr *wr = MRC__SQ(c, c->sq_send);
         uint32_t k = c->sq_sent, psn = c->snd_nxt;
-        n = mrc__req_emit_data(c, psn, c->sq_send, k, false, buf, cap, flags, ti, now);
+        n = mrc__req_emit_data(c, psn, c->sq_send, k, (mrc__pblk *)0, buf, cap, flags, ti, now);
         if (n <= 0) return n;
         if (k == 0) {
             wr->first_psn = psn;
@@ -7478,8 +7486,9 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
  * is fresh (not acknowledged yet); with ev.confirm_late (P27 late-SACK verdict) also when another SACK's bitmap or
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
- * way out), as long as the verdict is pending and the record lives. Returns whether it decided. */
-MRC__PRIVATE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
+ * way out), as long as the verdict is pending and the record lives. Returns whether it decided. In line where the
+ * compiler finds it worth it (the SACK fast path's mrc__sack_rtx, fresh: a window with holes, half the SACKs). */
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
     mrc__pblk *b = mrc__blk(c, psn);
     mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
