@@ -87,9 +87,14 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     }
     return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0);
 }
+/* c is attached to its endpoint (mrc_conn_init, not destroyed since): the first check of destroy, modify and connect.
+ * Out of line: one call in each instead of three copies of the test */
+MRC__PRIVATE MRC__NOINLINE bool mrc__conn_attached(const mrc_conn *c) {
+    return c && c->ep && c->ep->conns[c->slot] == c;
+}
 MRC_API int mrc_conn_destroy(mrc_conn *c) {
     mrc_endpoint *ep;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
     if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
@@ -231,7 +236,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     uint32_t req = 0, opt = 0;
     unsigned cur, to, i;
     mrc_endpoint *ep;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
@@ -363,7 +368,7 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
     mrc_conn_attr s;
     unsigned i;
     int rc;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     if (!a) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
         return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
