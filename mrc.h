@@ -3023,6 +3023,10 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
+ * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
+MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
+MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
@@ -3142,6 +3146,30 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
         if (to == MRC_PROFILE_OFFLINE && busy) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
     }
     return MRC_OK;
+}
+/* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
+ * instead of a copy per table and per call. O(n), control calls only. */
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    const uint8_t *t = (const uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        uint64_t v;
+        MRC_MEMCPY(&v, t, sizeof v);
+        if (t[uo] && v == id) return (void *)(uintptr_t)t;
+    }
+    return (void *)0;
+}
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    uint8_t *t = (uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        if (t[uo]) continue;
+        MRC_MEMSET(t, 0, sz);
+        MRC_MEMCPY(t, &id, sizeof id);
+        t[uo] = 1;
+        return t;
+    }
+    return (void *)0;
 }
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
@@ -4526,10 +4554,8 @@ MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t p
     return fr;
 }
 MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_CC_PROFILES; i++)
-        if (ep->ccprofs[i].used && ep->ccprofs[i].id == id) return &ep->ccprofs[i];
-    return (const mrc__ccprof *)0;
+    return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                              offsetof(mrc__ccprof, used), id);
 }
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -4653,7 +4679,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
-    unsigned cur, to, algo = 0, i;
+    unsigned cur, to, algo = 0;
     int rc;
     if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
@@ -4683,15 +4709,9 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
     }
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
-        }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->ccprofs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__ccprof *)mrc__tab_claim(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                                    offsetof(mrc__ccprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     pf->algo = (uint8_t)algo;
     if (mask & MRC_CC_PROF_ATTR_CONFIG) {
         pf->nscc = a->nscc;
@@ -4850,10 +4870,8 @@ MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-        if (ep->profs[i].used && ep->profs[i].id == id) return (mrc__evprof *)&ep->profs[i];
-    return (mrc__evprof *)0;
+    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0], offsetof(mrc__evprof, used),
+                                        id);
 }
 /* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
@@ -8271,10 +8289,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 
 /* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_FMTS; i++)
-        if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
-    return (mrc__evfmt *)0;
+    return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
 }
 MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
     return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
@@ -8323,14 +8338,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
-    if (!f) {
-        for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        f = &ep->fmts[i];
-        f->used = 1;
-        f->id = id;
-    }
+    if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
+                                                  offsetof(mrc__evfmt, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
     f->a = n;
     return MRC_OK;
@@ -8489,15 +8499,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         }
     }
     /* commit */
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->profs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__evprof *)mrc__tab_claim(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0],
+                                                    offsetof(mrc__evprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
         MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);

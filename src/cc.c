@@ -298,10 +298,8 @@ MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t p
     return fr;
 }
 MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_CC_PROFILES; i++)
-        if (ep->ccprofs[i].used && ep->ccprofs[i].id == id) return &ep->ccprofs[i];
-    return (const mrc__ccprof *)0;
+    return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                              offsetof(mrc__ccprof, used), id);
 }
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -425,7 +423,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
-    unsigned cur, to, algo = 0, i;
+    unsigned cur, to, algo = 0;
     int rc;
     if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
@@ -455,15 +453,9 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
     }
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
-        }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->ccprofs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__ccprof *)mrc__tab_claim(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                                    offsetof(mrc__ccprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     pf->algo = (uint8_t)algo;
     if (mask & MRC_CC_PROF_ATTR_CONFIG) {
         pf->nscc = a->nscc;

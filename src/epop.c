@@ -443,10 +443,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 
 /* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_FMTS; i++)
-        if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
-    return (mrc__evfmt *)0;
+    return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
 }
 MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
     return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
@@ -495,14 +492,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
-    if (!f) {
-        for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        f = &ep->fmts[i];
-        f->used = 1;
-        f->id = id;
-    }
+    if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
+                                                  offsetof(mrc__evfmt, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
     f->a = n;
     return MRC_OK;
@@ -661,15 +653,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         }
     }
     /* commit */
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->profs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__evprof *)mrc__tab_claim(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0],
+                                                    offsetof(mrc__evprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
         MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);

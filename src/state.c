@@ -55,6 +55,30 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
+/* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
+ * instead of a copy per table and per call. O(n), control calls only. */
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    const uint8_t *t = (const uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        uint64_t v;
+        MRC_MEMCPY(&v, t, sizeof v);
+        if (t[uo] && v == id) return (void *)(uintptr_t)t;
+    }
+    return (void *)0;
+}
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    uint8_t *t = (uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        if (t[uo]) continue;
+        MRC_MEMSET(t, 0, sz);
+        MRC_MEMCPY(t, &id, sizeof id);
+        t[uo] = 1;
+        return t;
+    }
+    return (void *)0;
+}
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
     *out = ep->detail;

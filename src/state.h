@@ -17,6 +17,10 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
+ * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
+MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
+MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
