@@ -3391,54 +3391,52 @@ MRC__PRIVATE int mrc__mr_check(const mrc_endpoint *ep, void *base, uint64_t iova
     if (len > UINT64_MAX - iova) return MRC_ERR_INVAL;
     return MRC_OK;
 }
-MRC__PRIVATE void mrc__mr_fill(mrc_endpoint *ep, unsigned i, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                               void *user, uint32_t rkey) {
-    ep->mrs[i].valid = 1;
-    ep->mrs[i].base = (uint8_t *)base;
-    ep->mrs[i].user = user;
-    ep->mrs[i].iova = iova;
-    ep->mrs[i].len = len;
-    ep->mrs[i].access = access;
-    ep->mrs[i].rkey = rkey;
-}
-MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                                void *user, uint32_t *rkey) {
+/* Both registrations: the core chooses the rkey (out non-NULL: it is written there) or the caller does (out NULL: key,
+ * which must be new on the endpoint, goes into mr_hash). One body: the checks and the fill are written once. */
+MRC__PRIVATE MRC__NOINLINE int mrc__mr_reg(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                           void *user, uint32_t *out, uint32_t key) {
     unsigned i;
-    int rc;
-    if (!ep || !rkey) return MRC_ERR_INVAL;
-    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
+    uint32_t h;
+    int rc = mrc__mr_check(ep, base, iova, len, access);
+    if (rc != MRC_OK) return rc;
+    if (!out && mrc__mr_find(ep, key) >= 0) return MRC_ERR_BUSY;
     for (i = 0; i < MRC_MAX_MRS; i++) {
-        uint32_t r, t, k = 0;
+        uint32_t r, t;
         if (ep->mrs[i].valid) continue;
-        r = (uint32_t)(mrc__rand(ep) & 0xFFu);
-        for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
-            k = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
-            if (mrc__mr_find_keyed(ep, k) < 0) break;
+        if (out) {
+            r = (uint32_t)(mrc__rand(ep) & 0xFFu);
+            for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
+                key = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
+                if (mrc__mr_find_keyed(ep, key) < 0) break;
+            }
+            if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
+            *out = key;
+        } else {
+            ep->mrs[i].keyed = 1;
+            for (h = mrc__mr_hslot(key); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
+            } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
+            ep->mr_hash[h] = (uint16_t)(i + 1u);
         }
-        if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
-        mrc__mr_fill(ep, i, base, iova, len, access, user, k);
-        *rkey = k;
+        ep->mrs[i].valid = 1;
+        ep->mrs[i].base = (uint8_t *)base;
+        ep->mrs[i].user = user;
+        ep->mrs[i].iova = iova;
+        ep->mrs[i].len = len;
+        ep->mrs[i].access = access;
+        ep->mrs[i].rkey = key;
         return MRC_OK;
     }
     return MRC_ERR_FULL;
 }
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey) {
+    if (!ep || !rkey) return MRC_ERR_INVAL;
+    return mrc__mr_reg(ep, base, iova, len, access, user, rkey, 0);
+}
 MRC_API int mrc_endpoint_reg_mr_key(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
                                     void *user, uint32_t rkey) {
-    unsigned i;
-    uint32_t h;
-    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
-    if (mrc__mr_find(ep, rkey) >= 0) return MRC_ERR_BUSY;
-    for (i = 0; i < MRC_MAX_MRS && ep->mrs[i].valid; i++) {
-    }
-    if (i == MRC_MAX_MRS) return MRC_ERR_FULL;
-    mrc__mr_fill(ep, i, base, iova, len, access, user, rkey);
-    ep->mrs[i].keyed = 1;
-    for (h = mrc__mr_hslot(rkey); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
-    } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
-    ep->mr_hash[h] = (uint16_t)(i + 1u);
-    return MRC_OK;
+    return mrc__mr_reg(ep, base, iova, len, access, user, (uint32_t *)0, rkey);
 }
 /* take slot i's caller-chosen rkey out of mr_hash: backward-shift deletion keeps every other key's probe run intact */
 MRC__PRIVATE void mrc__mr_unhash(mrc_endpoint *ep, unsigned i) {
