@@ -485,7 +485,9 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v) 
         else p[o >> 3] = (uint8_t)(p[o >> 3] & (uint8_t)~m);
     }
 }
-MRC__PRIVATE unsigned mrc__popcount32(uint32_t v) {
+/* popcount32 and wmask out of line: cold code (profiles, expansion), smaller so on Cortex-M4 than in line in their
+ * callers (gcc -Os inlined them) */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__popcount32(uint32_t v) {
     unsigned n = 0;
     for (; v; v &= v - 1u) n++;
     return n;
@@ -496,7 +498,7 @@ MRC__PRIVATE uint32_t mrc__deposit(uint32_t x, uint32_t mask) { /* low bits of x
         if (x & 1u) r |= mask & (0u - mask);
     return r;
 }
-MRC__PRIVATE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
 MRC__PRIVATE unsigned mrc__fmt_max_bits(unsigned mode) {
     unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
     return MRC__MIN(m, 8u * MRC_EV_BYTES);
