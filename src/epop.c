@@ -15,6 +15,11 @@
 #include "path_policy.h"
 
 /* ---- ports, and the PORT_STATUS_UPDATEs that tell peers about them (7.8) ------------------------------------ */
+/* The endpoint's timer (mrc_endpoint_on_timeout) runs no later than t. Out of line: the 64-bit minimum once instead
+ * of in each of its callers. */
+MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, t);
+}
 MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
     if (ep->epq_len >= MRC_EPQ_LEN) {
         ep->st.epq_overflow++;
@@ -88,7 +93,7 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
     ep->psureq[fi].req_id = id;
     ep->psureq[fi].tries = 0;
     ep->psureq[fi].deadline = ep->now + mrc__psu_wait(ep, 0);
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psureq[fi].deadline);
+    mrc__ep_due(ep, ep->psureq[fi].deadline);
 }
 /* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
  * ports), on port changes only. */
@@ -118,7 +123,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     else ep->ports_up &= ~bit;
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
         ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
-        ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_refresh);
+        mrc__ep_due(ep, ep->psu_refresh);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
         mrc_conn *c = ep->conns[i];
@@ -138,7 +143,7 @@ MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
     if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
     c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
     ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_hold);
+    mrc__ep_due(ep, ep->psu_hold);
 }
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
  * works whatever the mask says, so no packet can take every plane away. */
@@ -173,9 +178,12 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
 MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     unsigned i;
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++)
-        ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->psu_hold, ep->psu_refresh));
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__ep_due(ep, ep->epreq[i].deadline);
+        mrc__ep_due(ep, ep->psureq[i].deadline);
+    }
+    mrc__ep_due(ep, ep->psu_hold);
+    mrc__ep_due(ep, ep->psu_refresh);
 }
 /* P38 controllers */
 MRC__PRIVATE bool mrc__is_controller(const mrc_endpoint *ep, uint32_t peer) {
@@ -382,7 +390,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[fi].deadline);
+    mrc__ep_due(ep, ep->epreq[fi].deadline);
     return MRC_OK;
 }
 /* The next queued endpoint-operation packet; 0 when none. */
