@@ -3031,6 +3031,7 @@ MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a st
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
+MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
@@ -3305,6 +3306,9 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
 /* The same for the control calls: out of line (in line in six of them it cost 60 B of Cortex-M4 code; the packet and
  * timer calls keep it in line) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now) { return mrc__clock(ep, now); }
+/* ... and mrc__deadline_add for the endpoint operations' timers and the probe clock (mrc__evp_arm): rare events, and
+ * in line in those five places it cost 44 B of Cortex-M4 code more */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) { return mrc__deadline_add(t, dt); }
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
@@ -5075,7 +5079,7 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { retur
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
-        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
+        c->evp_deadline = mrc__deadline_ctl(c->ep->now, mrc__evp_interval(c));
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
@@ -7970,7 +7974,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
-        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
@@ -7989,7 +7993,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
 MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
     c->peer_hold = 0;
     if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
-    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    c->peer_hold = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns);
     ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
     mrc__ep_due(ep, ep->psu_hold);
 }
@@ -8194,7 +8198,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->psu_refresh = MRC_TIME_NEVER;
         if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
             mrc__psu_announce(ep);
-            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+            ep->psu_refresh = mrc__deadline_ctl(now, ep->cfg.guard.psu_hold_ns / 2u);
         }
     }
     mrc__ep_rearm(ep);
@@ -8234,7 +8238,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
     /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
     ep->epreq[fi].deadline =
-        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
+        MRC__MIN(mrc__deadline_ctl(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;

@@ -122,7 +122,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
-        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
@@ -141,7 +141,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
 MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
     c->peer_hold = 0;
     if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
-    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    c->peer_hold = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns);
     ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
     mrc__ep_due(ep, ep->psu_hold);
 }
@@ -346,7 +346,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->psu_refresh = MRC_TIME_NEVER;
         if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
             mrc__psu_announce(ep);
-            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+            ep->psu_refresh = mrc__deadline_ctl(now, ep->cfg.guard.psu_hold_ns / 2u);
         }
     }
     mrc__ep_rearm(ep);
@@ -386,7 +386,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
     /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
     ep->epreq[fi].deadline =
-        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
+        MRC__MIN(mrc__deadline_ctl(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;

@@ -241,7 +241,7 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { retur
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
-        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
+        c->evp_deadline = mrc__deadline_ctl(c->ep->now, mrc__evp_interval(c));
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
