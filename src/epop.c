@@ -64,8 +64,9 @@ MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
     mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
     return t << MRC__MIN(tries, 16u);
 }
-/* The first connected QP of a peer, or NULL. O(conns). */
-MRC__PRIVATE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
+/* The first connected QP of a peer, or NULL. O(conns). Out of line: the PSU announce, the PSU resends and the pkey of
+ * endpoint operations share it. */
+MRC__PRIVATE MRC__NOINLINE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
     unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++)
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i];
@@ -98,13 +99,11 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
 /* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
  * ports), on port changes only. */
 MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
-    unsigned i, j;
+    unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c)) continue;
-        for (j = 0; j < i; j++)
-            if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
-        if (j < i) continue; /* announced to this peer already */
+        if (mrc__peer_conn(ep, c->attr.peer) != c) continue; /* announced to this peer already (an earlier QP) */
         mrc__psu_announce_peer(ep, c);
     }
 }
@@ -209,10 +208,8 @@ MRC_API int mrc_endpoint_controller_set(mrc_endpoint *ep, uint32_t peer, bool on
 /* P19 QP 0x2 and probe trust: the pkey of this endpoint's first connected QP to a peer (endpoint operations carry it);
  * 0xFFFF if none */
 MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_CONNS; i++) /* O(conns), endpoint operations only */
-        if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
-    return 0xFFFF;
+    const mrc_conn *c = mrc__peer_conn(ep, peer); /* O(conns), endpoint operations only */
+    return c ? c->attr.pkey : (uint16_t)0xFFFF;
 }
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
     uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
