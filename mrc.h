@@ -3089,7 +3089,8 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr 
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
 
 /* ---- drops ---------------------------------------------------------------------------------------------------- */
-MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode); /* MRC_ERR_DROP */
+MRC__PRIVATE MRC__NOINLINE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason,
+                                        unsigned opcode); /* MRC_ERR_DROP; out of line */
 
 /* ====== src/state.c ============================================================================================= */
 /* ================================================================================================================
@@ -3681,8 +3682,9 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 
 /* ---- drops: a packet discarded is counted by reason, never fatal to the endpoint ---------------------------- */
 /* Out of line: a drop is never the common case, and in line the 50-odd drop returns cost 136 B of Cortex-M4 code more
- * (most of them in the receive path's checks and the endpoint operations') */
-MRC__PRIVATE MRC__NOINLINE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
+ * (most of them in the receive path's checks and the endpoint operations'); MRC__NOINLINE is on its declaration
+ * (state.h) */
+MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
     MRC_ASSERT(reason < MRC_DROP_REASONS);
     ep->st.drop[reason]++;
     ep->st.rx_drops++;

@@ -83,5 +83,6 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr 
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
 
 /* ---- drops ---------------------------------------------------------------------------------------------------- */
-MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode); /* MRC_ERR_DROP */
+MRC__PRIVATE MRC__NOINLINE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason,
+                                        unsigned opcode); /* MRC_ERR_DROP; out of line */
 #endif /* MRC__SRC_STATE_H */
