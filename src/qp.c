@@ -323,8 +323,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10 window edge: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
         c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
-        for (i = 8; i <= 12; i++)
-            if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
+        c->mtu_shift = mrc__ctz64(c->attr.path_mtu); /* a power of two in 256..4096 (checked above) */
         c->msn_done = 0;
         c->imm_next = 0;
     } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
