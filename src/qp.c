@@ -118,7 +118,8 @@ MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a) {
 }
 
 /* ---- the state machine: RESET -> INIT -> RTR -> RTS, and ERR from any state --------------------------------- */
-MRC__PRIVATE void mrc__set_state(mrc_conn *c, uint8_t s) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__set_state(mrc_conn *c, uint8_t s) {
     c->state = s;
     c->attr.state = s;
     MRC__TRACE(c->ep, MRC_TRACE_STATE, c->qpn, s);
