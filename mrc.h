@@ -7999,8 +7999,9 @@ MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
     mrc__ep_due(ep, ep->psu_hold);
 }
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
- * works whatever the mask says, so no packet can take every plane away. */
-MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
+ * works whatever the mask says, so no packet can take every plane away. Out of line: in line it cost mrc__recv 264 B
+ * (16 more in all). */
+MRC__PRIVATE MRC__NOINLINE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
     unsigned i;
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
