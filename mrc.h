@@ -3035,6 +3035,7 @@ MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, o
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep); /* every port: bit p - 1 for port p */
 
 /* ---- memory regions ------------------------------------------------------------------------------------------- */
 MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
@@ -3310,6 +3311,10 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time no
 /* ... and mrc__deadline_add for the endpoint operations' timers and the probe clock (mrc__evp_arm): rare events, and
  * in line in those five places it cost 44 B of Cortex-M4 code more */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) { return mrc__deadline_add(t, dt); }
+/* every port of the endpoint, as a 1-based mask (bit p - 1 for port p) */
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
+    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
+}
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
@@ -3357,7 +3362,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc__bucket_cfg(cfg->guard.epop_rate_pps, cfg->guard.epop_burst, &ep->epop_T, &ep->epop_tau);
     mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
-    ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
+    ep->ports_up = mrc__all_ports(ep);
     ep->ep_deadline = ep->psu_hold = ep->psu_refresh = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
@@ -4790,7 +4795,6 @@ MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
 MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st);
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e);
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep);
 MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta);
 #define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data (7.11) */
 MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c); /* an EV of some port can carry data */
@@ -4889,9 +4893,6 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears f
 }
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
-}
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
-    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
 MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
     return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);

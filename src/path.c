@@ -50,9 +50,6 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears f
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
 }
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
-    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
-}
 MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
     return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
 }

@@ -29,6 +29,7 @@ MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, o
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep); /* every port: bit p - 1 for port p */
 
 /* ---- memory regions ------------------------------------------------------------------------------------------- */
 MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
