@@ -711,12 +711,9 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) { /* the built-in AUTO profile */
-        uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
-        a->ev_count = n;
-        a->ev_min_active =
-            ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->ev_count = mrc__auto_evs(ep, &a->ev_min_active);
         a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }

@@ -372,6 +372,13 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
     c->st.ev_rebuilds++;
 }
+/* The AUTO profile's EV count and its minimum active EVs (the configuration's, else an eighth, at least 1): the QPs'
+ * sets (mrc__ev_setup) and mrc_ev_profile_query's answer for ID 0. Out of line: the two share it. */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__auto_evs(const mrc_endpoint *ep, uint32_t *min_active) {
+    uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+    *min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+    return n;
+}
 /* RESET -> INIT: the QP's EV set from its profile. AUTO values are distinct per QP (O(n^2) once, at set-up). */
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -385,7 +392,8 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
         }
         c->ev_min_active = (uint16_t)pf->ev_min_active;
     } else {
-        n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        uint32_t min_active;
+        n = mrc__auto_evs(ep, &min_active);
         for (i = 0; i < n; i++) {
             uint32_t v, tries = 0;
             do { /* distinct values, as long as the range allows */
@@ -396,8 +404,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
             c->evs[i].sport = (uint16_t)v; /* auto_ev.sport_min..sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
-        c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)
-                                                            : MRC__MAX(n / 8u, 1u));
+        c->ev_min_active = (uint16_t)min_active;
     }
     for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
     c->ev_count = (uint16_t)n;
