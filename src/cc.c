@@ -51,7 +51,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->base_rtt = base ? base : 1u;
     p->bdp = (uint64_t)rate_mbps * p->base_rtt / 8000u;
     if (p->bdp < min_cwnd) p->bdp = min_cwnd;
-    a_q16 = ((p->bdp / 150000u) << 16) + ((p->bdp % 150000u) << 16) / 150000u; /* bdp << 16 may not fit */
+    /* bdp << 16 may not fit; the remainder's part in 32 bits: (r << 16) / 150000 = (r << 12) / 9375, r < 150000 */
+    a_q16 = ((p->bdp / 150000u) << 16) + ((uint32_t)(p->bdp % 150000u) << 12) / 9375u;
     if (!a_q16) a_q16 = 1;
     p->target = cf->target_delay ? cf->target_delay : (trimming ? p->base_rtt / 4u * 3u : p->base_rtt);
     if (!p->target) p->target = 1;
