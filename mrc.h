@@ -4352,7 +4352,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
-        cf->qa_threshold ? cf->qa_threshold : (uint32_t)MRC__MIN(4u * (uint64_t)p->target, (uint64_t)0xFFFFFFFFu);
+        cf->qa_threshold ? cf->qa_threshold : p->target > 0x3FFFFFFFu ? 0xFFFFFFFFu : 4u * p->target; /* saturating */
     p->adjust_bytes = cf->adjust_bytes_threshold ? cf->adjust_bytes_threshold : 8u * min_cwnd;
     p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
 }
