@@ -4607,13 +4607,11 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
                 x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
             x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
-        } else if (x->algo == MRC_CC_ALGO_FIXED) {
-            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
-            x->p.maxwnd = x->cwnd;
-        } else {
-            x->cwnd = UINT64_MAX;
+        } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
+            uint32_t w = 0;
+            if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
+            x->cwnd = w ? w : UINT64_MAX;
         }
-        if (!x->cwnd) x->cwnd = UINT64_MAX; /* fixed window 0: none */
     }
     x->refs++;
 }
