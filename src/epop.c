@@ -885,11 +885,10 @@ MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint
     for (i = 0; i < pf->ev_count; i++) { /* the ring: the next index of the same group, wrapping round */
         pf->ev[i].grp_nx = 0;
         if (!pf->ev[i].group) continue;
-        for (j = i + 1u; j < pf->ev_count && pf->ev[j].group != pf->ev[i].group; j++) {
+        for (j = i + 1u;; j++) { /* i itself at the latest */
+            if (j == pf->ev_count) j = 0;
+            if (pf->ev[j].group == pf->ev[i].group) break;
         }
-        if (j == pf->ev_count)
-            for (j = 0; pf->ev[j].group != pf->ev[i].group; j++) {
-            }
         pf->ev[i].grp_nx = (uint16_t)(j + 1u);
     }
     return MRC_OK;
