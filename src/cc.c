@@ -245,7 +245,7 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
  * count as ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
  * decreases the window. O(1). */
 MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
-    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
+    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
 /* A packet judged lost without a trim (Q13 NSCC constants). Where the fabric trims, a silent loss is a path fault, not
  * a full queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed
@@ -375,7 +375,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
  * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
  * path, tools/div_check.py); the fast path leaves these packets to the general code. */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
-    x->pace_next = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
+    x->pace_next = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
 }
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
