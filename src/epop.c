@@ -20,14 +20,18 @@
 MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
     ep->ep_deadline = MRC__MIN(ep->ep_deadline, t);
 }
-MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
+/* A new packet at the end of the queue, zeroed, for the caller to fill in (built in place: no copy); NULL, and counted,
+ * when the queue is full (the packet is dropped) */
+MRC__PRIVATE mrc__epkt *mrc__epq_push(mrc_endpoint *ep) {
+    mrc__epkt *k;
     if (ep->epq_len >= MRC_EPQ_LEN) {
         ep->st.epq_overflow++;
-        return MRC_ERR_FULL;
+        return (mrc__epkt *)0;
     }
-    ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN] = *k;
+    k = &ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN];
+    MRC_MEMSET(k, 0, sizeof *k);
     ep->epq_len++;
-    return MRC_OK;
+    return k;
 }
 MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
@@ -38,26 +42,24 @@ MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
 MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
     unsigned p;
     for (p = 1; p <= ep->cfg.num_ports; p++) {
-        mrc__epkt k;
+        mrc__epkt *k;
         mrc_txinfo ti;
         uint16_t s;
         if (!mrc_endpoint_port_up(ep, p)) continue;
         s = mrc__ev_ctl(c, p);
-        if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
-        MRC_MEMSET(&k, 0, sizeof k);
+        if (s == MRC__EV_NONE || c->evs[s].port != p || !(k = mrc__epq_push(ep))) continue;
         MRC_MEMSET(&ti, 0, sizeof ti);
         mrc__ev_txinfo(c, s, &ti);
-        k.op = MRC_EPOP_PORT_STATUS_UPDATE;
-        k.port = (uint8_t)p;
-        k.ev = ti.ev;
-        k.ev_fmt = ti.ev_fmt;
-        k.path_len = ti.path_len;
-        if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
-        k.peer = c->attr.peer;
-        k.mask = ep->ports_up;
-        k.req_id = req_id;
-        k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-        (void)mrc__epq_push(ep, &k);
+        k->op = MRC_EPOP_PORT_STATUS_UPDATE;
+        k->port = (uint8_t)p;
+        k->ev = ti.ev;
+        k->ev_fmt = ti.ev_fmt;
+        k->path_len = ti.path_len;
+        if (ti.path_len) MRC_MEMCPY(k->path, ti.path, ti.path_len);
+        k->peer = c->attr.peer;
+        k->mask = ep->ports_up;
+        k->req_id = req_id;
+        k->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     }
 }
 MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
@@ -236,7 +238,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     if (ep->cfg.guard.epop_peer_check && !pkey_ok && !mrc__is_controller(ep, ri->peer))
         return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_STRANGER, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
-        mrc__epkt r;
+        mrc__epkt *r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
         /* P20 empty PSU ignored: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to
@@ -252,17 +254,17 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         ep->st.ep_req_rx++;
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
-        MRC_MEMSET(&r, 0, sizeof r);
-        r.rsp = 1;
-        r.op = k->erth.op;
-        r.port = ri->port;
-        r.ev = ri->ev;
-        r.ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
-        r.req_id = req_id;
-        r.ts = k->erth.tx_timestamp;
-        r.peer = ri->peer;
-        r.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-        (void)mrc__epq_push(ep, &r);
+        if ((r = mrc__epq_push(ep)) != (mrc__epkt *)0) {
+            r->rsp = 1;
+            r->op = k->erth.op;
+            r->port = ri->port;
+            r->ev = ri->ev;
+            r->ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+            r->req_id = req_id;
+            r->ts = k->erth.tx_timestamp;
+            r->peer = ri->peer;
+            r->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        }
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->erth.op, req_id);
         return MRC_OK;
     }
@@ -354,7 +356,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
 }
 MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now) {
     unsigned i, fi = MRC_MAX_EP_REQS;
-    mrc__epkt k;
+    mrc__epkt *k;
     if (!ep || !r) return MRC_ERR_INVAL;
     now = mrc__clock_ctl(ep, now);
     if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
@@ -372,18 +374,17 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
         }
     }
     if (fi == MRC_MAX_EP_REQS || ep->epq_len >= MRC_EPQ_LEN) return MRC_ERR_FULL;
-    MRC_MEMSET(&k, 0, sizeof k);
-    k.op = r->op;
-    k.port = r->port;
-    k.ev = r->ev;
-    k.ev_fmt = r->ev_fmt;
-    k.path_len = r->path_len;
-    if (r->path_len) MRC_MEMCPY(k.path, r->path, r->path_len);
-    k.peer = r->peer;
-    k.mask = r->port_status ? r->port_status : ep->ports_up;
-    k.req_id = r->req_id;
-    k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
-    (void)mrc__epq_push(ep, &k);
+    k = mrc__epq_push(ep); /* room checked above */
+    k->op = r->op;
+    k->port = r->port;
+    k->ev = r->ev;
+    k->ev_fmt = r->ev_fmt;
+    k->path_len = r->path_len;
+    if (r->path_len) MRC_MEMCPY(k->path, r->path, r->path_len);
+    k->peer = r->peer;
+    k->mask = r->port_status ? r->port_status : ep->ports_up;
+    k->req_id = r->req_id;
+    k->dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
     /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
     ep->epreq[fi].deadline =
