@@ -3036,13 +3036,19 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
+ * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
+MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
+MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
+MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep); /* every port: bit p - 1 for port p */
 
 /* ---- memory regions ------------------------------------------------------------------------------------------- */
 MRC__PRIVATE int mrc__mr_find(const mrc_endpoint *ep, uint32_t rkey);
@@ -3097,7 +3103,8 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr 
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r);
 
 /* ---- drops ---------------------------------------------------------------------------------------------------- */
-MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode); /* MRC_ERR_DROP */
+MRC__PRIVATE MRC__NOINLINE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason,
+                                        unsigned opcode); /* MRC_ERR_DROP; out of line */
 
 /* ====== src/state.c ============================================================================================= */
 /* ================================================================================================================
@@ -3155,6 +3162,30 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
         if (to == MRC_PROFILE_OFFLINE && busy) return mrc__fail(ep, MRC_ERR_BUSY, MRC_DETAIL_PROFILE_BUSY, 0);
     }
     return MRC_OK;
+}
+/* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
+ * instead of a copy per table and per call. O(n), control calls only. */
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    const uint8_t *t = (const uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        uint64_t v;
+        MRC_MEMCPY(&v, t, sizeof v);
+        if (t[uo] && v == id) return (void *)(uintptr_t)t;
+    }
+    return (void *)0;
+}
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    uint8_t *t = (uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        if (t[uo]) continue;
+        MRC_MEMSET(t, 0, sz);
+        MRC_MEMCPY(t, &id, sizeof id);
+        t[uo] = 1;
+        return t;
+    }
+    return (void *)0;
 }
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
@@ -3290,6 +3321,14 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
 /* The same for the control calls: out of line (in line in six of them it cost 60 B of Cortex-M4 code; the packet and
  * timer calls keep it in line) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now) { return mrc__clock(ep, now); }
+/* ... and mrc__deadline_add for rare timers - the endpoint operations', the probe clock's (mrc__evp_arm), a congestion
+ * context's last-hop mark and sub-packet pacing: in line in those seven places it cost 76 B of Cortex-M4 code more
+ * (out of line everywhere, -564 B, it cost the per-packet paths 12.2 Cortex-M4 and 17 x86-64 instructions) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) { return mrc__deadline_add(t, dt); }
+/* every port of the endpoint, as a 1-based mask (bit p - 1 for port p) */
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
+    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
+}
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
@@ -3337,7 +3376,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc__bucket_cfg(cfg->guard.epop_rate_pps, cfg->guard.epop_burst, &ep->epop_T, &ep->epop_tau);
     mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
-    ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
+    ep->ports_up = mrc__all_ports(ep);
     ep->ep_deadline = ep->psu_hold = ep->psu_refresh = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
@@ -3376,54 +3415,52 @@ MRC__PRIVATE int mrc__mr_check(const mrc_endpoint *ep, void *base, uint64_t iova
     if (len > UINT64_MAX - iova) return MRC_ERR_INVAL;
     return MRC_OK;
 }
-MRC__PRIVATE void mrc__mr_fill(mrc_endpoint *ep, unsigned i, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                               void *user, uint32_t rkey) {
-    ep->mrs[i].valid = 1;
-    ep->mrs[i].base = (uint8_t *)base;
-    ep->mrs[i].user = user;
-    ep->mrs[i].iova = iova;
-    ep->mrs[i].len = len;
-    ep->mrs[i].access = access;
-    ep->mrs[i].rkey = rkey;
-}
-MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                                void *user, uint32_t *rkey) {
+/* Both registrations: the core chooses the rkey (out non-NULL: it is written there) or the caller does (out NULL: key,
+ * which must be new on the endpoint, goes into mr_hash). One body: the checks and the fill are written once. */
+MRC__PRIVATE MRC__NOINLINE int mrc__mr_reg(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                           void *user, uint32_t *out, uint32_t key) {
     unsigned i;
-    int rc;
-    if (!ep || !rkey) return MRC_ERR_INVAL;
-    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
+    uint32_t h;
+    int rc = mrc__mr_check(ep, base, iova, len, access);
+    if (rc != MRC_OK) return rc;
+    if (!out && mrc__mr_find(ep, key) >= 0) return MRC_ERR_BUSY;
     for (i = 0; i < MRC_MAX_MRS; i++) {
-        uint32_t r, t, k = 0;
+        uint32_t r, t;
         if (ep->mrs[i].valid) continue;
-        r = (uint32_t)(mrc__rand(ep) & 0xFFu);
-        for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
-            k = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
-            if (mrc__mr_find_keyed(ep, k) < 0) break;
+        if (out) {
+            r = (uint32_t)(mrc__rand(ep) & 0xFFu);
+            for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
+                key = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
+                if (mrc__mr_find_keyed(ep, key) < 0) break;
+            }
+            if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
+            *out = key;
+        } else {
+            ep->mrs[i].keyed = 1;
+            for (h = mrc__mr_hslot(key); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
+            } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
+            ep->mr_hash[h] = (uint16_t)(i + 1u);
         }
-        if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
-        mrc__mr_fill(ep, i, base, iova, len, access, user, k);
-        *rkey = k;
+        ep->mrs[i].valid = 1;
+        ep->mrs[i].base = (uint8_t *)base;
+        ep->mrs[i].user = user;
+        ep->mrs[i].iova = iova;
+        ep->mrs[i].len = len;
+        ep->mrs[i].access = access;
+        ep->mrs[i].rkey = key;
         return MRC_OK;
     }
     return MRC_ERR_FULL;
 }
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey) {
+    if (!ep || !rkey) return MRC_ERR_INVAL;
+    return mrc__mr_reg(ep, base, iova, len, access, user, rkey, 0);
+}
 MRC_API int mrc_endpoint_reg_mr_key(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
                                     void *user, uint32_t rkey) {
-    unsigned i;
-    uint32_t h;
-    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
-    if (mrc__mr_find(ep, rkey) >= 0) return MRC_ERR_BUSY;
-    for (i = 0; i < MRC_MAX_MRS && ep->mrs[i].valid; i++) {
-    }
-    if (i == MRC_MAX_MRS) return MRC_ERR_FULL;
-    mrc__mr_fill(ep, i, base, iova, len, access, user, rkey);
-    ep->mrs[i].keyed = 1;
-    for (h = mrc__mr_hslot(rkey); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
-    } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
-    ep->mr_hash[h] = (uint16_t)(i + 1u);
-    return MRC_OK;
+    return mrc__mr_reg(ep, base, iova, len, access, user, (uint32_t *)0, rkey);
 }
 /* take slot i's caller-chosen rkey out of mr_hash: backward-shift deletion keeps every other key's probe run intact */
 MRC__PRIVATE void mrc__mr_unhash(mrc_endpoint *ep, unsigned i) {
@@ -3663,6 +3700,9 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 }
 
 /* ---- drops: a packet discarded is counted by reason, never fatal to the endpoint ---------------------------- */
+/* Out of line: a drop is never the common case, and in line the 50-odd drop returns cost 136 B of Cortex-M4 code more
+ * (most of them in the receive path's checks and the endpoint operations'); MRC__NOINLINE is on its declaration
+ * (state.h) */
 MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
     MRC_ASSERT(reason < MRC_DROP_REASONS);
     ep->st.drop[reason]++;
@@ -4292,7 +4332,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->base_rtt = base ? base : 1u;
     p->bdp = (uint64_t)rate_mbps * p->base_rtt / 8000u;
     if (p->bdp < min_cwnd) p->bdp = min_cwnd;
-    a_q16 = ((p->bdp / 150000u) << 16) + ((p->bdp % 150000u) << 16) / 150000u; /* bdp << 16 may not fit */
+    /* bdp << 16 may not fit; the remainder's part in 32 bits: (r << 16) / 150000 = (r << 12) / 9375, r < 150000 */
+    a_q16 = ((p->bdp / 150000u) << 16) + ((uint32_t)(p->bdp % 150000u) << 12) / 9375u;
     if (!a_q16) a_q16 = 1;
     p->target = cf->target_delay ? cf->target_delay : (trimming ? p->base_rtt / 4u * 3u : p->base_rtt);
     if (!p->target) p->target = 1;
@@ -4325,7 +4366,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
-        cf->qa_threshold ? cf->qa_threshold : (uint32_t)MRC__MIN(4u * (uint64_t)p->target, (uint64_t)0xFFFFFFFFu);
+        cf->qa_threshold ? cf->qa_threshold : p->target > 0x3FFFFFFFu ? 0xFFFFFFFFu : 4u * p->target; /* saturating */
     p->adjust_bytes = cf->adjust_bytes_threshold ? cf->adjust_bytes_threshold : 8u * min_cwnd;
     p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
 }
@@ -4489,7 +4530,7 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
  * count as ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
  * decreases the window. O(1). */
 MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
-    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
+    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
 /* A packet judged lost without a trim (Q13 NSCC constants). Where the fabric trims, a silent loss is a path fault, not
  * a full queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed
@@ -4543,10 +4584,8 @@ MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t p
     return fr;
 }
 MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_CC_PROFILES; i++)
-        if (ep->ccprofs[i].used && ep->ccprofs[i].id == id) return &ep->ccprofs[i];
-    return (const mrc__ccprof *)0;
+    return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                              offsetof(mrc__ccprof, used), id);
 }
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -4586,13 +4625,11 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
                 x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
             x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
-        } else if (x->algo == MRC_CC_ALGO_FIXED) {
-            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
-            x->p.maxwnd = x->cwnd;
-        } else {
-            x->cwnd = UINT64_MAX;
+        } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
+            uint32_t w = 0;
+            if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
+            x->cwnd = w ? w : UINT64_MAX;
         }
-        if (!x->cwnd) x->cwnd = UINT64_MAX; /* fixed window 0: none */
     }
     x->refs++;
 }
@@ -4623,7 +4660,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
  * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
  * path, tools/div_check.py); the fast path leaves these packets to the general code. */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
-    x->pace_next = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
+    x->pace_next = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
 }
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
@@ -4670,7 +4707,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
-    unsigned cur, to, algo = 0, i;
+    unsigned cur, to, algo = 0;
     int rc;
     if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
@@ -4700,15 +4737,9 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
     }
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
-        }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->ccprofs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__ccprof *)mrc__tab_claim(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                                    offsetof(mrc__ccprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     pf->algo = (uint8_t)algo;
     if (mask & MRC_CC_PROF_ATTR_CONFIG) {
         pf->nscc = a->nscc;
@@ -4778,10 +4809,10 @@ MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c); /* the fabric's
 MRC__PRIVATE MRC__INLINE bool mrc__ev_in_scope(const mrc_conn *c, unsigned scope); /* mrc_ev_policy scopes */
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
+MRC__PRIVATE uint32_t mrc__auto_evs(const mrc_endpoint *ep, uint32_t *min_active); /* the AUTO profile's EVs */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
 MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st);
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e);
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep);
 MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta);
 #define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data (7.11) */
 MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c); /* an EV of some port can carry data */
@@ -4867,10 +4898,8 @@ MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-        if (ep->profs[i].used && ep->profs[i].id == id) return (mrc__evprof *)&ep->profs[i];
-    return (mrc__evprof *)0;
+    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0], offsetof(mrc__evprof, used),
+                                        id);
 }
 /* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
@@ -4882,9 +4911,6 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears f
 }
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
-}
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
-    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
 MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
     return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
@@ -5074,7 +5100,7 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { retur
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
-        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
+        c->evp_deadline = mrc__deadline_ctl(c->ep->now, mrc__evp_interval(c));
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
@@ -5208,6 +5234,13 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
     c->st.ev_rebuilds++;
 }
+/* The AUTO profile's EV count and its minimum active EVs (the configuration's, else an eighth, at least 1): the QPs'
+ * sets (mrc__ev_setup) and mrc_ev_profile_query's answer for ID 0. Out of line: the two share it. */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__auto_evs(const mrc_endpoint *ep, uint32_t *min_active) {
+    uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+    *min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+    return n;
+}
 /* RESET -> INIT: the QP's EV set from its profile. AUTO values are distinct per QP (O(n^2) once, at set-up). */
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -5221,7 +5254,8 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
         }
         c->ev_min_active = (uint16_t)pf->ev_min_active;
     } else {
-        n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        uint32_t min_active;
+        n = mrc__auto_evs(ep, &min_active);
         for (i = 0; i < n; i++) {
             uint32_t v, tries = 0;
             do { /* distinct values, as long as the range allows */
@@ -5232,8 +5266,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
             c->evs[i].sport = (uint16_t)v; /* auto_ev.sport_min..sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
-        c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)
-                                                            : MRC__MAX(n / 8u, 1u));
+        c->ev_min_active = (uint16_t)min_active;
     }
     for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
     c->ev_count = (uint16_t)n;
@@ -5318,7 +5351,9 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v) 
         else p[o >> 3] = (uint8_t)(p[o >> 3] & (uint8_t)~m);
     }
 }
-MRC__PRIVATE unsigned mrc__popcount32(uint32_t v) {
+/* popcount32 and wmask out of line: cold code (profiles, expansion), smaller so on Cortex-M4 than in line in their
+ * callers (gcc -Os inlined them) */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__popcount32(uint32_t v) {
     unsigned n = 0;
     for (; v; v &= v - 1u) n++;
     return n;
@@ -5329,7 +5364,7 @@ MRC__PRIVATE uint32_t mrc__deposit(uint32_t x, uint32_t mask) { /* low bits of x
         if (x & 1u) r |= mask & (0u - mask);
     return r;
 }
-MRC__PRIVATE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
 MRC__PRIVATE unsigned mrc__fmt_max_bits(unsigned mode) {
     unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
     return MRC__MIN(m, 8u * MRC_EV_BYTES);
@@ -6141,9 +6176,14 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
     }
     return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CONN_FULL, 0);
 }
+/* c is attached to its endpoint (mrc_conn_init, not destroyed since): the first check of destroy, modify and connect.
+ * Out of line: one call in each instead of three copies of the test */
+MRC__PRIVATE MRC__NOINLINE bool mrc__conn_attached(const mrc_conn *c) {
+    return c && c->ep && c->ep->conns[c->slot] == c;
+}
 MRC_API int mrc_conn_destroy(mrc_conn *c) {
     mrc_endpoint *ep;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_DESTROY);
     if (c->state != MRC_QPS_RESET && c->state != MRC_QPS_ERR)
@@ -6167,7 +6207,8 @@ MRC_API int mrc_conn_query(const mrc_conn *c, mrc_conn_attr *a) {
 }
 
 /* ---- the state machine: RESET -> INIT -> RTR -> RTS, and ERR from any state --------------------------------- */
-MRC__PRIVATE void mrc__set_state(mrc_conn *c, uint8_t s) {
+/* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
+MRC__PRIVATE MRC__NOINLINE void mrc__set_state(mrc_conn *c, uint8_t s) {
     c->state = s;
     c->attr.state = s;
     MRC__TRACE(c->ep, MRC_TRACE_STATE, c->qpn, s);
@@ -6285,7 +6326,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     uint32_t req = 0, opt = 0;
     unsigned cur, to, i;
     mrc_endpoint *ep;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
     mrc__detail_begin(ep, MRC_CALL_CONN_MODIFY);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
@@ -6372,8 +6413,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10 window edge: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
         c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
-        for (i = 8; i <= 12; i++)
-            if (c->attr.path_mtu == (1u << i)) c->mtu_shift = i;
+        c->mtu_shift = mrc__ctz64(c->attr.path_mtu); /* a power of two in 256..4096 (checked above) */
         c->msn_done = 0;
         c->imm_next = 0;
     } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
@@ -6417,7 +6457,7 @@ MRC_API int mrc_conn_connect(mrc_conn *c, const mrc_conn_attr *a, mrc_time now) 
     mrc_conn_attr s;
     unsigned i;
     int rc;
-    if (!c || !c->ep || c->ep->conns[c->slot] != c) return MRC_ERR_INVAL;
+    if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     if (!a) {
         mrc__detail_begin(c->ep, MRC_CALL_CONN_MODIFY);
         return mrc__fail(c->ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
@@ -7864,14 +7904,23 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
  * ============================================================================================================== */
 
 /* ---- ports, and the PORT_STATUS_UPDATEs that tell peers about them (7.8) ------------------------------------ */
-MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
+/* The endpoint's timer (mrc_endpoint_on_timeout) runs no later than t. Out of line: the 64-bit minimum once instead
+ * of in each of its callers. */
+MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, t);
+}
+/* A new packet at the end of the queue, zeroed, for the caller to fill in (built in place: no copy); NULL, and counted,
+ * when the queue is full (the packet is dropped) */
+MRC__PRIVATE mrc__epkt *mrc__epq_push(mrc_endpoint *ep) {
+    mrc__epkt *k;
     if (ep->epq_len >= MRC_EPQ_LEN) {
         ep->st.epq_overflow++;
-        return MRC_ERR_FULL;
+        return (mrc__epkt *)0;
     }
-    ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN] = *k;
+    k = &ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN];
+    MRC_MEMSET(k, 0, sizeof *k);
     ep->epq_len++;
-    return MRC_OK;
+    return k;
 }
 MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
@@ -7882,34 +7931,34 @@ MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
 MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
     unsigned p;
     for (p = 1; p <= ep->cfg.num_ports; p++) {
-        mrc__epkt k;
+        mrc__epkt *k;
         mrc_txinfo ti;
         uint16_t s;
         if (!mrc_endpoint_port_up(ep, p)) continue;
         s = mrc__ev_ctl(c, p);
-        if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
-        MRC_MEMSET(&k, 0, sizeof k);
+        if (s == MRC__EV_NONE || c->evs[s].port != p || !(k = mrc__epq_push(ep))) continue;
         MRC_MEMSET(&ti, 0, sizeof ti);
         mrc__ev_txinfo(c, s, &ti);
-        k.op = MRC_EPOP_PORT_STATUS_UPDATE;
-        k.port = (uint8_t)p;
-        k.ev = ti.ev;
-        k.ev_fmt = ti.ev_fmt;
-        k.path_len = ti.path_len;
-        if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
-        k.peer = c->attr.peer;
-        k.mask = ep->ports_up;
-        k.req_id = req_id;
-        k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-        (void)mrc__epq_push(ep, &k);
+        k->op = MRC_EPOP_PORT_STATUS_UPDATE;
+        k->port = (uint8_t)p;
+        k->ev = ti.ev;
+        k->ev_fmt = ti.ev_fmt;
+        k->path_len = ti.path_len;
+        if (ti.path_len) MRC_MEMCPY(k->path, ti.path, ti.path_len);
+        k->peer = c->attr.peer;
+        k->mask = ep->ports_up;
+        k->req_id = req_id;
+        k->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     }
 }
 MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
     mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
     return t << MRC__MIN(tries, 16u);
 }
-/* The first connected QP of a peer, or NULL. O(conns). */
-MRC__PRIVATE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
+/* The first connected QP of a peer, or NULL. O(conns). Out of line: the PSU announce and the PSU resends share it
+ * (mrc__peer_pkey keeps its own loop: through mrc__ep_emit it is in mrc__poll_tx, whose x86-64 code a call there
+ * made 10.9 instructions per data packet slower). */
+MRC__PRIVATE MRC__NOINLINE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
     unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++)
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i];
@@ -7937,18 +7986,16 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
     ep->psureq[fi].req_id = id;
     ep->psureq[fi].tries = 0;
     ep->psureq[fi].deadline = ep->now + mrc__psu_wait(ep, 0);
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psureq[fi].deadline);
+    mrc__ep_due(ep, ep->psureq[fi].deadline);
 }
 /* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
  * ports), on port changes only. */
 MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
-    unsigned i, j;
+    unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c)) continue;
-        for (j = 0; j < i; j++)
-            if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
-        if (j < i) continue; /* announced to this peer already */
+        if (mrc__peer_conn(ep, c->attr.peer) != c) continue; /* announced to this peer already (an earlier QP) */
         mrc__psu_announce_peer(ep, c);
     }
 }
@@ -7966,8 +8013,8 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
-        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
-        ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_refresh);
+        ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        mrc__ep_due(ep, ep->psu_refresh);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
         mrc_conn *c = ep->conns[i];
@@ -7985,13 +8032,14 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
 MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
     c->peer_hold = 0;
     if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
-    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    c->peer_hold = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns);
     ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_hold);
+    mrc__ep_due(ep, ep->psu_hold);
 }
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
- * works whatever the mask says, so no packet can take every plane away. */
-MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
+ * works whatever the mask says, so no packet can take every plane away. Out of line: in line it cost mrc__recv 264 B
+ * (16 more in all). */
+MRC__PRIVATE MRC__NOINLINE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
     unsigned i;
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
@@ -8022,9 +8070,12 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
 MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     unsigned i;
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++)
-        ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->psu_hold, ep->psu_refresh));
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__ep_due(ep, ep->epreq[i].deadline);
+        mrc__ep_due(ep, ep->psureq[i].deadline);
+    }
+    mrc__ep_due(ep, ep->psu_hold);
+    mrc__ep_due(ep, ep->psu_refresh);
 }
 /* P38 controllers */
 MRC__PRIVATE bool mrc__is_controller(const mrc_endpoint *ep, uint32_t peer) {
@@ -8076,7 +8127,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     if (ep->cfg.guard.epop_peer_check && !pkey_ok && !mrc__is_controller(ep, ri->peer))
         return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_STRANGER, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
-        mrc__epkt r;
+        mrc__epkt *r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
         /* P20 empty PSU ignored: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to
@@ -8092,17 +8143,17 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         ep->st.ep_req_rx++;
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
-        MRC_MEMSET(&r, 0, sizeof r);
-        r.rsp = 1;
-        r.op = k->erth.op;
-        r.port = ri->port;
-        r.ev = ri->ev;
-        r.ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
-        r.req_id = req_id;
-        r.ts = k->erth.tx_timestamp;
-        r.peer = ri->peer;
-        r.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-        (void)mrc__epq_push(ep, &r);
+        if ((r = mrc__epq_push(ep)) != (mrc__epkt *)0) {
+            r->rsp = 1;
+            r->op = k->erth.op;
+            r->port = ri->port;
+            r->ev = ri->ev;
+            r->ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+            r->req_id = req_id;
+            r->ts = k->erth.tx_timestamp;
+            r->peer = ri->peer;
+            r->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        }
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->erth.op, req_id);
         return MRC_OK;
     }
@@ -8187,14 +8238,14 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->psu_refresh = MRC_TIME_NEVER;
         if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
             mrc__psu_announce(ep);
-            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+            ep->psu_refresh = mrc__deadline_ctl(now, ep->cfg.guard.psu_hold_ns / 2u);
         }
     }
     mrc__ep_rearm(ep);
 }
 MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now) {
     unsigned i, fi = MRC_MAX_EP_REQS;
-    mrc__epkt k;
+    mrc__epkt *k;
     if (!ep || !r) return MRC_ERR_INVAL;
     now = mrc__clock_ctl(ep, now);
     if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
@@ -8212,26 +8263,25 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
         }
     }
     if (fi == MRC_MAX_EP_REQS || ep->epq_len >= MRC_EPQ_LEN) return MRC_ERR_FULL;
-    MRC_MEMSET(&k, 0, sizeof k);
-    k.op = r->op;
-    k.port = r->port;
-    k.ev = r->ev;
-    k.ev_fmt = r->ev_fmt;
-    k.path_len = r->path_len;
-    if (r->path_len) MRC_MEMCPY(k.path, r->path, r->path_len);
-    k.peer = r->peer;
-    k.mask = r->port_status ? r->port_status : ep->ports_up;
-    k.req_id = r->req_id;
-    k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
-    (void)mrc__epq_push(ep, &k);
+    k = mrc__epq_push(ep); /* room checked above */
+    k->op = r->op;
+    k->port = r->port;
+    k->ev = r->ev;
+    k->ev_fmt = r->ev_fmt;
+    k->path_len = r->path_len;
+    if (r->path_len) MRC_MEMCPY(k->path, r->path, r->path_len);
+    k->peer = r->peer;
+    k->mask = r->port_status ? r->port_status : ep->ports_up;
+    k->req_id = r->req_id;
+    k->dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
     /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
     ep->epreq[fi].deadline =
-        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
+        MRC__MIN(mrc__deadline_ctl(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[fi].deadline);
+    mrc__ep_due(ep, ep->epreq[fi].deadline);
     return MRC_OK;
 }
 /* The next queued endpoint-operation packet; 0 when none. */
@@ -8292,10 +8342,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 
 /* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_FMTS; i++)
-        if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
-    return (mrc__evfmt *)0;
+    return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
 }
 MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
     return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
@@ -8344,14 +8391,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
-    if (!f) {
-        for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        f = &ep->fmts[i];
-        f->used = 1;
-        f->id = id;
-    }
+    if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
+                                                  offsetof(mrc__evfmt, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
     f->a = n;
     return MRC_OK;
@@ -8510,15 +8552,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         }
     }
     /* commit */
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->profs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__evprof *)mrc__tab_claim(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0],
+                                                    offsetof(mrc__evprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
         MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);
@@ -8565,12 +8601,9 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) { /* the built-in AUTO profile */
-        uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
-        a->ev_count = n;
-        a->ev_min_active =
-            ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->ev_count = mrc__auto_evs(ep, &a->ev_min_active);
         a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }
@@ -8742,11 +8775,10 @@ MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint
     for (i = 0; i < pf->ev_count; i++) { /* the ring: the next index of the same group, wrapping round */
         pf->ev[i].grp_nx = 0;
         if (!pf->ev[i].group) continue;
-        for (j = i + 1u; j < pf->ev_count && pf->ev[j].group != pf->ev[i].group; j++) {
+        for (j = i + 1u;; j++) { /* i itself at the latest */
+            if (j == pf->ev_count) j = 0;
+            if (pf->ev[j].group == pf->ev[i].group) break;
         }
-        if (j == pf->ev_count)
-            for (j = 0; pf->ev[j].group != pf->ev[i].group; j++) {
-            }
         pf->ev[i].grp_nx = (uint16_t)(j + 1u);
     }
     return MRC_OK;

@@ -51,7 +51,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->base_rtt = base ? base : 1u;
     p->bdp = (uint64_t)rate_mbps * p->base_rtt / 8000u;
     if (p->bdp < min_cwnd) p->bdp = min_cwnd;
-    a_q16 = ((p->bdp / 150000u) << 16) + ((p->bdp % 150000u) << 16) / 150000u; /* bdp << 16 may not fit */
+    /* bdp << 16 may not fit; the remainder's part in 32 bits: (r << 16) / 150000 = (r << 12) / 9375, r < 150000 */
+    a_q16 = ((p->bdp / 150000u) << 16) + ((uint32_t)(p->bdp % 150000u) << 12) / 9375u;
     if (!a_q16) a_q16 = 1;
     p->target = cf->target_delay ? cf->target_delay : (trimming ? p->base_rtt / 4u * 3u : p->base_rtt);
     if (!p->target) p->target = 1;
@@ -84,7 +85,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
-        cf->qa_threshold ? cf->qa_threshold : (uint32_t)MRC__MIN(4u * (uint64_t)p->target, (uint64_t)0xFFFFFFFFu);
+        cf->qa_threshold ? cf->qa_threshold : p->target > 0x3FFFFFFFu ? 0xFFFFFFFFu : 4u * p->target; /* saturating */
     p->adjust_bytes = cf->adjust_bytes_threshold ? cf->adjust_bytes_threshold : 8u * min_cwnd;
     p->adjust_period = cf->adjust_period_threshold ? cf->adjust_period_threshold : p->base_rtt;
 }
@@ -248,7 +249,7 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
  * count as ECN-marked in the quadrant and quick adapt (not in the average delay, mrc__nscc_ack), so a delay over target
  * decreases the window. O(1). */
 MRC__PRIVATE void mrc__nscc_lh_mark(mrc__ccx *x, mrc_time now) {
-    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
+    if (x->p.lh_mark_rtts) x->lh_mark_end = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt * x->p.lh_mark_rtts);
 }
 /* A packet judged lost without a trim (Q13 NSCC constants). Where the fabric trims, a silent loss is a path fault, not
  * a full queue: the EV manager demotes the path and the window only sees the loss through quick adapt (a blackholed
@@ -302,10 +303,8 @@ MRC__PRIVATE int mrc__ccx_slot(const mrc_endpoint *ep, uint32_t peer, uint64_t p
     return fr;
 }
 MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_CC_PROFILES; i++)
-        if (ep->ccprofs[i].used && ep->ccprofs[i].id == id) return &ep->ccprofs[i];
-    return (const mrc__ccprof *)0;
+    return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                              offsetof(mrc__ccprof, used), id);
 }
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -345,13 +344,11 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
                 x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
             }
             x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
-        } else if (x->algo == MRC_CC_ALGO_FIXED) {
-            x->cwnd = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
-            x->p.maxwnd = x->cwnd;
-        } else {
-            x->cwnd = UINT64_MAX;
+        } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
+            uint32_t w = 0;
+            if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
+            x->cwnd = w ? w : UINT64_MAX;
         }
-        if (!x->cwnd) x->cwnd = UINT64_MAX; /* fixed window 0: none */
     }
     x->refs++;
 }
@@ -382,7 +379,7 @@ MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
  * One division, only below one packet per RTT - at most once per base RTT, hence _slow (kept off the per-packet
  * path, tools/div_check.py); the fast path leaves these packets to the general code. */
 MRC__PRIVATE MRC__NOINLINE void mrc__cc_pace_slow(mrc__ccx *x, uint32_t nominal, mrc_time now) {
-    x->pace_next = mrc__deadline_add(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
+    x->pace_next = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt * nominal / (x->cwnd ? x->cwnd : 1u));
 }
 MRC__PRIVATE void mrc__cc_on_send(mrc_conn *c, uint32_t nominal) {
     mrc__ccx *x = mrc__conn_ccx(c);
@@ -429,7 +426,7 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
-    unsigned cur, to, algo = 0, i;
+    unsigned cur, to, algo = 0;
     int rc;
     if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
@@ -459,15 +456,9 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
     }
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_CC_PROFILES && ep->ccprofs[i].used; i++) {
-        }
-        if (i == MRC_MAX_CC_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->ccprofs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__ccprof *)mrc__tab_claim(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
+                                                    offsetof(mrc__ccprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     pf->algo = (uint8_t)algo;
     if (mask & MRC_CC_PROF_ATTR_CONFIG) {
         pf->nscc = a->nscc;

@@ -15,14 +15,23 @@
 #include "path_policy.h"
 
 /* ---- ports, and the PORT_STATUS_UPDATEs that tell peers about them (7.8) ------------------------------------ */
-MRC__PRIVATE int mrc__epq_push(mrc_endpoint *ep, const mrc__epkt *k) {
+/* The endpoint's timer (mrc_endpoint_on_timeout) runs no later than t. Out of line: the 64-bit minimum once instead
+ * of in each of its callers. */
+MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
+    ep->ep_deadline = MRC__MIN(ep->ep_deadline, t);
+}
+/* A new packet at the end of the queue, zeroed, for the caller to fill in (built in place: no copy); NULL, and counted,
+ * when the queue is full (the packet is dropped) */
+MRC__PRIVATE mrc__epkt *mrc__epq_push(mrc_endpoint *ep) {
+    mrc__epkt *k;
     if (ep->epq_len >= MRC_EPQ_LEN) {
         ep->st.epq_overflow++;
-        return MRC_ERR_FULL;
+        return (mrc__epkt *)0;
     }
-    ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN] = *k;
+    k = &ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN];
+    MRC_MEMSET(k, 0, sizeof *k);
     ep->epq_len++;
-    return MRC_OK;
+    return k;
 }
 MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
     return c && (c->state == MRC_QPS_RTR || c->state == MRC_QPS_RTS);
@@ -33,34 +42,34 @@ MRC__PRIVATE MRC__INLINE bool mrc__conn_connected(const mrc_conn *c) {
 MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) {
     unsigned p;
     for (p = 1; p <= ep->cfg.num_ports; p++) {
-        mrc__epkt k;
+        mrc__epkt *k;
         mrc_txinfo ti;
         uint16_t s;
         if (!mrc_endpoint_port_up(ep, p)) continue;
         s = mrc__ev_ctl(c, p);
-        if (s == MRC__EV_NONE || c->evs[s].port != p) continue;
-        MRC_MEMSET(&k, 0, sizeof k);
+        if (s == MRC__EV_NONE || c->evs[s].port != p || !(k = mrc__epq_push(ep))) continue;
         MRC_MEMSET(&ti, 0, sizeof ti);
         mrc__ev_txinfo(c, s, &ti);
-        k.op = MRC_EPOP_PORT_STATUS_UPDATE;
-        k.port = (uint8_t)p;
-        k.ev = ti.ev;
-        k.ev_fmt = ti.ev_fmt;
-        k.path_len = ti.path_len;
-        if (ti.path_len) MRC_MEMCPY(k.path, ti.path, ti.path_len);
-        k.peer = c->attr.peer;
-        k.mask = ep->ports_up;
-        k.req_id = req_id;
-        k.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-        (void)mrc__epq_push(ep, &k);
+        k->op = MRC_EPOP_PORT_STATUS_UPDATE;
+        k->port = (uint8_t)p;
+        k->ev = ti.ev;
+        k->ev_fmt = ti.ev_fmt;
+        k->path_len = ti.path_len;
+        if (ti.path_len) MRC_MEMCPY(k->path, ti.path, ti.path_len);
+        k->peer = c->attr.peer;
+        k->mask = ep->ports_up;
+        k->req_id = req_id;
+        k->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     }
 }
 MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
     mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
     return t << MRC__MIN(tries, 16u);
 }
-/* The first connected QP of a peer, or NULL. O(conns). */
-MRC__PRIVATE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
+/* The first connected QP of a peer, or NULL. O(conns). Out of line: the PSU announce and the PSU resends share it
+ * (mrc__peer_pkey keeps its own loop: through mrc__ep_emit it is in mrc__poll_tx, whose x86-64 code a call there
+ * made 10.9 instructions per data packet slower). */
+MRC__PRIVATE MRC__NOINLINE mrc_conn *mrc__peer_conn(const mrc_endpoint *ep, uint32_t peer) {
     unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++)
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i];
@@ -88,18 +97,16 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
     ep->psureq[fi].req_id = id;
     ep->psureq[fi].tries = 0;
     ep->psureq[fi].deadline = ep->now + mrc__psu_wait(ep, 0);
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psureq[fi].deadline);
+    mrc__ep_due(ep, ep->psureq[fi].deadline);
 }
 /* Tell the peer of every connected QP which ports this endpoint can use, once per peer. O(conns^2 + conns x
  * ports), on port changes only. */
 MRC__PRIVATE void mrc__psu_announce(mrc_endpoint *ep) {
-    unsigned i, j;
+    unsigned i;
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
         if (!mrc__conn_connected(c)) continue;
-        for (j = 0; j < i; j++)
-            if (mrc__conn_connected(ep->conns[j]) && ep->conns[j]->attr.peer == c->attr.peer) break;
-        if (j < i) continue; /* announced to this peer already */
+        if (mrc__peer_conn(ep, c->attr.peer) != c) continue; /* announced to this peer already (an earlier QP) */
         mrc__psu_announce_peer(ep, c);
     }
 }
@@ -117,8 +124,8 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     if (up) ep->ports_up |= bit;
     else ep->ports_up &= ~bit;
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
-        ep->psu_refresh = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
-        ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_refresh);
+        ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
+        mrc__ep_due(ep, ep->psu_refresh);
     }
     for (i = 0; i < MRC_MAX_CONNS; i++) { /* O(conns x EVs), on port changes only */
         mrc_conn *c = ep->conns[i];
@@ -136,13 +143,14 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
 MRC__PRIVATE void mrc__psu_hold(mrc_endpoint *ep, mrc_conn *c, uint32_t mask) {
     c->peer_hold = 0;
     if (mask == mrc__all_ports(ep) || !ep->cfg.guard.psu_hold_ns) return;
-    c->peer_hold = mrc__deadline_add(ep->now, ep->cfg.guard.psu_hold_ns);
+    c->peer_hold = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns);
     ep->psu_hold = MRC__MIN(ep->psu_hold, c->peer_hold);
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->psu_hold);
+    mrc__ep_due(ep, ep->psu_hold);
 }
 /* A peer's PORT_STATUS_UPDATE: its QPs stop (or start again) using the planes it names. The plane it arrived on
- * works whatever the mask says, so no packet can take every plane away. */
-MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
+ * works whatever the mask says, so no packet can take every plane away. Out of line: in line it cost mrc__recv 264 B
+ * (16 more in all). */
+MRC__PRIVATE MRC__NOINLINE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_t mask) {
     unsigned i;
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
@@ -173,9 +181,12 @@ MRC__PRIVATE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinfo *ri, uint32_
 MRC__PRIVATE void mrc__ep_rearm(mrc_endpoint *ep) {
     unsigned i;
     ep->ep_deadline = MRC_TIME_NEVER;
-    for (i = 0; i < MRC_MAX_EP_REQS; i++)
-        ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->epreq[i].deadline, ep->psureq[i].deadline));
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, MRC__MIN(ep->psu_hold, ep->psu_refresh));
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__ep_due(ep, ep->epreq[i].deadline);
+        mrc__ep_due(ep, ep->psureq[i].deadline);
+    }
+    mrc__ep_due(ep, ep->psu_hold);
+    mrc__ep_due(ep, ep->psu_refresh);
 }
 /* P38 controllers */
 MRC__PRIVATE bool mrc__is_controller(const mrc_endpoint *ep, uint32_t peer) {
@@ -227,7 +238,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     if (ep->cfg.guard.epop_peer_check && !pkey_ok && !mrc__is_controller(ep, ri->peer))
         return mrc__drop(ep, (mrc_conn *)0, owner ? MRC_DROP_PKEY : MRC_DROP_STRANGER, k->bth.opcode);
     if (k->bth.opcode == MRC_OP_EP_REQ) {
-        mrc__epkt r;
+        mrc__epkt *r;
         if (k->erth.op != MRC_EPOP_PORT_STATUS_UPDATE && k->erth.op != MRC_EPOP_EV_PROBE)
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_EPOP, k->bth.opcode);
         /* P20 empty PSU ignored: a PSU naming none of our planes is ignored (it could only confine the peer's QPs to
@@ -243,17 +254,17 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         ep->st.ep_req_rx++;
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
-        MRC_MEMSET(&r, 0, sizeof r);
-        r.rsp = 1;
-        r.op = k->erth.op;
-        r.port = ri->port;
-        r.ev = ri->ev;
-        r.ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
-        r.req_id = req_id;
-        r.ts = k->erth.tx_timestamp;
-        r.peer = ri->peer;
-        r.dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-        (void)mrc__epq_push(ep, &r);
+        if ((r = mrc__epq_push(ep)) != (mrc__epkt *)0) {
+            r->rsp = 1;
+            r->op = k->erth.op;
+            r->port = ri->port;
+            r->ev = ri->ev;
+            r->ev_fmt = (uint8_t)(ri->ev > 0xFFFFu ? MRC_EV_FMT_STEV : MRC_EV_FMT_UDP);
+            r->req_id = req_id;
+            r->ts = k->erth.tx_timestamp;
+            r->peer = ri->peer;
+            r->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
+        }
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->erth.op, req_id);
         return MRC_OK;
     }
@@ -338,14 +349,14 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         ep->psu_refresh = MRC_TIME_NEVER;
         if (ep->ports_up != mrc__all_ports(ep) && ep->cfg.guard.psu_hold_ns) {
             mrc__psu_announce(ep);
-            ep->psu_refresh = mrc__deadline_add(now, ep->cfg.guard.psu_hold_ns / 2u);
+            ep->psu_refresh = mrc__deadline_ctl(now, ep->cfg.guard.psu_hold_ns / 2u);
         }
     }
     mrc__ep_rearm(ep);
 }
 MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_time now) {
     unsigned i, fi = MRC_MAX_EP_REQS;
-    mrc__epkt k;
+    mrc__epkt *k;
     if (!ep || !r) return MRC_ERR_INVAL;
     now = mrc__clock_ctl(ep, now);
     if (r->op != MRC_EPOP_PORT_STATUS_UPDATE && r->op != MRC_EPOP_EV_PROBE) return MRC_ERR_INVAL;
@@ -363,26 +374,25 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
         }
     }
     if (fi == MRC_MAX_EP_REQS || ep->epq_len >= MRC_EPQ_LEN) return MRC_ERR_FULL;
-    MRC_MEMSET(&k, 0, sizeof k);
-    k.op = r->op;
-    k.port = r->port;
-    k.ev = r->ev;
-    k.ev_fmt = r->ev_fmt;
-    k.path_len = r->path_len;
-    if (r->path_len) MRC_MEMCPY(k.path, r->path, r->path_len);
-    k.peer = r->peer;
-    k.mask = r->port_status ? r->port_status : ep->ports_up;
-    k.req_id = r->req_id;
-    k.dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
-    (void)mrc__epq_push(ep, &k);
+    k = mrc__epq_push(ep); /* room checked above */
+    k->op = r->op;
+    k->port = r->port;
+    k->ev = r->ev;
+    k->ev_fmt = r->ev_fmt;
+    k->path_len = r->path_len;
+    if (r->path_len) MRC_MEMCPY(k->path, r->path, r->path_len);
+    k->peer = r->peer;
+    k->mask = r->port_status ? r->port_status : ep->ports_up;
+    k->req_id = r->req_id;
+    k->dscp = r->dscp < 0 ? ep->cfg.dscp[MRC_DSCP_CONTROL] : (uint8_t)r->dscp;
     ep->epreq[fi].sent = now; /* until it leaves: poll_tx restamps it */
     /* NEVER marks a free slot: a request past the end of time expires at its last nanosecond */
     ep->epreq[fi].deadline =
-        MRC__MIN(mrc__deadline_add(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
+        MRC__MIN(mrc__deadline_ctl(now, r->timeout_ns ? r->timeout_ns : 1000000u), MRC_TIME_NEVER - 1u);
     ep->epreq[fi].req_id = r->req_id;
     ep->epreq[fi].op = r->op;
     ep->epreq[fi].peer = r->peer;
-    ep->ep_deadline = MRC__MIN(ep->ep_deadline, ep->epreq[fi].deadline);
+    mrc__ep_due(ep, ep->epreq[fi].deadline);
     return MRC_OK;
 }
 /* The next queued endpoint-operation packet; 0 when none. */
@@ -443,10 +453,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 
 /* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_FMTS; i++)
-        if (ep->fmts[i].used && ep->fmts[i].id == id) return (mrc__evfmt *)&ep->fmts[i];
-    return (mrc__evfmt *)0;
+    return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
 }
 MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
     return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
@@ -495,14 +502,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
-    if (!f) {
-        for (i = 0; i < MRC_MAX_EV_FMTS && ep->fmts[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_FMTS) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        f = &ep->fmts[i];
-        f->used = 1;
-        f->id = id;
-    }
+    if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
+                                                  offsetof(mrc__evfmt, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
     f->a = n;
     return MRC_OK;
@@ -661,15 +663,9 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         }
     }
     /* commit */
-    if (!pf) {
-        for (i = 0; i < MRC_MAX_EV_PROFILES && ep->profs[i].used; i++) {
-        }
-        if (i == MRC_MAX_EV_PROFILES) return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
-        pf = &ep->profs[i];
-        MRC_MEMSET(pf, 0, sizeof *pf);
-        pf->used = 1;
-        pf->id = id;
-    }
+    if (!pf && !(pf = (mrc__evprof *)mrc__tab_claim(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0],
+                                                    offsetof(mrc__evprof, used), id)))
+        return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     if (mode != pf->mode || count != pf->ev_count) { /* a new array: unpopulated from the old count on */
         i = (mode != pf->mode) ? 0u : (unsigned)pf->ev_count;
         MRC_MEMSET(&pf->ev[i], 0, (MRC_MAX_EVS - i) * sizeof pf->ev[0]);
@@ -716,12 +712,9 @@ MRC_API int mrc_ev_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_pro
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) { /* the built-in AUTO profile */
-        uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
         a->state = MRC_PROFILE_ONLINE;
         a->mode = MRC_EV_MODE_AUTO;
-        a->ev_count = n;
-        a->ev_min_active =
-            ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+        a->ev_count = mrc__auto_evs(ep, &a->ev_min_active);
         a->event_mask = ep->cfg.auto_ev.event_mask;
         return MRC_OK;
     }
@@ -893,11 +886,10 @@ MRC_API int mrc_ev_profile_groups(mrc_endpoint *ep, uint64_t prof_id, const uint
     for (i = 0; i < pf->ev_count; i++) { /* the ring: the next index of the same group, wrapping round */
         pf->ev[i].grp_nx = 0;
         if (!pf->ev[i].group) continue;
-        for (j = i + 1u; j < pf->ev_count && pf->ev[j].group != pf->ev[i].group; j++) {
+        for (j = i + 1u;; j++) { /* i itself at the latest */
+            if (j == pf->ev_count) j = 0;
+            if (pf->ev[j].group == pf->ev[i].group) break;
         }
-        if (j == pf->ev_count)
-            for (j = 0; pf->ev[j].group != pf->ev[i].group; j++) {
-            }
         pf->ev[i].grp_nx = (uint16_t)(j + 1u);
     }
     return MRC_OK;

@@ -36,10 +36,8 @@ MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
-    unsigned i;
-    for (i = 0; i < MRC_MAX_EV_PROFILES; i++)
-        if (ep->profs[i].used && ep->profs[i].id == id) return (mrc__evprof *)&ep->profs[i];
-    return (mrc__evprof *)0;
+    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0], offsetof(mrc__evprof, used),
+                                        id);
 }
 /* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
@@ -51,9 +49,6 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st) { /* clears f
 }
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e) {
     return MRC__EVST(e) == MRC__EVS_BAD || MRC__EVST(e) == MRC__EVS_PROBING;
-}
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
-    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
 MRC__PRIVATE MRC__INLINE bool mrc__port_ok(const mrc_conn *c, unsigned port) {
     return port >= 1 && port <= c->ep->cfg.num_ports && ((c->ep->ports_up & c->peer_ports) >> (port - 1u) & 1u);
@@ -243,7 +238,7 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__evp_interval(const mrc_conn *c) { retur
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c) { return MRC__MAX(mrc__evp_base(c) / 4u, 2u * c->srtt); }
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
     if (c->n_bad && c->evp_deadline == MRC_TIME_NEVER)
-        c->evp_deadline = mrc__deadline_add(c->ep->now, mrc__evp_interval(c));
+        c->evp_deadline = mrc__deadline_ctl(c->ep->now, mrc__evp_interval(c));
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
@@ -377,6 +372,13 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
     c->st.ev_rebuilds++;
 }
+/* The AUTO profile's EV count and its minimum active EVs (the configuration's, else an eighth, at least 1): the QPs'
+ * sets (mrc__ev_setup) and mrc_ev_profile_query's answer for ID 0. Out of line: the two share it. */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__auto_evs(const mrc_endpoint *ep, uint32_t *min_active) {
+    uint32_t n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+    *min_active = ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n) : MRC__MAX(n / 8u, 1u);
+    return n;
+}
 /* RESET -> INIT: the QP's EV set from its profile. AUTO values are distinct per QP (O(n^2) once, at set-up). */
 MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
@@ -390,7 +392,8 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
         }
         c->ev_min_active = (uint16_t)pf->ev_min_active;
     } else {
-        n = MRC__MIN((uint32_t)ep->cfg.auto_ev.per_port * ep->cfg.num_ports, (uint32_t)MRC_MAX_EVS);
+        uint32_t min_active;
+        n = mrc__auto_evs(ep, &min_active);
         for (i = 0; i < n; i++) {
             uint32_t v, tries = 0;
             do { /* distinct values, as long as the range allows */
@@ -401,8 +404,7 @@ MRC__PRIVATE void mrc__ev_setup(mrc_conn *c) {
             c->evs[i].sport = (uint16_t)v; /* auto_ev.sport_min..sport_max: 16 bits */
             c->evs[i].port = (uint8_t)(i % ep->cfg.num_ports + 1u);
         }
-        c->ev_min_active = (uint16_t)(ep->cfg.auto_ev.min_active ? MRC__MIN((uint32_t)ep->cfg.auto_ev.min_active, n)
-                                                            : MRC__MAX(n / 8u, 1u));
+        c->ev_min_active = (uint16_t)min_active;
     }
     for (i = 0; i < n; i++) mrc__ev_set(&c->evs[i], 0);
     c->ev_count = (uint16_t)n;
@@ -487,7 +489,9 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v) 
         else p[o >> 3] = (uint8_t)(p[o >> 3] & (uint8_t)~m);
     }
 }
-MRC__PRIVATE unsigned mrc__popcount32(uint32_t v) {
+/* popcount32 and wmask out of line: cold code (profiles, expansion), smaller so on Cortex-M4 than in line in their
+ * callers (gcc -Os inlined them) */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__popcount32(uint32_t v) {
     unsigned n = 0;
     for (; v; v &= v - 1u) n++;
     return n;
@@ -498,7 +502,7 @@ MRC__PRIVATE uint32_t mrc__deposit(uint32_t x, uint32_t mask) { /* low bits of x
         if (x & 1u) r |= mask & (0u - mask);
     return r;
 }
-MRC__PRIVATE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__wmask(uint32_t w) { return w >= 32u ? 0xFFFFFFFFu : ((1u << w) - 1u); }
 MRC__PRIVATE unsigned mrc__fmt_max_bits(unsigned mode) {
     unsigned m = mode == MRC_EV_FMT_UDP ? 16u : mode == MRC_EV_FMT_STEV ? 32u : mode == MRC_EV_FMT_SRV6 ? 256u : 0u;
     return MRC__MIN(m, 8u * MRC_EV_BYTES);

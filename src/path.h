@@ -15,10 +15,10 @@ MRC__PRIVATE MRC__INLINE bool mrc__ev_hashed(const mrc_conn *c); /* the fabric's
 MRC__PRIVATE MRC__INLINE bool mrc__ev_in_scope(const mrc_conn *c, unsigned scope); /* mrc_ev_policy scopes */
 MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c);
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id);
+MRC__PRIVATE uint32_t mrc__auto_evs(const mrc_endpoint *ep, uint32_t *min_active); /* the AUTO profile's EVs */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot);
 MRC__PRIVATE MRC__INLINE void mrc__ev_set(mrc__ev *e, unsigned st);
 MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e);
-MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep);
 MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta);
 #define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data (7.11) */
 MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c); /* an EV of some port can carry data */

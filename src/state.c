@@ -55,6 +55,30 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
+/* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
+ * instead of a copy per table and per call. O(n), control calls only. */
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    const uint8_t *t = (const uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        uint64_t v;
+        MRC_MEMCPY(&v, t, sizeof v);
+        if (t[uo] && v == id) return (void *)(uintptr_t)t;
+    }
+    return (void *)0;
+}
+MRC__PRIVATE MRC__NOINLINE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
+    uint8_t *t = (uint8_t *)tab;
+    unsigned i;
+    for (i = 0; i < n; i++, t += sz) {
+        if (t[uo]) continue;
+        MRC_MEMSET(t, 0, sz);
+        MRC_MEMCPY(t, &id, sizeof id);
+        t[uo] = 1;
+        return t;
+    }
+    return (void *)0;
+}
 MRC_API int mrc_endpoint_last_error(const mrc_endpoint *ep, mrc_detail *out) {
     if (!ep || !out) return MRC_ERR_INVAL;
     *out = ep->detail;
@@ -189,6 +213,14 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
 /* The same for the control calls: out of line (in line in six of them it cost 60 B of Cortex-M4 code; the packet and
  * timer calls keep it in line) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now) { return mrc__clock(ep, now); }
+/* ... and mrc__deadline_add for rare timers - the endpoint operations', the probe clock's (mrc__evp_arm), a congestion
+ * context's last-hop mark and sub-packet pacing: in line in those seven places it cost 76 B of Cortex-M4 code more
+ * (out of line everywhere, -564 B, it cost the per-packet paths 12.2 Cortex-M4 and 17 x86-64 instructions) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) { return mrc__deadline_add(t, dt); }
+/* every port of the endpoint, as a 1-based mask (bit p - 1 for port p) */
+MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
+    return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
+}
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
@@ -236,7 +268,7 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
     mrc__bucket_cfg(cfg->guard.epop_rate_pps, cfg->guard.epop_burst, &ep->epop_T, &ep->epop_tau);
     mrc__bucket_cfg(cfg->guard.probe_rate_pps, cfg->guard.probe_burst, &ep->probe_T, &ep->probe_tau);
     ep->now = now;
-    ep->ports_up = (cfg->num_ports >= 32) ? 0xFFFFFFFFu : ((1u << cfg->num_ports) - 1u);
+    ep->ports_up = mrc__all_ports(ep);
     ep->ep_deadline = ep->psu_hold = ep->psu_refresh = MRC_TIME_NEVER;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) ep->epreq[i].deadline = ep->psureq[i].deadline = MRC_TIME_NEVER;
     ep->epoch = 1;
@@ -275,54 +307,52 @@ MRC__PRIVATE int mrc__mr_check(const mrc_endpoint *ep, void *base, uint64_t iova
     if (len > UINT64_MAX - iova) return MRC_ERR_INVAL;
     return MRC_OK;
 }
-MRC__PRIVATE void mrc__mr_fill(mrc_endpoint *ep, unsigned i, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                               void *user, uint32_t rkey) {
-    ep->mrs[i].valid = 1;
-    ep->mrs[i].base = (uint8_t *)base;
-    ep->mrs[i].user = user;
-    ep->mrs[i].iova = iova;
-    ep->mrs[i].len = len;
-    ep->mrs[i].access = access;
-    ep->mrs[i].rkey = rkey;
-}
-MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
-                                void *user, uint32_t *rkey) {
+/* Both registrations: the core chooses the rkey (out non-NULL: it is written there) or the caller does (out NULL: key,
+ * which must be new on the endpoint, goes into mr_hash). One body: the checks and the fill are written once. */
+MRC__PRIVATE MRC__NOINLINE int mrc__mr_reg(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                           void *user, uint32_t *out, uint32_t key) {
     unsigned i;
-    int rc;
-    if (!ep || !rkey) return MRC_ERR_INVAL;
-    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
+    uint32_t h;
+    int rc = mrc__mr_check(ep, base, iova, len, access);
+    if (rc != MRC_OK) return rc;
+    if (!out && mrc__mr_find(ep, key) >= 0) return MRC_ERR_BUSY;
     for (i = 0; i < MRC_MAX_MRS; i++) {
-        uint32_t r, t, k = 0;
+        uint32_t r, t;
         if (ep->mrs[i].valid) continue;
-        r = (uint32_t)(mrc__rand(ep) & 0xFFu);
-        for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
-            k = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
-            if (mrc__mr_find_keyed(ep, k) < 0) break;
+        if (out) {
+            r = (uint32_t)(mrc__rand(ep) & 0xFFu);
+            for (t = 0; t < 256u; t++) { /* never an rkey a caller chose: the next key bits then */
+                key = ((uint32_t)(i + 1u) << 8) | ((r + t) & 0xFFu);
+                if (mrc__mr_find_keyed(ep, key) < 0) break;
+            }
+            if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
+            *out = key;
+        } else {
+            ep->mrs[i].keyed = 1;
+            for (h = mrc__mr_hslot(key); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
+            } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
+            ep->mr_hash[h] = (uint16_t)(i + 1u);
         }
-        if (t == 256u) continue; /* callers hold all 256 keys of this slot (MRC_MAX_MRS > 256): the next free one */
-        mrc__mr_fill(ep, i, base, iova, len, access, user, k);
-        *rkey = k;
+        ep->mrs[i].valid = 1;
+        ep->mrs[i].base = (uint8_t *)base;
+        ep->mrs[i].user = user;
+        ep->mrs[i].iova = iova;
+        ep->mrs[i].len = len;
+        ep->mrs[i].access = access;
+        ep->mrs[i].rkey = key;
         return MRC_OK;
     }
     return MRC_ERR_FULL;
 }
+MRC_API int mrc_endpoint_reg_mr(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
+                                void *user, uint32_t *rkey) {
+    if (!ep || !rkey) return MRC_ERR_INVAL;
+    return mrc__mr_reg(ep, base, iova, len, access, user, rkey, 0);
+}
 MRC_API int mrc_endpoint_reg_mr_key(mrc_endpoint *ep, void *base, uint64_t iova, uint64_t len, uint32_t access,
                                     void *user, uint32_t rkey) {
-    unsigned i;
-    uint32_t h;
-    int rc;
     if (!ep) return MRC_ERR_INVAL;
-    if ((rc = mrc__mr_check(ep, base, iova, len, access)) != MRC_OK) return rc;
-    if (mrc__mr_find(ep, rkey) >= 0) return MRC_ERR_BUSY;
-    for (i = 0; i < MRC_MAX_MRS && ep->mrs[i].valid; i++) {
-    }
-    if (i == MRC_MAX_MRS) return MRC_ERR_FULL;
-    mrc__mr_fill(ep, i, base, iova, len, access, user, rkey);
-    ep->mrs[i].keyed = 1;
-    for (h = mrc__mr_hslot(rkey); ep->mr_hash[h]; h = (h + 1u) & (MRC__MR_HASH_N - 1u)) {
-    } /* a free entry exists: at most MRC_MAX_MRS of twice as many are used */
-    ep->mr_hash[h] = (uint16_t)(i + 1u);
-    return MRC_OK;
+    return mrc__mr_reg(ep, base, iova, len, access, user, (uint32_t *)0, rkey);
 }
 /* take slot i's caller-chosen rkey out of mr_hash: backward-shift deletion keeps every other key's probe run intact */
 MRC__PRIVATE void mrc__mr_unhash(mrc_endpoint *ep, unsigned i) {
@@ -562,6 +592,9 @@ MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mr
 }
 
 /* ---- drops: a packet discarded is counted by reason, never fatal to the endpoint ---------------------------- */
+/* Out of line: a drop is never the common case, and in line the 50-odd drop returns cost 136 B of Cortex-M4 code more
+ * (most of them in the receive path's checks and the endpoint operations'); MRC__NOINLINE is on its declaration
+ * (state.h) */
 MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsigned opcode) {
     MRC_ASSERT(reason < MRC_DROP_REASONS);
     ep->st.drop[reason]++;
