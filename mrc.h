@@ -4387,7 +4387,7 @@ MRC__PRIVATE MRC__COLD bool mrc__nscc_qa_end(mrc_conn *c, mrc__ccx *x, bool loss
     }
     x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
     x->achieved = 0;
-    x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
+    x->qa_end = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt + x->p.target);
     return done;
 }
 /* Quick adapt: an ACK while ECN is ignored, or the window's end (above). Returns true when it fired or the ACK is
@@ -7419,7 +7419,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     c->probe_sent[i] = now;
     pr->slot = (mrc__evslot)slot;
     if (pr->kind == MRC__PROBE_VER) { /* P35 sweeps: unanswered after mrc__ev_ver_to, its EV is taken as dead */
-        mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
+        mrc_time t = mrc__deadline_ctl(now, mrc__ev_ver_to(c));
         if (t < c->ver_deadline) c->ver_deadline = t;
     }
     if (i == 0) {

@@ -106,7 +106,7 @@ MRC__PRIVATE MRC__COLD bool mrc__nscc_qa_end(mrc_conn *c, mrc__ccx *x, bool loss
     }
     x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
     x->achieved = 0;
-    x->qa_end = mrc__deadline_add(now, (mrc_time)x->p.base_rtt + x->p.target);
+    x->qa_end = mrc__deadline_ctl(now, (mrc_time)x->p.base_rtt + x->p.target);
     return done;
 }
 /* Quick adapt: an ACK while ECN is ignored, or the window's end (above). Returns true when it fired or the ACK is

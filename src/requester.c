@@ -412,7 +412,7 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
     c->probe_sent[i] = now;
     pr->slot = (mrc__evslot)slot;
     if (pr->kind == MRC__PROBE_VER) { /* P35 sweeps: unanswered after mrc__ev_ver_to, its EV is taken as dead */
-        mrc_time t = mrc__deadline_add(now, mrc__ev_ver_to(c));
+        mrc_time t = mrc__deadline_ctl(now, mrc__ev_ver_to(c));
         if (t < c->ver_deadline) c->ver_deadline = t;
     }
     if (i == 0) {
