@@ -433,7 +433,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
         c->pen_last = cs.rcv_cwnd_pen;
         if (cs.rcv_cwnd_pen) c->st.tx_pen++;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
         n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
         c->st.tx_sack++;
@@ -448,7 +447,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         nk.nack_psn = e->psn;
         nk.tx_timestamp = e->ts;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
     } else {
         mrc_aeth a;
@@ -456,9 +454,9 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         b.psn = c->cack;
         a.syndrome = e->reason;
         a.msn = e->psn; /* its MSN */
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
     }
+    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b); /* after the header behind it: one call for the three kinds */
     MRC_MEMSET(ti, 0, sizeof *ti);
     if (rs != MRC__EV_NONE) {
         mrc__ev_txinfo(c, rs, ti);
