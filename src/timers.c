@@ -68,8 +68,9 @@ MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
         else c->ep->armed--;
     }
 }
-/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). */
-MRC__PRIVATE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
+/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). Out of line: gcc -Os
+ * wrote it into both its callers, and a key that moves earlier is the rare case of each (P36 lazy deadlines). */
+MRC__PRIVATE MRC__NOINLINE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
