@@ -46,7 +46,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
     }
 }
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
-MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
@@ -59,14 +59,16 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
  * later costs one early wake-up per timer interval instead of a re-sift per packet. A QP left with no timer at all
  * stays in the heap too (its key is reached once, then it leaves): ep->armed counts the QPs with a timer armed, and
  * with none mrc_endpoint_next_deadline is MRC_TIME_NEVER, as for an idle endpoint. */
-/* whether the QP has a timer armed, counted in ep->armed */
-MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
+/* The earliest of the QP's timers, and whether one is armed counted in ep->armed */
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_armed(mrc_conn *c) {
+    mrc_time d = mrc__timers_min(c);
     uint8_t a = d != MRC_TIME_NEVER;
     if (a != c->t_armed) {
         c->t_armed = a;
         if (a) c->ep->armed++;
         else c->ep->armed--;
     }
+    return d;
 }
 /* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). Out of line: gcc -Os
  * wrote it into both its callers, and a key that moves earlier is the rare case of each (P36 lazy deadlines). */
@@ -80,14 +82,12 @@ MRC__PRIVATE MRC__NOINLINE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc
     if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
 }
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
-    mrc_time d = mrc__timers_min(c);
-    mrc__timer_armed(c, d);
+    mrc_time d = mrc__timers_armed(c);
     if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
 }
 /* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_time d = mrc__timers_min(c);
-    mrc__timer_armed(c, d);
+    mrc_time d = mrc__timers_armed(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     if (d == MRC_TIME_NEVER) {
         c->deadline = d;
