@@ -150,7 +150,7 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
  * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
-MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
