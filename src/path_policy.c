@@ -503,6 +503,12 @@ MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
     for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
     return n;
 }
+/* A probe of an ASSUMED_BAD EV failed: the EV waits for the next one (out of line: a round and an answer) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_probe_failed(mrc_conn *c, uint16_t slot) {
+    c->evs[slot].st = 0;
+    mrc__bad_push(c, slot);
+    c->st.ev_probe_fail++;
+}
 /* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     unsigned i;
@@ -514,9 +520,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
         if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
             mrc__ev *e = &c->evs[p->slot];
             if (MRC__EVST(e) == MRC__EVS_PROBING) {
-                e->st = 0;
-                mrc__bad_push(c, p->slot);
-                c->st.ev_probe_fail++;
+                mrc__ev_probe_failed(c, p->slot);
                 failed = true;
                 MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 0u);
             }
@@ -560,9 +564,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 1u);
     c->evp_answered = 1;
     if (m == MRC_M_ALWAYS_SKIP) {
-        e->st = 0;
-        mrc__bad_push(c, p->slot);
-        c->st.ev_probe_fail++;
+        mrc__ev_probe_failed(c, p->slot);
         return;
     }
     c->st.ev_probe_ok++;
