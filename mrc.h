@@ -6555,6 +6555,13 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
+/* Whether region mi holds the packet's plen bytes at its VA; *off their offset in it (out of line: two callers) */
+MRC__PRIVATE MRC__NOINLINE bool mrc__rsp_in_mr(const mrc_endpoint *ep, int mi, const mrc_pkt *k, uint32_t plen,
+                                               uint64_t *off) {
+    if (k->reth.va < ep->mrs[mi].iova) return false;
+    *off = k->reth.va - ep->mrs[mi].iova;
+    return *off <= ep->mrs[mi].len && plen <= ep->mrs[mi].len - *off;
+}
 /* P38 hardened mode: a duplicate whose payload, where a host region holds it, differs from the bytes there: one of
  * the two transmissions was forged (rx_conflict). O(payload), duplicates only. */
 MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload) {
@@ -6562,9 +6569,7 @@ MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t
     uint32_t plen = k->payload_len;
     int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
     uint64_t off;
-    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || k->reth.va < ep->mrs[mi].iova) return;
-    off = k->reth.va - ep->mrs[mi].iova;
-    if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) return;
+    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) return;
     if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
 }
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
@@ -6728,14 +6733,12 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
      * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
     if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
+        /* (dlen 0: plen is 0 too, past the checks above, so only the VA can fail) */
         mi = mrc__mr_find(ep, k->reth.rkey);
-        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
-            k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
+        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) {
             if (dlen == 0) return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
             goto access_error;
         }
-        off = k->reth.va - ep->mrs[mi].iova;
-        if (plen > ep->mrs[mi].len - off) goto access_error;
     }
     if (plen) {
         if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
