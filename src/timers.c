@@ -59,16 +59,14 @@ MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c) {
  * later costs one early wake-up per timer interval instead of a re-sift per packet. A QP left with no timer at all
  * stays in the heap too (its key is reached once, then it leaves): ep->armed counts the QPs with a timer armed, and
  * with none mrc_endpoint_next_deadline is MRC_TIME_NEVER, as for an idle endpoint. */
-/* The earliest of the QP's timers, and whether one is armed counted in ep->armed */
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_armed(mrc_conn *c) {
-    mrc_time d = mrc__timers_min(c);
+/* whether the QP has a timer armed, counted in ep->armed */
+MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
     uint8_t a = d != MRC_TIME_NEVER;
     if (a != c->t_armed) {
         c->t_armed = a;
         if (a) c->ep->armed++;
         else c->ep->armed--;
     }
-    return d;
 }
 /* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). Out of line: gcc -Os
  * wrote it into both its callers, and a key that moves earlier is the rare case of each (P36 lazy deadlines). */
@@ -81,13 +79,17 @@ MRC__PRIVATE MRC__NOINLINE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc
     /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
     if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
 }
-MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
-    mrc_time d = mrc__timers_armed(c);
+/* After a deadline moved: the key lowered if a timer is now earlier. Returns the earliest timer. */
+MRC__PRIVATE mrc_time mrc__timer_update(mrc_conn *c) {
+    mrc_time d = mrc__timers_min(c);
+    mrc__timer_armed(c, d);
     if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
+    return d;
 }
-/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
+/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). An earlier
+ * key first as mrc__timer_update lowers it (then the key is exact, and in the heap). */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_time d = mrc__timers_armed(c);
+    mrc_time d = mrc__timer_update(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     if (d == MRC_TIME_NEVER) {
         c->deadline = d;

@@ -8,16 +8,15 @@
 /* ---- the heap of QPs by earliest deadline --------------------------------------------------------------------- */
 #define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
-/* The timers' helpers that have several callers (mrc__timers_min, mrc__timers_armed, mrc__reo_at): one copy out of
- * line under gcc -Os (120 B less of Cortex-M4 .text), in line where speed is asked for (out of line, x86-64 -O2 paid
- * 5 instructions per packet) */
+/* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at): one copy out of line under gcc -Os
+ * (mrc__reo_at: 40 B less of Cortex-M4 .text), in line where speed is asked for */
 #if defined(__OPTIMIZE_SIZE__)
 #define MRC__TIMERS_SHARED MRC__NOINLINE
 #else
 #define MRC__TIMERS_SHARED MRC__INLINE
 #endif
 MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
-MRC__PRIVATE void mrc__timer_update(mrc_conn *c); /* after any of its deadlines moved */
+MRC__PRIVATE mrc_time mrc__timer_update(mrc_conn *c); /* after any of its deadlines moved; returns the earliest */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
