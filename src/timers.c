@@ -79,17 +79,18 @@ MRC__PRIVATE MRC__NOINLINE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc
     /* alone in the heap, mrc__heap_fix would move nothing and rewrite the position it has */
     if (ep->heap_len > 1u) mrc__heap_fix(ep, c->heap_idx);
 }
-/* After a deadline moved: the key lowered if a timer is now earlier. Returns the earliest timer. */
-MRC__PRIVATE mrc_time mrc__timer_update(mrc_conn *c) {
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc_time d = mrc__timers_min(c);
     mrc__timer_armed(c, d);
     if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
-    return d;
 }
-/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). An earlier
- * key first as mrc__timer_update lowers it (then the key is exact, and in the heap). */
+/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). The armed
+ * count and a key that must move earlier as mrc__timer_update does them (then the key is exact, and in the heap); the
+ * earliest timer read again after it (it changes none), a second time on this cold path rather than a copy of it. */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_time d = mrc__timer_update(c);
+    mrc_time d;
+    mrc__timer_update(c);
+    d = mrc__timers_min(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     if (d == MRC_TIME_NEVER) {
         c->deadline = d;

@@ -16,7 +16,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
 #define MRC__TIMERS_SHARED MRC__INLINE
 #endif
 MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
-MRC__PRIVATE mrc_time mrc__timer_update(mrc_conn *c); /* after any of its deadlines moved; returns the earliest */
+MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
 /* ---- the requester's timers ----------------------------------------------------------------------------------- */
