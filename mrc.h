@@ -6658,7 +6658,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     bool last = op == MRC_OP_WRITE_LAST || op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY ||
                 op == MRC_OP_WRITE_ONLY_IMM;
     bool imm = op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY_IMM;
-    bool ce = (ri->ecn & 3u) == 3u, trimmed;
+    bool ce = (ri->ecn & 3u) == 3u, trimmed, only;
     uint16_t ts = (k->hdrs & MRC_HDR_TSETH) ? k->tseth.tx_timestamp : 0;
     uint8_t m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
     mrc__imm *slot = (mrc__imm *)0;
@@ -6684,25 +6684,12 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         }
         return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
     }
-    /* payload length implied by the opcode and the message length */
-    switch (op) {
-    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
-        if (dlen > mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = dlen;
-        break;
-    case MRC_OP_WRITE_FIRST:
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    case MRC_OP_WRITE_MIDDLE:
-        if (dlen <= 2u * mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    default: /* LAST, LAST_IMM */
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
-        break;
-    }
+    /* payload length implied by the opcode and the message length: an only packet's message fits one MTU (and is its
+     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the rest */
+    only = op == MRC_OP_WRITE_ONLY || op == MRC_OP_WRITE_ONLY_IMM;
+    if (only ? dlen > mtu : dlen <= (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu))
+        return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    implied = only ? dlen : (last && (dlen & (mtu - 1u))) ? dlen & (mtu - 1u) : mtu;
     /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
     if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     /* Q17 trim recognition: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the
