@@ -3668,8 +3668,8 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
 /* ---- the heap of QPs by earliest deadline --------------------------------------------------------------------- */
 #define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
-/* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at): one copy out of line under gcc -Os
- * (mrc__reo_at: 40 B less of Cortex-M4 .text), in line where speed is asked for */
+/* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at, the heap's mrc__hset): one copy out of
+ * line under gcc -Os (mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where speed is asked for */
 #if defined(__OPTIMIZE_SIZE__)
 #define MRC__TIMERS_SHARED MRC__NOINLINE
 #else
@@ -3712,7 +3712,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* 
 
 /* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
-MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+MRC__PRIVATE MRC__TIMERS_SHARED void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
     ep->conns[slot]->heap_idx = (uint16_t)i;
 }

@@ -13,7 +13,7 @@
 
 /* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
-MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+MRC__PRIVATE MRC__TIMERS_SHARED void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
     ep->conns[slot]->heap_idx = (uint16_t)i;
 }

@@ -8,8 +8,8 @@
 /* ---- the heap of QPs by earliest deadline --------------------------------------------------------------------- */
 #define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
-/* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at): one copy out of line under gcc -Os
- * (mrc__reo_at: 40 B less of Cortex-M4 .text), in line where speed is asked for */
+/* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at, the heap's mrc__hset): one copy out of
+ * line under gcc -Os (mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where speed is asked for */
 #if defined(__OPTIMIZE_SIZE__)
 #define MRC__TIMERS_SHARED MRC__NOINLINE
 #else
