@@ -113,11 +113,12 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
         for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
     return MRC__MIN(t, cap);
 }
-/* out of line: the fast paths keep the TLP (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
-MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_interval(const mrc_conn *c) {
+/* The TLP's deadline: its interval (backed off by tlp_count) after tlp_base. Out of line: the fast paths keep the TLP
+ * (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_at(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
-    return t << MRC__MIN(c->tlp_count, 10u);
+    return mrc__deadline_add(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
 }
 /* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
  * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted
@@ -181,7 +182,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_tlp_keeps(const mrc_conn *c) {
 /* The TLP deadline made exact (mrc_endpoint_on_timeout, before it tests the QP's timers): what the last re-arm would
  * have set had it not kept the old one (mrc__req_tlp_keeps) */
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c) {
-    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__tlp_at(c);
 }
 /* Re-arm the requester's timers, how: MRC__TM_ALL the RTO, the TLP and the reorder deadline; MRC__TM_SACK the RTO and
  * the TLP (a SACK's handler whose loss detection set the reorder deadline); MRC__TM_TX after a transmission, which
@@ -201,7 +202,7 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
     } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__tlp_at(c);
         if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
         else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
     }
@@ -212,7 +213,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, MRC__TM_AL
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): after a
  * transmission that may not leave the timers (mrc__req_timers_tx) and after progress (the SACK fast path and P37's
  * deferred re-arm: retries and tlp_count 0, rto_start and tlp_base now). The RTO after `retries` expiries from
- * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_interval in
+ * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_at in
  * line). The reorder deadline is left as it is: after a transmission it stands (mrc__req_timers_x), and the SACK fast
  * path sets it in its loss loop. The key moves only when one of them is now earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
