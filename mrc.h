@@ -3721,7 +3721,14 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
 /* ---- the heap of QPs by earliest deadline --------------------------------------------------------------------- */
 #define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
-MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
+/* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at, the heap's mrc__hset): one copy out of
+ * line under gcc -Os (mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where speed is asked for */
+#if defined(__OPTIMIZE_SIZE__)
+#define MRC__TIMERS_SHARED MRC__NOINLINE
+#else
+#define MRC__TIMERS_SHARED MRC__INLINE
+#endif
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
@@ -3730,7 +3737,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32 reorder timer) */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c); /* its base: max(floor, min RTT / 4) (Q5) */
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
-MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c); /* the TLP deadline exact (P36 lazy deadlines) */
 #define MRC__TM_ALL 0u  /* mrc__req_timers_x: the RTO, the TLP and the reorder deadline */
@@ -3758,7 +3765,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* 
 
 /* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
-MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+MRC__PRIVATE MRC__TIMERS_SHARED void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
     ep->conns[slot]->heap_idx = (uint16_t)i;
 }
@@ -3791,7 +3798,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
     }
 }
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
-MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
@@ -3813,8 +3820,9 @@ MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
         else c->ep->armed--;
     }
 }
-/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). */
-MRC__PRIVATE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
+/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). Out of line: gcc -Os
+ * wrote it into both its callers, and a key that moves earlier is the rare case of each (P36 lazy deadlines). */
+MRC__PRIVATE MRC__NOINLINE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
@@ -3828,10 +3836,13 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc__timer_armed(c, d);
     if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
 }
-/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
+/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). The armed
+ * count and a key that must move earlier as mrc__timer_update does them (then the key is exact, and in the heap); the
+ * earliest timer read again after it (it changes none), a second time on this cold path rather than a copy of it. */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_time d = mrc__timers_min(c);
-    mrc__timer_armed(c, d);
+    mrc_time d;
+    mrc__timer_update(c);
+    d = mrc__timers_min(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     if (d == MRC_TIME_NEVER) {
         c->deadline = d;
@@ -3854,11 +3865,12 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
         for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
     return MRC__MIN(t, cap);
 }
-/* out of line: the fast paths keep the TLP (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
-MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_interval(const mrc_conn *c) {
+/* The TLP's deadline: its interval (backed off by tlp_count) after tlp_base. Out of line: the fast paths keep the TLP
+ * (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_at(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
-    return t << MRC__MIN(c->tlp_count, 10u);
+    return mrc__deadline_add(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
 }
 /* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
  * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted
@@ -3894,7 +3906,7 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
  * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
-MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
@@ -3922,7 +3934,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_tlp_keeps(const mrc_conn *c) {
 /* The TLP deadline made exact (mrc_endpoint_on_timeout, before it tests the QP's timers): what the last re-arm would
  * have set had it not kept the old one (mrc__req_tlp_keeps) */
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c) {
-    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__tlp_at(c);
 }
 /* Re-arm the requester's timers, how: MRC__TM_ALL the RTO, the TLP and the reorder deadline; MRC__TM_SACK the RTO and
  * the TLP (a SACK's handler whose loss detection set the reorder deadline); MRC__TM_TX after a transmission, which
@@ -3942,7 +3954,7 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
     } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__tlp_at(c);
         if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
         else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
     }
@@ -3953,7 +3965,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, MRC__TM_AL
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): after a
  * transmission that may not leave the timers (mrc__req_timers_tx) and after progress (the SACK fast path and P37's
  * deferred re-arm: retries and tlp_count 0, rto_start and tlp_base now). The RTO after `retries` expiries from
- * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_interval in
+ * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_at in
  * line). The reorder deadline is left as it is: after a transmission it stands (mrc__req_timers_x), and the SACK fast
  * path sets it in its loss loop. The key moves only when one of them is now earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
@@ -4175,14 +4187,6 @@ MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
                                                                  * armed) and the context with it */
     }
 }
-/* P24 sub-packet windows: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in
- * flight; the first to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules
- * the QP. */
-MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
-    mrc__ccx *x = mrc__conn_ccx(c);
-    c->pace_deadline = MRC_TIME_NEVER;
-    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
-}
 /* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
  * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
  * losses, a few QPs per event, on the assumption that the woken QPs put bytes in flight whose acknowledgements wake
@@ -4191,6 +4195,13 @@ MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
 MRC__PRIVATE void mrc__cc_pass(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
     if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+}
+/* P24 sub-packet windows: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in
+ * flight; the first to send puts the rest back to wait for its acknowledgement), as mrc__cc_pass wakes it.
+ * mrc_endpoint_on_timeout then schedules the QP. */
+MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
+    c->pace_deadline = MRC_TIME_NEVER;
+    mrc__cc_pass(c);
 }
 /* Free the block of c's table entry t (if any). The first waiting QP that still needs a block gets it, and is
  * scheduled. */
@@ -5520,6 +5531,10 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
  * Calls: state, path.
  * ============================================================================================================== */
 
+/* An EV policy's event counted (out of line: each of the fourteen 64-bit increments written out cost Cortex-M4 about
+ * six bytes more than a call; the events are per EV verdict, never per packet) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_count(uint64_t *n) { ++*n; }
+
 /* ---- recycling of good EVs (docs/PROTOCOL.md P23 EV recycling) ------------------------------------------------------
  * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
  * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
@@ -5608,7 +5623,7 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     c->n_skip[p]++;
     e->st = (uint8_t)(MRC__EVS_SKIP | (used ? MRC__EVF_SKIP2 : 0u));
     e->hold = 0;
-    c->st.ev_skipped++;
+    mrc__ev_count(&c->st.ev_skipped);
 }
 /* P29 suspect hold: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its
  * plane's rotation (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight
@@ -5624,7 +5639,7 @@ MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
         return;
     if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
         mrc__ev_skip(c, (uint16_t)slot);
-        c->st.ev_suspect_held++;
+        mrc__ev_count(&c->st.ev_suspect_held);
     }
     if (MRC__EVST(e) != MRC__EVS_SKIP) return;
     e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2); /* the hold counts the rounds */
@@ -5693,7 +5708,7 @@ MRC__PRIVATE void mrc__ev_ver_hold(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
     e->st = (uint8_t)(e->st & ~(MRC__EVF_SKIP2 | MRC__EVF_VPROBE | MRC__EVF_VRETRY));
     e->hold = (uint8_t)MRC__HOLD_VER;
-    c->st.ev_ver_held++;
+    mrc__ev_count(&c->st.ev_ver_held);
     mrc__ev_ver_queue(c, slot);
 }
 /* Free probe slot i takes the oldest EV awaiting verification, if any (stale entries dropped). */
@@ -5723,7 +5738,7 @@ MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
     if (!mrc__ev_is_ver(&c->evs[slot])) return;
     mrc__evr_del(c, (uint16_t)slot);
     mrc__evr_add(c, (uint16_t)slot);
-    c->st.ev_verified++;
+    mrc__ev_count(&c->st.ev_verified);
 }
 /* P35 sweeps: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the
  * packet went after the fault (sw_ref). O(1), per SACK. */
@@ -5788,7 +5803,7 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     c->sw_found = 0;
     c->sw_at = ep->now;
     c->sw_ref = ref;
-    c->st.ev_sweeps++;
+    mrc__ev_count(&c->st.ev_sweeps);
     held0 = c->st.ev_ver_held;
     if (mrc__ev_sweep_count(c, p, age) < floor) { /* the floor: the EVs that delivered last stay too (binary search) */
         uint32_t lo = age, hi = 0xFFFFu;
@@ -5822,7 +5837,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
         if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
             !mrc__ev_plane_silent(c, p)) {
-            c->st.ev_withheld++;
+            mrc__ev_count(&c->st.ev_withheld);
             return;
         }
         mrc__evr_del(c, slot);
@@ -5831,7 +5846,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
             c->bk_head[p] = c->evs[b].at;
             c->bk_n[p]--;
             mrc__evr_add(c, b);
-            c->st.ev_promoted++;
+            mrc__ev_count(&c->st.ev_promoted);
             if (c->sw_at) { /* P35 sweeps: a backup has carried nothing since the QP saw a fault: verified first */
                 mrc__ev_to_ver(c, b);
                 mrc__ev_ver_fill(c);
@@ -5843,7 +5858,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     mrc__ev_set(e, 0);
     mrc__bad_push(c, slot);
     mrc__ev_badref(c, slot, 1);
-    c->st.ev_demoted++;
+    mrc__ev_count(&c->st.ev_demoted);
     mrc__ev_event(c, slot, MRC_EVS_ASSUMED_BAD);
     mrc__evp_arm(c);
 }
@@ -5853,7 +5868,7 @@ MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
     if (!mrc__ev_is_ver(e)) return;
     e->hold = 0;
     e->st = (uint8_t)MRC__EVS_SKIP;
-    c->st.ev_ver_failed++;
+    mrc__ev_count(&c->st.ev_ver_failed);
     c->sw_found = 1;
     mrc__ev_demote(c, (uint16_t)slot, false);
 }
@@ -5889,7 +5904,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
     mrc__ev_badref(c, slot, -1);
-    c->st.ev_revived++;
+    mrc__ev_count(&c->st.ev_revived);
     if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
         mrc__evr_add(c, slot);
         c->nopath_deadline = MRC_TIME_NEVER; /* an EV carries data again (7.11) */
@@ -5927,7 +5942,7 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
-    c->st.ev_trims++;
+    mrc__ev_count(&c->st.ev_trims);
     mrc__ev_skip(c, (uint16_t)slot);
 }
 /* P39 host losses: losses that hit every plane at once are the host's (its receive buffers overflowed, its CPU was
@@ -5975,7 +5990,7 @@ MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
     mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
     if (!c->hl_at || mrc__deadline_add(c->hl_at, w) < sent) return false;
     mrc__ev_unhold(c, slot);
-    c->st.ev_loss_host++;
+    mrc__ev_count(&c->st.ev_loss_host);
     return true;
 }
 /* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
@@ -6011,6 +6026,12 @@ MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
     for (i = 1; i < MRC_MAX_PROBES; i++) n += c->probes[i].kind == kind;
     return n;
 }
+/* A probe of an ASSUMED_BAD EV failed: the EV waits for the next one (out of line: a round and an answer) */
+MRC__PRIVATE MRC__NOINLINE void mrc__ev_probe_failed(mrc_conn *c, uint16_t slot) {
+    c->evs[slot].st = 0;
+    mrc__bad_push(c, slot);
+    mrc__ev_count(&c->st.ev_probe_fail);
+}
 /* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     unsigned i;
@@ -6022,9 +6043,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
         if (p->kind == MRC__PROBE_EV && !((c->probes_due >> i) & 1u)) {
             mrc__ev *e = &c->evs[p->slot];
             if (MRC__EVST(e) == MRC__EVS_PROBING) {
-                e->st = 0;
-                mrc__bad_push(c, p->slot);
-                c->st.ev_probe_fail++;
+                mrc__ev_probe_failed(c, p->slot);
                 failed = true;
                 MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 0u);
             }
@@ -6068,12 +6087,10 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
     MRC__TRACE(c->ep, MRC_TRACE_EV_PROBE, ((uint64_t)c->qpn << 16) | p->slot, 1u);
     c->evp_answered = 1;
     if (m == MRC_M_ALWAYS_SKIP) {
-        e->st = 0;
-        mrc__bad_push(c, p->slot);
-        c->st.ev_probe_fail++;
+        mrc__ev_probe_failed(c, p->slot);
         return;
     }
-    c->st.ev_probe_ok++;
+    mrc__ev_count(&c->st.ev_probe_ok);
     okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
     if (okc >= c->ep->cfg.ev.revive_probes) {
         mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);
@@ -6564,7 +6581,9 @@ MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t 
     c->sack_pending = 0;
     c->sack_deadline = MRC_TIME_NEVER;
 }
-MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri, uint16_t ts) {
+/* A NACK queued and counted (out of line: gcc -Os wrote its two calls out in full) */
+MRC__PRIVATE MRC__NOINLINE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri,
+                                              uint16_t ts) {
     mrc__ctl e;
     MRC_MEMSET(&e, 0, sizeof e);
     e.kind = MRC__CTL_NACK;
@@ -6574,6 +6593,7 @@ MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, cons
     e.port = ri->port;
     e.ts = ts;
     mrc__ctl_push(c, &e);
+    c->st.tx_nack++;
 }
 MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri) {
     mrc__ctl e;
@@ -6598,6 +6618,13 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
+/* Whether region mi holds the packet's plen bytes at its VA; *off their offset in it (out of line: two callers) */
+MRC__PRIVATE MRC__NOINLINE bool mrc__rsp_in_mr(const mrc_endpoint *ep, int mi, const mrc_pkt *k, uint32_t plen,
+                                               uint64_t *off) {
+    if (k->reth.va < ep->mrs[mi].iova) return false;
+    *off = k->reth.va - ep->mrs[mi].iova;
+    return *off <= ep->mrs[mi].len && plen <= ep->mrs[mi].len - *off;
+}
 /* P38 hardened mode: a duplicate whose payload, where a host region holds it, differs from the bytes there: one of
  * the two transmissions was forged (rx_conflict). O(payload), duplicates only. */
 MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload) {
@@ -6605,9 +6632,7 @@ MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t
     uint32_t plen = k->payload_len;
     int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
     uint64_t off;
-    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || k->reth.va < ep->mrs[mi].iova) return;
-    off = k->reth.va - ep->mrs[mi].iova;
-    if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) return;
+    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) return;
     if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
 }
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
@@ -6695,7 +6720,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     bool last = op == MRC_OP_WRITE_LAST || op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY ||
                 op == MRC_OP_WRITE_ONLY_IMM;
     bool imm = op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY_IMM;
-    bool ce = (ri->ecn & 3u) == 3u, trimmed;
+    bool ce = (ri->ecn & 3u) == 3u, trimmed, only;
     uint16_t ts = (k->hdrs & MRC_HDR_TSETH) ? k->tseth.tx_timestamp : 0;
     uint8_t m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
     mrc__imm *slot = (mrc__imm *)0;
@@ -6718,29 +6743,15 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         c->st.rx_oor++;
         if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
-            c->st.tx_nack++;
         }
         return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
     }
-    /* payload length implied by the opcode and the message length */
-    switch (op) {
-    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
-        if (dlen > mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = dlen;
-        break;
-    case MRC_OP_WRITE_FIRST:
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    case MRC_OP_WRITE_MIDDLE:
-        if (dlen <= 2u * mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    default: /* LAST, LAST_IMM */
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
-        break;
-    }
+    /* payload length implied by the opcode and the message length: an only packet's message fits one MTU (and is its
+     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the rest */
+    only = op == MRC_OP_WRITE_ONLY || op == MRC_OP_WRITE_ONLY_IMM;
+    if (only ? dlen > mtu : dlen <= (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu))
+        return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    implied = only ? dlen : (last && (dlen & (mtu - 1u))) ? dlen & (mtu - 1u) : mtu;
     /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
     if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     /* Q17 trim recognition: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the
@@ -6752,7 +6763,6 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         mrc__rsp_nack(c, psn,
                       ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ? MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED,
                       ri, ts);
-        c->st.tx_nack++;
         return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
     }
     if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
@@ -6773,14 +6783,12 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
      * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
     if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
+        /* (dlen 0: plen is 0 too, past the checks above, so only the VA can fail) */
         mi = mrc__mr_find(ep, k->reth.rkey);
-        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
-            k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
+        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) {
             if (dlen == 0) return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
             goto access_error;
         }
-        off = k->reth.va - ep->mrs[mi].iova;
-        if (plen > ep->mrs[mi].len - off) goto access_error;
     }
     if (plen) {
         if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
@@ -6933,7 +6941,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
         c->pen_last = cs.rcv_cwnd_pen;
         if (cs.rcv_cwnd_pen) c->st.tx_pen++;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
         n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
         c->st.tx_sack++;
@@ -6948,7 +6955,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         nk.nack_psn = e->psn;
         nk.tx_timestamp = e->ts;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
     } else {
         mrc_aeth a;
@@ -6956,9 +6962,9 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         b.psn = c->cack;
         a.syndrome = e->reason;
         a.msn = e->psn; /* its MSN */
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
     }
+    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b); /* after the header behind it: one call for the three kinds */
     MRC_MEMSET(ti, 0, sizeof *ti);
     if (rs != MRC__EV_NONE) {
         mrc__ev_txinfo(c, rs, ti);

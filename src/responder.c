@@ -64,7 +64,9 @@ MRC__PRIVATE void mrc__rsp_sack(mrc_conn *c, uint32_t psn, uint32_t ev, uint8_t 
     c->sack_pending = 0;
     c->sack_deadline = MRC_TIME_NEVER;
 }
-MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri, uint16_t ts) {
+/* A NACK queued and counted (out of line: gcc -Os wrote its two calls out in full) */
+MRC__PRIVATE MRC__NOINLINE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, const mrc_rxinfo *ri,
+                                              uint16_t ts) {
     mrc__ctl e;
     MRC_MEMSET(&e, 0, sizeof e);
     e.kind = MRC__CTL_NACK;
@@ -74,6 +76,7 @@ MRC__PRIVATE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigned reason, cons
     e.port = ri->port;
     e.ts = ts;
     mrc__ctl_push(c, &e);
+    c->st.tx_nack++;
 }
 MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri) {
     mrc__ctl e;
@@ -98,6 +101,13 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn) {
     return mrc__bit(c->rbits, MRC__RSP_BITS, psn);
 }
+/* Whether region mi holds the packet's plen bytes at its VA; *off their offset in it (out of line: two callers) */
+MRC__PRIVATE MRC__NOINLINE bool mrc__rsp_in_mr(const mrc_endpoint *ep, int mi, const mrc_pkt *k, uint32_t plen,
+                                               uint64_t *off) {
+    if (k->reth.va < ep->mrs[mi].iova) return false;
+    *off = k->reth.va - ep->mrs[mi].iova;
+    return *off <= ep->mrs[mi].len && plen <= ep->mrs[mi].len - *off;
+}
 /* P38 hardened mode: a duplicate whose payload, where a host region holds it, differs from the bytes there: one of
  * the two transmissions was forged (rx_conflict). O(payload), duplicates only. */
 MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload) {
@@ -105,9 +115,7 @@ MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t
     uint32_t plen = k->payload_len;
     int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
     uint64_t off;
-    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || k->reth.va < ep->mrs[mi].iova) return;
-    off = k->reth.va - ep->mrs[mi].iova;
-    if (off > ep->mrs[mi].len || plen > ep->mrs[mi].len - off) return;
+    if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) return;
     if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
 }
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
@@ -195,7 +203,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     bool last = op == MRC_OP_WRITE_LAST || op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY ||
                 op == MRC_OP_WRITE_ONLY_IMM;
     bool imm = op == MRC_OP_WRITE_LAST_IMM || op == MRC_OP_WRITE_ONLY_IMM;
-    bool ce = (ri->ecn & 3u) == 3u, trimmed;
+    bool ce = (ri->ecn & 3u) == 3u, trimmed, only;
     uint16_t ts = (k->hdrs & MRC_HDR_TSETH) ? k->tseth.tx_timestamp : 0;
     uint8_t m = ce ? MRC_M_SKIP_ONCE : MRC_M_NONE; /* Q8/Q27: a CE mark asks the sender to skip that EV once */
     mrc__imm *slot = (mrc__imm *)0;
@@ -218,29 +226,15 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         c->st.rx_oor++;
         if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
-            c->st.tx_nack++;
         }
         return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
     }
-    /* payload length implied by the opcode and the message length */
-    switch (op) {
-    case MRC_OP_WRITE_ONLY: case MRC_OP_WRITE_ONLY_IMM:
-        if (dlen > mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = dlen;
-        break;
-    case MRC_OP_WRITE_FIRST:
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    case MRC_OP_WRITE_MIDDLE:
-        if (dlen <= 2u * mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = mtu;
-        break;
-    default: /* LAST, LAST_IMM */
-        if (dlen <= mtu) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
-        implied = (dlen & (mtu - 1u)) ? (dlen & (mtu - 1u)) : mtu;
-        break;
-    }
+    /* payload length implied by the opcode and the message length: an only packet's message fits one MTU (and is its
+     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the rest */
+    only = op == MRC_OP_WRITE_ONLY || op == MRC_OP_WRITE_ONLY_IMM;
+    if (only ? dlen > mtu : dlen <= (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu))
+        return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
+    implied = only ? dlen : (last && (dlen & (mtu - 1u))) ? dlen & (mtu - 1u) : mtu;
     /* the pad must be the one the implied payload length needs, whatever happened to the payload on the way */
     if (k->bth.pad != ((4u - (implied & 3u)) & 3u)) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
     /* Q17 trim recognition: trimmed when the adapter or the DSCP says so, or when the payload is shorter than the
@@ -252,7 +246,6 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         mrc__rsp_nack(c, psn,
                       ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ? MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED,
                       ri, ts);
-        c->st.tx_nack++;
         return mrc__drop(ep, c, MRC_DROP_TRIMMED, op);
     }
     if (plen > implied) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
@@ -273,14 +266,12 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
      * NAKed (IBTA never NAKs one). */
     if (!(c->attr.access & MRC_ACCESS_REMOTE_WRITE)) goto access_error;
     if (dlen != 0 || plen != 0 || cf->guard.zero_len_rkey) {
+        /* (dlen 0: plen is 0 too, past the checks above, so only the VA can fail) */
         mi = mrc__mr_find(ep, k->reth.rkey);
-        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || k->reth.va < ep->mrs[mi].iova ||
-            k->reth.va - ep->mrs[mi].iova > ep->mrs[mi].len) {
+        if (mi < 0 || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) {
             if (dlen == 0) return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
             goto access_error;
         }
-        off = k->reth.va - ep->mrs[mi].iova;
-        if (plen > ep->mrs[mi].len - off) goto access_error;
     }
     if (plen) {
         if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
@@ -433,7 +424,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
         c->pen_last = cs.rcv_cwnd_pen;
         if (cs.rcv_cwnd_pen) c->st.tx_pen++;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
         n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
         c->st.tx_sack++;
@@ -448,7 +438,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
         nk.nack_psn = e->psn;
         nk.tx_timestamp = e->ts;
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
     } else {
         mrc_aeth a;
@@ -456,9 +445,9 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         b.psn = c->cack;
         a.syndrome = e->reason;
         a.msn = e->psn; /* its MSN */
-        (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
         n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
     }
+    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b); /* after the header behind it: one call for the three kinds */
     MRC_MEMSET(ti, 0, sizeof *ti);
     if (rs != MRC__EV_NONE) {
         mrc__ev_txinfo(c, rs, ti);

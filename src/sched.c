@@ -159,14 +159,6 @@ MRC__PRIVATE void mrc__cc_wake(mrc_endpoint *ep, mrc__ccx *x) {
                                                                  * armed) and the context with it */
     }
 }
-/* P24 sub-packet windows: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in
- * flight; the first to send puts the rest back to wait for its acknowledgement). mrc_endpoint_on_timeout then schedules
- * the QP. */
-MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
-    mrc__ccx *x = mrc__conn_ccx(c);
-    c->pace_deadline = MRC_TIME_NEVER;
-    if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
-}
 /* A QP woken from the READY list (or in the round-robin) sent nothing, for a reason of its own (no EV, its MPR window
  * or WIMM limit): the wake-up it got would otherwise be lost. The READY list is served only on acknowledgements and
  * losses, a few QPs per event, on the assumption that the woken QPs put bytes in flight whose acknowledgements wake
@@ -175,6 +167,13 @@ MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
 MRC__PRIVATE void mrc__cc_pass(mrc_conn *c) {
     mrc__ccx *x = mrc__conn_ccx(c);
     if (x && x->ready_head != MRC__EV_NONE) mrc__cc_wake(c->ep, x);
+}
+/* P24 sub-packet windows: a QP's pacing deadline: its context's READY list is woken (every QP of it with nothing in
+ * flight; the first to send puts the rest back to wait for its acknowledgement), as mrc__cc_pass wakes it.
+ * mrc_endpoint_on_timeout then schedules the QP. */
+MRC__PRIVATE void mrc__cc_pace_expire(mrc_conn *c) {
+    c->pace_deadline = MRC_TIME_NEVER;
+    mrc__cc_pass(c);
 }
 /* Free the block of c's table entry t (if any). The first waiting QP that still needs a block gets it, and is
  * scheduled. */

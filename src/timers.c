@@ -13,7 +13,7 @@
 
 /* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
-MRC__PRIVATE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+MRC__PRIVATE MRC__TIMERS_SHARED void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
     ep->conns[slot]->heap_idx = (uint16_t)i;
 }
@@ -46,7 +46,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
     }
 }
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
-MRC__PRIVATE MRC__INLINE mrc_time mrc__timers_min(const mrc_conn *c) {
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
@@ -68,8 +68,9 @@ MRC__PRIVATE MRC__INLINE void mrc__timer_armed(mrc_conn *c, mrc_time d) {
         else c->ep->armed--;
     }
 }
-/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). */
-MRC__PRIVATE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
+/* Key the QP at d (finite): into the heap if it is not there, then to its place. O(log conns). Out of line: gcc -Os
+ * wrote it into both its callers, and a key that moves earlier is the rare case of each (P36 lazy deadlines). */
+MRC__PRIVATE MRC__NOINLINE void mrc__heap_key(mrc_endpoint *ep, mrc_conn *c, mrc_time d) {
     c->deadline = d;
     if (c->heap_idx == MRC__NOHEAP) {
         c->heap_idx = ep->heap_len;
@@ -83,10 +84,13 @@ MRC__PRIVATE void mrc__timer_update(mrc_conn *c) {
     mrc__timer_armed(c, d);
     if (d < c->deadline) mrc__heap_key(c->ep, c, d); /* later, the same, or none: the key stays (P36) */
 }
-/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). */
+/* The key made exact again: the earliest of the timers, out of the heap when none is armed. O(log conns). The armed
+ * count and a key that must move earlier as mrc__timer_update does them (then the key is exact, and in the heap); the
+ * earliest timer read again after it (it changes none), a second time on this cold path rather than a copy of it. */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c) {
-    mrc_time d = mrc__timers_min(c);
-    mrc__timer_armed(c, d);
+    mrc_time d;
+    mrc__timer_update(c);
+    d = mrc__timers_min(c);
     if (d == c->deadline && (d == MRC_TIME_NEVER) == (c->heap_idx == MRC__NOHEAP)) return;
     if (d == MRC_TIME_NEVER) {
         c->deadline = d;
@@ -109,11 +113,12 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
         for (e = retries - c->attr.retry_linear; e && t < cap; e--) t <<= 1;
     return MRC__MIN(t, cap);
 }
-/* out of line: the fast paths keep the TLP (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
-MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_interval(const mrc_conn *c) {
+/* The TLP's deadline: its interval (backed off by tlp_count) after tlp_base. Out of line: the fast paths keep the TLP
+ * (mrc__req_tlp_keeps) or compute it in line (mrc__req_timers_arm) */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_at(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
-    return t << MRC__MIN(c->tlp_count, 10u);
+    return mrc__deadline_add(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
 }
 /* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
  * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted
@@ -149,7 +154,7 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
  * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
-MRC__PRIVATE MRC__INLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {
@@ -177,7 +182,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_tlp_keeps(const mrc_conn *c) {
 /* The TLP deadline made exact (mrc_endpoint_on_timeout, before it tests the QP's timers): what the last re-arm would
  * have set had it not kept the old one (mrc__req_tlp_keeps) */
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c) {
-    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+    if (c->tlp_deadline != MRC_TIME_NEVER) c->tlp_deadline = mrc__tlp_at(c);
 }
 /* Re-arm the requester's timers, how: MRC__TM_ALL the RTO, the TLP and the reorder deadline; MRC__TM_SACK the RTO and
  * the TLP (a SACK's handler whose loss detection set the reorder deadline); MRC__TM_TX after a transmission, which
@@ -197,7 +202,7 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
     } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
         c->rto_deadline = mrc__deadline_add(c->rto_start, r);
-        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__deadline_add(c->tlp_base, mrc__tlp_interval(c));
+        c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__tlp_at(c);
         if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
         else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
     }
@@ -208,7 +213,7 @@ MRC__PRIVATE void mrc__req_timers(mrc_conn *c) { mrc__req_timers_x(c, MRC__TM_AL
 /* mrc__req_timers' arming branch (RTS, a PSN in flight), then mrc__timer_update, for the fast paths (P22): after a
  * transmission that may not leave the timers (mrc__req_timers_tx) and after progress (the SACK fast path and P37's
  * deferred re-arm: retries and tlp_count 0, rto_start and tlp_base now). The RTO after `retries` expiries from
- * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_interval in
+ * rto_start and the TLP after `tlp_count` from tlp_base (mrc__rto_interval's linear part and mrc__tlp_at in
  * line). The reorder deadline is left as it is: after a transmission it stands (mrc__req_timers_x), and the SACK fast
  * path sets it in its loss loop. The key moves only when one of them is now earlier than it (P36 lazy deadlines). */
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries, uint32_t tlp_count,
