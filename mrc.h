@@ -1977,9 +1977,10 @@ struct mrc_endpoint {
 #define MRC__NOINLINE
 #define MRC__COLD
 #endif
-/* a helper of a per-packet function for what only loss or reordering runs: out of line where the code's size is
- * asked for (gcc -Os: a firmware, whose per-packet code should fit its fast memory), else the compiler's choice (a
- * call would cost the lossy cases: x86-64 -O2, a window with holes +6 per data packet for mrc__sack_losses_scan) */
+/* a helper with several callers on per-packet paths, or one that only loss or reordering runs: out of line where the
+ * code's size is asked for (gcc -Os: a firmware, whose code and per-packet code should fit its memories), else the
+ * compiler's choice (a call costs the -O2 build: a window with holes +6 per data packet for mrc__sack_losses_scan;
+ * the timers' shared helpers out of line x86-64 +5.0 / +2.2 per data packet) */
 #ifdef __OPTIMIZE_SIZE__
 #define MRC__SIZE_NOINLINE MRC__NOINLINE
 #else
@@ -3722,13 +3723,9 @@ MRC__PRIVATE int mrc__drop(mrc_endpoint *ep, mrc_conn *c, unsigned reason, unsig
 #define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
 /* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at, the heap's mrc__hset): one copy out of
- * line under gcc -Os (mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where speed is asked for */
-#if defined(__OPTIMIZE_SIZE__)
-#define MRC__TIMERS_SHARED MRC__NOINLINE
-#else
-#define MRC__TIMERS_SHARED MRC__INLINE
-#endif
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
+ * line under gcc -Os (MRC__SIZE_NOINLINE: mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where
+ * speed is asked for */
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
@@ -3737,7 +3734,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32 reorder timer) */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c); /* its base: max(floor, min RTT / 4) (Q5) */
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c); /* the TLP deadline exact (P36 lazy deadlines) */
 #define MRC__TM_ALL 0u  /* mrc__req_timers_x: the RTO, the TLP and the reorder deadline */
@@ -3765,7 +3762,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now); /* 
 
 /* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
-MRC__PRIVATE MRC__TIMERS_SHARED void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
     ep->conns[slot]->heap_idx = (uint16_t)i;
 }
@@ -3798,7 +3795,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
     }
 }
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c) {
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
@@ -3906,7 +3903,7 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
  * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {

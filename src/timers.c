@@ -13,7 +13,7 @@
 
 /* ---- the heap: QP slots ordered by conn->deadline; heap_idx is a QP's position, MRC__NOHEAP when absent ----- */
 MRC__PRIVATE mrc_time mrc__hkey(const mrc_endpoint *ep, uint32_t i) { return ep->conns[ep->heap[i]]->deadline; }
-MRC__PRIVATE MRC__TIMERS_SHARED void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__hset(mrc_endpoint *ep, uint32_t i, uint16_t slot) {
     ep->heap[i] = slot;
     ep->conns[slot]->heap_idx = (uint16_t)i;
 }
@@ -46,7 +46,7 @@ MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c) {
     }
 }
 /* The earliest of a conn's timers: its heap key (mrc_conn_check rule 16). */
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c) {
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__timers_min(const mrc_conn *c) {
     mrc_time d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), MRC__MIN(c->sack_deadline, c->evp_deadline));
     return MRC__MIN(MRC__MIN(MRC__MIN(d, c->reo_deadline), MRC__MIN(c->nopath_deadline, c->pace_deadline)),
                     c->ver_deadline);
@@ -154,7 +154,7 @@ MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
  * transmission is known to have arrived, the oldest record in flight is lost at its send time + the RTT that
  * transmission took + the slack x the P32 reorder timer (research.reorder_timer) / 4. O(1): the head of the transmit list; re-armed with the RTO and TLP
  * except after a transmission (mrc__req_timers_x), which only appends to the list. */
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack) {
     return sent + c->lat_acked_rtt + ((slack * MRC__MIN(MRC__KNOB(c->ep, reorder_timer), 64u)) >> 2);
 }
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c) {

@@ -9,13 +9,9 @@
 #define MRC__NOHEAP 0xFFFFu /* conn->heap_idx of a QP not in the heap */
 MRC__PRIVATE void mrc__heap_remove(mrc_endpoint *ep, mrc_conn *c);
 /* The timers' helpers that have several callers (mrc__timers_min, mrc__reo_at, the heap's mrc__hset): one copy out of
- * line under gcc -Os (mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where speed is asked for */
-#if defined(__OPTIMIZE_SIZE__)
-#define MRC__TIMERS_SHARED MRC__NOINLINE
-#else
-#define MRC__TIMERS_SHARED MRC__INLINE
-#endif
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
+ * line under gcc -Os (MRC__SIZE_NOINLINE: mrc__reo_at 40 B less of Cortex-M4 .text, mrc__hset 32 B), in line where
+ * speed is asked for */
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__timers_min(const mrc_conn *c); /* the QP's earliest deadline */
 MRC__PRIVATE void mrc__timer_update(mrc_conn *c);                     /* after any of its deadlines moved */
 MRC__PRIVATE void mrc__timer_rekey(mrc_conn *c); /* the heap key made exact (P36 lazy deadlines) */
 
@@ -24,7 +20,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries);
 MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c); /* the reorder tolerance (P32 reorder timer) */
 MRC__PRIVATE MRC__INLINE mrc_time mrc__slack_base(const mrc_conn *c); /* its base: max(floor, min RTT / 4) (Q5) */
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now);
-MRC__PRIVATE MRC__TIMERS_SHARED mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__reo_at(const mrc_conn *c, mrc_time sent, mrc_time slack);
 MRC__PRIVATE mrc_time mrc__reo_due(mrc_conn *c);
 MRC__PRIVATE void mrc__req_tlp_exact(mrc_conn *c); /* the TLP deadline exact (P36 lazy deadlines) */
 #define MRC__TM_ALL 0u  /* mrc__req_timers_x: the RTO, the TLP and the reorder deadline */
