@@ -6511,6 +6511,8 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c);
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts); /* P41 late arrivals */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now);
 MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *payload, const mrc_rxinfo *ri,
@@ -6679,12 +6681,21 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
  * arrived after a later PSN - cack passed it, or PSNs beyond it are in (beyond a hole: one of the 64 after it). Its own
  * SACK may have been coalesced away (P7, Q6), and the requester may have judged it lost and retransmitted it: that
  * retransmission arrives as a duplicate, and its SACK echoes ts, the copy that arrived first (7.4). O(1). */
-MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
-    int32_t d = mrc_psn_diff(c->cack, psn);
-    bool late = d > 0 || (d == 0 ? c->ooo != 0 : mrc__bits64(c->rbits, MRC__RSP_BITS, MRC__PSN_INC(psn)) != 0);
-    if (!ts || !late) return;
+/* Whether one of the 64 PSNs after psn has arrived: mrc__bits64 from psn + 1, as the bits of psn's word above it and
+ * those of the next word up to its position (two shifts that never reach 64: no test of the position) */
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
+    uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
+    return ((c->rbits[i >> 6] >> sh >> 1) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << (63u - sh))) != 0;
+}
+/* P41 late arrivals: psn remembered with its timestamp ts */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
     c->late_psn[c->late_next & (MRC__LATE_N - 1u)] = MRC__LATE_VALID | psn;
     c->late_ts[c->late_next++ & (MRC__LATE_N - 1u)] = ts;
+}
+MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    int32_t d = mrc_psn_diff(c->cack, psn);
+    bool late = d > 0 || (d == 0 ? c->ooo != 0 : mrc__rsp_any_after(c, psn));
+    if (ts && late) mrc__rsp_late(c, psn, ts);
 }
 /* P41 late arrivals: the timestamp a duplicate retransmission of psn echoes - the late arrival's, if remembered, else
  * its own (ts). O(MRC__LATE_N), per duplicate retransmission only. */
@@ -9544,7 +9555,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
-    bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
+    bool last, req_idle, next, ce = (ri->ecn & 3u) == 3u;
     int rc;
     /* its caller took a packet of at least BTH, METH, TSETH and RETH, not flagged trimmed */
     if (ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
@@ -9554,12 +9565,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) ||
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
         return mrc__recv(ep, pkt, len, ri, now);
-    /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
+    /* the next PSN (new: cack + 1 never has its bit set between calls), or a new PSN in the window past it.
+     * mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
+     * distance less one, unsigned, is below it (and 0 below it: rsp_win is at least 1 in RTR and RTS) */
     old_cack = c->cack;
-    inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
-    /* mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
-     * distance less one, unsigned, is below it */
-    if (!inorder && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
+    next = psn == MRC__PSN_INC(old_cack);
+    if (!next && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
         return mrc__recv(ep, pkt, len, ri, now);
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
@@ -9617,7 +9628,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
-    if (!inorder && psn != MRC__PSN_INC(old_cack)) {
+    if (!next) {
         mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
         if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
         c->ooo++;
@@ -9627,22 +9638,19 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
-    if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+    if (next) { /* cack moves to it (its bits would be set and cleared again as cack moves over it) */
         if (last) {
             c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
             c->tack_msgs++;
         }
         c->cack = psn;
-    } else {
-        if (psn == MRC__PSN_INC(old_cack)) { /* it filled the first hole: cack moves to it, then on */
-            if (last) {
-                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-                c->tack_msgs++;
-            }
-            c->cack = psn;
+        if (c->ooo) { /* it filled the first hole (ooo as on entry here): cack moves on */
             mrc__rsp_advance_cack(c);
+            /* mrc__rsp_note_late's test is true: cack passed psn, or stayed on it with ooo as it was, not 0 */
+            if (ts) mrc__rsp_late(c, psn, ts);
         }
-        mrc__rsp_note_late(c, psn, ts); /* P41 late arrivals */
+    } else if (ts && mrc__rsp_any_after(c, psn)) { /* mrc__rsp_note_late, cack before psn: a PSN beyond it in */
+        mrc__rsp_late(c, psn, ts);
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;
@@ -9651,7 +9659,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
-        (!inorder && (psn != MRC__PSN_INC(old_cack) || c->cack != psn))) {
+        !next || c->cack != psn) { /* out of order, or a filled hole (in order, cack is psn) */
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             /* written in place, member by member (no copy through the stack): the bytes of mrc__rsp_sack's zeroed
              * entry, the padding included - nothing ever sets it (the QP is zeroed when created, and every other

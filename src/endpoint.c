@@ -579,7 +579,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     uint64_t va, mro;
     mrc_time sack_dl0;
     uint16_t ts = 0;
-    bool last, req_idle, inorder, ce = (ri->ecn & 3u) == 3u;
+    bool last, req_idle, next, ce = (ri->ecn & 3u) == 3u;
     int rc;
     /* its caller took a packet of at least BTH, METH, TSETH and RETH, not flagged trimmed */
     if (ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
@@ -589,12 +589,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) ||
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
         return mrc__recv(ep, pkt, len, ri, now);
-    /* the next PSN with nothing out of order (in order: cack moves to it and stops), or a new PSN in the window */
+    /* the next PSN (new: cack + 1 never has its bit set between calls), or a new PSN in the window past it.
+     * mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
+     * distance less one, unsigned, is below it (and 0 below it: rsp_win is at least 1 in RTR and RTS) */
     old_cack = c->cack;
-    inorder = psn == MRC__PSN_INC(old_cack) && !c->ooo;
-    /* mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
-     * distance less one, unsigned, is below it */
-    if (!inorder && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
+    next = psn == MRC__PSN_INC(old_cack);
+    if (!next && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
         return mrc__recv(ep, pkt, len, ri, now);
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
@@ -652,7 +652,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
-    if (!inorder && psn != MRC__PSN_INC(old_cack)) {
+    if (!next) {
         mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
         if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
         c->ooo++;
@@ -662,22 +662,19 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
-    if (inorder) { /* its bits would be set and cleared again as cack moves over it; ooo goes up and down by one */
+    if (next) { /* cack moves to it (its bits would be set and cleared again as cack moves over it) */
         if (last) {
             c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
             c->tack_msgs++;
         }
         c->cack = psn;
-    } else {
-        if (psn == MRC__PSN_INC(old_cack)) { /* it filled the first hole: cack moves to it, then on */
-            if (last) {
-                c->msn_done = (c->msn_done + 1u) & MRC_PSN_MASK;
-                c->tack_msgs++;
-            }
-            c->cack = psn;
+        if (c->ooo) { /* it filled the first hole (ooo as on entry here): cack moves on */
             mrc__rsp_advance_cack(c);
+            /* mrc__rsp_note_late's test is true: cack passed psn, or stayed on it with ooo as it was, not 0 */
+            if (ts) mrc__rsp_late(c, psn, ts);
         }
-        mrc__rsp_note_late(c, psn, ts); /* P41 late arrivals */
+    } else if (ts && mrc__rsp_any_after(c, psn)) { /* mrc__rsp_note_late, cack before psn: a PSN beyond it in */
+        mrc__rsp_late(c, psn, ts);
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;
@@ -686,7 +683,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     c->pend_ts = ts;
     c->pend_port = ri->port;
     if (MRC__FX(pkt, MRC__BTH_A) || ce || MRC__FX(pkt, MRC__BTH_RTX) || c->sack_pending >= cf->ack.sack_every ||
-        (!inorder && (psn != MRC__PSN_INC(old_cack) || c->cack != psn))) {
+        !next || c->cack != psn) { /* out of order, or a filled hole (in order, cack is psn) */
         if (c->ctlq_head == c->ctlq_tail && req_idle) { /* mrc__rsp_sack into an empty queue: nothing to coalesce */
             /* written in place, member by member (no copy through the stack): the bytes of mrc__rsp_sack's zeroed
              * entry, the padding included - nothing ever sets it (the QP is zeroed when created, and every other

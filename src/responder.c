@@ -165,12 +165,21 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
  * arrived after a later PSN - cack passed it, or PSNs beyond it are in (beyond a hole: one of the 64 after it). Its own
  * SACK may have been coalesced away (P7, Q6), and the requester may have judged it lost and retransmitted it: that
  * retransmission arrives as a duplicate, and its SACK echoes ts, the copy that arrived first (7.4). O(1). */
-MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
-    int32_t d = mrc_psn_diff(c->cack, psn);
-    bool late = d > 0 || (d == 0 ? c->ooo != 0 : mrc__bits64(c->rbits, MRC__RSP_BITS, MRC__PSN_INC(psn)) != 0);
-    if (!ts || !late) return;
+/* Whether one of the 64 PSNs after psn has arrived: mrc__bits64 from psn + 1, as the bits of psn's word above it and
+ * those of the next word up to its position (two shifts that never reach 64: no test of the position) */
+MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
+    uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
+    return ((c->rbits[i >> 6] >> sh >> 1) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << (63u - sh))) != 0;
+}
+/* P41 late arrivals: psn remembered with its timestamp ts */
+MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
     c->late_psn[c->late_next & (MRC__LATE_N - 1u)] = MRC__LATE_VALID | psn;
     c->late_ts[c->late_next++ & (MRC__LATE_N - 1u)] = ts;
+}
+MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    int32_t d = mrc_psn_diff(c->cack, psn);
+    bool late = d > 0 || (d == 0 ? c->ooo != 0 : mrc__rsp_any_after(c, psn));
+    if (ts && late) mrc__rsp_late(c, psn, ts);
 }
 /* P41 late arrivals: the timestamp a duplicate retransmission of psn echoes - the late arrival's, if remembered, else
  * its own (ts). O(MRC__LATE_N), per duplicate retransmission only. */
