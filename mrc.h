@@ -6512,6 +6512,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c);
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn);
+MRC__PRIVATE MRC__INLINE uint64_t mrc__rsp_bits64(const mrc_conn *c, uint32_t start);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts); /* P41 late arrivals */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now);
@@ -6686,6 +6687,12 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
     uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
     return ((c->rbits[i >> 6] >> sh >> 1) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << (63u - sh))) != 0;
+}
+/* mrc__bits64 of rbits from start (any 24-bit PSN: the index wraps), the next word's share shifted in two steps that
+ * never reach 64 (no test of the position) */
+MRC__PRIVATE MRC__INLINE uint64_t mrc__rsp_bits64(const mrc_conn *c, uint32_t start) {
+    uint32_t i = start & (MRC__RSP_BITS - 1u), sh = i & 63u;
+    return (c->rbits[i >> 6] >> sh) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << 1 << (63u - sh));
 }
 /* P41 late arrivals: psn remembered with its timestamp ts */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
@@ -9957,9 +9964,11 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     ooo = c->ooo;
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
-        /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too */
-        if (ep->cfg.rx.pen_ooo_pct && ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u) pen = mrc__rsp_penalty(c);
-        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
+        /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too. ooo >
+         * floor(rsp_win * pct / 100) is 100 * ooo > rsp_win * pct (no division; both below 2^32: ooo at most
+         * MRC__RSP_BITS, rsp_win at most 255 * 128) */
+        if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
+        bitmap = mrc__rsp_bits64(c, cack + (uint32_t)soff);
     }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));

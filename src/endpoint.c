@@ -981,9 +981,11 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     ooo = c->ooo;
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
     if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
-        /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too */
-        if (ep->cfg.rx.pen_ooo_pct && ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct / 100u) pen = mrc__rsp_penalty(c);
-        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(cack, soff));
+        /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too. ooo >
+         * floor(rsp_win * pct / 100) is 100 * ooo > rsp_win * pct (no division; both below 2^32: ooo at most
+         * MRC__RSP_BITS, rsp_win at most 255 * 128) */
+        if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
+        bitmap = mrc__rsp_bits64(c, cack + (uint32_t)soff);
     }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));

@@ -171,6 +171,12 @@ MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn
     uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
     return ((c->rbits[i >> 6] >> sh >> 1) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << (63u - sh))) != 0;
 }
+/* mrc__bits64 of rbits from start (any 24-bit PSN: the index wraps), the next word's share shifted in two steps that
+ * never reach 64 (no test of the position) */
+MRC__PRIVATE MRC__INLINE uint64_t mrc__rsp_bits64(const mrc_conn *c, uint32_t start) {
+    uint32_t i = start & (MRC__RSP_BITS - 1u), sh = i & 63u;
+    return (c->rbits[i >> 6] >> sh) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << 1 << (63u - sh));
+}
 /* P41 late arrivals: psn remembered with its timestamp ts */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
     c->late_psn[c->late_next & (MRC__LATE_N - 1u)] = MRC__LATE_VALID | psn;
