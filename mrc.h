@@ -4906,8 +4906,8 @@ MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
-    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0], offsetof(mrc__evprof, used),
-                                        id);
+    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0],
+                                        offsetof(mrc__evprof, used), id);
 }
 /* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {
@@ -6686,7 +6686,8 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
  * those of the next word up to its position (two shifts that never reach 64: no test of the position) */
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
     uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
-    return ((c->rbits[i >> 6] >> sh >> 1) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << (63u - sh))) != 0;
+    uint64_t next = c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)];
+    return ((c->rbits[i >> 6] >> sh >> 1) | (next << (63u - sh))) != 0;
 }
 /* mrc__bits64 of rbits from start (any 24-bit PSN: the index wraps), the next word's share shifted in two steps that
  * never reach 64 (no test of the position) */
@@ -6762,7 +6763,8 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
     }
     /* payload length implied by the opcode and the message length: an only packet's message fits one MTU (and is its
-     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the rest */
+     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the
+     * rest */
     only = op == MRC_OP_WRITE_ONLY || op == MRC_OP_WRITE_ONLY_IMM;
     if (only ? dlen > mtu : dlen <= (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu))
         return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
@@ -10544,11 +10546,11 @@ done:
  * handler into mrc__poll_tx): the endpoint operations, a control packet the SACK fast path does not build (a NACK, a
  * SACK with a probe answer), a requester packet the transmit fast path does not send (a retransmission, a probe).
  * MRC__COLD: gcc builds them, and what only they call, for size - the lossy cases pay (x86-64 -O2: a NACK built 1,313
- * -> 1,451, a window with holes 1,703 -> 1,721 per data packet) and the common case gains (1,747.9 -> 1,745.0; inline
+ * -> 1,451, a window with holes 1,703 -> 1,715 per data packet) and the common case gains (1,747.9 -> 1,745.0; inline
  * without the attribute, or out of line without it, 1,775 and 1,754: the calls cost the common case its registers) */
 /* an endpoint operation (P19; few, urgent: before the QPs); 0: none it could send */
 MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti,
-                                              mrc_time now) {
+                                          mrc_time now) {
     int n = mrc__ep_emit(ep, buf, cap, ti, now);
     if (n > 0) {
         ep->st.tx_pkts++;
@@ -10569,7 +10571,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, 
 /* QP c's requester packet by the general code (c was taken off the transmit round-robin, from the head of the
  * queue); 0: nothing it can send now (queued again when that changes), < 0: nothing consumed, c back at the head */
 MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                             mrc_time now) {
+                                         mrc_time now) {
     mrc_endpoint *ep = c->ep;
     int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
     if (n == 0) {

@@ -1561,11 +1561,11 @@ done:
  * handler into mrc__poll_tx): the endpoint operations, a control packet the SACK fast path does not build (a NACK, a
  * SACK with a probe answer), a requester packet the transmit fast path does not send (a retransmission, a probe).
  * MRC__COLD: gcc builds them, and what only they call, for size - the lossy cases pay (x86-64 -O2: a NACK built 1,313
- * -> 1,451, a window with holes 1,703 -> 1,721 per data packet) and the common case gains (1,747.9 -> 1,745.0; inline
+ * -> 1,451, a window with holes 1,703 -> 1,715 per data packet) and the common case gains (1,747.9 -> 1,745.0; inline
  * without the attribute, or out of line without it, 1,775 and 1,754: the calls cost the common case its registers) */
 /* an endpoint operation (P19; few, urgent: before the QPs); 0: none it could send */
 MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti,
-                                              mrc_time now) {
+                                          mrc_time now) {
     int n = mrc__ep_emit(ep, buf, cap, ti, now);
     if (n > 0) {
         ep->st.tx_pkts++;
@@ -1586,7 +1586,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, 
 /* QP c's requester packet by the general code (c was taken off the transmit round-robin, from the head of the
  * queue); 0: nothing it can send now (queued again when that changes), < 0: nothing consumed, c back at the head */
 MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                             mrc_time now) {
+                                         mrc_time now) {
     mrc_endpoint *ep = c->ep;
     int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
     if (n == 0) {

@@ -36,8 +36,8 @@ MRC__PRIVATE MRC__INLINE mrc__evprof *mrc__conn_prof(const mrc_conn *c) {
     return c->ev_prof ? &c->ep->profs[c->ev_prof - 1u] : (mrc__evprof *)0;
 }
 MRC__PRIVATE mrc__evprof *mrc__prof_find(const mrc_endpoint *ep, uint64_t id) {
-    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0], offsetof(mrc__evprof, used),
-                                        id);
+    return (mrc__evprof *)mrc__tab_find(ep->profs, MRC_MAX_EV_PROFILES, sizeof ep->profs[0],
+                                        offsetof(mrc__evprof, used), id);
 }
 /* The entropy of EV slot 'slot' on the wire: its profile's (stored once per profile), or its AUTO source port. O(1). */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ev_value(const mrc_conn *c, unsigned slot) {

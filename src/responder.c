@@ -169,7 +169,8 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
  * those of the next word up to its position (two shifts that never reach 64: no test of the position) */
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
     uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
-    return ((c->rbits[i >> 6] >> sh >> 1) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << (63u - sh))) != 0;
+    uint64_t next = c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)];
+    return ((c->rbits[i >> 6] >> sh >> 1) | (next << (63u - sh))) != 0;
 }
 /* mrc__bits64 of rbits from start (any 24-bit PSN: the index wraps), the next word's share shifted in two steps that
  * never reach 64 (no test of the position) */
@@ -245,7 +246,8 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_PSN_OOR, op);
     }
     /* payload length implied by the opcode and the message length: an only packet's message fits one MTU (and is its
-     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the rest */
+     * payload), a first or last packet's does not, a middle packet's is more than two; a last packet carries the
+     * rest */
     only = op == MRC_OP_WRITE_ONLY || op == MRC_OP_WRITE_ONLY_IMM;
     if (only ? dlen > mtu : dlen <= (op == MRC_OP_WRITE_MIDDLE ? 2u * mtu : mtu))
         return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
