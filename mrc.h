@@ -3629,12 +3629,11 @@ MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t
     i &= nbits - 1u;
     w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
 }
-/* the 64 bits starting at index start, bit 0 = start */
+/* the 64 bits starting at index start, bit 0 = start (the next word's share shifted in two steps that never reach
+ * 64: no test of the position) */
 MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start) {
     uint32_t i = start & (nbits - 1u), wi = i >> 6, sh = i & 63u, nw = nbits >> 6;
-    uint64_t v = w[wi] >> sh;
-    if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
-    return v;
+    return (w[wi] >> sh) | (w[(wi + 1u) & (nw - 1u)] << 1 << (63u - sh));
 }
 MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -6512,7 +6511,6 @@ MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c);
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn);
-MRC__PRIVATE MRC__INLINE uint64_t mrc__rsp_bits64(const mrc_conn *c, uint32_t start);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts);
 MRC__PRIVATE MRC__INLINE void mrc__rsp_note_late(mrc_conn *c, uint32_t psn, uint16_t ts); /* P41 late arrivals */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_time now);
@@ -6682,18 +6680,9 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
  * arrived after a later PSN - cack passed it, or PSNs beyond it are in (beyond a hole: one of the 64 after it). Its own
  * SACK may have been coalesced away (P7, Q6), and the requester may have judged it lost and retransmitted it: that
  * retransmission arrives as a duplicate, and its SACK echoes ts, the copy that arrived first (7.4). O(1). */
-/* Whether one of the 64 PSNs after psn has arrived: mrc__bits64 from psn + 1, as the bits of psn's word above it and
- * those of the next word up to its position (two shifts that never reach 64: no test of the position) */
+/* Whether one of the 64 PSNs after psn has arrived (any 24-bit PSN: the index wraps) */
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
-    uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
-    uint64_t next = c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)];
-    return ((c->rbits[i >> 6] >> sh >> 1) | (next << (63u - sh))) != 0;
-}
-/* mrc__bits64 of rbits from start (any 24-bit PSN: the index wraps), the next word's share shifted in two steps that
- * never reach 64 (no test of the position) */
-MRC__PRIVATE MRC__INLINE uint64_t mrc__rsp_bits64(const mrc_conn *c, uint32_t start) {
-    uint32_t i = start & (MRC__RSP_BITS - 1u), sh = i & 63u;
-    return (c->rbits[i >> 6] >> sh) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << 1 << (63u - sh));
+    return mrc__bits64(c->rbits, MRC__RSP_BITS, psn + 1u) != 0;
 }
 /* P41 late arrivals: psn remembered with its timestamp ts */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
@@ -9970,7 +9959,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
          * floor(rsp_win * pct / 100) is 100 * ooo > rsp_win * pct (no division; both below 2^32: ooo at most
          * MRC__RSP_BITS, rsp_win at most 255 * 128) */
         if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
-        bitmap = mrc__rsp_bits64(c, cack + (uint32_t)soff);
+        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, cack + (uint32_t)soff);
     }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));

@@ -985,7 +985,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
          * floor(rsp_win * pct / 100) is 100 * ooo > rsp_win * pct (no division; both below 2^32: ooo at most
          * MRC__RSP_BITS, rsp_win at most 255 * 128) */
         if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
-        bitmap = mrc__rsp_bits64(c, cack + (uint32_t)soff);
+        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, cack + (uint32_t)soff);
     }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));

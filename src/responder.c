@@ -165,18 +165,9 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_advance_cack(mrc_conn *c) {
  * arrived after a later PSN - cack passed it, or PSNs beyond it are in (beyond a hole: one of the 64 after it). Its own
  * SACK may have been coalesced away (P7, Q6), and the requester may have judged it lost and retransmitted it: that
  * retransmission arrives as a duplicate, and its SACK echoes ts, the copy that arrived first (7.4). O(1). */
-/* Whether one of the 64 PSNs after psn has arrived: mrc__bits64 from psn + 1, as the bits of psn's word above it and
- * those of the next word up to its position (two shifts that never reach 64: no test of the position) */
+/* Whether one of the 64 PSNs after psn has arrived (any 24-bit PSN: the index wraps) */
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_any_after(const mrc_conn *c, uint32_t psn) {
-    uint32_t i = psn & (MRC__RSP_BITS - 1u), sh = i & 63u;
-    uint64_t next = c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)];
-    return ((c->rbits[i >> 6] >> sh >> 1) | (next << (63u - sh))) != 0;
-}
-/* mrc__bits64 of rbits from start (any 24-bit PSN: the index wraps), the next word's share shifted in two steps that
- * never reach 64 (no test of the position) */
-MRC__PRIVATE MRC__INLINE uint64_t mrc__rsp_bits64(const mrc_conn *c, uint32_t start) {
-    uint32_t i = start & (MRC__RSP_BITS - 1u), sh = i & 63u;
-    return (c->rbits[i >> 6] >> sh) | (c->rbits[((i >> 6) + 1u) & (MRC__RSP_BITS / 64u - 1u)] << 1 << (63u - sh));
+    return mrc__bits64(c->rbits, MRC__RSP_BITS, psn + 1u) != 0;
 }
 /* P41 late arrivals: psn remembered with its timestamp ts */
 MRC__PRIVATE MRC__INLINE void mrc__rsp_late(mrc_conn *c, uint32_t psn, uint16_t ts) {

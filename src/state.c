@@ -520,12 +520,11 @@ MRC__PRIVATE MRC__INLINE void mrc__bit_clr(uint64_t *w, uint32_t nbits, uint32_t
     i &= nbits - 1u;
     w[i >> 6] &= ~((uint64_t)1 << (i & 63u));
 }
-/* the 64 bits starting at index start, bit 0 = start */
+/* the 64 bits starting at index start, bit 0 = start (the next word's share shifted in two steps that never reach
+ * 64: no test of the position) */
 MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t start) {
     uint32_t i = start & (nbits - 1u), wi = i >> 6, sh = i & 63u, nw = nbits >> 6;
-    uint64_t v = w[wi] >> sh;
-    if (sh) v |= w[(wi + 1u) & (nw - 1u)] << (64u - sh);
-    return v;
+    return (w[wi] >> sh) | (w[(wi + 1u) & (nw - 1u)] << 1 << (63u - sh));
 }
 MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
 #if defined(__GNUC__) || defined(__clang__)
