@@ -10298,28 +10298,53 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
     const unsigned np = cf->num_ports;
     const bool tseth = cf->tseth;
-    uint32_t k = c->sq_sent, psn = c->snd_nxt, hl, nominal, areq, last, room_w, lim, head = ep->txq_head;
+    const uint32_t k = c->sq_sent, psn0 = c->snd_nxt; /* packet j of the run: packet k + j of the message, PSN
+                                                         * psn0 + j */
+    uint32_t psn = psn0, hl, nominal, areq, last, room_w, lim;
+    const uint32_t h0 = ep->txq_head; /* the txq's head before the run: one pop per packet taken */
+    uint32_t jw = 0; /* the txq's ring slots h0 + 1 .. h0 + jw hold cs (each packet's push): written so far */
+    uint32_t tl = c->txl.tail, pa = c->pkts_since_areq; /* the transmit list's tail and pkts_since_areq, kept here */
     unsigned p = c->plane_rr, j, i;
-    uint64_t infl, cwnd; /* the congestion window's test in locals: nothing else in the run changes them */
+    uint64_t infl, cwnd; /* x->inflight before the run (j packets on: plus j * nominal) and the window: the congestion
+                          * window's test in locals, nothing else in the run changes them */
     uint8_t th[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN]; /* the shared header bytes */
-    uint64_t va;
-    const uint8_t *src;
+    uint64_t va; /* the packet's VA, advanced by plen a packet */
+    const uint8_t *src; /* its payload, too */
     size_t need, room;
     mrc__wr *wr;
     mrc__pblk *bk = (mrc__pblk *)0;
     mrc_txinfo ti0;
-    bool tm = true, sc = true; /* the timer re-arm and the queues' tests still to make */
+    bool tm = true, sc = true, fresh = true; /* the timer re-arm and the queues' tests still to make; fresh: packet j
+                                              * is the first, or in another block than the packet before's (past
+                                              * the first, bk is that block) */
     int w;
-    uint32_t txc, tln = 0; /* c->tx_count, and packets appended to the transmit list in c->txl.n's block, kept here */
-/* what the loop keeps in locals, written back before anything it calls may read it (and at the end): tx_count, the
- * transmit list's length, x->inflight, tlp_base (now once a packet is sent) */
+    uint32_t txc, tln = 0; /* c->tx_count before the run, and packets appended to the transmit list in c->txl.n's
+                            * block, kept here */
+    mrc__sqslot wrs;      /* the record's send-queue slot */
+    uint32_t w8;          /* the PSN's word but the PSN and the A bit */
+/* what the loop keeps in locals, written back before anything it calls may read it (and at the end): tx_count,
+ * x->inflight, sq_sent and snd_nxt (j packets on: j counts the packets whose record is written), tlp_base (now once a
+ * packet is sent), the transmit list's length and tail, pkts_since_areq. The txq's head is h0 plus the pops made:
+ * written where something may queue, or at the end */
 #define MRC__TX_RUN_SYNC()                                                                                             \
     do {                                                                                                               \
-        c->tx_count = txc;                                                                                             \
+        c->tx_count = txc + j;                                                                                         \
         c->txl.n += tln;                                                                                               \
         tln = 0;                                                                                                       \
-        if (x) x->inflight = infl;                                                                                     \
+        if (x) x->inflight = infl + (uint64_t)nominal * j;                                                             \
         if (j) c->tlp_base = now;                                                                                      \
+        c->txl.tail = tl;                                                                                              \
+        c->sq_sent = k + j;                                                                                            \
+        c->snd_nxt = (psn0 + j) & MRC_PSN_MASK;                                                                        \
+        c->pkts_since_areq = pa;                                                                                       \
+    } while (0)
+/* the txq's ring slots of the pushes of the run's packets 1 .. u (the slots past jw: a slot written again holds cs
+ * again), before anything may queue behind them */
+#define MRC__TX_RUN_RING(u)                                                                                            \
+    do {                                                                                                               \
+        uint32_t u_ = (u);                                                                                             \
+        if (u_ > jw + MRC_MAX_CONNS) jw = u_ - MRC_MAX_CONNS;                                                          \
+        while (jw < u_) ep->txq[(h0 + ++jw) % MRC_MAX_CONNS] = cs;                                                     \
     } while (0)
     if (c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail || k == 0) return 0;
     wr = MRC__SQ(c, wr_idx);
@@ -10349,6 +10374,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     infl = x ? x->inflight : 0u;
     txc = c->tx_count;
     cwnd = x ? x->cwnd : ~(uint64_t)0 - nominal;
+    /* the congestion window's test of packet j + 1 (infl then the flight plus j + 1 packets): j below what the room
+     * left takes whole */
+    room_w = MRC__MIN(room_w, cwnd >= infl ? (uint32_t)MRC__MIN((cwnd - infl) / nominal, (uint64_t)room_w) : 0u);
     /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
     mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
     mrc__st4(th + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
@@ -10360,8 +10388,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
                  MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
     MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_RKEY, wr->rkey);
     MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_DMA_LEN, wr->len);
-    va = wr->remote_va;
-    src = wr->buf;
+    va = wr->remote_va + ((uint64_t)k << sh);
+    wrs = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+    w8 = MRC__FW(8, 4, MRC__BTH_TS, tseth ? 1u : 0u);
+    src = wr->buf + ((uint64_t)k << sh);
     areq = cf->ack.request_every;
     MRC_MEMSET(&ti0, 0, sizeof ti0);
     ti0.dscp_class = (uint8_t)(cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
@@ -10377,20 +10407,17 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         mrc_txpkt *e = t;
         uint8_t *buf = e->buf, *q;
         mrc_txinfo *ti = &e->ti;
-        uint32_t a = 0, nxt;
+        uint32_t a = 0;
         uint16_t slot;
         mrc__psnrec *r;
         int rs;
-        /* the first packet, or one in another block than the packet before's (past the first, bk is that block) */
-        const bool fresh = !j || !(psn & (MRC__BLK_PSNS - 1u));
         /* this entry (mrc_endpoint_poll_tx_burst's tests) and this packet (mrc__req_tx_fast's that can change) */
         if (!buf || e->cap < room) break;
-        if (fresh) { /* else the block of the packet before */
+        if (MRC__UNLIKELY(fresh)) { /* else the block of the packet before */
             bk = mrc__blk(c, psn);
             if (!bk && !(ep->pool_nfree | ep->pool_nret)) break;
         }
-        head = (head + 1u) % MRC_MAX_CONNS; /* the call's pop of the txq */
-        if (!j) {
+        if (!j) { /* the call's pop of the txq (one a packet: the head moves on, at the end) */
             ep->txq_len = 0;
             c->in_txq = 0;
         }
@@ -10402,28 +10429,24 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             slot = mrc__evr_at(c, p, c->act_pos[p]++);
         }
         p = p + 1u == np ? 0u : p + 1u;
-        if (areq && ++c->pkts_since_areq >= areq) {
+        if (areq && ++pa >= areq) {
             a = 1;
-            c->pkts_since_areq = 0;
+            pa = 0;
         }
-        MRC_MEMCPY(buf, th, MRC_BTH_LEN + MRC_METH_LEN);
-        mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, tseth ? 1u : 0u) |
-                              MRC__FW(8, 4, MRC__BTH_PSN, psn));
-        q = buf + MRC_BTH_LEN + MRC_METH_LEN;
-        if (tseth) {
-            MRC_MEMCPY(q, th + MRC_BTH_LEN + MRC_METH_LEN, MRC_TSETH_LEN);
-            q += MRC_TSETH_LEN;
-        }
-        MRC__FPUT(q, MRC__RETH_VA, va + ((uint64_t)k << sh));
+        /* BTH, METH and TSETH as shared (without a TSETH, RETH's VA below overwrites its bytes), the PSN's word */
+        MRC_MEMCPY(buf, th, MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN);
+        mrc__st4(buf + 8, w8 | MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+        q = buf + (hl - MRC_RETH_LEN);
+        MRC__FPUT(q, MRC__RETH_VA, va);
         MRC_MEMCPY(q + 8, th + sizeof th - 8, 8); /* RETH's rkey and length */
         MRC_MEMCPY(ti, &ti0, sizeof *ti);
-        if (pf) {
+        if (MRC__UNLIKELY(pf)) {
             mrc__ev_txinfo(c, slot, ti);
         } else {
             ti->port = c->evs[slot].port;
             ti->ev = c->evs[slot].sport;
         }
-        ti->payload = src + ((uint64_t)k << sh);
+        ti->payload = src;
         if (flags & MRC_TX_COPY) {
             MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
             if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
@@ -10431,8 +10454,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         }
         /* commit: as mrc__req_tx_fast's for a middle packet; nxt_ret, set only by acknowledgements, is 0 after the
          * first packet's mrc__pool_enter */
-        if (fresh && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) {
-            ep->txq_head = head; /* what mrc__pool_enter may queue goes behind the pop */
+        if (MRC__UNLIKELY(fresh) && (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret)) {
+            MRC__TX_RUN_RING(j);
+            ep->txq_head = (h0 + j + 1u) % MRC_MAX_CONNS; /* what mrc__pool_enter may queue goes behind the pop */
             c->plane_rr = (uint8_t)p;
             MRC__TX_RUN_SYNC();
             mrc__pool_enter(c, psn);
@@ -10440,89 +10464,104 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
             sc = true; /* a block handed to a waiting QP queues it */
         }
         r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
-        r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
+        r->wr = wrs;
         r->ev_lost = 0;
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
         bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
         r->ev = (mrc__evslot)slot;
         r->flags = MRC__PR_INFLIGHT;
-        r->txseq = (mrc__txseq)txc++;
-        if (!fresh) { /* the tail is the packet before, in bk */
-            bk->rec[(psn - 1u) & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+        r->txseq = (mrc__txseq)(txc + j);
+        if (MRC__LIKELY(!fresh)) { /* the tail is the packet before, in bk */
+            r[-1].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
             r->prev = (mrc__recidx)((psn - 1u) & (MRC_MAX_INFLIGHT - 1u));
-            c->txl.tail = psn;
+            tl = psn;
             tln++;
-        } else if ((c->txl.n + tln) && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
-            bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
-            r->prev = (mrc__recidx)(c->txl.tail & (MRC_MAX_INFLIGHT - 1u));
-            c->txl.tail = psn;
+        } else if ((c->txl.n + tln) && !((tl ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false) */
+            bk->rec[tl & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
+            r->prev = (mrc__recidx)(tl & (MRC_MAX_INFLIGHT - 1u));
+            tl = psn;
             c->txl.n++;
         } else {
             c->txl.n += tln;
+            c->txl.tail = tl;
             tln = 0;
             mrc__plist_push(c, &c->txl, psn, r, false);
+            tl = c->txl.tail;
         }
-        infl += nominal; /* mrc__cc_on_send (x->inflight); c's at the end (nothing in the run reads them) */
-#ifdef MRC_ENABLE_TRACE
-        MRC__TX_RUN_SYNC(); /* (j is the packets before this one: tlp_base is written below) */
-        c->tlp_base = now;
-        mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
-#endif
-        MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | psn, ti->ev);
-        c->sq_sent = ++k;
-        c->snd_nxt = nxt = MRC__PSN_INC(psn);
-        e->len = (int)need;
+        /* mrc__cc_on_send (x->inflight) and the transmission count, sq_sent and snd_nxt: through j (c's flight and
+         * counters at the end: nothing in the run reads them) */
         j++;
-        if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
-            MRC__TX_RUN_SYNC();
-            mrc__req_timers_tx(c, now);
-            tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
-        }
-        if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
-            c->plane_rr = (uint8_t)p;
-            MRC__TX_RUN_SYNC();
-            mrc__sched_ctl(c);
-            if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
-                ep->txq_head = head;
-                goto done;
+        psn = MRC__PSN_INC(psn);
+#ifdef MRC_ENABLE_TRACE
+        MRC__TX_RUN_SYNC();
+        c->sq_sent = k + j - 1u; /* (as the single call's trace sees them) */
+        c->snd_nxt = (psn - 1u) & MRC_PSN_MASK;
+        mrc__tx_run_count(c, 1u, nominal, plen, hl + plen + pad); /* the hook may read them */
+        MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_WRITE_MIDDLE << 24) | ((psn - 1u) & MRC_PSN_MASK), ti->ev);
+        c->sq_sent = k + j;
+        c->snd_nxt = psn;
+#endif
+        e->len = (int)need;
+        if (MRC__UNLIKELY(tm | sc)) {
+            if (tm) { /* after a re-arm that leaves the RTO and the TLP armed, the next ones keep them (P36) */
+                MRC__TX_RUN_SYNC();
+                mrc__req_timers_tx(c, now);
+                tm = c->rto_deadline == MRC_TIME_NEVER || c->tlp_deadline == MRC_TIME_NEVER || c->tlp_ahead;
+            }
+            if (sc) { /* only the first packet, or a pool block handed over, can queue anything */
+                c->plane_rr = (uint8_t)p;
+                MRC__TX_RUN_SYNC();
+                mrc__sched_ctl(c);
+                if (c->in_txq) { /* queued again while it sent (as mrc__req_tx_fast) */
+                    MRC__TX_RUN_RING(j - 1u);
+                    ep->txq_head = (h0 + j) % MRC_MAX_CONNS;
+                    goto done;
+                }
             }
         }
-        /* mrc__req_tx_fast's requeue: packet k is next (mrc__cc_fits with something in flight); the run goes on only
-         * where it is queued alone. Below room_w it is inside the window, a middle packet and an entry of the run. */
-        if (MRC__LIKELY(j < room_w && (nxt & (MRC__BLK_PSNS - 1u)) && infl + nominal <= cwnd)) {
+        /* mrc__req_tx_fast's requeue: packet k + j (PSN psn) is next (mrc__cc_fits with something in flight); the run
+         * goes on only where it is queued alone. Below room_w it is inside the window, a middle packet, an entry of
+         * the run and inside the congestion window. */
+        if (MRC__LIKELY(j < room_w && (psn & (MRC__BLK_PSNS - 1u)))) {
             w = MRC__NEW_OK;
+            fresh = false;
         } else {
-            if (k < last && (nxt & (MRC__BLK_PSNS - 1u))) {
-                w = (uint32_t)mrc_psn_diff(nxt, c->win_base) >= c->win_psns ? MRC__NEW_NO
-                    : infl + nominal <= cwnd                                ? MRC__NEW_OK
+            if (k + j < last && (psn & (MRC__BLK_PSNS - 1u))) {
+                w = (uint32_t)mrc_psn_diff(psn, c->win_base) >= c->win_psns ? MRC__NEW_NO
+                    : infl + (uint64_t)nominal * (j + 1u) <= cwnd           ? MRC__NEW_OK
                                                                             : MRC__NEW_CWND;
             } else {
                 c->plane_rr = (uint8_t)p;
                 MRC__TX_RUN_SYNC();
                 w = mrc__req_new(c);
             }
-            if (w != MRC__NEW_OK || k >= last || j == lim) goto requeue;
+            if (w != MRC__NEW_OK || k + j >= last || j == lim) goto requeue;
+            fresh = !(psn & (MRC__BLK_PSNS - 1u));
         }
         if (sc) {
             sc = false;
             if (ep->epq_len | ep->ctq_len | ep->txq_len) goto requeue;
         }
-        ep->txq[head] = cs; /* mrc__sched_txq's push: the next pop takes it */
-        psn = nxt;
+        /* mrc__sched_txq's push, which the next pop takes: ring slot h0 + j, written later (MRC__TX_RUN_RING) */
+        va += plen;
+        src += plen;
     }
     if (j) { /* stopped before entry j: queued as the last packet left it */
+        MRC__TX_RUN_RING(j);
         ep->txq_len = 1;
         c->in_txq = 1;
     }
-    ep->txq_head = head;
+    ep->txq_head = (h0 + j) % MRC_MAX_CONNS;
     goto done;
 requeue:
-    ep->txq_head = head;
+    MRC__TX_RUN_RING(j - 1u);
+    ep->txq_head = (h0 + j) % MRC_MAX_CONNS;
     c->plane_rr = (uint8_t)p;
     MRC__TX_RUN_SYNC();
     mrc__sched_txq(c, w);
 done:
     MRC__TX_RUN_SYNC();
+#undef MRC__TX_RUN_RING
 #undef MRC__TX_RUN_SYNC
     c->plane_rr = (uint8_t)p;
 #ifndef MRC_ENABLE_TRACE
