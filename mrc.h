@@ -5047,7 +5047,7 @@ MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
 #define MRC__SHUFFLE_BELOW(n) (unsigned)mrc__rand_below(c->ep, n)
 #endif
         MRC_ASSERT((unsigned)c->seg[p] + j <= c->ev_count);
-        for (i = j; i-- > 1;) {
+        for (i = j - 1u; i; i--) {
             unsigned b = MRC__SHUFFLE_BELOW(i + 1u);
             mrc__evslot t = ring[b];
             ring[b] = ring[i];
