@@ -9723,6 +9723,22 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__ri_word(const mrc_rxinfo *ri) {
     MRC_MEMCPY(&w, ri, 4);
     return w;
 }
+/* P37 bursts: the most packets one receive run takes (a burst of more is taken in runs of this many): the PSNs a run
+ * merges into a SACK span less than a quarter of the PSN space */
+#define MRC__RUN_MAX (1u << 22)
+/* mrc__rsp_fast_run's merges of the PSNs mf .. ml (increasing, spanning less than MRC__RUN_MAX) into the tail, as
+ * mrc__ctl_push's merges one by one leave lo and hi: lo moves to the first merged PSN at or before it, if any (then it
+ * stays: the next ones are after it), and never later - exact while lo is less than MRC__RUN_MAX before the run's
+ * first PSN (the difference cannot wrap; lazy); hi moves to each PSN at or after it, so to ml once one reached it */
+#define MRC__RUN_TAIL()                                                                                                \
+    do {                                                                                                               \
+        if (merged) {                                                                                                  \
+            int32_t d_ = mrc_psn_diff(tail->hi, mf);                                                                   \
+            if (mrc_psn_diff(tail->lo, mf) >= 0) tail->lo = mf;                                                        \
+            if (d_ <= 0 || ((ml - mf) & MRC_PSN_MASK) >= (uint32_t)d_) tail->hi = ml;                                  \
+            merged = false;                                                                                            \
+        }                                                                                                              \
+    } while (0)
 /* P37 bursts: a run of in-order data packets to one QP (a NIC's receive burst of one flow), from
  * mrc_endpoint_recv_burst for a Write without an immediate. Each packet is checked as mrc_endpoint_recv_burst,
  * mrc__recv_one and mrc__rsp_fast_data check it, and if it is the next PSN of a QP with nothing out of order, without
@@ -9736,7 +9752,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
                                                       mrc_time now) {
     const mrc_config *cf = &ep->cfg;
     mrc_conn *c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
-    const mrc_rxpkt *k0 = k, *end = k + n, *kl = (const mrc_rxpkt *)0; /* kl: the last packet taken */
+    const mrc_rxpkt *k0 = k, *end = k + MRC__MIN(n, MRC__RUN_MAX), *kl = (const mrc_rxpkt *)0; /* kl: the last taken */
     mrc__ctl *tail; /* the control queue's tail, a plain SACK a SACK merges into (0: the queue is empty or it is not) */
     uint32_t mtu, qpn, rkey_ok = 0;
     const mrc__mr *mr_ok = (const mrc__mr *)0; /* the region rkey_ok names */
@@ -9749,6 +9765,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
                           tests */
     size_t off_like = 0; /* kl's payload offset */
     uint32_t ri_mask, ri_like = 0; /* the receive flags' bytes but the port (the planes take turns), and kl's */
+    /* the SACK merges into the tail (mrc__ctl_push's), made at the end: mf and ml the first and last PSNs merged since
+     * (merged), lazy where that is exact (MRC__RUN_TAIL) */
+    uint32_t mf = 0, ml = 0;
+    bool merged = false, lazy;
     /* (a QP's first packet of the burst queues its deferred work: where that flushes the full queue, the flush may
      * wake this QP's requester half - mrc__rsp_fast_data then takes the packet, and the run waits for the next one) */
     if (!c || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS) ||
@@ -9767,6 +9787,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     /* a SACK it owes can be merged into the tail, or written into the empty queue (with the requester half idle: it
      * stays so, nothing here changes it); else the packet path takes that packet */
     sack_ok = tail || (c->ctlq_head == c->ctlq_tail && mrc__req_idle(c));
+    lazy = !tail || mrc_psn_diff(tail->lo, MRC__PSN_INC(c->cack)) > -(int32_t)MRC__RUN_MAX;
     /* an immediate waiting in the stash for cack to pass its message (none stashed here: only mrc__rsp_deliver_imms,
      * which the run calls, changes that) */
     imm_wait = (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) != 0;
@@ -9785,7 +9806,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         psn = MRC__PSN_INC(c->cack);
         if ((mrc__ld4(pkt + 8) & (0xA0000000u | MRC_PSN_MASK)) != psn) break;
         q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
-        if (MRC__FX(pkt, MRC__BTH_TS)) {
+        if (MRC__LIKELY(MRC__FX(pkt, MRC__BTH_TS))) {
             pts = (uint16_t)MRC__FX(q, MRC__TSETH_TS);
             q += MRC_TSETH_LEN;
         }
@@ -9794,10 +9815,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
          * headers' length, RETH rkey and length; only the PSN, the timestamp and the VA differ): every test below
          * but the region's bounds has its answer (what they read of the QP, the MSN expected, moves only at a
          * message's last packet, and nothing else in the run changes it: immediates stashed excepted) */
-        if (like && len == kl->len && off == off_like && (mrc__ri_word(&k->ri) & ri_mask) == ri_like &&
-            k->ri.port - 1u < cf->num_ports && !MRC_MEMCMP(pkt, kl->pkt, 8) &&
-            !MRC_MEMCMP(pkt + MRC_BTH_LEN, kl->pkt + MRC_BTH_LEN, MRC_METH_LEN) &&
-            !MRC_MEMCMP(q + 8, kl->pkt + off - 8, 8)) {
+        if (MRC__LIKELY(like && len == kl->len && off == off_like && (mrc__ri_word(&k->ri) & ri_mask) == ri_like &&
+                        k->ri.port - 1u < cf->num_ports && !MRC_MEMCMP(pkt, kl->pkt, 8) &&
+                        !MRC_MEMCMP(pkt + MRC_BTH_LEN, kl->pkt + MRC_BTH_LEN, MRC_METH_LEN) &&
+                        !MRC_MEMCMP(q + 8, kl->pkt + off - 8, 8))) {
             op = pkt[0];
             last = false;
             plen = mtu;
@@ -9860,6 +9881,9 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         ts = pts;
         lens += len;
         plens += plen;
+#ifdef MRC_ENABLE_TRACE
+        MRC__RUN_TAIL(); /* the hook sees the tail as the packets before left it */
+#endif
         MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, k->ri.port);
         if (epoch) {
             mrc__rsp_epoch(ep, c, now);
@@ -9880,8 +9904,14 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
             if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
         } else {
             if (tail) { /* mrc__ctl_push's merge */
-                if (mrc_psn_diff(tail->lo, psn) >= 0) tail->lo = psn;
-                if (mrc_psn_diff(tail->hi, psn) <= 0) tail->hi = psn;
+                if (MRC__LIKELY(lazy)) {
+                    if (!merged) mf = psn;
+                    merged = true;
+                    ml = psn;
+                } else {
+                    if (mrc_psn_diff(tail->lo, psn) >= 0) tail->lo = psn;
+                    if (mrc_psn_diff(tail->hi, psn) <= 0) tail->hi = psn;
+                }
             } else { /* into the empty queue, as mrc__rsp_fast_data */
                 tail = &c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)];
                 tail->lo = tail->hi = psn;
@@ -9901,6 +9931,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     }
     if (kl) {
         uint32_t m = (uint32_t)(kl - k0) + 1u, j;
+        MRC__RUN_TAIL();
         if (rc)
             for (j = 0; j < m; j++) rc[j] = MRC_OK;
         if (tail_new) mrc__rsp_run_tail(tail, kl, ts);
@@ -9919,6 +9950,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
     }
     return (unsigned)(k - k0);
 }
+#undef MRC__RUN_TAIL
+#undef MRC__RUN_MAX
 #endif
 
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
