@@ -10557,6 +10557,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     size_t need;
     bool last, imm;
     int slot, w;
+    unsigned avoid, pos;
     if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due) return 0;
     bk = mrc__blk(c, psn);
     r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
@@ -10575,14 +10576,31 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     if ((!c->rtx_force && !mrc__cc_fits(x, nominal, now)) || ((flags & MRC_TX_COPY) && cap < need)) return 0;
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: the pacing clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
-    if (!(c->n_act[p] | c->n_skip[p])) { /* mrc__ev_pick finds an EV if any plane has one */
-        unsigned i;
-        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+    avoid = r->ev; /* a retransmission avoids its last EV */
+    pos = c->act_pos[p];
+    if (pos < c->n_act[p] && (c->n_act[p] > 1u || mrc__evr_at(c, p, pos) != avoid)) {
+        /* mrc__ev_pick(c, avoid) in line where its first plane serves it without a new round (an EV of the round
+         * pending, and another active one if that is the EV to avoid): its oldest recycled EV, else the next of its
+         * rotation (swapped with the one after it, or the first, when that is the EV to avoid); else the call */
+        int rs;
+        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, (int)avoid)) >= 0) {
+            slot = rs;
+        } else {
+            if (mrc__evr_at(c, p, pos) == avoid) mrc__evr_swap(c, p, pos, pos + 1u < c->n_act[p] ? pos + 1u : 0u);
+            slot = mrc__evr_at(c, p, pos);
+            c->act_pos[p] = (uint16_t)(pos + 1u);
         }
-        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+    } else {
+        if (!(c->n_act[p] | c->n_skip[p])) { /* mrc__ev_pick finds an EV if any plane has one */
+            unsigned i;
+            for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+            }
+            if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+        }
+        slot = mrc__ev_pick(c, (int)avoid);
+        MRC_ASSERT(slot >= 0);
     }
-    slot = mrc__ev_pick(c, (int)r->ev); /* a retransmission avoids its last EV */
-    MRC_ASSERT(slot >= 0);
 
     opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
              : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
