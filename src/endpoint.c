@@ -1629,6 +1629,153 @@ done:
     return j;
 }
 #endif
+#if MRC__TX_RUN
+/* ---- a retransmission: the fast path (docs/PROTOCOL.md P22 fast paths) ---------------------------------------------
+ * mrc__poll_req's common case after mrc__req_tx_fast declined a QP for its retransmission queue: a QP in RTS with no
+ * probe due sends the head of its retransmission queue, inside the congestion window (or forced), with no record in
+ * flight old enough for mrc__txl_reserve to judge lost and an EV in some plane's rotation (so mrc__ev_pick finds one:
+ * the retransmission's last EV too when it is all a plane has, and that plane the only one with EVs). It does what
+ * mrc__poll_req, mrc__req_tx's retransmission, mrc__req_emit_data and mrc__sched_tx do then, in the same order, built
+ * for speed (mrc__poll_req and what only it calls are built for size: MRC__COLD), with the record's message and
+ * packet read once, the headers stored as mrc__req_emit_data stores them, the queue's head unlinked in line and the
+ * timers as mrc__req_tx_fast leaves them (mrc__req_timers_tx: no deadline but the RTO and the TLP moved). Where speed
+ * is asked for only (as the transmit runs): under gcc -Os every retransmission takes mrc__poll_req. Every check comes
+ * before any state changes: 0 = not this case (the general code runs), else the bytes written. */
+MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags,
+                                                 mrc_txinfo *ti, mrc_time now) {
+    mrc_endpoint *ep = c->ep;
+    const mrc_config *cf = &ep->cfg;
+    uint32_t psn = c->rtxq.head, sh = c->mtu_shift, wr_idx, k, plen, pad, hl, nominal, opcode, a;
+    unsigned p = c->plane_rr, cls;
+    mrc__ccx *x = mrc__conn_ccx(c);
+    mrc__pblk *bk;
+    mrc__psnrec *r;
+    mrc__wr *wr;
+    uint8_t *q;
+    size_t need;
+    bool last, imm;
+    int slot, w;
+    unsigned avoid, pos;
+    if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due) return 0;
+    bk = mrc__blk(c, psn);
+    r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
+    MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
+    wr = &c->sq[r->wr];
+    wr_idx = mrc__wr_index(c, r->wr);
+    k = (psn - wr->first_psn) & MRC_PSN_MASK;
+    /* mrc__req_emit_data's packet k: the last when the next would start at or past len */
+    last = wr->len <= ((uint64_t)(k + 1u) << sh);
+    imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    plen = last ? wr->len - (uint32_t)((uint64_t)k << sh) : 1u << sh;
+    pad = (4u - (plen & 3u)) & 3u;
+    hl = mrc__data_hdr_len(c, imm);
+    nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
+    need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
+    if ((!c->rtx_force && !mrc__cc_fits(x, nominal, now)) || ((flags & MRC_TX_COPY) && cap < need)) return 0;
+    if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: the pacing clock */
+    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    avoid = r->ev; /* a retransmission avoids its last EV */
+    pos = c->act_pos[p];
+    if (pos < c->n_act[p] && (c->n_act[p] > 1u || mrc__evr_at(c, p, pos) != avoid)) {
+        /* mrc__ev_pick(c, avoid) in line where its first plane serves it without a new round (an EV of the round
+         * pending, and another active one if that is the EV to avoid): its oldest recycled EV, else the next of its
+         * rotation (swapped with the one after it, or the first, when that is the EV to avoid); else the call */
+        int rs;
+        c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);
+        if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, (int)avoid)) >= 0) {
+            slot = rs;
+        } else {
+            if (mrc__evr_at(c, p, pos) == avoid) mrc__evr_swap(c, p, pos, pos + 1u < c->n_act[p] ? pos + 1u : 0u);
+            slot = mrc__evr_at(c, p, pos);
+            c->act_pos[p] = (uint16_t)(pos + 1u);
+        }
+    } else {
+        if (!(c->n_act[p] | c->n_skip[p])) { /* mrc__ev_pick finds an EV if any plane has one */
+            unsigned i;
+            for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
+            }
+            if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
+        }
+        slot = mrc__ev_pick(c, (int)avoid);
+        MRC_ASSERT(slot >= 0);
+    }
+
+    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
+             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
+    a = last;
+    if (cf->ack.request_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= cf->ack.request_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    }
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
+                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_RTX, 1u) |
+                          MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+    if (cf->tseth) {
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
+    }
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+
+    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM;
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = cf->dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+
+    /* commit: mrc__req_emit_data's for a retransmission (mrc__rtxq_remove of the queue's head in line), then
+     * mrc__req_tx's */
+    if (c->rtxq.n > 1u) c->rtxq.head = mrc__link_psn(c, r->next);
+    c->rtxq.n--;
+    r->flags = (uint8_t)((r->flags & ~(MRC__PR_QUEUED | MRC__PR_LOST)) | MRC__PR_RTX | MRC__PR_INFLIGHT);
+    c->st.tx_rtx++;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    r->ev = (mrc__evslot)slot;
+    r->txseq = (mrc__txseq)c->tx_count++;
+    mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
+    c->cc_inflight += nominal; /* mrc__cc_on_send */
+    if (x) x->inflight += nominal;
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal;
+    c->tlp_base = now;
+    MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
+    c->rtx_force = 0;
+    mrc__req_timers_tx(c, now); /* rto_start if the RTO starts (mrc__req_emit_data's) */
+    /* mrc__poll_req's mrc__sched_tx (c is in RTS with no probe due) */
+    mrc__sched_ctl(c);
+    if (!c->in_txq) {
+        w = mrc__req_rtx(c);
+        mrc__sched_txq(c, w == MRC__NEW_NO ? mrc__req_new(c) : w);
+    }
+    return (int)need;
+}
+#endif
 /* mrc__poll_tx's cold parts, out of line so that the per-packet code stays small (gcc would inline each once-called
  * handler into mrc__poll_tx): the endpoint operations, a control packet the SACK fast path does not build (a NACK, a
  * SACK with a probe answer), a requester packet the transmit fast path does not send (a retransmission, a probe).
@@ -1716,6 +1863,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         c->in_txq = 0;
 #if MRC_FAST_PATH
         n = mrc__req_tx_fast(c, buf, cap, flags, ti, now); /* 0: not its common case; else c is requeued too */
+#if MRC__TX_RUN
+        if (n == 0 && c->rtxq.n) n = mrc__req_rtx_fast(c, buf, cap, flags, ti, now); /* a retransmission */
+#endif
         if (n > 0) {
             ep->st.tx_pkts++;
             ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
