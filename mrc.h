@@ -3323,8 +3323,9 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
  * timer calls keep it in line) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now) { return mrc__clock(ep, now); }
 /* ... and mrc__deadline_add for rare timers - the endpoint operations', the probe clock's (mrc__evp_arm), a congestion
- * context's last-hop mark and sub-packet pacing: in line in those seven places it cost 76 B of Cortex-M4 code more
- * (out of line everywhere, -564 B, it cost the per-packet paths 12.2 Cortex-M4 and 17 x86-64 instructions) */
+ * context's last-hop mark and sub-packet pacing: in line in those seven places it cost 76 B of Cortex-M4 code more;
+ * the EV policy's, on losses and its own timers (sweeps, host losses, a silent plane, verification and probe rounds),
+ * 64 B more (out of line everywhere, -564 B, it cost the per-packet paths 12.2 Cortex-M4 and 17 x86-64 instructions) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) { return mrc__deadline_add(t, dt); }
 /* every port of the endpoint, as a 1-based mask (bit p - 1 for port p) */
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
@@ -5752,7 +5753,7 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_ctl(c->port_ok[p], 2u * c->srtt))
             return true;
     return false;
 }
@@ -5787,7 +5788,7 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     uint32_t age;
     uint64_t held0;
     if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+    if (c->sw_at && ep->now < mrc__deadline_ctl(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }
@@ -5879,7 +5880,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
         mrc__probe *p = &c->probes[i];
         mrc_time t;
         if (p->kind != MRC__PROBE_VER || ((c->probes_due >> i) & 1u)) continue;
-        t = mrc__deadline_add(c->probe_sent[i], to);
+        t = mrc__deadline_ctl(c->probe_sent[i], to);
         if (t > now) {
             if (t < c->ver_deadline) c->ver_deadline = t;
             continue;
@@ -5984,7 +5985,7 @@ MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c) {
 }
 MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
     mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
-    if (!c->hl_at || mrc__deadline_add(c->hl_at, w) < sent) return false;
+    if (!c->hl_at || mrc__deadline_ctl(c->hl_at, w) < sent) return false;
     mrc__ev_unhold(c, slot);
     mrc__ev_count(&c->st.ev_loss_host);
     return true;
@@ -6061,7 +6062,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     else if (failed && c->evp_backoff < (c->nopath_deadline != MRC_TIME_NEVER ? MRC__EVP_NOPATH_BACKOFF : 10u))
         c->evp_backoff++;
     c->evp_answered = 0;
-    if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
+    if (out || c->n_bad) c->evp_deadline = mrc__deadline_ctl(now, mrc__evp_interval(c));
 }
 /* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
@@ -8118,6 +8119,21 @@ MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
     return 0xFFFF;
 }
+/* An endpoint request answered (EP_RESPONSE, with its port and round trip) or timed out (EP_TIMEOUT): its slot freed
+ * and the controller told (one copy of the event's building for both) */
+MRC__PRIVATE void mrc__epreq_done(mrc_endpoint *ep, mrc__epreq *q, uint16_t type, uint8_t port, uint32_t rtt) {
+    mrc_event e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.type = type;
+    e.status = type == MRC_EVT_EP_TIMEOUT ? MRC_ERR_DROP : MRC_OK;
+    e.req_id = q->req_id;
+    e.op = q->op;
+    e.port = port;
+    e.peer = q->peer;
+    e.rtt_ns = rtt;
+    q->deadline = MRC_TIME_NEVER;
+    mrc__notify(ep, &e);
+}
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
     uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
     unsigned i;
@@ -8172,20 +8188,11 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        mrc_event e;
         if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->op != k->eeth.op || q->peer != ri->peer)
             continue;
         ep->st.ep_rsp_rx++;
-        MRC_MEMSET(&e, 0, sizeof e);
-        e.type = MRC_EVT_EP_RESPONSE;
-        e.req_id = req_id;
-        e.op = q->op;
-        e.port = ri->port;
-        e.peer = ri->peer;
-        e.rtt_ns = (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu);
-        q->deadline = MRC_TIME_NEVER;
+        mrc__epreq_done(ep, q, MRC_EVT_EP_RESPONSE, ri->port, (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu));
         mrc__ep_rearm(ep);
-        mrc__notify(ep, &e);
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
         return MRC_OK;
     }
@@ -8202,17 +8209,9 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        mrc_event e;
         if (q->deadline > now) continue;
-        MRC_MEMSET(&e, 0, sizeof e);
-        e.type = MRC_EVT_EP_TIMEOUT;
-        e.status = MRC_ERR_DROP;
-        e.req_id = q->req_id;
-        e.op = q->op;
-        e.peer = q->peer;
-        q->deadline = MRC_TIME_NEVER;
         ep->st.ep_timeouts++;
-        mrc__notify(ep, &e);
+        mrc__epreq_done(ep, q, MRC_EVT_EP_TIMEOUT, 0, 0);
     }
     for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
         mrc__psureq *q = &ep->psureq[i];
@@ -10672,7 +10671,7 @@ MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
 }
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now); /* out of line: rarer than packets (-12 B Cortex-M4) */
     while (ep->heap_len && ep->conns[ep->heap[0]]->deadline <= now) {
         mrc_conn *c = ep->conns[ep->heap[0]];
         mrc__req_tlp_exact(c); /* P36 lazy deadlines: a transmission may have left it early */

@@ -217,6 +217,21 @@ MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
     return 0xFFFF;
 }
+/* An endpoint request answered (EP_RESPONSE, with its port and round trip) or timed out (EP_TIMEOUT): its slot freed
+ * and the controller told (one copy of the event's building for both) */
+MRC__PRIVATE void mrc__epreq_done(mrc_endpoint *ep, mrc__epreq *q, uint16_t type, uint8_t port, uint32_t rtt) {
+    mrc_event e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.type = type;
+    e.status = type == MRC_EVT_EP_TIMEOUT ? MRC_ERR_DROP : MRC_OK;
+    e.req_id = q->req_id;
+    e.op = q->op;
+    e.port = port;
+    e.peer = q->peer;
+    e.rtt_ns = rtt;
+    q->deadline = MRC_TIME_NEVER;
+    mrc__notify(ep, &e);
+}
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
     uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
     unsigned i;
@@ -271,20 +286,11 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        mrc_event e;
         if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->op != k->eeth.op || q->peer != ri->peer)
             continue;
         ep->st.ep_rsp_rx++;
-        MRC_MEMSET(&e, 0, sizeof e);
-        e.type = MRC_EVT_EP_RESPONSE;
-        e.req_id = req_id;
-        e.op = q->op;
-        e.port = ri->port;
-        e.peer = ri->peer;
-        e.rtt_ns = (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu);
-        q->deadline = MRC_TIME_NEVER;
+        mrc__epreq_done(ep, q, MRC_EVT_EP_RESPONSE, ri->port, (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu));
         mrc__ep_rearm(ep);
-        mrc__notify(ep, &e);
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
         return MRC_OK;
     }
@@ -301,17 +307,9 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        mrc_event e;
         if (q->deadline > now) continue;
-        MRC_MEMSET(&e, 0, sizeof e);
-        e.type = MRC_EVT_EP_TIMEOUT;
-        e.status = MRC_ERR_DROP;
-        e.req_id = q->req_id;
-        e.op = q->op;
-        e.peer = q->peer;
-        q->deadline = MRC_TIME_NEVER;
         ep->st.ep_timeouts++;
-        mrc__notify(ep, &e);
+        mrc__epreq_done(ep, q, MRC_EVT_EP_TIMEOUT, 0, 0);
     }
     for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
         mrc__psureq *q = &ep->psureq[i];
