@@ -166,7 +166,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_fulfil(mrc__ccx *x, mrc_time no
  * path (mrc__req_sack_fast) */
 MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
-    uint64_t newly = s->newly, w0 = x->cwnd;
+    uint64_t newly = s->newly, w0 = x->cwnd, per = UINT64_MAX; /* inc per byte acked; MAX: none */
     bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30 last-hop trim mark: marked, or soon after
                                                                            a last-hop trim */
     x->achieved += newly;
@@ -182,7 +182,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
     }
     if (mrc__nscc_qa(c, x, false, ecn, delay, now)) return;
     if (!ecn && delay >= x->p.target) { /* fair increase */
-        mrc__inc_add(&x->inc, x->p.fi, newly);
+        per = x->p.fi;
         x->fast = 0;
     } else if (!ecn) { /* proportional increase, or fast increase while the delay stays under 1 us */
         if (delay < 1000u) {
@@ -197,7 +197,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
             c->st.cc_fast++;
         } else {
             x->fast = 0;
-            mrc__inc_add(&x->inc, ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16, newly);
+            per = ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16;
         }
     } else if (delay >= x->p.target) { /* multiplicative decrease, at most once per base RTT */
         uint32_t avg = mrc__avg_delay(x);
@@ -208,6 +208,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
             c->st.cc_md++;
         }
     } /* ECN below target: the EV is avoided (SKIP), the window stays */
+    if (per != UINT64_MAX) mrc__inc_add(&x->inc, per, newly); /* one copy of it for both increases */
     mrc__cc_clamp(x);
     if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) mrc__nscc_fulfil(x, now);
     /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,
