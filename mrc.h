@@ -4317,10 +4317,15 @@ MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4;
  * otherwise promote implicitly (-Wdouble-promotion), and the values compare the same either way. */
 MRC__PRIVATE uint32_t mrc__f2u32(float f) { return (double)f < 4294967040.0 ? (uint32_t)f : 0xFFFFFFFFu; }
 #endif
-MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
-/* inc += a * b, saturating at INT64_MAX (inc never goes negative) */
+/* a x b, saturating; out of line (the set-up's scaling and the rare wide operands of mrc__inc_add share it) */
+MRC__PRIVATE MRC__NOINLINE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) {
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+/* inc += a * b, saturating at INT64_MAX (inc never goes negative). Operands of 32 bits (the bytes a SACK newly
+ * acknowledges always are; the increase per byte nearly always) cannot overflow: one 32 x 32 multiplication. */
 MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
-    uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
+    uint64_t d = (a | b) >> 32 ? mrc__mul_sat(a, b) : (uint64_t)(uint32_t)a * (uint32_t)b;
+    d = MRC__MIN(d, (uint64_t)INT64_MAX);
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
