@@ -431,7 +431,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             MRC_MEMSET(&e, 0, sizeof e);
             e.op = k->op;
             e.port_status_mask = k->mask;
-            e.tx_timestamp = mrc__ts(ep, now);
+            e.tx_timestamp = mrc__ts_ctl(ep, now);
             e.ftype = 1;
             n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
             if ((q = mrc__epreq_find(ep, k->req_id, k->op, k->peer)) != (mrc__epreq *)0)
