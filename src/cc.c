@@ -28,10 +28,15 @@ MRC__PRIVATE uint32_t mrc__avg_delay(const mrc__ccx *x) { return x->avg_q4 >> 4;
  * otherwise promote implicitly (-Wdouble-promotion), and the values compare the same either way. */
 MRC__PRIVATE uint32_t mrc__f2u32(float f) { return (double)f < 4294967040.0 ? (uint32_t)f : 0xFFFFFFFFu; }
 #endif
-MRC__PRIVATE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
-/* inc += a * b, saturating at INT64_MAX (inc never goes negative) */
+/* a x b, saturating; out of line (the set-up's scaling and the rare wide operands of mrc__inc_add share it) */
+MRC__PRIVATE MRC__NOINLINE uint64_t mrc__mul_sat(uint64_t a, uint64_t b) {
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+/* inc += a * b, saturating at INT64_MAX (inc never goes negative). Operands of 32 bits (the bytes a SACK newly
+ * acknowledges always are; the increase per byte nearly always) cannot overflow: one 32 x 32 multiplication. */
 MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
-    uint64_t d = MRC__MIN(mrc__mul_sat(a, b), (uint64_t)INT64_MAX);
+    uint64_t d = (a | b) >> 32 ? mrc__mul_sat(a, b) : (uint64_t)(uint32_t)a * (uint32_t)b;
+    d = MRC__MIN(d, (uint64_t)INT64_MAX);
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
@@ -166,7 +171,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_fulfil(mrc__ccx *x, mrc_time no
  * path (mrc__req_sack_fast) */
 MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     uint32_t delay;
-    uint64_t newly = s->newly, w0 = x->cwnd;
+    uint64_t newly = s->newly, w0 = x->cwnd, per = UINT64_MAX; /* inc per byte acked; MAX: none */
     bool ecn = s->ecn || MRC__UNLIKELY(s->rtt && now < x->lh_mark_end); /* P30 last-hop trim mark: marked, or soon after
                                                                            a last-hop trim */
     x->achieved += newly;
@@ -182,7 +187,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
     }
     if (mrc__nscc_qa(c, x, false, ecn, delay, now)) return;
     if (!ecn && delay >= x->p.target) { /* fair increase */
-        mrc__inc_add(&x->inc, x->p.fi, newly);
+        per = x->p.fi;
         x->fast = 0;
     } else if (!ecn) { /* proportional increase, or fast increase while the delay stays under 1 us */
         if (delay < 1000u) {
@@ -197,7 +202,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
             c->st.cc_fast++;
         } else {
             x->fast = 0;
-            mrc__inc_add(&x->inc, ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16, newly);
+            per = ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16;
         }
     } else if (delay >= x->p.target) { /* multiplicative decrease, at most once per base RTT */
         uint32_t avg = mrc__avg_delay(x);
@@ -208,6 +213,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
             c->st.cc_md++;
         }
     } /* ECN below target: the EV is avoided (SKIP), the window stays */
+    if (per != UINT64_MAX) mrc__inc_add(&x->inc, per, newly); /* one copy of it for both increases */
     mrc__cc_clamp(x);
     if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) mrc__nscc_fulfil(x, now);
     /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,

@@ -1920,7 +1920,7 @@ MRC_API mrc_time mrc_endpoint_next_deadline(const mrc_endpoint *ep) {
 }
 MRC_API int mrc_endpoint_on_timeout(mrc_endpoint *ep, mrc_time now) {
     if (!ep) return MRC_ERR_INVAL;
-    now = mrc__clock(ep, now);
+    now = mrc__clock_ctl(ep, now); /* out of line: rarer than packets (-12 B Cortex-M4) */
     while (ep->heap_len && ep->conns[ep->heap[0]]->deadline <= now) {
         mrc_conn *c = ep->conns[ep->heap[0]];
         mrc__req_tlp_exact(c); /* P36 lazy deadlines: a transmission may have left it early */

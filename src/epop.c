@@ -217,10 +217,36 @@ MRC__PRIVATE uint16_t mrc__peer_pkey(const mrc_endpoint *ep, uint32_t peer) {
         if (mrc__conn_connected(ep->conns[i]) && ep->conns[i]->attr.peer == peer) return ep->conns[i]->attr.pkey;
     return 0xFFFF;
 }
+/* The live endpoint request of that ID, operation and peer, or null (at most one: a live request's ID is unique,
+ * mrc_endpoint_ep_request) */
+MRC__PRIVATE mrc__epreq *mrc__epreq_find(mrc_endpoint *ep, uint16_t req_id, uint8_t op, uint32_t peer) {
+    unsigned i;
+    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
+        mrc__epreq *q = &ep->epreq[i];
+        if (q->deadline != MRC_TIME_NEVER && q->req_id == req_id && q->op == op && q->peer == peer) return q;
+    }
+    return (mrc__epreq *)0;
+}
+/* An endpoint request answered (EP_RESPONSE, with its port and round trip) or timed out (EP_TIMEOUT): its slot freed
+ * and the controller told (one copy of the event's building for both) */
+MRC__PRIVATE void mrc__epreq_done(mrc_endpoint *ep, mrc__epreq *q, uint16_t type, uint8_t port, uint32_t rtt) {
+    mrc_event e;
+    MRC_MEMSET(&e, 0, sizeof e);
+    e.type = type;
+    e.status = type == MRC_EVT_EP_TIMEOUT ? MRC_ERR_DROP : MRC_OK;
+    e.req_id = q->req_id;
+    e.op = q->op;
+    e.port = port;
+    e.peer = q->peer;
+    e.rtt_ns = rtt;
+    q->deadline = MRC_TIME_NEVER;
+    mrc__notify(ep, &e);
+}
 MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rxinfo *ri, mrc_time now) {
     uint16_t req_id = (uint16_t)(k->bth.psn & 0xFFFFu);
     unsigned i;
     mrc_conn *owner = (mrc_conn *)0;
+    mrc__epreq *rq;
     bool pkey_ok = false;
     /* P19 QP 0x2 and probe trust: QP 0x2 takes packets only from a peer with a connected QP here, with that QP's pkey
      * (O(conns)) */
@@ -269,22 +295,11 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
         return MRC_OK;
     }
     if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
-    for (i = 0; i < MRC_MAX_EP_REQS; i++) {
-        mrc__epreq *q = &ep->epreq[i];
-        mrc_event e;
-        if (q->deadline == MRC_TIME_NEVER || q->req_id != req_id || q->op != k->eeth.op || q->peer != ri->peer)
-            continue;
+    if ((rq = mrc__epreq_find(ep, req_id, k->eeth.op, ri->peer)) != (mrc__epreq *)0) {
         ep->st.ep_rsp_rx++;
-        MRC_MEMSET(&e, 0, sizeof e);
-        e.type = MRC_EVT_EP_RESPONSE;
-        e.req_id = req_id;
-        e.op = q->op;
-        e.port = ri->port;
-        e.peer = ri->peer;
-        e.rtt_ns = (uint32_t)MRC__MIN(now - q->sent, (mrc_time)0xFFFFFFFFu);
-        q->deadline = MRC_TIME_NEVER;
+        mrc__epreq_done(ep, rq, MRC_EVT_EP_RESPONSE, ri->port,
+                        (uint32_t)MRC__MIN(now - rq->sent, (mrc_time)0xFFFFFFFFu));
         mrc__ep_rearm(ep);
-        mrc__notify(ep, &e);
         MRC__TRACE(ep, MRC_TRACE_EPOP, ((uint32_t)k->bth.opcode << 8) | k->eeth.op, req_id);
         return MRC_OK;
     }
@@ -301,17 +316,9 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        mrc_event e;
         if (q->deadline > now) continue;
-        MRC_MEMSET(&e, 0, sizeof e);
-        e.type = MRC_EVT_EP_TIMEOUT;
-        e.status = MRC_ERR_DROP;
-        e.req_id = q->req_id;
-        e.op = q->op;
-        e.peer = q->peer;
-        q->deadline = MRC_TIME_NEVER;
         ep->st.ep_timeouts++;
-        mrc__notify(ep, &e);
+        mrc__epreq_done(ep, q, MRC_EVT_EP_TIMEOUT, 0, 0);
     }
     for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
         mrc__psureq *q = &ep->psureq[i];
@@ -401,7 +408,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
         const mrc__epkt *k = &ep->epq[ep->epq_head];
         mrc_bth b;
         int n = MRC_BTH_LEN;
-        unsigned i;
+        mrc__epreq *q;
         ep->epq_head = (ep->epq_head + 1u) % MRC_EPQ_LEN;
         ep->epq_len--;
         if (!mrc_endpoint_port_up(ep, k->port)) continue; /* its port went down while it waited */
@@ -424,13 +431,11 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             MRC_MEMSET(&e, 0, sizeof e);
             e.op = k->op;
             e.port_status_mask = k->mask;
-            e.tx_timestamp = mrc__ts(ep, now);
+            e.tx_timestamp = mrc__ts_ctl(ep, now);
             e.ftype = 1;
             n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
-            for (i = 0; i < MRC_MAX_EP_REQS; i++) /* the round trip starts now */
-                if (ep->epreq[i].deadline != MRC_TIME_NEVER && ep->epreq[i].req_id == k->req_id &&
-                    ep->epreq[i].op == k->op && ep->epreq[i].peer == k->peer)
-                    ep->epreq[i].sent = now;
+            if ((q = mrc__epreq_find(ep, k->req_id, k->op, k->peer)) != (mrc__epreq *)0)
+                q->sent = now; /* the round trip starts now */
             ep->st.ep_req_tx++;
         }
         MRC_MEMSET(ti, 0, sizeof *ti);

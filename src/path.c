@@ -247,11 +247,11 @@ MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t 
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];
         if (p->kind != MRC__PROBE_FREE && !((c->probes_due >> i) & 1u) && mrc__ev_value(c, p->slot) == entropy &&
-            mrc__ts(c->ep, c->probe_sent[i]) == ts)
+            mrc__ts_ctl(c->ep, c->probe_sent[i]) == ts)
             return (int)i;
     }
     if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot < c->ev_count &&
-        mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts(c->ep, c->tlp2_sent) == ts)
+        mrc__ev_value(c, c->tlp2_slot) == entropy && mrc__ts_ctl(c->ep, c->tlp2_sent) == ts)
         return MRC__TLP2_MATCH; /* P33 TLP copies: the other copy of the tail-loss probe */
     return -1;
 }

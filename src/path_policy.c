@@ -235,10 +235,10 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_
  * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
  * on the plane that delivered last. O(ports), per demotion. */
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
+    mrc_time late = mrc__deadline_ctl(c->port_ok[p], 2u * c->srtt); /* once, not per plane */
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
-            return true;
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > late) return true;
     return false;
 }
 /* An ACTIVE or SKIP EV of the rotation held for verification. */
@@ -272,7 +272,7 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     uint32_t age;
     uint64_t held0;
     if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+    if (c->sw_at && ep->now < mrc__deadline_ctl(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }
@@ -364,7 +364,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__ev_ver_expire(mrc_conn *c, mrc_time now) {
         mrc__probe *p = &c->probes[i];
         mrc_time t;
         if (p->kind != MRC__PROBE_VER || ((c->probes_due >> i) & 1u)) continue;
-        t = mrc__deadline_add(c->probe_sent[i], to);
+        t = mrc__deadline_ctl(c->probe_sent[i], to);
         if (t > now) {
             if (t < c->ver_deadline) c->ver_deadline = t;
             continue;
@@ -469,7 +469,7 @@ MRC__PRIVATE void mrc__ev_rto_silent(mrc_conn *c) {
 }
 MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
     mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
-    if (!c->hl_at || mrc__deadline_add(c->hl_at, w) < sent) return false;
+    if (!c->hl_at || mrc__deadline_ctl(c->hl_at, w) < sent) return false;
     mrc__ev_unhold(c, slot);
     mrc__ev_count(&c->st.ev_loss_host);
     return true;
@@ -546,7 +546,7 @@ MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
     else if (failed && c->evp_backoff < (c->nopath_deadline != MRC_TIME_NEVER ? MRC__EVP_NOPATH_BACKOFF : 10u))
         c->evp_backoff++;
     c->evp_answered = 0;
-    if (out || c->n_bad) c->evp_deadline = mrc__deadline_add(now, mrc__evp_interval(c));
+    if (out || c->n_bad) c->evp_deadline = mrc__deadline_ctl(now, mrc__evp_interval(c));
 }
 /* The SACK (pr = 1) answering probe i of an ASSUMED_BAD EV. */
 MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {

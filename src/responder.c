@@ -316,7 +316,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         c->sack_pending >= cf->ack.sack_every) {
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
+        c->sack_deadline = mrc__deadline_ctl(now, cf->ack.sack_delay_ns);
     }
     if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6 SACK frequency: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);

@@ -214,8 +214,9 @@ MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now) {
  * timer calls keep it in line) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now) { return mrc__clock(ep, now); }
 /* ... and mrc__deadline_add for rare timers - the endpoint operations', the probe clock's (mrc__evp_arm), a congestion
- * context's last-hop mark and sub-packet pacing: in line in those seven places it cost 76 B of Cortex-M4 code more
- * (out of line everywhere, -564 B, it cost the per-packet paths 12.2 Cortex-M4 and 17 x86-64 instructions) */
+ * context's last-hop mark and sub-packet pacing: in line in those seven places it cost 76 B of Cortex-M4 code more;
+ * the EV policy's, on losses and its own timers (sweeps, host losses, a silent plane, verification and probe rounds),
+ * 64 B more (out of line everywhere, -564 B, it cost the per-packet paths 12.2 Cortex-M4 and 17 x86-64 instructions) */
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) { return mrc__deadline_add(t, dt); }
 /* every port of the endpoint, as a 1-based mask (bit p - 1 for port p) */
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
@@ -538,6 +539,9 @@ MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v) {
 MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
     return (uint16_t)((t >> ep->cfg.wire.ts_shift) & 0xFFFFu);
 }
+/* The same for the probes' and endpoint operations' stamps, out of line under -Os (their three copies in line cost
+ * 40 B of Cortex-M4 code more) */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint16_t mrc__ts_ctl(const mrc_endpoint *ep, mrc_time t) { return mrc__ts(ep, t); }
 /* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
  * 2^(16 + ts_shift) ns, 8.4 ms by default). */
 MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
