@@ -235,10 +235,10 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_
  * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
  * on the plane that delivered last. O(ports), per demotion. */
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
+    const mrc_time lim = mrc__deadline_add(c->port_ok[p], 2u * c->srtt); /* (once, not per port) */
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > mrc__deadline_add(c->port_ok[p], 2u * c->srtt))
-            return true;
+        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > lim) return true;
     return false;
 }
 /* An ACTIVE or SKIP EV of the rotation held for verification. */
