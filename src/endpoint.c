@@ -161,12 +161,6 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
     const mrc__wr *wr = (const mrc__wr *)0;
     uint32_t wlast = 0, k;
     uint32_t sum = 0; /* nominal bytes acknowledged, not yet taken off the flight (at most MRC_MAX_INFLIGHT packets) */
-#if MRC__SACK_SPEED
-    if (!((b->acked >> (psn & 63u)) & 1u) && mrc__sack_acked_after(b, psn, cack)) { /* a hole filled: psn alone */
-        mrc__sack_ack1(c, b, &b->rec[psn & (MRC__BLK_PSNS - 1u)], psn);
-        return;
-    }
-#endif
     for (;; psn = MRC__PSN_INC(psn)) {
         uint64_t bit = (uint64_t)1 << (psn & 63u);
         mrc__psnrec *q;
@@ -200,6 +194,16 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
     if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
 }
 #if MRC__SACK_SPEED
+/* mrc__sack_cum from the window's first PSN (b: its block), for the fast path: a retransmission that filled the first
+ * hole, with the PSNs after it up to cack acknowledged already, is acknowledged alone (mrc__sack_ack1) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum_base(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *b, uint32_t psn,
+                                                   uint32_t cack) {
+    if (!((b->acked >> (psn & 63u)) & 1u) && mrc__sack_acked_after(b, psn, cack)) { /* a hole filled: psn alone */
+        mrc__sack_ack1(c, b, &b->rec[psn & (MRC__BLK_PSNS - 1u)], psn);
+        return;
+    }
+    mrc__sack_cum(ep, c, mrc__conn_ccx(c), b, psn, cack);
+}
 /* The SACK fast path's cumulative part in the in-order stream (the named PSN is cack, the transmit list starts at psn:
  * the caller's test), taken as a run: while each PSN of [psn, cack] is not acknowledged, in flight, not queued, and
  * (by its predecessor's next link) the transmit list's next record after the ones taken - the list's head each time
@@ -475,8 +479,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             if (ack_psn == cack && c->txl.head == old_base && old_base != cack)
                 mrc__sack_run(ep, c, b0, old_base, cack);
             else
+                mrc__sack_cum_base(ep, c, b0, old_base, cack);
+#else
+            mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
 #endif
-                mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }

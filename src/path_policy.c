@@ -238,7 +238,7 @@ MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
     const mrc_time lim = mrc__deadline_add(c->port_ok[p], 2u * c->srtt); /* (once, not per port) */
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > lim) return true;
+        if (c->port_ok[q] > lim && q != p && c->n_act[q] + c->n_skip[q] > 0) return true; /* (the rare test first) */
     return false;
 }
 /* An ACTIVE or SKIP EV of the rotation held for verification. */
