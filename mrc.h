@@ -1986,6 +1986,14 @@ struct mrc_endpoint {
 #else
 #define MRC__SIZE_NOINLINE MRC__INLINE
 #endif
+/* the rare part of a function, split off where speed is asked for (its registers and frame would cost the common
+ * part: a window with holes, x86-64 -O2, -4 per data packet for mrc__ev_on_loss's sweep and hop group), left to the
+ * compiler (one caller: in line) where the code's size is */
+#ifdef __OPTIMIZE_SIZE__
+#define MRC__SPEED_COLD MRC__INLINE
+#else
+#define MRC__SPEED_COLD MRC__COLD
+#endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
  * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */
@@ -5761,10 +5769,10 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_
  * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
  * on the plane that delivered last. O(ports), per demotion. */
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
-    mrc_time late = mrc__deadline_ctl(c->port_ok[p], 2u * c->srtt); /* once, not per plane */
+    const mrc_time lim = mrc__deadline_ctl(c->port_ok[p], 2u * c->srtt); /* (once, not per port) */
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > late) return true;
+        if (c->port_ok[q] > lim && q != p && c->n_act[q] + c->n_skip[q] > 0) return true; /* (the rare test first) */
     return false;
 }
 /* An ACTIVE or SKIP EV of the rotation held for verification. */
@@ -5792,16 +5800,13 @@ MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_
     return n;
 }
 #define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
-MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
+/* the sweep itself, past mrc__ev_sweep's tests (out of line: at most one per 2 smoothed RTTs, and in line its
+ * registers cost every loss) */
+MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_sweep_run(mrc_conn *c, unsigned lost, mrc_time ref) {
     mrc_endpoint *ep = c->ep;
     unsigned p, i, floor;
     uint32_t age;
     uint64_t held0;
-    if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && ep->now < mrc__deadline_ctl(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
-        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
-        return;
-    }
     p = c->evs[lost].port - 1u;
     floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
     age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
@@ -5829,6 +5834,14 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     MRC__TRACE(ep, MRC_TRACE_EV_SWEEP, ((uint64_t)c->qpn << 16) | (p + 1u), c->st.ev_ver_held - held0);
     (void)held0;
     mrc__ev_ver_fill(c);
+}
+MRC__PRIVATE MRC__INLINE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
+    if (c->sw_at && c->ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
+        return;
+    }
+    mrc__ev_sweep_run(c, lost, ref);
 }
 
 /* ---- verdicts: demotion and revival, and what an acknowledgement, a trim or a loss does to its EV ----------- */
@@ -6005,26 +6018,31 @@ MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
  * back on its own (Q8 EV health timers). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a
  * group that is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV
  * alone: one RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
+/* (the group's other EVs after a confirmed loss on slot: out of line, only a profile's hop groups have them) */
+MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_group_loss(mrc_conn *c, const mrc__evprof *pf, unsigned slot) {
     unsigned j;
-    if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
-    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
-    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
-    if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
     if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already
                                                                  */
-        for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
-             j = pf->ev[j].grp_nx - 1u) {
+        for (j = pf->ev[slot].grp_nx - 1u; j != slot && !mrc__ev_is_bad(&c->evs[j]); j = pf->ev[j].grp_nx - 1u) {
         }
-        if (j == (unsigned)slot) return;
+        if (j == slot) return;
     }
-    for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot; j = pf->ev[j].grp_nx - 1u) {
+    for (j = pf->ev[slot].grp_nx - 1u; j != slot; j = pf->ev[j].grp_nx - 1u) {
         uint64_t before = c->st.ev_demoted;
         MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);
         mrc__ev_demote(c, (uint16_t)j, false);
         c->st.ev_group_retired += c->st.ev_demoted - before;
     }
+}
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
+    const mrc__evprof *pf;
+    if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
+    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
+    if (!confirmed) return;
+    mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
+    pf = mrc__conn_prof(c);
+    if (pf && pf->ev[slot].grp_nx && c->ep->cfg.ev.group_retire != MRC_EV_RETIRE_ALONE)
+        mrc__ev_group_loss(c, pf, (unsigned)slot);
 }
 
 /* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */
@@ -7025,8 +7043,10 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
 MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
-/* 7.4: the verdict of a SACK naming a retransmitted PSN, by its echo t; whether it decided */
-MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
+/* 7.4: the verdict of a SACK naming a retransmitted PSN (b: its block, the caller's), by its echo t; whether it decided
+ * */
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, uint32_t psn, mrc_time t, bool fresh,
+                                                  mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
@@ -7551,8 +7571,8 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. In line where the
  * compiler finds it worth it (the SACK fast path's mrc__sack_rtx, fresh: a window with holes, half the SACKs). */
-MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
-    mrc__pblk *b = mrc__blk(c, psn);
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, uint32_t psn, mrc_time t, bool fresh,
+                                                  mrc_time now) {
     mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
@@ -7674,7 +7694,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (stale) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
         /* acknowledgements only */
     } else if (s->pr) {
@@ -7698,7 +7718,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-            (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
         }
         if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
@@ -9079,6 +9099,61 @@ MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c
     return mrc__blk(c, psn);
 #endif
 }
+#if MRC__SACK_SPEED
+/* mrc__rec_nominal of PSN psn (record r): a full packet unless its message's last (packet k + 1 starts before its end:
+ * mrc__nominal's test without the packet count) */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__sack_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    const mrc__wr *wr = &c->sq[r->wr];
+    uint32_t k = (psn - wr->first_psn) & MRC_PSN_MASK;
+    return wr->len > ((uint64_t)(k + 1u) << c->mtu_shift) ? mrc__nominal_full(c) : mrc__nominal(c, wr, k);
+}
+/* mrc__plist_unlink of psn (record r, block bk) from the transmit list: a neighbour in bk is reached there, with no
+ * look-up (a window with holes: the PSN's neighbours on the list are the PSNs beside it) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_txl_unlink(mrc_conn *c, mrc__pblk *bk, uint32_t psn,
+                                                         const mrc__psnrec *r) {
+    mrc__plist *l = &c->txl;
+    MRC_ASSERT(l->n > 0);
+    if (l->n == 1) {
+        MRC_ASSERT(l->head == psn && l->tail == psn);
+    } else if (psn == l->head) {
+        l->head = mrc__link_psn(c, r->next);
+    } else if (psn == l->tail) {
+        l->tail = mrc__link_psn(c, r->prev);
+    } else {
+        uint32_t q = mrc__link_psn(c, r->prev);
+        (((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? MRC__REC(c, q) : &bk->rec[q & (MRC__BLK_PSNS - 1u)])->next = r->next;
+        q = mrc__link_psn(c, r->next);
+        (((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? MRC__REC(c, q) : &bk->rec[q & (MRC__BLK_PSNS - 1u)])->prev = r->prev;
+    }
+    l->n--;
+}
+/* mrc__req_ack_one of a PSN not acknowledged yet from its block and record, which the caller holds: no look-up. A
+ * window with holes: the SACK of a first transmission acknowledges only its PSN (by the bitmap, mrc__sack_ack_named),
+ * and the SACK of a retransmission filling the window's first hole only its PSN too (the cumulative part: those after
+ * it up to cack were acknowledged by earlier bitmaps, mrc__sack_acked_after) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_ack1(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t psn) {
+    bk->acked |= (uint64_t)1 << (psn & 63u);
+    if (r->flags & MRC__PR_INFLIGHT) {
+        mrc__cc_on_ack(c, mrc__sack_nominal(c, psn, r));
+        mrc__sack_txl_unlink(c, bk, psn, r);
+    }
+    if (MRC__UNLIKELY(r->flags & MRC__PR_QUEUED)) mrc__rtxq_remove(c, psn, r); /* its test in line */
+    r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+}
+/* the named PSN's, by the bitmap (out of line: in line, its registers cost the fast path's common case) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_ack_named(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t psn) {
+    mrc__sack_ack1(c, bk, r, psn);
+}
+/* The PSNs after psn up to cack are all in psn's block (bk) and acknowledged already: mrc__sack_cum from psn would
+ * acknowledge psn alone */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_acked_after(const mrc__pblk *bk, uint32_t psn, uint32_t cack) {
+    uint32_t i = psn & (MRC__BLK_PSNS - 1u), n = (cack - psn) & MRC_PSN_MASK;
+    uint64_t m;
+    if (n > MRC__BLK_PSNS - 1u - i) return false;
+    m = (((uint64_t)1 << n) - 1u) << i << 1; /* bits i + 1 .. i + n (n = 0: none) */
+    return (bk->acked & m) == m;
+}
+#endif
 /* The SACK fast path's one-PSN case (the in-order stream's): the named PSN, not acknowledged yet, is in flight, not
  * queued for retransmission, and the head of a transmit list of more than one - mrc__req_ack_one's updates are then
  * the bit, mrc__cc_on_ack and the head's unlink */
@@ -9129,6 +9204,16 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
     if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
 }
 #if MRC__SACK_SPEED
+/* mrc__sack_cum from the window's first PSN (b: its block), for the fast path: a retransmission that filled the first
+ * hole, with the PSNs after it up to cack acknowledged already, is acknowledged alone (mrc__sack_ack1) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum_base(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *b, uint32_t psn,
+                                                   uint32_t cack) {
+    if (!((b->acked >> (psn & 63u)) & 1u) && mrc__sack_acked_after(b, psn, cack)) { /* a hole filled: psn alone */
+        mrc__sack_ack1(c, b, &b->rec[psn & (MRC__BLK_PSNS - 1u)], psn);
+        return;
+    }
+    mrc__sack_cum(ep, c, mrc__conn_ccx(c), b, psn, cack);
+}
 /* The SACK fast path's cumulative part in the in-order stream (the named PSN is cack, the transmit list starts at psn:
  * the caller's test), taken as a run: while each PSN of [psn, cack] is not acknowledged, in flight, not queued, and
  * (by its predecessor's next link) the transmit list's next record after the ones taken - the list's head each time
@@ -9311,12 +9396,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
     return rc;
 }
 #if MRC_FAST_PATH
-/* A SACK naming a retransmitted PSN, fresh: its verdict (7.4), as mrc__req_on_sack gives it, which may demote an EV
- * and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line: the clean
- * SACK keeps its registers). Returns now, as the send time the caller's RTT test then sees: a retransmitted PSN
- * gives no sample */
-MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, uint32_t psn, mrc_time t, mrc_time now) {
-    if (mrc__req_rtx_verdict(c, psn, t, true, now)) mrc__timer_update(c);
+/* A SACK naming a retransmitted PSN, fresh (b: its block): its verdict (7.4), as mrc__req_on_sack gives it, which may
+ * demote an EV and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line:
+ * the clean SACK keeps its registers). Returns now, as the send time the caller's RTT test then sees: a retransmitted
+ * PSN gives no sample */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uint32_t psn, mrc_time t, mrc_time now) {
+    if (mrc__req_rtx_verdict(c, b, psn, t, true, now)) mrc__timer_update(c);
     return now;
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
@@ -9389,13 +9474,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
             bk->acked |= (uint64_t)1 << (cack & 63u);
 #if MRC__SACK_SPEED
-            { /* mrc__rec_nominal: a full packet unless the message's last (packet k + 1 starts before its end) */
-                const mrc__wr *wr = &c->sq[r->wr];
-                uint32_t k = (cack - wr->first_psn) & MRC_PSN_MASK;
-                mrc__cc_on_ack(c, wr->len > ((uint64_t)(k + 1u) << c->mtu_shift)
-                                      ? mrc__nominal_full(c)
-                                      : mrc__nominal(c, wr, k));
-            }
+            mrc__cc_on_ack(c, mrc__sack_nominal(c, cack, r));
 #else
             mrc__cc_on_ack(c, mrc__rec_nominal(c, cack, r));
 #endif
@@ -9410,8 +9489,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             if (ack_psn == cack && c->txl.head == old_base && old_base != cack)
                 mrc__sack_run(ep, c, b0, old_base, cack);
             else
+                mrc__sack_cum_base(ep, c, b0, old_base, cack);
+#else
+            mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
 #endif
-                mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }
@@ -9426,7 +9507,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             if (bm) bm &= ~mrc__req_acked64(c, base);
             if (bm) progress = true;
             while (bm) {
-                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+                uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
+#if MRC__SACK_SPEED
+                if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
+                else
+#endif
+                    mrc__req_ack_one(c, q);
                 bm &= bm - 1u;
             }
         }
@@ -9451,7 +9537,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
-        if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, ack_psn, t, now); /* no sample */
+        if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, bk, ack_psn, t, now); /* no sample */
         else r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs: a first transmission */
     } else {
         r->flags |= MRC__PR_NAMED; /* a first transmission (without TSETH the checks took no other) */

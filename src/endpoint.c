@@ -89,6 +89,61 @@ MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c
     return mrc__blk(c, psn);
 #endif
 }
+#if MRC__SACK_SPEED
+/* mrc__rec_nominal of PSN psn (record r): a full packet unless its message's last (packet k + 1 starts before its end:
+ * mrc__nominal's test without the packet count) */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__sack_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
+    const mrc__wr *wr = &c->sq[r->wr];
+    uint32_t k = (psn - wr->first_psn) & MRC_PSN_MASK;
+    return wr->len > ((uint64_t)(k + 1u) << c->mtu_shift) ? mrc__nominal_full(c) : mrc__nominal(c, wr, k);
+}
+/* mrc__plist_unlink of psn (record r, block bk) from the transmit list: a neighbour in bk is reached there, with no
+ * look-up (a window with holes: the PSN's neighbours on the list are the PSNs beside it) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_txl_unlink(mrc_conn *c, mrc__pblk *bk, uint32_t psn,
+                                                         const mrc__psnrec *r) {
+    mrc__plist *l = &c->txl;
+    MRC_ASSERT(l->n > 0);
+    if (l->n == 1) {
+        MRC_ASSERT(l->head == psn && l->tail == psn);
+    } else if (psn == l->head) {
+        l->head = mrc__link_psn(c, r->next);
+    } else if (psn == l->tail) {
+        l->tail = mrc__link_psn(c, r->prev);
+    } else {
+        uint32_t q = mrc__link_psn(c, r->prev);
+        (((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? MRC__REC(c, q) : &bk->rec[q & (MRC__BLK_PSNS - 1u)])->next = r->next;
+        q = mrc__link_psn(c, r->next);
+        (((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? MRC__REC(c, q) : &bk->rec[q & (MRC__BLK_PSNS - 1u)])->prev = r->prev;
+    }
+    l->n--;
+}
+/* mrc__req_ack_one of a PSN not acknowledged yet from its block and record, which the caller holds: no look-up. A
+ * window with holes: the SACK of a first transmission acknowledges only its PSN (by the bitmap, mrc__sack_ack_named),
+ * and the SACK of a retransmission filling the window's first hole only its PSN too (the cumulative part: those after
+ * it up to cack were acknowledged by earlier bitmaps, mrc__sack_acked_after) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_ack1(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t psn) {
+    bk->acked |= (uint64_t)1 << (psn & 63u);
+    if (r->flags & MRC__PR_INFLIGHT) {
+        mrc__cc_on_ack(c, mrc__sack_nominal(c, psn, r));
+        mrc__sack_txl_unlink(c, bk, psn, r);
+    }
+    if (MRC__UNLIKELY(r->flags & MRC__PR_QUEUED)) mrc__rtxq_remove(c, psn, r); /* its test in line */
+    r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
+}
+/* the named PSN's, by the bitmap (out of line: in line, its registers cost the fast path's common case) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_ack_named(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t psn) {
+    mrc__sack_ack1(c, bk, r, psn);
+}
+/* The PSNs after psn up to cack are all in psn's block (bk) and acknowledged already: mrc__sack_cum from psn would
+ * acknowledge psn alone */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_acked_after(const mrc__pblk *bk, uint32_t psn, uint32_t cack) {
+    uint32_t i = psn & (MRC__BLK_PSNS - 1u), n = (cack - psn) & MRC_PSN_MASK;
+    uint64_t m;
+    if (n > MRC__BLK_PSNS - 1u - i) return false;
+    m = (((uint64_t)1 << n) - 1u) << i << 1; /* bits i + 1 .. i + n (n = 0: none) */
+    return (bk->acked & m) == m;
+}
+#endif
 /* The SACK fast path's one-PSN case (the in-order stream's): the named PSN, not acknowledged yet, is in flight, not
  * queued for retransmission, and the head of a transmit list of more than one - mrc__req_ack_one's updates are then
  * the bit, mrc__cc_on_ack and the head's unlink */
@@ -139,6 +194,16 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
     if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
 }
 #if MRC__SACK_SPEED
+/* mrc__sack_cum from the window's first PSN (b: its block), for the fast path: a retransmission that filled the first
+ * hole, with the PSNs after it up to cack acknowledged already, is acknowledged alone (mrc__sack_ack1) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum_base(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *b, uint32_t psn,
+                                                   uint32_t cack) {
+    if (!((b->acked >> (psn & 63u)) & 1u) && mrc__sack_acked_after(b, psn, cack)) { /* a hole filled: psn alone */
+        mrc__sack_ack1(c, b, &b->rec[psn & (MRC__BLK_PSNS - 1u)], psn);
+        return;
+    }
+    mrc__sack_cum(ep, c, mrc__conn_ccx(c), b, psn, cack);
+}
 /* The SACK fast path's cumulative part in the in-order stream (the named PSN is cack, the transmit list starts at psn:
  * the caller's test), taken as a run: while each PSN of [psn, cack] is not acknowledged, in flight, not queued, and
  * (by its predecessor's next link) the transmit list's next record after the ones taken - the list's head each time
@@ -321,12 +386,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
     return rc;
 }
 #if MRC_FAST_PATH
-/* A SACK naming a retransmitted PSN, fresh: its verdict (7.4), as mrc__req_on_sack gives it, which may demote an EV
- * and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line: the clean
- * SACK keeps its registers). Returns now, as the send time the caller's RTT test then sees: a retransmitted PSN
- * gives no sample */
-MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, uint32_t psn, mrc_time t, mrc_time now) {
-    if (mrc__req_rtx_verdict(c, psn, t, true, now)) mrc__timer_update(c);
+/* A SACK naming a retransmitted PSN, fresh (b: its block): its verdict (7.4), as mrc__req_on_sack gives it, which may
+ * demote an EV and arm its probe timer - the key lowered then, as mrc__recv's mrc__timer_update would (out of line:
+ * the clean SACK keeps its registers). Returns now, as the send time the caller's RTT test then sees: a retransmitted
+ * PSN gives no sample */
+MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uint32_t psn, mrc_time t, mrc_time now) {
+    if (mrc__req_rtx_verdict(c, b, psn, t, true, now)) mrc__timer_update(c);
     return now;
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
@@ -399,13 +464,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
             bk->acked |= (uint64_t)1 << (cack & 63u);
 #if MRC__SACK_SPEED
-            { /* mrc__rec_nominal: a full packet unless the message's last (packet k + 1 starts before its end) */
-                const mrc__wr *wr = &c->sq[r->wr];
-                uint32_t k = (cack - wr->first_psn) & MRC_PSN_MASK;
-                mrc__cc_on_ack(c, wr->len > ((uint64_t)(k + 1u) << c->mtu_shift)
-                                      ? mrc__nominal_full(c)
-                                      : mrc__nominal(c, wr, k));
-            }
+            mrc__cc_on_ack(c, mrc__sack_nominal(c, cack, r));
 #else
             mrc__cc_on_ack(c, mrc__rec_nominal(c, cack, r));
 #endif
@@ -420,8 +479,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             if (ack_psn == cack && c->txl.head == old_base && old_base != cack)
                 mrc__sack_run(ep, c, b0, old_base, cack);
             else
+                mrc__sack_cum_base(ep, c, b0, old_base, cack);
+#else
+            mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
 #endif
-                mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
         }
         c->win_base = MRC__PSN_INC(cack);
     }
@@ -436,7 +497,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             if (bm) bm &= ~mrc__req_acked64(c, base);
             if (bm) progress = true;
             while (bm) {
-                mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+                uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
+#if MRC__SACK_SPEED
+                if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
+                else
+#endif
+                    mrc__req_ack_one(c, q);
                 bm &= bm - 1u;
             }
         }
@@ -461,7 +527,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if (ep->cfg.tseth) {
         mrc_time t = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
         if (t < acked_sent) acked_sent = t;
-        if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, ack_psn, t, now); /* no sample */
+        if (MRC__UNLIKELY(r->flags & MRC__PR_RTX)) r_sent = mrc__sack_rtx(c, bk, ack_psn, t, now); /* no sample */
         else r->flags |= MRC__PR_NAMED; /* P38 quiet SACKs: a first transmission */
     } else {
         r->flags |= MRC__PR_NAMED; /* a first transmission (without TSETH the checks took no other) */

@@ -67,6 +67,14 @@
 #else
 #define MRC__SIZE_NOINLINE MRC__INLINE
 #endif
+/* the rare part of a function, split off where speed is asked for (its registers and frame would cost the common
+ * part: a window with holes, x86-64 -O2, -4 per data packet for mrc__ev_on_loss's sweep and hop group), left to the
+ * compiler (one caller: in line) where the code's size is */
+#ifdef __OPTIMIZE_SIZE__
+#define MRC__SPEED_COLD MRC__INLINE
+#else
+#define MRC__SPEED_COLD MRC__COLD
+#endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
  * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */

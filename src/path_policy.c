@@ -235,10 +235,10 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_delivered(mrc_conn *c, unsigned slot, mrc_
  * back). When every plane is silent (the peer, not a plane) the floor holds, and the QP always keeps carrying EVs
  * on the plane that delivered last. O(ports), per demotion. */
 MRC__PRIVATE bool mrc__ev_plane_silent(const mrc_conn *c, unsigned p) {
-    mrc_time late = mrc__deadline_ctl(c->port_ok[p], 2u * c->srtt); /* once, not per plane */
+    const mrc_time lim = mrc__deadline_ctl(c->port_ok[p], 2u * c->srtt); /* (once, not per port) */
     unsigned q;
     for (q = 0; q < MRC_MAX_PORTS; q++)
-        if (q != p && c->n_act[q] + c->n_skip[q] > 0 && c->port_ok[q] > late) return true;
+        if (c->port_ok[q] > lim && q != p && c->n_act[q] + c->n_skip[q] > 0) return true; /* (the rare test first) */
     return false;
 }
 /* An ACTIVE or SKIP EV of the rotation held for verification. */
@@ -266,16 +266,13 @@ MRC__PRIVATE unsigned mrc__ev_sweep_count(const mrc_conn *c, unsigned p, uint32_
     return n;
 }
 #define MRC__SW_BACKOFF 6u /* sweeps of a QP at most 2^6 x 2 smoothed RTTs apart while none finds a dead path */
-MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
+/* the sweep itself, past mrc__ev_sweep's tests (out of line: at most one per 2 smoothed RTTs, and in line its
+ * registers cost every loss) */
+MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_sweep_run(mrc_conn *c, unsigned lost, mrc_time ref) {
     mrc_endpoint *ep = c->ep;
     unsigned p, i, floor;
     uint32_t age;
     uint64_t held0;
-    if (!mrc__ev_in_scope(c, ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && ep->now < mrc__deadline_ctl(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
-        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
-        return;
-    }
     p = c->evs[lost].port - 1u;
     floor = MRC__MIN((unsigned)c->ev_floor, (unsigned)c->n_act[p] + c->n_skip[p]);
     age = (uint32_t)MRC__MIN((ep->now - MRC__MIN(ref, ep->now)) >> 8, (mrc_time)0xFFFFu);
@@ -303,6 +300,14 @@ MRC__PRIVATE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     MRC__TRACE(ep, MRC_TRACE_EV_SWEEP, ((uint64_t)c->qpn << 16) | (p + 1u), c->st.ev_ver_held - held0);
     (void)held0;
     mrc__ev_ver_fill(c);
+}
+MRC__PRIVATE MRC__INLINE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
+    if (!mrc__ev_in_scope(c, c->ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
+    if (c->sw_at && c->ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+        if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
+        return;
+    }
+    mrc__ev_sweep_run(c, lost, ref);
 }
 
 /* ---- verdicts: demotion and revival, and what an acknowledgement, a trim or a loss does to its EV ----------- */
@@ -479,26 +484,31 @@ MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
  * back on its own (Q8 EV health timers). Each demotion keeps the floor (ev_floor, plane-silent rule) like any other: a
  * group that is a whole plane cannot starve it. Unconfirmed losses (ev_confirm_loss off, timeouts) demote their EV
  * alone: one RTO marks every EV with a packet in flight. O(group size) per confirmed loss, never per packet. */
-MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
-    const mrc__evprof *pf = mrc__conn_prof(c);
+/* (the group's other EVs after a confirmed loss on slot: out of line, only a profile's hop groups have them) */
+MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_group_loss(mrc_conn *c, const mrc__evprof *pf, unsigned slot) {
     unsigned j;
-    if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
-    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
-    if (confirmed) mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
-    if (!confirmed || !pf || !pf->ev[slot].grp_nx || c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_ALONE) return;
     if (c->ep->cfg.ev.group_retire == MRC_EV_RETIRE_SECOND) { /* a second witness: another EV of the group bad already
                                                                  */
-        for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot && !mrc__ev_is_bad(&c->evs[j]);
-             j = pf->ev[j].grp_nx - 1u) {
+        for (j = pf->ev[slot].grp_nx - 1u; j != slot && !mrc__ev_is_bad(&c->evs[j]); j = pf->ev[j].grp_nx - 1u) {
         }
-        if (j == (unsigned)slot) return;
+        if (j == slot) return;
     }
-    for (j = pf->ev[slot].grp_nx - 1u; j != (unsigned)slot; j = pf->ev[j].grp_nx - 1u) {
+    for (j = pf->ev[slot].grp_nx - 1u; j != slot; j = pf->ev[j].grp_nx - 1u) {
         uint64_t before = c->st.ev_demoted;
         MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);
         mrc__ev_demote(c, (uint16_t)j, false);
         c->st.ev_group_retired += c->st.ev_demoted - before;
     }
+}
+MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
+    const mrc__evprof *pf;
+    if (mrc__ev_host_loss(c, (unsigned)slot, ref)) return; /* P39 host losses */
+    if (MRC__EVST(&c->evs[slot]) <= MRC__EVS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false); /* else it does nothing */
+    if (!confirmed) return;
+    mrc__ev_sweep(c, (unsigned)slot, ref); /* P35 sweeps */
+    pf = mrc__conn_prof(c);
+    if (pf && pf->ev[slot].grp_nx && c->ep->cfg.ev.group_retire != MRC_EV_RETIRE_ALONE)
+        mrc__ev_group_loss(c, pf, (unsigned)slot);
 }
 
 /* ---- probes of ASSUMED_BAD EVs (Q8 EV health timers) -------------------------------------------------------- */

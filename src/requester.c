@@ -521,8 +521,8 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
  * cumulative point acknowledged it first, or the naming SACK is stale (SACKs reorder on the way back like data on the
  * way out), as long as the verdict is pending and the record lives. Returns whether it decided. In line where the
  * compiler finds it worth it (the SACK fast path's mrc__sack_rtx, fresh: a window with holes, half the SACKs). */
-MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now) {
-    mrc__pblk *b = mrc__blk(c, psn);
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, uint32_t psn, mrc_time t, bool fresh,
+                                                  mrc_time now) {
     mrc__psnrec *r = &b->rec[psn & (MRC__BLK_PSNS - 1u)];
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
@@ -644,7 +644,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (stale) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
         /* acknowledgements only */
     } else if (s->pr) {
@@ -668,7 +668,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         if (c->ep->cfg.tseth) {
             mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-            (void)mrc__req_rtx_verdict(c, ack_psn, t, fresh, now);
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
         }
         if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;

@@ -24,8 +24,10 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE void mrc__req_complete(mrc_conn *c);
 MRC__PRIVATE void mrc__req_rtt_sample(mrc_conn *c, mrc_time rtt);
-/* 7.4: the verdict of a SACK naming a retransmitted PSN, by its echo t; whether it decided */
-MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, uint32_t psn, mrc_time t, bool fresh, mrc_time now);
+/* 7.4: the verdict of a SACK naming a retransmitted PSN (b: its block, the caller's), by its echo t; whether it decided
+ * */
+MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, uint32_t psn, mrc_time t, bool fresh,
+                                                  mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
