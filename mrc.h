@@ -3101,7 +3101,8 @@ MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t st
 MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v);
 MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t);               /* 16-bit timestamp */
 MRC__PRIVATE MRC__SIZE_NOINLINE uint16_t mrc__ts_ctl(const mrc_endpoint *ep, mrc_time t); /* ... out of line */
-MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__ts_unwrap_ctl(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm);
 MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s);
@@ -3662,10 +3663,15 @@ MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
 MRC__PRIVATE MRC__SIZE_NOINLINE uint16_t mrc__ts_ctl(const mrc_endpoint *ep, mrc_time t) { return mrc__ts(ep, t); }
 /* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
  * 2^(16 + ts_shift) ns, 8.4 ms by default). */
-MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
     unsigned sh = ep->cfg.wire.ts_shift;
     uint64_t nu = now >> sh, d = (nu - ts) & 0xFFFFu;
     return nu >= d ? (nu - d) << sh : 0;
+}
+/* The same for the general code's SACK and NACK paths, out of line under -Os (its three copies in line cost 136 B of
+ * Cortex-M4 code more; the SACK fast path keeps its own copy in line: out of line it cost 16 per packet there) */
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__ts_unwrap_ctl(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+    return mrc__ts_unwrap(ep, ts, now);
 }
 MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
     return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +
@@ -7694,7 +7700,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (stale) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
         /* acknowledgements only */
     } else if (s->pr) {
@@ -7716,7 +7722,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
         acked_sent = r_sent;
         if (c->ep->cfg.tseth) {
-            mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
+            mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
             (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
         }
@@ -7805,7 +7811,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     r = MRC__REC(c, psn);
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
-        mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
+        mrc_time t = mrc__ts_unwrap_ctl(c->ep, n->tx_timestamp, now);
         if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }

@@ -644,7 +644,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (stale) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
         if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now), false, now);
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
         /* acknowledgements only */
     } else if (s->pr) {
@@ -666,7 +666,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
         acked_sent = r_sent;
         if (c->ep->cfg.tseth) {
-            mrc_time t = mrc__ts_unwrap(c->ep, k->cc.tx_timestamp, now);
+            mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
             if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
             (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
         }
@@ -755,7 +755,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     r = MRC__REC(c, psn);
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
-        mrc_time t = mrc__ts_unwrap(c->ep, n->tx_timestamp, now);
+        mrc_time t = mrc__ts_unwrap_ctl(c->ep, n->tx_timestamp, now);
         if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }

@@ -544,10 +544,15 @@ MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t) {
 MRC__PRIVATE MRC__SIZE_NOINLINE uint16_t mrc__ts_ctl(const mrc_endpoint *ep, mrc_time t) { return mrc__ts(ep, t); }
 /* The full time of a 16-bit echoed timestamp: the latest time <= now with those low bits (wraps every
  * 2^(16 + ts_shift) ns, 8.4 ms by default). */
-MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
     unsigned sh = ep->cfg.wire.ts_shift;
     uint64_t nu = now >> sh, d = (nu - ts) & 0xFFFFu;
     return nu >= d ? (nu - d) << sh : 0;
+}
+/* The same for the general code's SACK and NACK paths, out of line under -Os (its three copies in line cost 136 B of
+ * Cortex-M4 code more; the SACK fast path keeps its own copy in line: out of line it cost 16 per packet there) */
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__ts_unwrap_ctl(const mrc_endpoint *ep, uint16_t ts, mrc_time now) {
+    return mrc__ts_unwrap(ep, ts, now);
 }
 MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm) {
     return (uint32_t)MRC_BTH_LEN + MRC_METH_LEN + (c->ep->cfg.tseth ? (uint32_t)MRC_TSETH_LEN : 0u) + MRC_RETH_LEN +

@@ -73,7 +73,8 @@ MRC__PRIVATE uint64_t mrc__bits64(const uint64_t *w, uint32_t nbits, uint32_t st
 MRC__PRIVATE MRC__INLINE unsigned mrc__ctz64(uint64_t v);
 MRC__PRIVATE MRC__INLINE uint16_t mrc__ts(const mrc_endpoint *ep, mrc_time t);               /* 16-bit timestamp */
 MRC__PRIVATE MRC__SIZE_NOINLINE uint16_t mrc__ts_ctl(const mrc_endpoint *ep, mrc_time t); /* ... out of line */
-MRC__PRIVATE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc_time mrc__ts_unwrap(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__ts_unwrap_ctl(const mrc_endpoint *ep, uint16_t ts, mrc_time now);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__data_hdr_len(const mrc_conn *c, bool imm);
 MRC__PRIVATE MRC__INLINE uint16_t mrc__wr_msn(uint32_t i);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__wr_index(const mrc_conn *c, uint32_t s);
