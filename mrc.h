@@ -1707,6 +1707,8 @@ struct mrc_conn {
     uint32_t rsp_win;         /* responder window in PSNs */
     uint32_t mtu_shift;
     uint32_t tx_bth0;         /* BTH word 0's per-QP fields (TVER, PKEY) for mrc__st4: the fast paths add the rest */
+    uint32_t tx_sack[3];      /* the SACK fast path's per-QP header words, in wire byte order: BTH words 0 (opcode SACK,
+                                 TVER, PKEY) and 1 (DEST_QP), SETH word 2 (SPDCID, DPDCID); kept with tx_bth0 */
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
     uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
@@ -6117,11 +6119,16 @@ MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disar
  * ============================================================================================================== */
 
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
-/* The transmit fast paths' BTH word 0 template, kept in step with its inputs: PKEY (mrc__conn_clear, mrc_conn_modify)
- * and TVER (the endpoint's configuration, fixed once attached: mrc_conn_init) */
+/* The transmit fast paths' BTH word 0 template and the SACK fast path's header words, kept in step with their inputs:
+ * PKEY and DEST_QP (mrc__conn_clear, mrc_conn_modify), TVER (the endpoint's configuration, fixed once attached) and
+ * the QPN (mrc_conn_init) */
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+    mrc__st4((uint8_t *)&c->tx_sack[0], MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0);
+    mrc__st4((uint8_t *)&c->tx_sack[1], MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4((uint8_t *)&c->tx_sack[2], MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
+                                            MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
 }
 /* Every timer of the QP disarmed (its heap key is the caller's to update) */
 MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
@@ -6181,9 +6188,9 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         c->user = (void *)0;
         mrc__conn_clear(c);
         c->ep = ep;
-        mrc__conn_tx_bth0(c);
         c->slot = (uint16_t)i;
         c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        mrc__conn_tx_bth0(c);
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -6409,7 +6416,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     for (i = 1; i <= 17u; i++) /* every attribute of the mask (mask <= MRC_ATTR_HINT: checked above) */
         if (mask & ((uint32_t)1 << i)) mrc__attr_copy(&c->attr, a, i);
-    if (mask & MRC_ATTR_PKEY) mrc__conn_tx_bth0(c);
+    if (mask & (MRC_ATTR_PKEY | MRC_ATTR_DEST_QPN)) mrc__conn_tx_bth0(c);
 
     if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         if (c->attr.ev_profile_id) {
@@ -9961,15 +9968,13 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
         bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, cack + (uint32_t)soff);
     }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
-    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    MRC_MEMCPY(buf, c->tx_sack, 8); /* opcode, TVER, PKEY, DEST_QP */
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
     buf += MRC_BTH_LEN;
     mrc__st4(buf, MRC__FW(0, 4, MRC__SETH_M, e->m) |
                       MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)(ack < -32768 || ack > 32767 ? 0 : ack)));
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
-    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
-                          MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+    MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4); /* SPDCID, DPDCID */
     mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
     mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
                            MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff));

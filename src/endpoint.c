@@ -987,15 +987,13 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
         bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, cack + (uint32_t)soff);
     }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
-    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    MRC_MEMCPY(buf, c->tx_sack, 8); /* opcode, TVER, PKEY, DEST_QP */
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
     buf += MRC_BTH_LEN;
     mrc__st4(buf, MRC__FW(0, 4, MRC__SETH_M, e->m) |
                       MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)(ack < -32768 || ack > 32767 ? 0 : ack)));
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
-    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
-                          MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+    MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4); /* SPDCID, DPDCID */
     mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
     mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
                            MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff));
