@@ -9640,7 +9640,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     c->st.rx_data++;
     if (ce) c->st.rx_ce++;
-    mrc__rsp_epoch(ep, c, now);
+    /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
+     * size-optimized build keeps the function out of line) */
+    if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
     if (next) { /* cack moves to it (its bits would be set and cleared again as cack moves over it) */
