@@ -4001,6 +4001,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
  * ============================================================================================================== */
 
 /* ---- the endpoint queues -------------------------------------------------------------------------------------- */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__ring_push_il(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 
@@ -4040,11 +4041,15 @@ MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c);
  * ============================================================================================================== */
 
 /* ---- the endpoint queues: ctq (control packets), txq (requester work), evq (events), each round-robin ------- */
-/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills) */
-MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills); the
+ * _il form in line even where a size-optimized build would call it (the responder's per-packet SACK queueing) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__ring_push_il(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     MRC_ASSERT(*len < MRC_MAX_CONNS);
     ring[(*head + *len) % MRC_MAX_CONNS] = slot;
     (*len)++;
+}
+MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    mrc__ring_push_il(ring, head, len, slot);
 }
 MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     uint32_t i, j = 0, n = *len;
@@ -9682,7 +9687,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             e->pr = 0;
             if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
                 c->in_ctq = 1;
-                mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+                mrc__ring_push_il(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
             }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;

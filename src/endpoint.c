@@ -701,7 +701,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             e->pr = 0;
             if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
                 c->in_ctq = 1;
-                mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+                mrc__ring_push_il(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
             }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
