@@ -1707,6 +1707,8 @@ struct mrc_conn {
     uint32_t rsp_win;         /* responder window in PSNs */
     uint32_t mtu_shift;
     uint32_t tx_bth0;         /* BTH word 0's per-QP fields (TVER, PKEY) for mrc__st4: the fast paths add the rest */
+    uint32_t tx_sack[3];      /* the SACK fast path's per-QP header words, in wire byte order: BTH words 0 (opcode SACK,
+                                 TVER, PKEY) and 1 (DEST_QP), SETH word 2 (SPDCID, DPDCID); kept with tx_bth0 */
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
     uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
@@ -4018,6 +4020,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
  * ============================================================================================================== */
 
 /* ---- the endpoint queues -------------------------------------------------------------------------------------- */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__ring_push_il(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 
@@ -4057,11 +4060,15 @@ MRC__PRIVATE void mrc__pool_put_all(mrc_conn *c);
  * ============================================================================================================== */
 
 /* ---- the endpoint queues: ctq (control packets), txq (requester work), evq (events), each round-robin ------- */
-/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills) */
-MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills); the
+ * _il form in line even where a size-optimized build would call it (the responder's per-packet SACK queueing) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__ring_push_il(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     MRC_ASSERT(*len < MRC_MAX_CONNS);
     ring[(*head + *len) % MRC_MAX_CONNS] = slot;
     (*len)++;
+}
+MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    mrc__ring_push_il(ring, head, len, slot);
 }
 MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     uint32_t i, j = 0, n = *len;
@@ -6152,11 +6159,16 @@ MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disar
  * ============================================================================================================== */
 
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
-/* The transmit fast paths' BTH word 0 template, kept in step with its inputs: PKEY (mrc__conn_clear, mrc_conn_modify)
- * and TVER (the endpoint's configuration, fixed once attached: mrc_conn_init) */
+/* The transmit fast paths' BTH word 0 template and the SACK fast path's header words, kept in step with their inputs:
+ * PKEY and DEST_QP (mrc__conn_clear, mrc_conn_modify), TVER (the endpoint's configuration, fixed once attached) and
+ * the QPN (mrc_conn_init) */
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+    mrc__st4((uint8_t *)&c->tx_sack[0], MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0);
+    mrc__st4((uint8_t *)&c->tx_sack[1], MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4((uint8_t *)&c->tx_sack[2], MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
+                                            MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
 }
 /* Every timer of the QP disarmed (its heap key is the caller's to update) */
 MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
@@ -6216,9 +6228,9 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         c->user = (void *)0;
         mrc__conn_clear(c);
         c->ep = ep;
-        mrc__conn_tx_bth0(c);
         c->slot = (uint16_t)i;
         c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        mrc__conn_tx_bth0(c);
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -6444,7 +6456,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     for (i = 1; i <= 17u; i++) /* every attribute of the mask (mask <= MRC_ATTR_HINT: checked above) */
         if (mask & ((uint32_t)1 << i)) mrc__attr_copy(&c->attr, a, i);
-    if (mask & MRC_ATTR_PKEY) mrc__conn_tx_bth0(c);
+    if (mask & (MRC_ATTR_PKEY | MRC_ATTR_DEST_QPN)) mrc__conn_tx_bth0(c);
 
     if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         if (c->attr.ev_profile_id) {
@@ -9741,7 +9753,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     }
     c->st.rx_data++;
     if (ce) c->st.rx_ce++;
-    mrc__rsp_epoch(ep, c, now);
+    /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
+     * size-optimized build keeps the function out of line) */
+    if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
     c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
     if (next) { /* cack moves to it (its bits would be set and cleared again as cack moves over it) */
@@ -9781,7 +9795,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             e->pr = 0;
             if (!c->in_ctq) { /* mrc__sched_tx (its requester half has nothing to do) */
                 c->in_ctq = 1;
-                mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+                mrc__ring_push_il(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
             }
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
@@ -10062,6 +10076,18 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
 #undef MRC__RUN_MAX
 #endif
 
+/* *ti zeroed, every byte (its padding too): a size-optimized GCC build calls memset for it (about 50 instructions
+ * on Cortex-M4 for the 40 bytes), so there it is stores of whole words, which GCC merges (5 strd) */
+MRC__PRIVATE MRC__INLINE void mrc__ti_zero(mrc_txinfo *ti) {
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__) && defined(__OPTIMIZE_SIZE__)
+    typedef uint32_t __attribute__((__may_alias__)) mrc__aw; /* stores that may alias every member */
+    mrc__aw *z = (mrc__aw *)(void *)ti;
+    unsigned i;
+    _Pragma("GCC unroll 16") for (i = 0; i < sizeof *ti / sizeof *z; i++) z[i] = 0;
+#else
+    MRC_MEMSET(ti, 0, sizeof *ti);
+#endif
+}
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
  * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
@@ -10102,15 +10128,13 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
         bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, cack + (uint32_t)soff);
     }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0); /* TVER and PKEY */
-    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    MRC_MEMCPY(buf, c->tx_sack, 8); /* opcode, TVER, PKEY, DEST_QP */
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
     buf += MRC_BTH_LEN;
     mrc__st4(buf, MRC__FW(0, 4, MRC__SETH_M, e->m) |
                       MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)(ack < -32768 || ack > 32767 ? 0 : ack)));
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
-    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
-                          MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+    MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4); /* SPDCID, DPDCID */
     mrc__st4(buf + 12, MRC__FW(12, 4, MRC__SETH_CACK, cack));
     mrc__st4(buf + 16, MRC__FW(16, 4, MRC__SETH_MPR, mpr) |
                            MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff));
@@ -10122,7 +10146,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     c->pen_last = pen;
     if (pen) c->st.tx_pen++;
     c->st.tx_sack++;
-    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ti_zero(ti);
     mrc__ev_txinfo(c, rs, ti);
     ti->dscp_class = MRC_DSCP_CONTROL;
     ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];

@@ -15,11 +15,16 @@
 #include "path.h"
 
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
-/* The transmit fast paths' BTH word 0 template, kept in step with its inputs: PKEY (mrc__conn_clear, mrc_conn_modify)
- * and TVER (the endpoint's configuration, fixed once attached: mrc_conn_init) */
+/* The transmit fast paths' BTH word 0 template and the SACK fast path's header words, kept in step with their inputs:
+ * PKEY and DEST_QP (mrc__conn_clear, mrc_conn_modify), TVER (the endpoint's configuration, fixed once attached) and
+ * the QPN (mrc_conn_init) */
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
+    mrc__st4((uint8_t *)&c->tx_sack[0], MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_SACK) | c->tx_bth0);
+    mrc__st4((uint8_t *)&c->tx_sack[1], MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4((uint8_t *)&c->tx_sack[2], MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
+                                            MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
 }
 /* Every timer of the QP disarmed (its heap key is the caller's to update) */
 MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
@@ -79,9 +84,9 @@ MRC_API int mrc_conn_init(mrc_endpoint *ep, mrc_conn *c, mrc_time now) {
         c->user = (void *)0;
         mrc__conn_clear(c);
         c->ep = ep;
-        mrc__conn_tx_bth0(c);
         c->slot = (uint16_t)i;
         c->qpn = !ep->cfg.qpn_base ? mrc__qpn_draw(ep, i) : ep->cfg.qpn_base + i;
+        mrc__conn_tx_bth0(c);
         ep->conns[i] = c;
         return MRC_OK;
     }
@@ -307,7 +312,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     for (i = 1; i <= 17u; i++) /* every attribute of the mask (mask <= MRC_ATTR_HINT: checked above) */
         if (mask & ((uint32_t)1 << i)) mrc__attr_copy(&c->attr, a, i);
-    if (mask & MRC_ATTR_PKEY) mrc__conn_tx_bth0(c);
+    if (mask & (MRC_ATTR_PKEY | MRC_ATTR_DEST_QPN)) mrc__conn_tx_bth0(c);
 
     if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
         if (c->attr.ev_profile_id) {

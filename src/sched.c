@@ -14,11 +14,15 @@
 #include "timers.h"
 
 /* ---- the endpoint queues: ctq (control packets), txq (requester work), evq (events), each round-robin ------- */
-/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills) */
-MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+/* inline: a store and a count, made on every packet (a call cost more than the push and its caller's spills); the
+ * _il form in line even where a size-optimized build would call it (the responder's per-packet SACK queueing) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__ring_push_il(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     MRC_ASSERT(*len < MRC_MAX_CONNS);
     ring[(*head + *len) % MRC_MAX_CONNS] = slot;
     (*len)++;
+}
+MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
+    mrc__ring_push_il(ring, head, len, slot);
 }
 MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot) {
     uint32_t i, j = 0, n = *len;

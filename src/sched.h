@@ -6,6 +6,7 @@
 #include "internal.h"
 
 /* ---- the endpoint queues -------------------------------------------------------------------------------------- */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__ring_push_il(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 MRC__PRIVATE MRC__INLINE void mrc__ring_push(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len, uint16_t slot);
 

@@ -295,6 +295,8 @@ struct mrc_conn {
     uint32_t rsp_win;         /* responder window in PSNs */
     uint32_t mtu_shift;
     uint32_t tx_bth0;         /* BTH word 0's per-QP fields (TVER, PKEY) for mrc__st4: the fast paths add the rest */
+    uint32_t tx_sack[3];      /* the SACK fast path's per-QP header words, in wire byte order: BTH words 0 (opcode SACK,
+                                 TVER, PKEY) and 1 (DEST_QP), SETH word 2 (SPDCID, DPDCID); kept with tx_bth0 */
     mrc_time deadline;        /* at most the min of the timers below (heap key; P36 lazy deadlines) */
     uint16_t heap_idx;
     uint8_t t_armed;          /* a timer is armed (counted in ep->armed; P36 lazy deadlines) */
