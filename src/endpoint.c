@@ -1320,7 +1320,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
 
     cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
-    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ti_zero(ti);
     mrc__ev_txinfo(c, slot, ti);
     ti->dscp_class = (uint8_t)cls;
     ti->dscp = cf->dscp[cls];
