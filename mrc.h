@@ -10255,6 +10255,47 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
+/* The fast paths' data packet (mrc__req_tx_fast, mrc__req_rtx_fast): the opcode of packet k of WR wr (index wr_idx),
+ * returned; the A bit (ack.request_every); the headers at buf - BTH (rtx: its retransmission bit), METH, TSETH when on,
+ * RETH, ImmDt when imm - stored as mrc__req_emit_data stores them */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, mrc_conn *c, uint8_t *buf,
+                                                            const mrc__wr *wr, uint32_t wr_idx, uint32_t k,
+                                                            uint32_t sh, uint32_t psn, uint32_t pad, bool last,
+                                                            bool imm, uint32_t rtx, mrc_time now) {
+    const mrc_config *cf = &ep->cfg;
+    const uint32_t opcode = !last  ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
+                            : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
+                                     : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
+    uint32_t a = last;
+    uint8_t *q;
+    if (cf->ack.request_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= cf->ack.request_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    }
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
+                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) |
+                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and
+                                                                        * PKEY from the QP's template */
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_RTX, rtx) |
+                          MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    mrc__st4(buf + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
+    if (cf->tseth) {
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+        q += MRC_TSETH_LEN;
+    }
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
+    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+    return opcode;
+}
 /* ---- new data: the fast path (docs/PROTOCOL.md P22 fast paths) ------------------------------------------------------
  * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
  * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
@@ -10267,15 +10308,14 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     mrc_endpoint *ep = c->ep;
     const mrc_config *cf = &ep->cfg;
     uint32_t psn = c->snd_nxt, wr_idx = c->sq_send, k = c->sq_sent, sh = c->mtu_shift;
-    uint32_t plen, pad, hl, nominal, opcode, a, nxt;
+    uint32_t plen, pad, hl, nominal, opcode, nxt;
     unsigned p = c->plane_rr;
     mrc__ccx *x = mrc__conn_ccx(c);
     mrc__wr *wr;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint8_t *q;
     size_t need;
-    bool last, imm, se, more;
+    bool last, imm, more;
     uint16_t slot;
     unsigned cls;
     if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
@@ -10316,36 +10356,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
     }
 
-    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
-             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
-    a = last;
-    if (cf->ack.request_every) {
-        a = 0;
-        if (++c->pkts_since_areq >= cf->ack.request_every) {
-            a = 1;
-            c->pkts_since_areq = 0;
-        }
-    }
-    se = imm && (wr->flags & MRC_WR_SOLICITED);
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
-                      (se ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) | MRC__FW(0, 4, MRC__BTH_PAD, pad) |
-                      c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and PKEY from the QP's template */
-    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
-    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) |
-                          MRC__FW(8, 4, MRC__BTH_PSN, psn));
-    mrc__st4(buf + MRC_BTH_LEN,
-             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
-    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
-    if (cf->tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
-                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
-        q += MRC_TSETH_LEN;
-    }
-    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
-    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
-    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
-    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+    opcode = mrc__fast_data_hdrs(ep, c, buf, wr, wr_idx, k, sh, psn, pad, last, imm, 0u, now);
 
     cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
     mrc__ti_zero(ti);
@@ -10751,13 +10762,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
                                                  mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
     const mrc_config *cf = &ep->cfg;
-    uint32_t psn = c->rtxq.head, sh = c->mtu_shift, wr_idx, k, plen, pad, hl, nominal, opcode, a;
+    uint32_t psn = c->rtxq.head, sh = c->mtu_shift, wr_idx, k, plen, pad, hl, nominal, opcode;
     unsigned p = c->plane_rr, cls;
     mrc__ccx *x = mrc__conn_ccx(c);
     mrc__pblk *bk;
     mrc__psnrec *r;
     mrc__wr *wr;
-    uint8_t *q;
     size_t need;
     bool last, imm;
     int slot, w;
@@ -10806,35 +10816,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
         MRC_ASSERT(slot >= 0);
     }
 
-    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
-             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
-    a = last;
-    if (cf->ack.request_every) {
-        a = 0;
-        if (++c->pkts_since_areq >= cf->ack.request_every) {
-            a = 1;
-            c->pkts_since_areq = 0;
-        }
-    }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
-                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) |
-                      MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
-    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
-    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_RTX, 1u) |
-                          MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
-    mrc__st4(buf + MRC_BTH_LEN,
-             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
-    q = buf + MRC_BTH_LEN + MRC_METH_LEN;
-    if (cf->tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
-                        MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
-        q += MRC_TSETH_LEN;
-    }
-    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
-    MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
-    MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
-    if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
+    opcode = mrc__fast_data_hdrs(ep, c, buf, wr, wr_idx, k, sh, psn, pad, last, imm, 1u, now);
 
     cls = cf->trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM;
     MRC_MEMSET(ti, 0, sizeof *ti);
