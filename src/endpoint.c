@@ -1268,6 +1268,28 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
     return opcode;
 }
+/* ... and its mrc_txinfo (dscp class cls, EV slot), the payload copied after the headers with MRC_TX_COPY */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_ti(const mrc_conn *c, mrc_txinfo *ti, uint8_t *buf,
+                                                      const mrc__wr *wr, uint32_t k, uint32_t sh, uint16_t slot,
+                                                      unsigned cls, uint32_t opcode, uint32_t pad, uint32_t hl,
+                                                      uint32_t plen, unsigned flags) {
+    mrc__ti_zero(ti);
+    mrc__ev_txinfo(c, slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = c->ep->cfg.dscp[cls];
+    ti->pad = (uint8_t)pad;
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
+    if (flags & MRC_TX_COPY) {
+        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
+        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
+        ti->payload = buf + hl;
+    }
+}
 /* ---- new data: the fast path (docs/PROTOCOL.md P22 fast paths) ------------------------------------------------------
  * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
  * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
@@ -1289,7 +1311,6 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     size_t need;
     bool last, imm, more;
     uint16_t slot;
-    unsigned cls;
     if (cf->fast_path_off || c->state != MRC_QPS_RTS || c->probes_due || c->rtxq.n || wr_idx == c->sq_tail)
         return 0;
     wr = MRC__SQ(c, wr_idx);
@@ -1330,23 +1351,8 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
 
     opcode = mrc__fast_data_hdrs(ep, c, buf, wr, wr_idx, k, sh, psn, pad, last, imm, 0u, now);
 
-    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM;
-    mrc__ti_zero(ti);
-    mrc__ev_txinfo(c, slot, ti);
-    ti->dscp_class = (uint8_t)cls;
-    ti->dscp = cf->dscp[cls];
-    ti->pad = (uint8_t)pad;
-    ti->opcode = (uint8_t)opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = hl;
-    ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
-    if (flags & MRC_TX_COPY) {
-        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
-        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
-        ti->payload = buf + hl;
-    }
+    mrc__fast_data_ti(c, ti, buf, wr, k, sh, slot, cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM, opcode, pad, hl,
+                      plen, flags);
 
     /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
     if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
@@ -1735,7 +1741,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     mrc_endpoint *ep = c->ep;
     const mrc_config *cf = &ep->cfg;
     uint32_t psn = c->rtxq.head, sh = c->mtu_shift, wr_idx, k, plen, pad, hl, nominal, opcode;
-    unsigned p = c->plane_rr, cls;
+    unsigned p = c->plane_rr;
     mrc__ccx *x = mrc__conn_ccx(c);
     mrc__pblk *bk;
     mrc__psnrec *r;
@@ -1790,23 +1796,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
 
     opcode = mrc__fast_data_hdrs(ep, c, buf, wr, wr_idx, k, sh, psn, pad, last, imm, 1u, now);
 
-    cls = cf->trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM;
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = (uint8_t)cls;
-    ti->dscp = cf->dscp[cls];
-    ti->pad = (uint8_t)pad;
-    ti->opcode = (uint8_t)opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = hl;
-    ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
-    if (flags & MRC_TX_COPY) {
-        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
-        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
-        ti->payload = buf + hl;
-    }
+    mrc__fast_data_ti(c, ti, buf, wr, k, sh, (uint16_t)slot, cf->trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM,
+                      opcode, pad, hl, plen, flags);
 
     /* commit: mrc__req_emit_data's for a retransmission (mrc__rtxq_remove of the queue's head in line), then
      * mrc__req_tx's */
