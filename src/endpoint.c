@@ -97,26 +97,6 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__sack_nominal(const mrc_conn *c, ui
     uint32_t k = (psn - wr->first_psn) & MRC_PSN_MASK;
     return wr->len > ((uint64_t)(k + 1u) << c->mtu_shift) ? mrc__nominal_full(c) : mrc__nominal(c, wr, k);
 }
-/* mrc__plist_unlink of psn (record r, block bk) from the transmit list: a neighbour in bk is reached there, with no
- * look-up (a window with holes: the PSN's neighbours on the list are the PSNs beside it) */
-MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_txl_unlink(mrc_conn *c, mrc__pblk *bk, uint32_t psn,
-                                                         const mrc__psnrec *r) {
-    mrc__plist *l = &c->txl;
-    MRC_ASSERT(l->n > 0);
-    if (l->n == 1) {
-        MRC_ASSERT(l->head == psn && l->tail == psn);
-    } else if (psn == l->head) {
-        l->head = mrc__link_psn(c, r->next);
-    } else if (psn == l->tail) {
-        l->tail = mrc__link_psn(c, r->prev);
-    } else {
-        uint32_t q = mrc__link_psn(c, r->prev);
-        (((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? MRC__REC(c, q) : &bk->rec[q & (MRC__BLK_PSNS - 1u)])->next = r->next;
-        q = mrc__link_psn(c, r->next);
-        (((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? MRC__REC(c, q) : &bk->rec[q & (MRC__BLK_PSNS - 1u)])->prev = r->prev;
-    }
-    l->n--;
-}
 /* mrc__req_ack_one of a PSN not acknowledged yet from its block and record, which the caller holds: no look-up. A
  * window with holes: the SACK of a first transmission acknowledges only its PSN (by the bitmap, mrc__sack_ack_named),
  * and the SACK of a retransmission filling the window's first hole only its PSN too (the cumulative part: those after
@@ -125,7 +105,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_ack1(mrc_conn *c, mrc__pblk *bk, 
     bk->acked |= (uint64_t)1 << (psn & 63u);
     if (r->flags & MRC__PR_INFLIGHT) {
         mrc__cc_on_ack(c, mrc__sack_nominal(c, psn, r));
-        mrc__sack_txl_unlink(c, bk, psn, r);
+        mrc__plist_unlink_bk(c, &c->txl, psn, r, bk); /* its neighbours in bk reached there */
     }
     if (MRC__UNLIKELY(r->flags & MRC__PR_QUEUED)) mrc__rtxq_remove(c, psn, r); /* its test in line */
     r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
@@ -1290,6 +1270,17 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_ti(const mrc_conn *c, mrc_tx
         ti->payload = buf + hl;
     }
 }
+/* ... and what sending it counts: mrc__cc_on_send (the QP's and the congestion context's flight), the QP's data
+ * counters, the TLP's base */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_sent(mrc_conn *c, mrc__ccx *x, uint32_t nominal, uint32_t plen,
+                                                        mrc_time now) {
+    c->cc_inflight += nominal;
+    if (x) x->inflight += nominal;
+    c->st.tx_data++;
+    c->st.tx_bytes += plen;
+    c->tx_nominal += nominal;
+    c->tlp_base = now;
+}
 /* ---- new data: the fast path (docs/PROTOCOL.md P22 fast paths) ------------------------------------------------------
  * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
  * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
@@ -1375,12 +1366,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     } else {
         mrc__plist_push(c, &c->txl, psn, r, false);
     }
-    c->cc_inflight += nominal; /* mrc__cc_on_send */
-    if (x) x->inflight += nominal;
-    c->st.tx_data++;
-    c->st.tx_bytes += plen;
-    c->tx_nominal += nominal;
-    c->tlp_base = now;
+    mrc__fast_data_sent(c, x, nominal, plen, now);
     MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
     if (k == 0) {
         wr->first_psn = psn;
@@ -1809,12 +1795,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     r->ev = (mrc__evslot)slot;
     r->txseq = (mrc__txseq)c->tx_count++;
     mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
-    c->cc_inflight += nominal; /* mrc__cc_on_send */
-    if (x) x->inflight += nominal;
-    c->st.tx_data++;
-    c->st.tx_bytes += plen;
-    c->tx_nominal += nominal;
-    c->tlp_base = now;
+    mrc__fast_data_sent(c, x, nominal, plen, now);
     MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
     c->rtx_force = 0;
     mrc__req_timers_tx(c, now); /* rto_start if the RTO starts (mrc__req_emit_data's) */

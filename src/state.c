@@ -494,7 +494,14 @@ MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32
     }
     l->n++;
 }
-MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r) {
+/* The record of PSN q, a list neighbour of psn: in bk, psn's block, when the caller holds it (not null) and q is in it -
+ * no look-up (a window with holes: a PSN's neighbours on the transmit list are the PSNs beside it) */
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc__psnrec *mrc__plist_nb(mrc_conn *c, mrc__pblk *bk, uint32_t psn, uint32_t q) {
+    return bk && !((q ^ psn) & ~(MRC__BLK_PSNS - 1u)) ? &bk->rec[q & (MRC__BLK_PSNS - 1u)] : MRC__REC(c, q);
+}
+/* mrc__plist_unlink with psn's block bk at hand, or null (then a constant: the test goes) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__plist_unlink_bk(mrc_conn *c, mrc__plist *l, uint32_t psn,
+                                                         const mrc__psnrec *r, mrc__pblk *bk) {
     MRC_ASSERT(l->n > 0);
     if (l->n == 1) {
         MRC_ASSERT(l->head == psn && l->tail == psn);
@@ -503,10 +510,13 @@ MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint
     } else if (psn == l->tail) {
         l->tail = mrc__link_psn(c, r->prev);
     } else {
-        MRC__REC(c, mrc__link_psn(c, r->prev))->next = r->next;
-        MRC__REC(c, mrc__link_psn(c, r->next))->prev = r->prev;
+        mrc__plist_nb(c, bk, psn, mrc__link_psn(c, r->prev))->next = r->next;
+        mrc__plist_nb(c, bk, psn, mrc__link_psn(c, r->next))->prev = r->prev;
     }
     l->n--;
+}
+MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r) {
+    mrc__plist_unlink_bk(c, l, psn, r, (mrc__pblk *)0);
 }
 /* circular bitmaps of nbits (a power of two) */
 MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i) {

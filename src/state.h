@@ -65,6 +65,9 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__TXL_SPAN (2u * MRC_MAX_INFLIGHT)
 MRC__PRIVATE MRC__INLINE uint32_t mrc__link_psn(const mrc_conn *c, uint32_t idx); /* the PSN a record link names */
 MRC__PRIVATE MRC__INLINE void mrc__plist_push(mrc_conn *c, mrc__plist *l, uint32_t psn, mrc__psnrec *r, bool front);
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc__psnrec *mrc__plist_nb(mrc_conn *c, mrc__pblk *bk, uint32_t psn, uint32_t q);
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__plist_unlink_bk(mrc_conn *c, mrc__plist *l, uint32_t psn,
+                                                         const mrc__psnrec *r, mrc__pblk *bk);
 MRC__PRIVATE MRC__INLINE void mrc__plist_unlink(mrc_conn *c, mrc__plist *l, uint32_t psn, const mrc__psnrec *r);
 MRC__PRIVATE MRC__INLINE bool mrc__bit(const uint64_t *w, uint32_t nbits, uint32_t i);
 MRC__PRIVATE MRC__INLINE void mrc__bit_set(uint64_t *w, uint32_t nbits, uint32_t i);
