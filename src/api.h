@@ -671,6 +671,12 @@ typedef struct mrc_event {
  * of MRC_NOTIFYQ_LEN; when it is full the newest is dropped and counted, and the next one delivered says how many
  * were lost (drop_count). */
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev);
+/* 1 when mrc_endpoint_poll_event may have an event to return, 0 when it has none (0 for a null ep). O(1), changes
+ * nothing. Any call that takes packets or time in (recv, on_timeout, poll_tx) may queue an event; an event loop
+ * does not block while this is 1 (the ports' step functions check it before they sleep). It may say 1 once more
+ * than poll_event returns events: a connection whose completions were all unsignaled leaves the queue on that
+ * poll_event call, which then returns 0. */
+MRC_API int mrc_endpoint_event_pending(const mrc_endpoint *ep);
 
 /* ---- connections (QPs) -------------------------------------------------------------------------------------- */
 enum mrc_conn_state { MRC_QPS_RESET = 0, MRC_QPS_INIT, MRC_QPS_RTR, MRC_QPS_RTS, MRC_QPS_ERR };

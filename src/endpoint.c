@@ -2030,6 +2030,7 @@ MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {
     ev->type = MRC_EVT_NONE; /* nothing queued, the usual answer: one test, one store */
     return 0;
 }
+MRC_API int mrc_endpoint_event_pending(const mrc_endpoint *ep) { return ep && (ep->notify_len | ep->evq_len) != 0; }
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out) {
     if (!out) return;
     if (!ep) {

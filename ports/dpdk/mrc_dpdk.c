@@ -877,7 +877,9 @@ int mrc_dpdk_step(mrc_dpdk *d, mrc_endpoint *ep, mrc_time wake_at, unsigned *rea
             d->idle_since = 0;
             break;
         }
-        if (rd || (!held_was && d_held_ready(d)) || wake_at == 0 || now >= wake_at) break;
+        /* an event the timers queued (with nothing moved) is the application's to pull: no spin or sleep over it */
+        if (rd || (!held_was && d_held_ready(d)) || wake_at == 0 || now >= wake_at || mrc_endpoint_event_pending(ep))
+            break;
         if (!d->idle_since) {
             d->idle_since = now;
         } else if (d->cfg.idle_sleep_ns && now - d->idle_since >= d->cfg.idle_spin_ns) {

@@ -1622,7 +1622,8 @@ int mrc_ibv_step(mrc_ibv *ib, mrc_endpoint *ep, mrc_time wake_at, unsigned *read
     n = ib_tx_core(ib, ep, now, &more);
     if (n < 0) return -1;
     moved += n;
-    until = more == 1 ? 0 : wake_at;
+    /* no sleep while an event the timers queued waits for the application */
+    until = more == 1 || mrc_endpoint_event_pending(ep) ? 0 : wake_at;
     if (until) {
         mrc_time d = mrc_endpoint_next_deadline(ep);
         if (d < until) until = d;

@@ -973,8 +973,9 @@ int mrc_udp_step(mrc_udp *u, mrc_endpoint *ep, mrc_time wake_at, unsigned *ready
     n = u_tx_core(u, ep, now, &more);
     if (n < 0) return -1;
     moved += n;
-    /* sleep only when there is nothing left to send (a full socket is waited for: EPOLLOUT) */
-    until = more == 1 ? 0 : wake_at;
+    /* sleep only when there is nothing left to send (a full socket is waited for: EPOLLOUT) and no event waits for
+       the application (what this step received or its timers fired may have queued one: it is the caller's first) */
+    until = more == 1 || mrc_endpoint_event_pending(ep) ? 0 : wake_at;
     if (until) {
         mrc_time d = mrc_endpoint_next_deadline(ep), dl = u_delay_next(u);
         if (d < until) until = d;
