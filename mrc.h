@@ -6358,42 +6358,30 @@ MRC__PRIVATE void mrc__attr_copy(mrc_conn_attr *to, const mrc_conn_attr *from, u
     unsigned k;
     for (k = 0; k < mrc__attr_at[i][1]; k++) d[k] = s[k]; /* byte by byte: from may be &to */
 }
-/* The value of the attribute of mask bit i, as an unsigned number (RETRY: its byte sub, 0 or 1) */
-MRC__PRIVATE uint32_t mrc__attr_get(const mrc_conn_attr *a, unsigned i, unsigned sub) {
-    const uint8_t *s = (const uint8_t *)a + mrc__attr_at[i][0] + sub;
-    unsigned n = i == 15u ? 1u : mrc__attr_at[i][1];
-    uint16_t w;
-    uint32_t d;
-    if (n == 2) {
-        MRC_MEMCPY(&w, s, 2);
-        return w;
-    }
-    if (n == 4) {
-        MRC_MEMCPY(&d, s, 4);
-        return d;
-    }
-    return *s;
-}
 /* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (PATH_MTU: a power of two
- * from 256) */
+ * from 256): its mask bit in the low 5 bits of bit, its size (1, 2 or 4 bytes) as 0, 2 or 4 in the top 3, its offset
+ * (RETRY: the byte of each of its two fields) */
 typedef struct mrc__attr_range {
     uint32_t max;
-    uint8_t min, bit, sub, code;
+    uint8_t min, bit, off, code;
 } mrc__attr_range;
+#define MRC__RANGE(m, lo, hi, b, c)                                                                                    \
+    {(uint32_t)(hi), (uint8_t)(lo), (uint8_t)((b) | (sizeof(((mrc_conn_attr *)0)->m) & 6u) << 5),                    \
+     (uint8_t)offsetof(mrc_conn_attr, m), (uint8_t)(c)}
 static const mrc__attr_range mrc__attr_ranges[] = {
-    {MRC_PSN_MASK, MRC_EPOP_QPN + 1u, 5, 0, MRC_DETAIL_DEST_QPN},  /* DEST_QPN */
-    {MRC_PSN_MASK, 0, 6, 0, MRC_DETAIL_PSN},                       /* RQ_PSN */
-    {MRC_PSN_MASK, 0, 12, 0, MRC_DETAIL_PSN},                      /* SQ_PSN */
-    {4096, 0, 7, 0, MRC_DETAIL_PATH_MTU},                          /* PATH_MTU */
-    {MRC_MAX_MPR_UNITS, 1, 8, 0, MRC_DETAIL_MPR_DEST},             /* MPR_DEST */
-    {MRC_MAX_WIMM, 1, 9, 0, MRC_DETAIL_MAX_WIMM_DEST},             /* MAX_WIMM_DEST */
-    {MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED, 0, 10, 0,
-     MRC_DETAIL_CAPS},                                             /* CAPS: those bits only */
-    {0xFFu, 1, 13, 0, MRC_DETAIL_MPR},                             /* MPR */
-    {0xFFFFu, 1, 14, 0, MRC_DETAIL_MAX_WIMM},                      /* MAX_WIMM */
-    {7, 0, 15, 0, MRC_DETAIL_RETRY},                               /* RETRY: retry_linear */
-    {25, 0, 15, 1, MRC_DETAIL_RETRY},                              /* ... retry_exp */
-    {24, 0, 16, 0, MRC_DETAIL_TIMEOUT}};                           /* TIMEOUT */
+    MRC__RANGE(dest_qpn, MRC_EPOP_QPN + 1u, MRC_PSN_MASK, 5, MRC_DETAIL_DEST_QPN),
+    MRC__RANGE(rq_psn, 0, MRC_PSN_MASK, 6, MRC_DETAIL_PSN),
+    MRC__RANGE(sq_psn, 0, MRC_PSN_MASK, 12, MRC_DETAIL_PSN),
+    MRC__RANGE(path_mtu, 0, 4096, 7, MRC_DETAIL_PATH_MTU),
+    MRC__RANGE(mpr_dest, 1, MRC_MAX_MPR_UNITS, 8, MRC_DETAIL_MPR_DEST),
+    MRC__RANGE(max_wimm_dest, 1, MRC_MAX_WIMM, 9, MRC_DETAIL_MAX_WIMM_DEST),
+    MRC__RANGE(caps, 0, MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED,
+               10, MRC_DETAIL_CAPS), /* those bits only */
+    MRC__RANGE(mpr, 1, 0xFFu, 13, MRC_DETAIL_MPR),
+    MRC__RANGE(max_wimm, 1, 0xFFFFu, 14, MRC_DETAIL_MAX_WIMM),
+    MRC__RANGE(retry_linear, 0, 7, 15, MRC_DETAIL_RETRY),
+    MRC__RANGE(retry_exp, 0, 25, 15, MRC_DETAIL_RETRY),
+    MRC__RANGE(timeout, 0, 24, 16, MRC_DETAIL_TIMEOUT)};
 #define MRC__NRANGE (sizeof mrc__attr_ranges / sizeof mrc__attr_ranges[0])
 /* The transitions between RESET, INIT, RTR and RTS mrc_conn_modify makes (to RESET and ERR: from any state, the state
  * alone): mrc__trans_of[cur][to] is the transition's index + 1 in the tables of the attributes each requires and
@@ -6453,11 +6441,18 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
     for (i = 0; i < MRC__NRANGE; i++) { /* the ranges, in the table's order */
         const mrc__attr_range *r = &mrc__attr_ranges[i];
-        uint32_t v;
-        if (!(mask & ((uint32_t)1 << r->bit))) continue;
-        v = mrc__attr_get(a, r->bit, r->sub);
-        if (v < r->min || v > r->max || (r->bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
-            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << r->bit);
+        const uint8_t *f = (const uint8_t *)a + r->off;
+        unsigned bit = r->bit & 31u, n = r->bit >> 5;
+        uint32_t v = *f;
+        uint16_t w;
+        if (!(mask & ((uint32_t)1 << bit))) continue;
+        if (n == 4u) MRC_MEMCPY(&v, f, 4);
+        if (n == 2u) {
+            MRC_MEMCPY(&w, f, 2);
+            v = w;
+        }
+        if (v < r->min || v > r->max || (bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
+            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << bit);
     }
 
     if (to == MRC_QPS_ERR) {
