@@ -6364,46 +6364,52 @@ MRC__PRIVATE void mrc__attr_copy(mrc_conn_attr *to, const mrc_conn_attr *from, u
     unsigned k;
     for (k = 0; k < mrc__attr_at[i][1]; k++) d[k] = s[k]; /* byte by byte: from may be &to */
 }
-/* The value of the attribute of mask bit i, as an unsigned number (RETRY: its byte sub, 0 or 1) */
-MRC__PRIVATE uint32_t mrc__attr_get(const mrc_conn_attr *a, unsigned i, unsigned sub) {
-    const uint8_t *s = (const uint8_t *)a + mrc__attr_at[i][0] + sub;
-    unsigned n = i == 15u ? 1u : mrc__attr_at[i][1];
-    uint16_t w;
-    uint32_t d;
-    if (n == 2) {
-        MRC_MEMCPY(&w, s, 2);
-        return w;
-    }
-    if (n == 4) {
-        MRC_MEMCPY(&d, s, 4);
-        return d;
-    }
-    return *s;
-}
 /* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (PATH_MTU: a power of two
- * from 256) */
+ * from 256): its mask bit in the low 5 bits of bit, its size (1, 2 or 4 bytes) as 0, 2 or 4 in the top 3, its offset
+ * (RETRY: the byte of each of its two fields) */
 typedef struct mrc__attr_range {
     uint32_t max;
-    uint8_t min, bit, sub, code;
+    uint8_t min, bit, off, code;
 } mrc__attr_range;
+#define MRC__RANGE(m, lo, hi, b, c)                                                                                    \
+    {(uint32_t)(hi), (uint8_t)(lo), (uint8_t)((b) | (sizeof(((mrc_conn_attr *)0)->m) & 6u) << 5),                    \
+     (uint8_t)offsetof(mrc_conn_attr, m), (uint8_t)(c)}
 static const mrc__attr_range mrc__attr_ranges[] = {
-    {MRC_PSN_MASK, MRC_EPOP_QPN + 1u, 5, 0, MRC_DETAIL_DEST_QPN},  /* DEST_QPN */
-    {MRC_PSN_MASK, 0, 6, 0, MRC_DETAIL_PSN},                       /* RQ_PSN */
-    {MRC_PSN_MASK, 0, 12, 0, MRC_DETAIL_PSN},                      /* SQ_PSN */
-    {4096, 0, 7, 0, MRC_DETAIL_PATH_MTU},                          /* PATH_MTU */
-    {MRC_MAX_MPR_UNITS, 1, 8, 0, MRC_DETAIL_MPR_DEST},             /* MPR_DEST */
-    {MRC_MAX_WIMM, 1, 9, 0, MRC_DETAIL_MAX_WIMM_DEST},             /* MAX_WIMM_DEST */
-    {MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED, 0, 10, 0,
-     MRC_DETAIL_CAPS},                                             /* CAPS: those bits only */
-    {0xFFu, 1, 13, 0, MRC_DETAIL_MPR},                             /* MPR */
-    {0xFFFFu, 1, 14, 0, MRC_DETAIL_MAX_WIMM},                      /* MAX_WIMM */
-    {7, 0, 15, 0, MRC_DETAIL_RETRY},                               /* RETRY: retry_linear */
-    {25, 0, 15, 1, MRC_DETAIL_RETRY},                              /* ... retry_exp */
-    {24, 0, 16, 0, MRC_DETAIL_TIMEOUT}};                           /* TIMEOUT */
+    MRC__RANGE(dest_qpn, MRC_EPOP_QPN + 1u, MRC_PSN_MASK, 5, MRC_DETAIL_DEST_QPN),
+    MRC__RANGE(rq_psn, 0, MRC_PSN_MASK, 6, MRC_DETAIL_PSN),
+    MRC__RANGE(sq_psn, 0, MRC_PSN_MASK, 12, MRC_DETAIL_PSN),
+    MRC__RANGE(path_mtu, 0, 4096, 7, MRC_DETAIL_PATH_MTU),
+    MRC__RANGE(mpr_dest, 1, MRC_MAX_MPR_UNITS, 8, MRC_DETAIL_MPR_DEST),
+    MRC__RANGE(max_wimm_dest, 1, MRC_MAX_WIMM, 9, MRC_DETAIL_MAX_WIMM_DEST),
+    MRC__RANGE(caps, 0, MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED,
+               10, MRC_DETAIL_CAPS), /* those bits only */
+    MRC__RANGE(mpr, 1, 0xFFu, 13, MRC_DETAIL_MPR),
+    MRC__RANGE(max_wimm, 1, 0xFFFFu, 14, MRC_DETAIL_MAX_WIMM),
+    MRC__RANGE(retry_linear, 0, 7, 15, MRC_DETAIL_RETRY),
+    MRC__RANGE(retry_exp, 0, 25, 15, MRC_DETAIL_RETRY),
+    MRC__RANGE(timeout, 0, 24, 16, MRC_DETAIL_TIMEOUT)};
 #define MRC__NRANGE (sizeof mrc__attr_ranges / sizeof mrc__attr_ranges[0])
+/* The transitions between RESET, INIT, RTR and RTS mrc_conn_modify makes (to RESET and ERR: from any state, the state
+ * alone): mrc__trans_of[cur][to] is the transition's index + 1 in the tables of the attributes each requires and
+ * allows, or 0 for an illegal one */
+enum { MRC__TR_INIT = 1, MRC__TR_INIT_INIT, MRC__TR_RTR, MRC__TR_RTS, MRC__TR_RTS_RTS, MRC__TR_ANY };
+static const uint8_t mrc__trans_of[MRC_QPS_ERR + 1][MRC_QPS_ERR + 1] = {
+    {MRC__TR_ANY, MRC__TR_INIT, 0, 0, MRC__TR_ANY},
+    {MRC__TR_ANY, MRC__TR_INIT_INIT, MRC__TR_RTR, 0, MRC__TR_ANY},
+    {MRC__TR_ANY, 0, 0, MRC__TR_RTS, MRC__TR_ANY},
+    {MRC__TR_ANY, 0, 0, MRC__TR_RTS_RTS, MRC__TR_ANY},
+    {MRC__TR_ANY, 0, 0, 0, MRC__TR_ANY}};
+static const uint32_t mrc__trans_req[MRC__TR_ANY] = {
+    MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE, 0,
+    MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST,
+    MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT, 0, 0};
+static const uint32_t mrc__trans_opt[MRC__TR_ANY] = {
+    MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT, MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT,
+    MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS, MRC_ATTR_ACCESS,
+    MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS, 0};
 MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
-    uint32_t req = 0, opt = 0;
-    unsigned cur, to, i;
+    uint32_t req, bad;
+    unsigned cur, to, tr, i;
     mrc_endpoint *ep;
     if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
@@ -6413,30 +6419,13 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     cur = c->state;
     to = (mask & MRC_ATTR_STATE) ? a->state : cur;
     if (to > MRC_QPS_ERR) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_ATTR_STATE);
-    if (to == MRC_QPS_RESET || to == MRC_QPS_ERR) {
-        if (!(mask & MRC_ATTR_STATE) && cur != to) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-        if (mask & ~(uint32_t)MRC_ATTR_STATE)
-            return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                             MRC_DETAIL_STATE_MISSING, mask & ~(uint32_t)MRC_ATTR_STATE);
-    } else if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
-        req = MRC_ATTR_EV_PROFILE | MRC_ATTR_CC_PROFILE;
-        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
-    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_INIT) {
-        opt = MRC_ATTR_PKEY | MRC_ATTR_ACCESS | MRC_ATTR_HINT;
-    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
-        req = MRC_ATTR_DEST_QPN | MRC_ATTR_RQ_PSN | MRC_ATTR_PATH_MTU | MRC_ATTR_MPR_DEST | MRC_ATTR_MAX_WIMM_DEST;
-        opt = MRC_ATTR_CAPS | MRC_ATTR_PEER | MRC_ATTR_PKEY | MRC_ATTR_ACCESS;
-    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
-        req = MRC_ATTR_SQ_PSN | MRC_ATTR_MPR | MRC_ATTR_MAX_WIMM | MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT;
-        opt = MRC_ATTR_ACCESS;
-    } else if (cur == MRC_QPS_RTS && to == MRC_QPS_RTS) {
-        opt = MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT | MRC_ATTR_ACCESS;
-    } else {
-        return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
-    }
-    if (mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE))
-        return mrc__fail(ep, MRC_ERR_INVAL, (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED :
-                         MRC_DETAIL_STATE_MISSING, mask & ~(req | opt | (uint32_t)MRC_ATTR_STATE));
+    tr = mrc__trans_of[cur][to]; /* (without MRC_ATTR_STATE, to is cur: RESET and ERR stay, the state alone) */
+    if (!tr) return mrc__fail(ep, MRC_ERR_STATE, MRC_DETAIL_TRANSITION, 0);
+    req = mrc__trans_req[tr - 1u];
+    bad = mask & ~(req | mrc__trans_opt[tr - 1u] | (uint32_t)MRC_ATTR_STATE);
+    if (bad)
+        return mrc__fail(ep, MRC_ERR_INVAL,
+                         (mask & MRC_ATTR_STATE) ? MRC_DETAIL_ATTR_UNEXPECTED : MRC_DETAIL_STATE_MISSING, bad);
     if ((mask & req) != req) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING, req & ~mask);
 
     /* validate every value before changing anything */
@@ -6454,19 +6443,26 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         if (!pf || pf->state != MRC_PROFILE_ONLINE)
             return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_CC_PROFILE, MRC_ATTR_CC_PROFILE);
     }
-    if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
+    if (tr == MRC__TR_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
     for (i = 0; i < MRC__NRANGE; i++) { /* the ranges, in the table's order */
         const mrc__attr_range *r = &mrc__attr_ranges[i];
-        uint32_t v;
-        if (!(mask & ((uint32_t)1 << r->bit))) continue;
-        v = mrc__attr_get(a, r->bit, r->sub);
-        if (v < r->min || v > r->max || (r->bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
-            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << r->bit);
+        const uint8_t *f = (const uint8_t *)a + r->off;
+        unsigned bit = r->bit & 31u, n = r->bit >> 5;
+        uint32_t v = *f;
+        uint16_t w;
+        if (!(mask & ((uint32_t)1 << bit))) continue;
+        if (n == 4u) MRC_MEMCPY(&v, f, 4);
+        if (n == 2u) {
+            MRC_MEMCPY(&w, f, 2);
+            v = w;
+        }
+        if (v < r->min || v > r->max || (bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
+            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << bit);
     }
 
     if (to == MRC_QPS_ERR) {
-        if (cur != MRC_QPS_ERR) mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now);
+        mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now); /* nothing in ERR already */
         return MRC_OK;
     }
     if (to == MRC_QPS_RESET) {
@@ -6477,7 +6473,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
         if (mask & ((uint32_t)1 << i)) mrc__attr_copy(&c->attr, a, i);
     if (mask & (MRC_ATTR_PKEY | MRC_ATTR_DEST_QPN)) mrc__conn_tx_bth0(c);
 
-    if (cur == MRC_QPS_RESET && to == MRC_QPS_INIT) {
+    if (tr == MRC__TR_INIT) {
         if (c->attr.ev_profile_id) {
             mrc__evprof *pf = mrc__prof_find(c->ep, c->attr.ev_profile_id);
             c->ev_prof = (uint8_t)(pf - c->ep->profs + 1);
@@ -6488,14 +6484,14 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
             c->ccprof_ref = 1;
         }
         mrc__ev_setup(c);
-    } else if (cur == MRC_QPS_INIT && to == MRC_QPS_RTR) {
+    } else if (tr == MRC__TR_RTR) {
         /* responder: cack = rq_psn - 1; window of mpr_dest * 128 PSNs (Q10 window edge: edge exclusive by default) */
         c->cack = MRC__PSN_DEC(c->attr.rq_psn);
         c->rsp_win = (uint32_t)c->attr.mpr_dest * 128u - (c->ep->cfg.rx.window_inclusive ? 0u : 1u);
         c->mtu_shift = mrc__ctz64(c->attr.path_mtu); /* a power of two in 256..4096 (checked above) */
         c->msn_done = 0;
         c->imm_next = 0;
-    } else if (cur == MRC_QPS_RTR && to == MRC_QPS_RTS) {
+    } else if (tr == MRC__TR_RTS) {
         c->win_base = c->snd_una = c->snd_nxt = c->attr.sq_psn;
         mrc__set_req_window(c, c->attr.mpr);
         /* the first message is MSN 1 (mrc__wr_msn; AETH msn 0 means "none yet", IBTA) */
@@ -6508,7 +6504,7 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     if (to != cur) mrc__set_state(c, (uint8_t)to);
     mrc__sched_tx(c);
-    if (cur == MRC_QPS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
+    if (tr == MRC__TR_RTS_RTS && (mask & (MRC_ATTR_RETRY | MRC_ATTR_TIMEOUT)))
         mrc__req_timers(c); /* the running timer takes the new values now (P5 RTO schedule), not at its next re-arm */
     else
         mrc__timer_update(c);
@@ -8897,21 +8893,20 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
 /* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
  * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
 MRC_API int mrc_conn_check(const mrc_conn *c) {
-    unsigned i, p, nb = 0, seen_bad = 0, bk[MRC_MAX_PORTS];
+    unsigned i, p, nb = 0, seen_bad = 0, bk;
     uint16_t s;
     if (!c) return MRC_ERR_INVAL;
     for (p = 0; p < MRC_MAX_PORTS; p++) {
-        bk[p] = 0;
         if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
         for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
             const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
             if (e->port != p + 1u || e->at != i) return 2;
             if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
         }
-        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
-            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk[p] > c->ev_count) return 4;
+        for (bk = 0, s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
+            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk > c->ev_count) return 4;
         }
-        if (bk[p] != c->bk_n[p]) return 5;
+        if (bk != c->bk_n[p]) return 5;
     }
     for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
         if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
@@ -9032,11 +9027,13 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     for (i = 0; i < c->ver_n; i++)
         if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
     for (i = 0; i < c->ev_count; i++) {
-        unsigned k, named = 0;
+        unsigned k;
         if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
         if (!mrc__ev_is_ver(&c->evs[i])) return 23;
-        for (k = 1; k < MRC_MAX_PROBES; k++) named += c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i;
-        if (!named) return 23; /* (an older probe of an earlier hold may name it too: either answer proves the path) */
+        for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
+        }
+        if (k == MRC_MAX_PROBES) return 23; /* named by none (an older probe of an earlier hold may name it too: either
+                                               answer proves the path) */
     }
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         if (c->probes[i].kind != MRC__PROBE_VER) continue;

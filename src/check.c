@@ -16,21 +16,20 @@
 /* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
  * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
 MRC_API int mrc_conn_check(const mrc_conn *c) {
-    unsigned i, p, nb = 0, seen_bad = 0, bk[MRC_MAX_PORTS];
+    unsigned i, p, nb = 0, seen_bad = 0, bk;
     uint16_t s;
     if (!c) return MRC_ERR_INVAL;
     for (p = 0; p < MRC_MAX_PORTS; p++) {
-        bk[p] = 0;
         if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
         for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
             const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
             if (e->port != p + 1u || e->at != i) return 2;
             if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
         }
-        for (s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
-            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk[p] > c->ev_count) return 4;
+        for (bk = 0, s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
+            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk > c->ev_count) return 4;
         }
-        if (bk[p] != c->bk_n[p]) return 5;
+        if (bk != c->bk_n[p]) return 5;
     }
     for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
         if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
@@ -151,11 +150,13 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     for (i = 0; i < c->ver_n; i++)
         if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
     for (i = 0; i < c->ev_count; i++) {
-        unsigned k, named = 0;
+        unsigned k;
         if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
         if (!mrc__ev_is_ver(&c->evs[i])) return 23;
-        for (k = 1; k < MRC_MAX_PROBES; k++) named += c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i;
-        if (!named) return 23; /* (an older probe of an earlier hold may name it too: either answer proves the path) */
+        for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
+        }
+        if (k == MRC_MAX_PROBES) return 23; /* named by none (an older probe of an earlier hold may name it too: either
+                                               answer proves the path) */
     }
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         if (c->probes[i].kind != MRC__PROBE_VER) continue;
