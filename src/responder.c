@@ -217,6 +217,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     int mi = -1;
     uint64_t off = 0;
     int32_t d;
+    unsigned why;
 
     if (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) return mrc__drop(ep, c, MRC_DROP_STATE, op);
     d = mrc_psn_diff(psn, c->cack);
@@ -262,8 +263,8 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         return mrc__drop(ep, c, MRC_DROP_MSN_OOR, op);
     if (imm) { /* Q23 WIMM overflow: more pending immediates than max_wimm_dest is an invalid request */
         if ((uint16_t)(k->meth.rqmsn - c->imm_next) >= c->attr.max_wimm_dest) {
-            if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_INV_REQ, k->meth.msn, MRC_ERR_LOCAL_INVAL, ri, now);
-            return mrc__drop(ep, c, MRC_DROP_WIMM, op);
+            why = MRC_DROP_WIMM;
+            goto fatal;
         }
         slot = &c->imms[k->meth.rqmsn & (MRC_MAX_WIMM - 1u)];
         if (slot->psn & MRC__IMM_VALID) return mrc__drop(ep, c, MRC_DROP_MALFORMED, op);
@@ -326,8 +327,14 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     return MRC_OK;
 
 access_error:
-    if (!cf->guard.hardened) mrc__rsp_fatal(c, MRC_AETH_NAK_REM_ACCESS, k->meth.msn, MRC_ERR_LOCAL_ACCESS, ri, now);
-    return mrc__drop(ep, c, MRC_DROP_ACCESS, op);
+    why = MRC_DROP_ACCESS;
+fatal: /* the WIMM overflow's invalid request, or a remote access error (one call for both) */
+    if (!cf->guard.hardened) {
+        bool w = why == MRC_DROP_WIMM;
+        mrc__rsp_fatal(c, w ? MRC_AETH_NAK_INV_REQ : MRC_AETH_NAK_REM_ACCESS, k->meth.msn,
+                       w ? MRC_ERR_LOCAL_INVAL : MRC_ERR_LOCAL_ACCESS, ri, now);
+    }
+    return mrc__drop(ep, c, why, op);
 }
 /* PROBE_REQ: answered by a SACK with pr = 1 carrying the current cack and the lowest slice with a hole (Q4 SACK bitmap
  * order). */
