@@ -246,6 +246,19 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
+/* A requester packet's mrc_txinfo: zeroed, EV slot, DSCP class cls, opcode, header length (the data packet and the
+ * probe; out of line under -Os) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_ti(const mrc_conn *c, int slot, unsigned cls, uint32_t opcode, uint32_t hl,
+                                                 mrc_txinfo *ti) {
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = c->ep->cfg.dscp[cls];
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+}
 /* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn: a retransmission when rbk is psn's block
  * (the caller's, which read the record), a new PSN when it is null. Checks everything that can fail before changing
  * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
@@ -259,9 +272,11 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     mrc__psnrec *r;
     /* every packet but the last: a full path MTU, no immediate, no pad. mrc__wr_npkts and mrc__pkt_len without the
      * division: k is below the packet count, so packet k is the last when the next one would start at or past len,
-     * and then holds the rest of len (0 for an empty message) */
-    bool last = wr->len <= ((uint64_t)(k + 1u) << c->mtu_shift), imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    uint32_t plen = last ? wr->len - (uint32_t)((uint64_t)k << c->mtu_shift) : 1u << c->mtu_shift;
+     * and then holds the rest of len (0 for an empty message). 32-bit: (k + 1) path MTUs, the packet count's at
+     * most, are below len + the path MTU <= 2^31 + 2^12 */
+    const uint32_t off = k << c->mtu_shift;
+    bool last = wr->len <= off + (1u << c->mtu_shift), imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    uint32_t plen = last ? wr->len - off : 1u << c->mtu_shift;
     uint32_t pad = (4u - (plen & 3u)) & 3u;
     uint32_t hl = mrc__data_hdr_len(c, imm), nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
@@ -304,11 +319,11 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
              MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
     q = buf + MRC_BTH_LEN + MRC_METH_LEN;
     if (ep->cfg.tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
                         MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
         q += MRC_TSETH_LEN;
     }
-    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << c->mtu_shift));
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + off);
     MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
     MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
@@ -316,17 +331,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
 
     cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
               : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = cls;
-    ti->dscp = ep->cfg.dscp[cls];
+    mrc__req_ti(c, slot, cls, opcode, hl, ti);
     ti->pad = (uint8_t)pad;
-    ti->opcode = (uint8_t)opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = hl;
     ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
+    ti->payload = plen ? wr->buf + off : (const uint8_t *)0;
     if (flags & MRC_TX_COPY) {
         if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
         if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
@@ -370,8 +378,6 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
                                      mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__probe *pr = &c->probes[i];
-    mrc_bth b;
-    mrc_peth p;
     int slot = i                               ? (int)pr->slot
                : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33 TLP copies: the copy, elsewhere
                                                                                    */
@@ -380,28 +386,21 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
         mrc__nopath_arm(c);
         return 0;
     }
-    MRC_MEMSET(&b, 0, sizeof b);
-    MRC_MEMSET(&p, 0, sizeof p);
-    b.opcode = MRC_OP_PROBE_REQ;
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
-    b.psn = c->snd_nxt; /* Q21 probes consume no PSN: a probe consumes no PSN; it carries the next one unchanged */
-    p.probe_id = ++c->probe_id;
-    p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-    p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-    p.tx_timestamp = mrc__ts(ep, now);
-    p.ftype = 1;
-    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-    (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = MRC_DSCP_CONTROL;
-    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-    ti->opcode = MRC_OP_PROBE_REQ;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
+    /* the headers stored straight at their fixed offsets, as mrc_bth_encode and mrc_peth_encode would store them
+     * (cap >= MRC_HDR_MAX; every value checked when it was configured or attached): BTH word 0 from the QP's
+     * template, BTH word 1 (DEST_QP) and PETH word 2 (SPDCID, DPDCID: SETH's positions) from the SACK fast path's */
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_PROBE_REQ) | c->tx_bth0);
+    MRC_MEMCPY(buf + 4, &c->tx_sack[1], 4);
+    /* Q21 probes consume no PSN: a probe consumes no PSN; it carries the next one unchanged */
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, c->snd_nxt));
+    buf += MRC_BTH_LEN;
+    mrc__st4(buf, 0u); /* type, nxt, vendor_info */
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__PETH_PROBE_ID, ++c->probe_id));
+    MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4);
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__PETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(12, 4, MRC__PETH_TSR, 0u) |
+                           MRC__FW(12, 4, MRC__PETH_FTYPE, 1u));
+    (void)cap;
+    mrc__req_ti(c, slot, MRC_DSCP_CONTROL, MRC_OP_PROBE_REQ, MRC_BTH_LEN + MRC_PETH_LEN, ti);
     c->probes_due &= ~(1u << i);
     if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33 TLP copies: this copy is the other one; the next goes at once */
         c->tlp2 = MRC__TLP2_OUT;
