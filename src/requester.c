@@ -246,6 +246,9 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
+MRC__STATIC_ASSERT(MRC_OP_WRITE_MIDDLE == MRC_OP_WRITE_FIRST + 1 && MRC_OP_WRITE_LAST_IMM == MRC_OP_WRITE_LAST + 1 &&
+                       MRC_OP_WRITE_ONLY == MRC_OP_WRITE_LAST + 2 && MRC_OP_WRITE_ONLY_IMM == MRC_OP_WRITE_LAST + 3,
+                   write_opcodes);
 /* A requester packet's mrc_txinfo: zeroed, EV slot, DSCP class cls, opcode, header length (the data packet and the
  * probe; out of line under -Os) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_ti(const mrc_conn *c, int slot, unsigned cls, uint32_t opcode, uint32_t hl,
@@ -295,9 +298,9 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         return 0;
     }
 
-    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
-             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
+    /* FIRST, MIDDLE; LAST, its IMM; ONLY, its IMM: consecutive codes (build-checked) */
+    opcode = !last ? (uint32_t)MRC_OP_WRITE_FIRST + (uint32_t)(k != 0u)
+                   : (uint32_t)MRC_OP_WRITE_LAST + (k == 0u ? 2u : 0u) + (uint32_t)imm;
     a = last;
     if (ep->cfg.ack.request_every) {
         a = 0;
@@ -329,8 +332,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
     MRC_ASSERT((uint32_t)(q - buf) + MRC_RETH_LEN + (imm ? (uint32_t)MRC_IMMDT_LEN : 0u) == hl);
 
-    cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
-              : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    cls = !ep->cfg.trimmable ? MRC_DSCP_NO_TRIM : rtx ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_TRIMMABLE;
     mrc__req_ti(c, slot, cls, opcode, hl, ti);
     ti->pad = (uint8_t)pad;
     ti->payload_len = plen;
@@ -426,37 +428,44 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
 /* Retransmissions first (oldest loss first), then new data. */
 MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     int n;
+    uint32_t psn, wr_idx, k;
+    mrc__pblk *bk = (mrc__pblk *)0;
     if (c->probes_due) {
-        unsigned i = mrc__ctz64(c->probes_due);
-        n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
         /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
          * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
-        if (n == 0 && i == 0 && (c->probes_due & ~1u))
-            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
+        unsigned due = c->probes_due, i;
+        do {
+            i = mrc__ctz64(due);
+            n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+            due &= ~1u;
+        } while (n == 0 && i == 0 && due);
         if (n > 0) mrc__req_timers_x(c, MRC__TM_TX);
         return n;
     }
-    if (c->rtxq.n) {
-        uint32_t psn = c->rtxq.head;
-        mrc__pblk *bk = mrc__blk(c, psn);
-        mrc__psnrec *r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
-        mrc__wr *wr;
+    if (c->rtxq.n) { /* the queue's head; 0 also when the window is closed to it (unless forced): its nominal size is
+                        the emit's */
+        mrc__psnrec *r;
+        const mrc__wr *wr;
+        psn = c->rtxq.head;
+        bk = mrc__blk(c, psn);
+        r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
         wr = &c->sq[r->wr];
-        /* 0 also when the window is closed to it (unless forced): its nominal size is the emit's */
-        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, bk, buf, cap,
-                               flags, ti, now);
-        if (n > 0) {
-            c->rtx_force = 0; /* the record left the queue in the commit */
-            mrc__req_timers_x(c, MRC__TM_TX);
-        }
-        return n;
+        wr_idx = mrc__wr_index(c, r->wr);
+        k = (psn - wr->first_psn) & MRC_PSN_MASK;
+    } else if (mrc__req_can_send_new(c)) {
+        psn = c->snd_nxt;
+        wr_idx = c->sq_send;
+        k = c->sq_sent;
+    } else {
+        return 0;
     }
-    if (mrc__req_can_send_new(c)) {
-        mrc__wr *wr = MRC__SQ(c, c->sq_send);
-        uint32_t k = c->sq_sent, psn = c->snd_nxt;
-        n = mrc__req_emit_data(c, psn, c->sq_send, k, (mrc__pblk *)0, buf, cap, flags, ti, now);
-        if (n <= 0) return n;
+    n = mrc__req_emit_data(c, psn, wr_idx, k, bk, buf, cap, flags, ti, now);
+    if (n <= 0) return n;
+    if (bk) {
+        c->rtx_force = 0; /* the record left the queue in the commit */
+    } else {
+        mrc__wr *wr = MRC__SQ(c, wr_idx);
         if (k == 0) {
             wr->first_psn = psn;
             if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
@@ -466,10 +475,9 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
             c->sq_sent = 0;
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
-        mrc__req_timers_x(c, MRC__TM_TX);
-        return n;
     }
-    return 0;
+    mrc__req_timers_x(c, MRC__TM_TX);
+    return n;
 }
 
 /* ---- acknowledgements --------------------------------------------------------------------------------------- */
@@ -850,8 +858,8 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (c->tlp_count < 16) c->tlp_count++;
         /* P25 hashed-EV bypass knobs: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is
          * proven no more */
-        if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
-        if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
+        if (c->probes[0].kind == MRC__PROBE_TLP &&
+            (c->probes[0].slot == c->ev_proven || ((c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)))
             c->ev_proven = MRC__EV_NONE;
         c->tlp2 = 0;
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */
