@@ -28,7 +28,7 @@
 MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
     mrc__wr *wr;
     if (!c || !c->ep || !w) return MRC_ERR_INVAL;
-    (void)mrc__clock(c->ep, now);
+    (void)mrc__clock_ctl(c->ep, now); /* out of line: a post is rarer than packets */
     if (w->opcode >= MRC_WR_SEND && w->opcode <= MRC_WR_ATOMIC_FADD) return MRC_ERR_NOTSUP;
     if (w->opcode != MRC_WR_WRITE && w->opcode != MRC_WR_WRITE_IMM) return MRC_ERR_INVAL;
     if (w->flags & ~(uint32_t)(MRC_WR_UNSIGNALED | MRC_WR_SOLICITED)) return MRC_ERR_INVAL;
@@ -581,7 +581,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint64_t bm;
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
-    mrc_time acked_sent = 0, rtt = 0;
+    mrc_time acked_sent = 0, rtt = 0, t_echo = 0;
     mrc__pblk *bk = (mrc__pblk *)0; /* ack_psn's block: the records are read before mrc__req_release */
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
@@ -632,27 +632,26 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     base = mrc_psn_add(cack, s->sack_offset);
     lo = mrc_psn_diff(c->win_base, base);
     hi = mrc_psn_diff(c->snd_nxt, base);
-    if (bm && hi > 0 && lo < 64) {
-        uint64_t inr = ~(uint64_t)0;
-        if (lo > 0) inr &= ~(uint64_t)0 << lo;
-        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-        bm &= inr & ~mrc__req_acked64(c, base);
-        if (bm) progress = true;
-        while (bm) {
-            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
-            bm &= bm - 1u;
+    while (bm) { /* bit i is PSN base + i: inside iff lo <= i < hi */
+        int32_t i = (int32_t)mrc__ctz64(bm);
+        bm &= bm - 1u;
+        if (i >= lo && i < hi && !mrc__req_acked(c, (base + (uint32_t)i) & MRC_PSN_MASK)) {
+            progress = true;
+            mrc__req_ack_one(c, (base + (uint32_t)i) & MRC_PSN_MASK);
         }
     }
     if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
     while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
     if (c->snd_una != old_una) progress = true;
 
-    /* timing and path attribution */
-    if (stale) {
-        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
-        if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
-    } else if (quiet) {
+    /* timing and path attribution. The verdict on a pending silent loss needs only the echo (7.4): a stale SACK's
+     * too (fresh is false then), where it is all a stale SACK does past the acknowledgements; not a quiet one's. A
+     * live record is none of a probe's: the SACK is stale, or has it (have_rec) */
+    if (rec_live && !quiet && c->ep->cfg.tseth) {
+        t_echo = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
+        (void)mrc__req_rtx_verdict(c, bk, ack_psn, t_echo, fresh, now);
+    }
+    if (stale || quiet) {
         /* acknowledgements only */
     } else if (s->pr) {
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
@@ -672,11 +671,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
         mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
         acked_sent = r_sent;
-        if (c->ep->cfg.tseth) {
-            mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
-            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
-        }
+        if (c->ep->cfg.tseth && t_echo < acked_sent) acked_sent = t_echo; /* the echo names the transmission that
+                                                                              arrived */
         if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
