@@ -64,7 +64,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
  * */
-MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
     uint64_t w = b ? b->acked >> sh : 0;
@@ -266,7 +266,7 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_ti(const mrc_conn *c, int slot, un
  * (the caller's, which read the record), a new PSN when it is null. Checks everything that can fail before changing
  * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
  * congestion window is closed (mrc__req_rtx's test; a new PSN's window is the caller's to check), MRC_ERR_NOBUF. */
-MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
+MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
                                     uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
@@ -376,7 +376,7 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
 }
 /* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
  * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
-MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
+MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
                                      mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__probe *pr = &c->probes[i];
@@ -581,7 +581,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint64_t bm;
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
-    mrc_time acked_sent = 0, rtt = 0, t_echo = 0;
+    mrc_time acked_sent = 0, rtt = 0;
     mrc__pblk *bk = (mrc__pblk *)0; /* ack_psn's block: the records are read before mrc__req_release */
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
@@ -644,14 +644,12 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
     if (c->snd_una != old_una) progress = true;
 
-    /* timing and path attribution. The verdict on a pending silent loss needs only the echo (7.4): a stale SACK's
-     * too (fresh is false then), where it is all a stale SACK does past the acknowledgements; not a quiet one's. A
-     * live record is none of a probe's: the SACK is stale, or has it (have_rec) */
-    if (rec_live && !quiet && c->ep->cfg.tseth) {
-        t_echo = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
-        (void)mrc__req_rtx_verdict(c, bk, ack_psn, t_echo, fresh, now);
-    }
-    if (stale || quiet) {
+    /* timing and path attribution */
+    if (stale) {
+        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        if (rec_live && c->ep->cfg.tseth)
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
+    } else if (quiet) {
         /* acknowledgements only */
     } else if (s->pr) {
         if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
@@ -671,8 +669,11 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
         mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
         acked_sent = r_sent;
-        if (c->ep->cfg.tseth && t_echo < acked_sent) acked_sent = t_echo; /* the echo names the transmission that
-                                                                              arrived */
+        if (c->ep->cfg.tseth) {
+            mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
+            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
+        }
         if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
         if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
         if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
