@@ -7514,7 +7514,8 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     if (c->probes_due) {
         /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
          * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
-        unsigned due = c->probes_due, i;
+        uint32_t due = c->probes_due;
+        unsigned i;
         do {
             i = mrc__ctz64(due);
             n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
