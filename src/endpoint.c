@@ -1860,7 +1860,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, 
     if (n == 0) return 0;
     mrc__sched_tx(c); /* round-robin: to the tail if it has more */
     ep->st.tx_pkts++;
-    ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+    ep->st.tx_bytes += ti->hdr_len + ti->payload_len + ti->pad; /* 32-bit: at most MRC_HDR_MAX + 4096 + 3 */
     return n;
 }
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with

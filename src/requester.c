@@ -28,7 +28,7 @@
 MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
     mrc__wr *wr;
     if (!c || !c->ep || !w) return MRC_ERR_INVAL;
-    (void)mrc__clock(c->ep, now);
+    (void)mrc__clock_ctl(c->ep, now); /* out of line: a post is rarer than packets */
     if (w->opcode >= MRC_WR_SEND && w->opcode <= MRC_WR_ATOMIC_FADD) return MRC_ERR_NOTSUP;
     if (w->opcode != MRC_WR_WRITE && w->opcode != MRC_WR_WRITE_IMM) return MRC_ERR_INVAL;
     if (w->flags & ~(uint32_t)(MRC_WR_UNSIGNALED | MRC_WR_SOLICITED)) return MRC_ERR_INVAL;
@@ -64,7 +64,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
  * */
-MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base) {
     uint32_t sh = base & 63u;
     const mrc__pblk *b = mrc__blk(c, base);
     uint64_t w = b ? b->acked >> sh : 0;
@@ -246,11 +246,27 @@ MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
+MRC__STATIC_ASSERT(MRC_OP_WRITE_MIDDLE == MRC_OP_WRITE_FIRST + 1 && MRC_OP_WRITE_LAST_IMM == MRC_OP_WRITE_LAST + 1 &&
+                       MRC_OP_WRITE_ONLY == MRC_OP_WRITE_LAST + 2 && MRC_OP_WRITE_ONLY_IMM == MRC_OP_WRITE_LAST + 3,
+                   write_opcodes);
+/* A requester packet's mrc_txinfo: zeroed, EV slot, DSCP class cls, opcode, header length (the data packet and the
+ * probe; out of line under -Os) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_ti(const mrc_conn *c, int slot, unsigned cls, uint32_t opcode, uint32_t hl,
+                                                 mrc_txinfo *ti) {
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    mrc__ev_txinfo(c, (uint16_t)slot, ti);
+    ti->dscp_class = (uint8_t)cls;
+    ti->dscp = c->ep->cfg.dscp[cls];
+    ti->opcode = (uint8_t)opcode;
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+}
 /* Emit packet k of send-queue entry wr_idx (free-running index) as PSN psn: a retransmission when rbk is psn's block
  * (the caller's, which read the record), a new PSN when it is null. Checks everything that can fail before changing
  * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
  * congestion window is closed (mrc__req_rtx's test; a new PSN's window is the caller's to check), MRC_ERR_NOBUF. */
-MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
+MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
                                     uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
@@ -259,9 +275,11 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
     mrc__psnrec *r;
     /* every packet but the last: a full path MTU, no immediate, no pad. mrc__wr_npkts and mrc__pkt_len without the
      * division: k is below the packet count, so packet k is the last when the next one would start at or past len,
-     * and then holds the rest of len (0 for an empty message) */
-    bool last = wr->len <= ((uint64_t)(k + 1u) << c->mtu_shift), imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    uint32_t plen = last ? wr->len - (uint32_t)((uint64_t)k << c->mtu_shift) : 1u << c->mtu_shift;
+     * and then holds the rest of len (0 for an empty message). 32-bit: (k + 1) path MTUs, the packet count's at
+     * most, are below len + the path MTU <= 2^31 + 2^12 */
+    const uint32_t off = k << c->mtu_shift;
+    bool last = wr->len <= off + (1u << c->mtu_shift), imm = last && wr->opcode == MRC_WR_WRITE_IMM;
+    uint32_t plen = last ? wr->len - off : 1u << c->mtu_shift;
     uint32_t pad = (4u - (plen & 3u)) & 3u;
     uint32_t hl = mrc__data_hdr_len(c, imm), nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
     size_t need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
@@ -280,9 +298,9 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
         return 0;
     }
 
-    opcode = !last   ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
-             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
-                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
+    /* FIRST, MIDDLE; LAST, its IMM; ONLY, its IMM: consecutive codes (build-checked) */
+    opcode = !last ? (uint32_t)MRC_OP_WRITE_FIRST + (uint32_t)(k != 0u)
+                   : (uint32_t)MRC_OP_WRITE_LAST + (k == 0u ? 2u : 0u) + (uint32_t)imm;
     a = last;
     if (ep->cfg.ack.request_every) {
         a = 0;
@@ -304,29 +322,21 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
              MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
     q = buf + MRC_BTH_LEN + MRC_METH_LEN;
     if (ep->cfg.tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
                         MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
         q += MRC_TSETH_LEN;
     }
-    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << c->mtu_shift));
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + off);
     MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
     MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
     MRC_ASSERT((uint32_t)(q - buf) + MRC_RETH_LEN + (imm ? (uint32_t)MRC_IMMDT_LEN : 0u) == hl);
 
-    cls = rtx ? (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_NO_TRIM)
-              : (ep->cfg.trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = cls;
-    ti->dscp = ep->cfg.dscp[cls];
+    cls = !ep->cfg.trimmable ? MRC_DSCP_NO_TRIM : rtx ? MRC_DSCP_TRIMMABLE_RETX : MRC_DSCP_TRIMMABLE;
+    mrc__req_ti(c, slot, cls, opcode, hl, ti);
     ti->pad = (uint8_t)pad;
-    ti->opcode = (uint8_t)opcode;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = hl;
     ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << c->mtu_shift) : (const uint8_t *)0;
+    ti->payload = plen ? wr->buf + off : (const uint8_t *)0;
     if (flags & MRC_TX_COPY) {
         if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
         if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
@@ -366,12 +376,10 @@ MRC__PRIVATE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, 
 }
 /* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
  * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
-MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
+MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
                                      mrc_time now) {
     mrc_endpoint *ep = c->ep;
     mrc__probe *pr = &c->probes[i];
-    mrc_bth b;
-    mrc_peth p;
     int slot = i                               ? (int)pr->slot
                : (c->tlp2 & MRC__TLP2_OUT) ? mrc__ev_pick(c, (int)c->tlp2_slot) /* P33 TLP copies: the copy, elsewhere
                                                                                    */
@@ -380,28 +388,21 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
         mrc__nopath_arm(c);
         return 0;
     }
-    MRC_MEMSET(&b, 0, sizeof b);
-    MRC_MEMSET(&p, 0, sizeof p);
-    b.opcode = MRC_OP_PROBE_REQ;
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
-    b.psn = c->snd_nxt; /* Q21 probes consume no PSN: a probe consumes no PSN; it carries the next one unchanged */
-    p.probe_id = ++c->probe_id;
-    p.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-    p.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-    p.tx_timestamp = mrc__ts(ep, now);
-    p.ftype = 1;
-    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b);
-    (void)mrc_peth_encode(buf + MRC_BTH_LEN, cap - MRC_BTH_LEN, &p);
-    MRC_MEMSET(ti, 0, sizeof *ti);
-    mrc__ev_txinfo(c, (uint16_t)slot, ti);
-    ti->dscp_class = MRC_DSCP_CONTROL;
-    ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-    ti->opcode = MRC_OP_PROBE_REQ;
-    ti->peer = c->attr.peer;
-    ti->qpn = c->qpn;
-    ti->hdr_len = MRC_BTH_LEN + MRC_PETH_LEN;
+    /* the headers stored straight at their fixed offsets, as mrc_bth_encode and mrc_peth_encode would store them
+     * (cap >= MRC_HDR_MAX; every value checked when it was configured or attached): BTH word 0 from the QP's
+     * template, BTH word 1 (DEST_QP) and PETH word 2 (SPDCID, DPDCID: SETH's positions) from the SACK fast path's */
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_PROBE_REQ) | c->tx_bth0);
+    MRC_MEMCPY(buf + 4, &c->tx_sack[1], 4);
+    /* Q21 probes consume no PSN: a probe consumes no PSN; it carries the next one unchanged */
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, c->snd_nxt));
+    buf += MRC_BTH_LEN;
+    mrc__st4(buf, 0u); /* type, nxt, vendor_info */
+    mrc__st4(buf + 4, MRC__FW(4, 4, MRC__PETH_PROBE_ID, ++c->probe_id));
+    MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4);
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__PETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(12, 4, MRC__PETH_TSR, 0u) |
+                           MRC__FW(12, 4, MRC__PETH_FTYPE, 1u));
+    (void)cap;
+    mrc__req_ti(c, slot, MRC_DSCP_CONTROL, MRC_OP_PROBE_REQ, MRC_BTH_LEN + MRC_PETH_LEN, ti);
     c->probes_due &= ~(1u << i);
     if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33 TLP copies: this copy is the other one; the next goes at once */
         c->tlp2 = MRC__TLP2_OUT;
@@ -427,37 +428,45 @@ MRC__PRIVATE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size
 /* Retransmissions first (oldest loss first), then new data. */
 MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
     int n;
+    uint32_t psn, wr_idx, k;
+    mrc__pblk *bk = (mrc__pblk *)0;
     if (c->probes_due) {
-        unsigned i = mrc__ctz64(c->probes_due);
-        n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
         /* only the tail-loss probe can find no EV; it stays due until one comes back, but must not hold back the
          * probes of ASSUMED_BAD EVs queued behind it, which are what brings an EV back */
-        if (n == 0 && i == 0 && (c->probes_due & ~1u))
-            n = mrc__req_emit_probe(c, mrc__ctz64(c->probes_due & ~1u), buf, cap, ti, now);
+        uint32_t due = c->probes_due;
+        unsigned i;
+        do {
+            i = mrc__ctz64(due);
+            n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+            due &= ~1u;
+        } while (n == 0 && i == 0 && due);
         if (n > 0) mrc__req_timers_x(c, MRC__TM_TX);
         return n;
     }
-    if (c->rtxq.n) {
-        uint32_t psn = c->rtxq.head;
-        mrc__pblk *bk = mrc__blk(c, psn);
-        mrc__psnrec *r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
-        mrc__wr *wr;
+    if (c->rtxq.n) { /* the queue's head; 0 also when the window is closed to it (unless forced): its nominal size is
+                        the emit's */
+        mrc__psnrec *r;
+        const mrc__wr *wr;
+        psn = c->rtxq.head;
+        bk = mrc__blk(c, psn);
+        r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
         MRC_ASSERT((r->flags & (MRC__PR_LOST | MRC__PR_QUEUED)) == (MRC__PR_LOST | MRC__PR_QUEUED));
         wr = &c->sq[r->wr];
-        /* 0 also when the window is closed to it (unless forced): its nominal size is the emit's */
-        n = mrc__req_emit_data(c, psn, mrc__wr_index(c, r->wr), (psn - wr->first_psn) & MRC_PSN_MASK, bk, buf, cap,
-                               flags, ti, now);
-        if (n > 0) {
-            c->rtx_force = 0; /* the record left the queue in the commit */
-            mrc__req_timers_x(c, MRC__TM_TX);
-        }
-        return n;
+        wr_idx = mrc__wr_index(c, r->wr);
+        k = (psn - wr->first_psn) & MRC_PSN_MASK;
+    } else if (mrc__req_can_send_new(c)) {
+        psn = c->snd_nxt;
+        wr_idx = c->sq_send;
+        k = c->sq_sent;
+    } else {
+        return 0;
     }
-    if (mrc__req_can_send_new(c)) {
-        mrc__wr *wr = MRC__SQ(c, c->sq_send);
-        uint32_t k = c->sq_sent, psn = c->snd_nxt;
-        n = mrc__req_emit_data(c, psn, c->sq_send, k, (mrc__pblk *)0, buf, cap, flags, ti, now);
-        if (n <= 0) return n;
+    n = mrc__req_emit_data(c, psn, wr_idx, k, bk, buf, cap, flags, ti, now);
+    if (n <= 0) return n;
+    if (bk) {
+        c->rtx_force = 0; /* the record left the queue in the commit */
+    } else {
+        mrc__wr *wr = MRC__SQ(c, wr_idx);
         if (k == 0) {
             wr->first_psn = psn;
             if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
@@ -467,10 +476,9 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
             c->sq_sent = 0;
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
-        mrc__req_timers_x(c, MRC__TM_TX);
-        return n;
     }
-    return 0;
+    mrc__req_timers_x(c, MRC__TM_TX);
+    return n;
 }
 
 /* ---- acknowledgements --------------------------------------------------------------------------------------- */
@@ -625,15 +633,12 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     base = mrc_psn_add(cack, s->sack_offset);
     lo = mrc_psn_diff(c->win_base, base);
     hi = mrc_psn_diff(c->snd_nxt, base);
-    if (bm && hi > 0 && lo < 64) {
-        uint64_t inr = ~(uint64_t)0;
-        if (lo > 0) inr &= ~(uint64_t)0 << lo;
-        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-        bm &= inr & ~mrc__req_acked64(c, base);
-        if (bm) progress = true;
-        while (bm) {
-            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
-            bm &= bm - 1u;
+    while (bm) { /* bit i is PSN base + i: inside iff lo <= i < hi */
+        int32_t i = (int32_t)mrc__ctz64(bm);
+        bm &= bm - 1u;
+        if (i >= lo && i < hi && !mrc__req_acked(c, (base + (uint32_t)i) & MRC_PSN_MASK)) {
+            progress = true;
+            mrc__req_ack_one(c, (base + (uint32_t)i) & MRC_PSN_MASK);
         }
     }
     if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
@@ -851,8 +856,8 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
         if (c->tlp_count < 16) c->tlp_count++;
         /* P25 hashed-EV bypass knobs: the last tail-loss probe is unanswered: if it went on the proven EV, that EV is
          * proven no more */
-        if (c->probes[0].kind == MRC__PROBE_TLP && c->probes[0].slot == c->ev_proven) c->ev_proven = MRC__EV_NONE;
-        if (c->probes[0].kind == MRC__PROBE_TLP && (c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)
+        if (c->probes[0].kind == MRC__PROBE_TLP &&
+            (c->probes[0].slot == c->ev_proven || ((c->tlp2 & MRC__TLP2_OUT) && c->tlp2_slot == c->ev_proven)))
             c->ev_proven = MRC__EV_NONE;
         c->tlp2 = 0;
         if (!c->rtxq.n) { /* nothing better to send: ask the responder where it is */

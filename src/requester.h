@@ -8,7 +8,7 @@
 /* ---- the send window ------------------------------------------------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm); /* P38: a bitmap naming an unsent PSN */
-MRC__PRIVATE MRC__INLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__req_acked64(const mrc_conn *c, uint32_t base);
 MRC__PRIVATE MRC__INLINE void mrc__req_release(mrc_conn *c, uint32_t old_base);
 MRC__PRIVATE MRC__NOINLINE void mrc__pool_enter(mrc_conn *c, uint32_t psn);
 MRC__PRIVATE MRC__INLINE bool mrc__req_has_work(const mrc_conn *c);
