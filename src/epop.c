@@ -25,7 +25,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
 MRC__PRIVATE mrc__epkt *mrc__epq_push(mrc_endpoint *ep) {
     mrc__epkt *k;
     if (ep->epq_len >= MRC_EPQ_LEN) {
-        ep->st.epq_overflow++;
+        mrc__ev_count(&ep->st.epq_overflow);
         return (mrc__epkt *)0;
     }
     k = &ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN];
@@ -154,7 +154,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinf
     unsigned i;
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
-    ep->st.psu_rx++;
+    mrc__ev_count(&ep->st.psu_rx);
     if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
@@ -277,7 +277,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_PSU, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
-        ep->st.ep_req_rx++;
+        mrc__ev_count(&ep->st.ep_req_rx);
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
         if ((r = mrc__epq_push(ep)) != (mrc__epkt *)0) {
@@ -296,7 +296,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
     if ((rq = mrc__epreq_find(ep, req_id, k->eeth.op, ri->peer)) != (mrc__epreq *)0) {
-        ep->st.ep_rsp_rx++;
+        mrc__ev_count(&ep->st.ep_rsp_rx);
         mrc__epreq_done(ep, rq, MRC_EVT_EP_RESPONSE, ri->port,
                         (uint32_t)MRC__MIN(now - rq->sent, (mrc_time)0xFFFFFFFFu));
         mrc__ep_rearm(ep);
@@ -317,7 +317,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
         if (q->deadline > now) continue;
-        ep->st.ep_timeouts++;
+        mrc__ev_count(&ep->st.ep_timeouts);
         mrc__epreq_done(ep, q, MRC_EVT_EP_TIMEOUT, 0, 0);
     }
     for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
@@ -327,12 +327,12 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         q->deadline = MRC_TIME_NEVER;
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
-        if (q->tries >= ep->cfg.psu_retries) {
-            ep->st.ep_timeouts++;   /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+        if (q->tries >= ep->cfg.psu_retries) { /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+            mrc__ev_count(&ep->st.ep_timeouts);
             continue;
         }
         q->tries++;
-        ep->st.psu_rtx++;
+        mrc__ev_count(&ep->st.psu_rtx);
         mrc__psu_send(ep, c, q->req_id);
         q->deadline = now + mrc__psu_wait(ep, q->tries);
     }
@@ -348,7 +348,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
             c->peer_hold = 0;
             if (!c->ev_count || c->peer_ports == mrc__all_ports(ep)) continue;
             c->peer_ports = mrc__all_ports(ep);
-            ep->st.psu_expired++;
+            mrc__ev_count(&ep->st.psu_expired);
             mrc__conn_ev_changed(c);
         }
     }
@@ -425,7 +425,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             e.op = k->op;
             e.tx_timestamp = k->ts;
             n += mrc_eeth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &e);
-            ep->st.ep_rsp_tx++;
+            mrc__ev_count(&ep->st.ep_rsp_tx);
         } else {
             mrc_erth e;
             MRC_MEMSET(&e, 0, sizeof e);
@@ -436,7 +436,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
             if ((q = mrc__epreq_find(ep, k->req_id, k->op, k->peer)) != (mrc__epreq *)0)
                 q->sent = now; /* the round trip starts now */
-            ep->st.ep_req_tx++;
+            mrc__ev_count(&ep->st.ep_req_tx);
         }
         MRC_MEMSET(ti, 0, sizeof *ti);
         ti->port = k->port;
@@ -524,7 +524,10 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
 }
 
 /* ---- EV profiles -------------------------------------------------------------------------------------------- */
-enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
+enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u }; /* pf->have: the attributes given 4 bits down */
+MRC__STATIC_ASSERT(MRC__HAVE_MIN_ACTIVE << 4 == MRC_EV_PROF_ATTR_MIN_ACTIVE &&
+                       MRC__HAVE_EVENT_MASK << 4 == MRC_EV_PROF_ATTR_EVENT_MASK,
+                   have_bits);
 /* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18 SRv6 mode). */
 MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
                                   const uint8_t *val, uint8_t *path, uint32_t *entropy) {
@@ -608,6 +611,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     const mrc__evfmt *f;
     unsigned cur, to, i, j, have, nf, mode;
     uint32_t count, min_active;
+    uint64_t fmt_id;
     const mrc_ev_field *fields;
     unsigned code, idx;
     int rc;
@@ -634,23 +638,38 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
     }
-    /* the values after this call, validated before anything changes */
-    mode = (mask & MRC_EV_PROF_ATTR_MODE) ? a->mode : pf->mode;
-    count = (mask & MRC_EV_PROF_ATTR_COUNT) ? a->ev_count : pf->ev_count;
-    min_active = (mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? a->ev_min_active : (pf ? pf->ev_min_active : 0u);
-    nf = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->nfields : pf->nfields;
-    fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
-    have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
-           ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
+    /* the values after this call, validated before anything changes: the profile's (none before INIT -> OFFLINE,
+     * whose mask has every attribute but MIN_ACTIVE and EVENT_MASK), then the call's */
+    mode = nf = have = 0;
+    count = min_active = 0;
+    fields = a->field;
+    fmt_id = a->fmt_id;
+    if (pf) {
+        mode = pf->mode;
+        count = pf->ev_count;
+        min_active = pf->ev_min_active;
+        nf = pf->nfields;
+        fields = pf->field;
+        have = pf->have;
+        fmt_id = pf->fmt_id;
+    }
+    if (mask & MRC_EV_PROF_ATTR_MODE) mode = a->mode;
+    if (mask & MRC_EV_PROF_ATTR_COUNT) count = a->ev_count;
+    if (mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) min_active = a->ev_min_active;
+    if (mask & MRC_EV_PROF_ATTR_FIELDS) {
+        nf = a->nfields;
+        fields = a->field;
+    }
+    if (mask & MRC_EV_PROF_ATTR_FMT_ID) fmt_id = a->fmt_id;
+    have |= (mask >> 4) & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK);
     if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
-    f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
+    f = mrc__fmt_find(ep, fmt_id);
     if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
         return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
-        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK))
+        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) /* the missing ones' mask bits (have_bits) */
             return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING,
-                             ((have & MRC__HAVE_MIN_ACTIVE) ? 0u : MRC_EV_PROF_ATTR_MIN_ACTIVE) |
-                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK));
+                             (~have & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) << 4);
         if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID);
         if (f->a.state != MRC_PROFILE_ONLINE)
             return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID);
