@@ -5370,21 +5370,22 @@ MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uin
     if (state) *state = mrc__ev_api_state(&c->evs[index]);
     return MRC_OK;
 }
+MRC__STATIC_ASSERT(MRC__EVS_ACTIVE == 0 && MRC__EVS_SKIP == 1 && MRC__EVS_BACKUP == 2 && MRC__EVS_BAD == 3 &&
+                       MRC__EVS_PROBING == 4 && MRC__EVS_DENIED == 5 && MRC__EVS_OFF == 6,
+                   ev_summary_at); /* the order of mrc_conn_ev_summary's table */
 MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
     unsigned i;
     if (!c || !out) return MRC_ERR_INVAL;
     MRC_MEMSET(out, 0, sizeof(mrc_ev_port_summary) * MRC_MAX_PORTS);
-    for (i = 0; i < c->ev_count; i++) {
+    for (i = 0; i < c->ev_count; i++) { /* each state's count, by its offset (a table, not a switch) */
+        static const uint8_t at[8] = {
+            offsetof(mrc_ev_port_summary, active), offsetof(mrc_ev_port_summary, skipped),
+            offsetof(mrc_ev_port_summary, backup), offsetof(mrc_ev_port_summary, bad),
+            offsetof(mrc_ev_port_summary, bad), offsetof(mrc_ev_port_summary, denied),
+            offsetof(mrc_ev_port_summary, off), offsetof(mrc_ev_port_summary, off)};
         const mrc__ev *e = &c->evs[i];
-        mrc_ev_port_summary *o = &out[e->port - 1u];
-        switch (MRC__EVST(e)) {
-        case MRC__EVS_ACTIVE: o->active++; break;
-        case MRC__EVS_SKIP: o->skipped++; break;
-        case MRC__EVS_BACKUP: o->backup++; break;
-        case MRC__EVS_BAD: case MRC__EVS_PROBING: o->bad++; break;
-        case MRC__EVS_DENIED: o->denied++; break;
-        default: o->off++; break;
-        }
+        uint16_t *n = (uint16_t *)(void *)((uint8_t *)&out[e->port - 1u] + at[MRC__EVST(e)]);
+        (*n)++;
     }
     return MRC_OK;
 }
@@ -8026,7 +8027,7 @@ MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) 
         k->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     }
 }
-MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
     mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
     return t << MRC__MIN(tries, 16u);
 }
@@ -8465,10 +8466,13 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(n.width, 0, sizeof n.width);
         MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
-    if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
-    if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
+    if (n.nfields) {
+        unsigned bits = mrc__fmt_bits(&n);
+        if (!bits) /* wider than the mode allows */
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
+        if (bits > ep->cfg.ev_max_width) /* wider than the device supports */
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
+    }
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
     if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
@@ -8664,7 +8668,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     pf->ev_count = count;
     pf->ev_min_active = min_active;
     if (mask & MRC_EV_PROF_ATTR_EVENT_MASK) pf->event_mask = a->event_mask;
-    if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
+    pf->fmt_id = fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
         MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
@@ -8726,7 +8730,7 @@ MRC__PRIVATE int mrc__prof_match(const mrc__evprof *pf, const mrc_ev *ev, unsign
         if (pf->ev[i].port == ev->port && !MRC_MEMCMP(pf->ev[i].val, ev->val, MRC_EV_BYTES)) return (int)i;
     return -1;
 }
-MRC__PRIVATE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
     return pf->ev[i].denied ? MRC_EVS_DENIED : pf->ev[i].bad_refs ? MRC_EVS_ASSUMED_BAD : MRC_EVS_GOOD;
 }
 MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,

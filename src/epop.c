@@ -62,7 +62,7 @@ MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) 
         k->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     }
 }
-MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
+MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
     mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
     return t << MRC__MIN(tries, 16u);
 }
@@ -501,10 +501,13 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(n.width, 0, sizeof n.width);
         MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
-    if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
-    if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
+    if (n.nfields) {
+        unsigned bits = mrc__fmt_bits(&n);
+        if (!bits) /* wider than the mode allows */
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
+        if (bits > ep->cfg.ev_max_width) /* wider than the device supports */
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
+    }
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
     if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
@@ -700,7 +703,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     pf->ev_count = count;
     pf->ev_min_active = min_active;
     if (mask & MRC_EV_PROF_ATTR_EVENT_MASK) pf->event_mask = a->event_mask;
-    if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
+    pf->fmt_id = fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
         MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
@@ -762,7 +765,7 @@ MRC__PRIVATE int mrc__prof_match(const mrc__evprof *pf, const mrc_ev *ev, unsign
         if (pf->ev[i].port == ev->port && !MRC_MEMCMP(pf->ev[i].val, ev->val, MRC_EV_BYTES)) return (int)i;
     return -1;
 }
-MRC__PRIVATE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
     return pf->ev[i].denied ? MRC_EVS_DENIED : pf->ev[i].bad_refs ? MRC_EVS_ASSUMED_BAD : MRC_EVS_GOOD;
 }
 MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,

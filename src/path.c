@@ -455,21 +455,22 @@ MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uin
     if (state) *state = mrc__ev_api_state(&c->evs[index]);
     return MRC_OK;
 }
+MRC__STATIC_ASSERT(MRC__EVS_ACTIVE == 0 && MRC__EVS_SKIP == 1 && MRC__EVS_BACKUP == 2 && MRC__EVS_BAD == 3 &&
+                       MRC__EVS_PROBING == 4 && MRC__EVS_DENIED == 5 && MRC__EVS_OFF == 6,
+                   ev_summary_at); /* the order of mrc_conn_ev_summary's table */
 MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
     unsigned i;
     if (!c || !out) return MRC_ERR_INVAL;
     MRC_MEMSET(out, 0, sizeof(mrc_ev_port_summary) * MRC_MAX_PORTS);
-    for (i = 0; i < c->ev_count; i++) {
+    for (i = 0; i < c->ev_count; i++) { /* each state's count, by its offset (a table, not a switch) */
+        static const uint8_t at[8] = {
+            offsetof(mrc_ev_port_summary, active), offsetof(mrc_ev_port_summary, skipped),
+            offsetof(mrc_ev_port_summary, backup), offsetof(mrc_ev_port_summary, bad),
+            offsetof(mrc_ev_port_summary, bad), offsetof(mrc_ev_port_summary, denied),
+            offsetof(mrc_ev_port_summary, off), offsetof(mrc_ev_port_summary, off)};
         const mrc__ev *e = &c->evs[i];
-        mrc_ev_port_summary *o = &out[e->port - 1u];
-        switch (MRC__EVST(e)) {
-        case MRC__EVS_ACTIVE: o->active++; break;
-        case MRC__EVS_SKIP: o->skipped++; break;
-        case MRC__EVS_BACKUP: o->backup++; break;
-        case MRC__EVS_BAD: case MRC__EVS_PROBING: o->bad++; break;
-        case MRC__EVS_DENIED: o->denied++; break;
-        default: o->off++; break;
-        }
+        uint16_t *n = (uint16_t *)(void *)((uint8_t *)&out[e->port - 1u] + at[MRC__EVST(e)]);
+        (*n)++;
     }
     return MRC_OK;
 }
