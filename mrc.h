@@ -4765,8 +4765,8 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    to = (mask & MRC_CC_PROF_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE)
+    to = cur; /* a state past ONLINE only from the call */
+    if ((mask & MRC_CC_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
     if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
         if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
@@ -5354,12 +5354,9 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, m
 }
 
 /* ---- per-QP queries ----------------------------------------------------------------------------------------- */
-MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) {
-    switch (MRC__EVST(e)) {
-    case MRC__EVS_BAD: case MRC__EVS_PROBING: return MRC_EVS_ASSUMED_BAD;
-    case MRC__EVS_DENIED: return MRC_EVS_DENIED;
-    default: return MRC_EVS_GOOD;
-    }
+MRC__STATIC_ASSERT(MRC_EVS_GOOD == 1u && MRC_EVS_ASSUMED_BAD == 2u && MRC_EVS_DENIED == 4u, ev_api_states);
+MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) { /* per state (ev_summary_at's order), 4 bits each */
+    return (0x11422111u >> (4u * MRC__EVST(e))) & 0xFu; /* BAD, PROBING: ASSUMED_BAD; DENIED; else GOOD */
 }
 MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c) { return c ? c->ev_count : 0u; }
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state) {
@@ -8086,8 +8083,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     (void)mrc__clock_ctl(ep, now);
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
-    if (up) ep->ports_up |= bit;
-    else ep->ports_up &= ~bit;
+    ep->ports_up ^= bit; /* up or down: it was the other */
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
         ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
@@ -8439,8 +8435,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
-    to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
+    to = cur; /* a state past ONLINE only from the call */
+    if ((mask & MRC_EV_FMT_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
     if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE);
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
@@ -8588,8 +8585,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE)
+    to = cur; /* a state past ONLINE only from the call */
+    if ((mask & MRC_EV_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE);
     if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE);

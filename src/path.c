@@ -439,12 +439,9 @@ MRC__PRIVATE MRC__INLINE void mrc__ev_txinfo(const mrc_conn *c, uint16_t slot, m
 }
 
 /* ---- per-QP queries ----------------------------------------------------------------------------------------- */
-MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) {
-    switch (MRC__EVST(e)) {
-    case MRC__EVS_BAD: case MRC__EVS_PROBING: return MRC_EVS_ASSUMED_BAD;
-    case MRC__EVS_DENIED: return MRC_EVS_DENIED;
-    default: return MRC_EVS_GOOD;
-    }
+MRC__STATIC_ASSERT(MRC_EVS_GOOD == 1u && MRC_EVS_ASSUMED_BAD == 2u && MRC_EVS_DENIED == 4u, ev_api_states);
+MRC__PRIVATE uint32_t mrc__ev_api_state(const mrc__ev *e) { /* per state (ev_summary_at's order), 4 bits each */
+    return (0x11422111u >> (4u * MRC__EVST(e))) & 0xFu; /* BAD, PROBING: ASSUMED_BAD; DENIED; else GOOD */
 }
 MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c) { return c ? c->ev_count : 0u; }
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state) {
