@@ -62,7 +62,7 @@ MRC__PRIVATE void mrc__psu_send(mrc_endpoint *ep, mrc_conn *c, uint16_t req_id) 
         k->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
     }
 }
-MRC__PRIVATE MRC__SIZE_NOINLINE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
+MRC__PRIVATE mrc_time mrc__psu_wait(const mrc_endpoint *ep, unsigned tries) {
     mrc_time t = ep->cfg.psu_retry_ns ? ep->cfg.psu_retry_ns : 200000u;
     return t << MRC__MIN(tries, 16u);
 }
@@ -276,7 +276,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_PSU, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
-        mrc__ev_count(&ep->st.ep_req_rx);
+        ep->st.ep_req_rx++;
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
         if ((r = mrc__epq_push(ep)) != (mrc__epkt *)0) {
@@ -295,7 +295,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
     if ((rq = mrc__epreq_find(ep, req_id, k->eeth.op, ri->peer)) != (mrc__epreq *)0) {
-        mrc__ev_count(&ep->st.ep_rsp_rx);
+        ep->st.ep_rsp_rx++;
         mrc__epreq_done(ep, rq, MRC_EVT_EP_RESPONSE, ri->port,
                         (uint32_t)MRC__MIN(now - rq->sent, (mrc_time)0xFFFFFFFFu));
         mrc__ep_rearm(ep);
@@ -316,7 +316,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
         if (q->deadline > now) continue;
-        mrc__ev_count(&ep->st.ep_timeouts);
+        ep->st.ep_timeouts++;
         mrc__epreq_done(ep, q, MRC_EVT_EP_TIMEOUT, 0, 0);
     }
     for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
@@ -327,11 +327,11 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
         if (q->tries >= ep->cfg.psu_retries) { /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
-            mrc__ev_count(&ep->st.ep_timeouts);
+            ep->st.ep_timeouts++;
             continue;
         }
         q->tries++;
-        mrc__ev_count(&ep->st.psu_rtx);
+        ep->st.psu_rtx++;
         mrc__psu_send(ep, c, q->req_id);
         q->deadline = now + mrc__psu_wait(ep, q->tries);
     }
@@ -347,7 +347,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
             c->peer_hold = 0;
             if (!c->ev_count || c->peer_ports == mrc__all_ports(ep)) continue;
             c->peer_ports = mrc__all_ports(ep);
-            mrc__ev_count(&ep->st.psu_expired);
+            ep->st.psu_expired++;
             mrc__conn_ev_changed(c);
         }
     }
@@ -424,7 +424,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             e.op = k->op;
             e.tx_timestamp = k->ts;
             n += mrc_eeth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &e);
-            mrc__ev_count(&ep->st.ep_rsp_tx);
+            ep->st.ep_rsp_tx++;
         } else {
             mrc_erth e;
             MRC_MEMSET(&e, 0, sizeof e);
@@ -435,7 +435,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
             if ((q = mrc__epreq_find(ep, k->req_id, k->op, k->peer)) != (mrc__epreq *)0)
                 q->sent = now; /* the round trip starts now */
-            mrc__ev_count(&ep->st.ep_req_tx);
+            ep->st.ep_req_tx++;
         }
         MRC_MEMSET(ti, 0, sizeof *ti);
         ti->port = k->port;
