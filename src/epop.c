@@ -25,7 +25,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
 MRC__PRIVATE mrc__epkt *mrc__epq_push(mrc_endpoint *ep) {
     mrc__epkt *k;
     if (ep->epq_len >= MRC_EPQ_LEN) {
-        ep->st.epq_overflow++;
+        mrc__ev_count(&ep->st.epq_overflow);
         return (mrc__epkt *)0;
     }
     k = &ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN];
@@ -121,8 +121,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     (void)mrc__clock_ctl(ep, now);
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
-    if (up) ep->ports_up |= bit;
-    else ep->ports_up &= ~bit;
+    ep->ports_up ^= bit; /* up or down: it was the other */
     if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
         ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
@@ -154,7 +153,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinf
     unsigned i;
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
-    ep->st.psu_rx++;
+    mrc__ev_count(&ep->st.psu_rx);
     if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
@@ -327,8 +326,8 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         q->deadline = MRC_TIME_NEVER;
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
-        if (q->tries >= ep->cfg.psu_retries) {
-            ep->st.ep_timeouts++;   /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+        if (q->tries >= ep->cfg.psu_retries) { /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
+            ep->st.ep_timeouts++;
             continue;
         }
         q->tries++;
@@ -474,8 +473,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
-    to = (mask & MRC_EV_FMT_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
+    to = cur; /* a state past ONLINE only from the call */
+    if ((mask & MRC_EV_FMT_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
     if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE);
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
@@ -501,10 +501,13 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(n.width, 0, sizeof n.width);
         MRC_MEMCPY(n.width, a->width, a->nfields * sizeof n.width[0]);
     }
-    if (n.nfields && !mrc__fmt_bits(&n)) /* wider than the mode allows */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
-    if (n.nfields && mrc__fmt_bits(&n) > ep->cfg.ev_max_width) /* wider than the device supports */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
+    if (n.nfields) {
+        unsigned bits = mrc__fmt_bits(&n);
+        if (!bits) /* wider than the mode allows */
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_TOO_WIDE, MRC_EV_FMT_ATTR_FIELDS);
+        if (bits > ep->cfg.ev_max_width) /* wider than the device supports */
+            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MAX_WIDTH, MRC_EV_FMT_ATTR_FIELDS);
+    }
     if (to == MRC_PROFILE_ONLINE && !n.nfields)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELDS_MISSING, MRC_EV_FMT_ATTR_FIELDS);
     if (!f && !(f = (mrc__evfmt *)mrc__tab_claim(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0],
@@ -524,7 +527,10 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
 }
 
 /* ---- EV profiles -------------------------------------------------------------------------------------------- */
-enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u };
+enum { MRC__HAVE_MIN_ACTIVE = 1u, MRC__HAVE_EVENT_MASK = 2u }; /* pf->have: the attributes given 4 bits down */
+MRC__STATIC_ASSERT(MRC__HAVE_MIN_ACTIVE << 4 == MRC_EV_PROF_ATTR_MIN_ACTIVE &&
+                       MRC__HAVE_EVENT_MASK << 4 == MRC_EV_PROF_ATTR_EVENT_MASK,
+                   have_bits);
 /* Expand EV idx of a profile (abstract value val) into its path bytes and wire entropy (Q18 SRv6 mode). */
 MRC__PRIVATE int mrc__prof_expand(const mrc_ev_field *fields, unsigned nf, const mrc__evfmt *f, unsigned idx,
                                   const uint8_t *val, uint8_t *path, uint32_t *entropy) {
@@ -608,6 +614,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     const mrc__evfmt *f;
     unsigned cur, to, i, j, have, nf, mode;
     uint32_t count, min_active;
+    uint64_t fmt_id;
     const mrc_ev_field *fields;
     unsigned code, idx;
     int rc;
@@ -616,8 +623,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    to = (mask & MRC_EV_PROF_ATTR_STATE) ? a->state : cur;
-    if (to > MRC_PROFILE_ONLINE)
+    to = cur; /* a state past ONLINE only from the call */
+    if ((mask & MRC_EV_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE);
     if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE);
@@ -634,23 +641,38 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
         MRC_MEMSET(pf, 0, sizeof *pf);
         return MRC_OK;
     }
-    /* the values after this call, validated before anything changes */
-    mode = (mask & MRC_EV_PROF_ATTR_MODE) ? a->mode : pf->mode;
-    count = (mask & MRC_EV_PROF_ATTR_COUNT) ? a->ev_count : pf->ev_count;
-    min_active = (mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? a->ev_min_active : (pf ? pf->ev_min_active : 0u);
-    nf = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->nfields : pf->nfields;
-    fields = (mask & MRC_EV_PROF_ATTR_FIELDS) ? a->field : pf->field;
-    have = (pf ? pf->have : 0u) | ((mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) ? (unsigned)MRC__HAVE_MIN_ACTIVE : 0u) |
-           ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) ? (unsigned)MRC__HAVE_EVENT_MASK : 0u);
+    /* the values after this call, validated before anything changes: the profile's (none before INIT -> OFFLINE,
+     * whose mask has every attribute but MIN_ACTIVE and EVENT_MASK), then the call's */
+    mode = nf = have = 0;
+    count = min_active = 0;
+    fields = a->field;
+    fmt_id = a->fmt_id;
+    if (pf) {
+        mode = pf->mode;
+        count = pf->ev_count;
+        min_active = pf->ev_min_active;
+        nf = pf->nfields;
+        fields = pf->field;
+        have = pf->have;
+        fmt_id = pf->fmt_id;
+    }
+    if (mask & MRC_EV_PROF_ATTR_MODE) mode = a->mode;
+    if (mask & MRC_EV_PROF_ATTR_COUNT) count = a->ev_count;
+    if (mask & MRC_EV_PROF_ATTR_MIN_ACTIVE) min_active = a->ev_min_active;
+    if (mask & MRC_EV_PROF_ATTR_FIELDS) {
+        nf = a->nfields;
+        fields = a->field;
+    }
+    if (mask & MRC_EV_PROF_ATTR_FMT_ID) fmt_id = a->fmt_id;
+    have |= (mask >> 4) & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK);
     if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
-    f = mrc__fmt_find(ep, (mask & MRC_EV_PROF_ATTR_FMT_ID) ? a->fmt_id : pf->fmt_id);
+    f = mrc__fmt_find(ep, fmt_id);
     if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
         return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
-        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK))
+        if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) /* the missing ones' mask bits (have_bits) */
             return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_ATTR_MISSING,
-                             ((have & MRC__HAVE_MIN_ACTIVE) ? 0u : MRC_EV_PROF_ATTR_MIN_ACTIVE) |
-                                 ((have & MRC__HAVE_EVENT_MASK) ? 0u : MRC_EV_PROF_ATTR_EVENT_MASK));
+                             (~have & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) << 4);
         if (!f) return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, MRC_EV_PROF_ATTR_FMT_ID);
         if (f->a.state != MRC_PROFILE_ONLINE)
             return mrc__fail(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_NOT_ONLINE, MRC_EV_PROF_ATTR_FMT_ID);
@@ -681,7 +703,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     pf->ev_count = count;
     pf->ev_min_active = min_active;
     if (mask & MRC_EV_PROF_ATTR_EVENT_MASK) pf->event_mask = a->event_mask;
-    if (mask & MRC_EV_PROF_ATTR_FMT_ID) pf->fmt_id = a->fmt_id;
+    pf->fmt_id = fmt_id;
     if (mask & MRC_EV_PROF_ATTR_FIELDS) {
         pf->nfields = (uint8_t)nf;
         MRC_MEMCPY(pf->field, a->field, nf * sizeof pf->field[0]);
@@ -743,7 +765,7 @@ MRC__PRIVATE int mrc__prof_match(const mrc__evprof *pf, const mrc_ev *ev, unsign
         if (pf->ev[i].port == ev->port && !MRC_MEMCMP(pf->ev[i].val, ev->val, MRC_EV_BYTES)) return (int)i;
     return -1;
 }
-MRC__PRIVATE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__prof_state(const mrc__evprof *pf, unsigned i) {
     return pf->ev[i].denied ? MRC_EVS_DENIED : pf->ev[i].bad_refs ? MRC_EVS_ASSUMED_BAD : MRC_EVS_GOOD;
 }
 MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev_op_entry *e, uint32_t *n,

@@ -22,6 +22,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e);
 MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta);
 #define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data (7.11) */
 MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c); /* an EV of some port can carry data */
+MRC__PRIVATE void mrc__ev_count(uint64_t *n); /* ++*n out of line: a rare event's counter */
 
 /* ---- controller events ---------------------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e);

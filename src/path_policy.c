@@ -12,10 +12,6 @@
 #include "state.h"
 #include "path.h"
 
-/* An EV policy's event counted (out of line: each of the fourteen 64-bit increments written out cost Cortex-M4 about
- * six bytes more than a call; the events are per EV verdict, never per packet) */
-MRC__PRIVATE MRC__NOINLINE void mrc__ev_count(uint64_t *n) { ++*n; }
-
 /* ---- recycling of good EVs (docs/PROTOCOL.md P23 EV recycling) ------------------------------------------------------
  * Owns each port's FIFO of clean returns: an ACTIVE EV whose packet a SACK named without CE (m = MRC_M_NONE, the
  * SACK's entropy being the EV's) is queued once per such SACK, and the port's next packet takes the oldest queued
