@@ -1237,10 +1237,15 @@ static double stream(uint64_t cc_profile, uint32_t max_cwnd) {
     return (double)done * sz / ((double)t / 1e9);
 }
 
+/* Each configuration's best of two runs: a busy host only lowers a run's goodput (once it failed here with 377.9
+ * against 202.5 MB/s while other jobs held both cores: the open run CPU-bound, the capped one window-bound), and
+ * the cap bounds the capped runs whatever the load */
 static void t_cc(void) {
-    double open_ = stream(0, 0), capped = stream(3, 8192);
-    printf("   goodput %.1f MB/s with the default CC profile, %.1f MB/s with max_cwnd 8 KiB\n", open_ / 1e6,
-           capped / 1e6);
+    double open_ = stream(0, 0), capped = stream(3, 8192), o2 = stream(0, 0), c2 = stream(3, 8192);
+    printf("   goodput %.1f / %.1f MB/s with the default CC profile, %.1f / %.1f MB/s with max_cwnd 8 KiB (best of "
+           "each compared)\n", open_ / 1e6, o2 / 1e6, capped / 1e6, c2 / 1e6);
+    if (o2 > open_) open_ = o2;
+    if (c2 > capped) capped = c2;
     CHECK("cc profile's max_cwnd lowers goodput", capped < open_ / 2, "%.1f vs %.1f MB/s", capped / 1e6, open_ / 1e6);
 }
 
