@@ -5379,6 +5379,7 @@ MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uin
 MRC__STATIC_ASSERT(MRC__EVS_ACTIVE == 0 && MRC__EVS_SKIP == 1 && MRC__EVS_BACKUP == 2 && MRC__EVS_BAD == 3 &&
                        MRC__EVS_PROBING == 4 && MRC__EVS_DENIED == 5 && MRC__EVS_OFF == 6,
                    ev_summary_at); /* the order of mrc_conn_ev_summary's table */
+MRC__STATIC_ASSERT(sizeof(mrc_ev_port_summary) == 6u * sizeof(uint16_t), ev_summary_u16); /* its counts, by offset */
 MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
     unsigned i;
     if (!c || !out) return MRC_ERR_INVAL;
@@ -7390,7 +7391,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
         return 0;
     }
 
-    /* FIRST, MIDDLE; LAST, its IMM; ONLY, its IMM: consecutive codes (build-checked) */
+    /* FIRST, MIDDLE; LAST, its IMM; ONLY, its IMM: consecutive codes (build-checked). The fast paths' copy
+     * (mrc__fast_data_hdrs) stays as choices: one helper in either form cost 60 B here or, as arithmetic, 2
+     * instructions per packet there on x86-64 and 8-10 on Cortex-M4 */
     opcode = !last ? (uint32_t)MRC_OP_WRITE_FIRST + (uint32_t)(k != 0u)
                    : (uint32_t)MRC_OP_WRITE_LAST + (k == 0u ? 2u : 0u) + (uint32_t)imm;
     a = last;

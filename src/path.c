@@ -455,6 +455,7 @@ MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uin
 MRC__STATIC_ASSERT(MRC__EVS_ACTIVE == 0 && MRC__EVS_SKIP == 1 && MRC__EVS_BACKUP == 2 && MRC__EVS_BAD == 3 &&
                        MRC__EVS_PROBING == 4 && MRC__EVS_DENIED == 5 && MRC__EVS_OFF == 6,
                    ev_summary_at); /* the order of mrc_conn_ev_summary's table */
+MRC__STATIC_ASSERT(sizeof(mrc_ev_port_summary) == 6u * sizeof(uint16_t), ev_summary_u16); /* its counts, by offset */
 MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_MAX_PORTS]) {
     unsigned i;
     if (!c || !out) return MRC_ERR_INVAL;

@@ -298,7 +298,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
         return 0;
     }
 
-    /* FIRST, MIDDLE; LAST, its IMM; ONLY, its IMM: consecutive codes (build-checked) */
+    /* FIRST, MIDDLE; LAST, its IMM; ONLY, its IMM: consecutive codes (build-checked). The fast paths' copy
+     * (mrc__fast_data_hdrs) stays as choices: one helper in either form cost 60 B here or, as arithmetic, 2
+     * instructions per packet there on x86-64 and 8-10 on Cortex-M4 */
     opcode = !last ? (uint32_t)MRC_OP_WRITE_FIRST + (uint32_t)(k != 0u)
                    : (uint32_t)MRC_OP_WRITE_LAST + (k == 0u ? 2u : 0u) + (uint32_t)imm;
     a = last;
