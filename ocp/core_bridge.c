@@ -453,6 +453,19 @@ static void ob_link_release(ob_dev *d, mrc_time now) {
     }
 }
 
+/* test hook MRC_OCP_CCLOG: after a transmit burst, the bytes in flight and the window of every QP's congestion
+ * context (what a window cap bounds; a count, where the goodput it lowers is a time) */
+static void ob_cc_sample(ob_dev *d) {
+    unsigned i;
+    mrc_cc_info ci;
+    d->cc_bursts++;
+    for (i = 0; i < d->nconns; i++) {
+        if (mrc_conn_cc_info(&d->conns[i]->c, &ci) != MRC_OK) continue;
+        if (ci.inflight > d->cc_max_inflight) d->cc_max_inflight = ci.inflight;
+        if (ci.cwnd > d->cc_max_cwnd) d->cc_max_cwnd = ci.cwnd;
+    }
+}
+
 static int ob_tx(ob_dev *d, mrc_time now) {
     static const uint8_t zeros[8];
     int total = 0;
@@ -513,6 +526,7 @@ static int ob_tx(ob_dev *d, mrc_time now) {
             k++;
         }
         ob_send(d, fds, mm, k);
+        if (d->cclog) ob_cc_sample(d);
         if (n < (int)OB_BATCH) break;
     }
     return total;
@@ -804,6 +818,7 @@ int ob_dev_open(ob_dev **out, const ob_cfg *cfg, char *err, size_t errlen) {
     d->threaded = cfg->threaded;
     d->ev_sockets = !(getenv("MRC_OCP_EV_SOCKETS") && strcmp(getenv("MRC_OCP_EV_SOCKETS"), "0") == 0);
     if (getenv("MRC_OCP_EVLOG")) d->evlog = strdup(getenv("MRC_OCP_EVLOG"));
+    if (getenv("MRC_OCP_CCLOG")) d->cclog = strdup(getenv("MRC_OCP_CCLOG"));
     d->spin = getenv("MRC_OCP_SPIN") ? (unsigned)atoi(getenv("MRC_OCP_SPIN")) : 64;
     {
         /* test hook: MRC_OCP_BLACKHOLE=P@MS silently drops what this device sends on plane P from MS ms on, as a
@@ -853,6 +868,7 @@ fail:
     }
     if (d->bell >= 0) close(d->bell);
     free(d->evlog);
+    free(d->cclog);
     free(d);
     return rc ? rc : EIO;
 }
@@ -879,6 +895,15 @@ void ob_dev_close(ob_dev *d) {
                     (unsigned long long)d->ev_seen[i].last);
         if (f) fclose(f);
         free(d->evlog);
+    }
+    if (d->cclog) { /* one line: max_inflight max_cwnd bursts (bytes, bytes, transmit bursts sampled) */
+        FILE *f = fopen(d->cclog, "w");
+        if (f) {
+            fprintf(f, "%llu %llu %llu\n", (unsigned long long)d->cc_max_inflight,
+                    (unsigned long long)d->cc_max_cwnd, (unsigned long long)d->cc_bursts);
+            fclose(f);
+        }
+        free(d->cclog);
     }
     for (p = 0; p < MRC_MAX_PORTS; p++) {
         if (d->fd[p] >= 0) close(d->fd[p]);

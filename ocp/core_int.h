@@ -106,6 +106,10 @@ struct ob_dev {
     char *evlog;
     unsigned nevs_seen;
     struct { uint8_t port; uint32_t ev; uint16_t sport; uint64_t pkts; mrc_time last; } ev_seen[256];
+    /* test hook MRC_OCP_CCLOG=file: the most bytes in flight and the largest window of any QP's congestion context
+     * after each transmit burst, and the data bytes sent, written at close */
+    char *cclog;
+    uint64_t cc_max_inflight, cc_max_cwnd, cc_bursts;
     uint32_t bh_mask;     /* test hook MRC_OCP_BLACKHOLE: planes whose packets vanish from bh_start on */
     mrc_time bh_start;
     /* test hook MRC_OCP_LINK=R[/Q]: each plane a link of R Mb/s behind a queue of Q KiB (default 256), trimming on
