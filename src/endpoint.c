@@ -1814,14 +1814,16 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
  * MRC__COLD: gcc builds them, and what only they call, for size - the lossy cases pay (x86-64 -O2: a NACK built 1,313
  * -> 1,451, a window with holes 1,703 -> 1,715 per data packet) and the common case gains (1,747.9 -> 1,745.0; inline
  * without the attribute, or out of line without it, 1,775 and 1,754: the calls cost the common case its registers) */
+/* a packet of n bytes sent, counted (the three below; out of line under -Os) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__tx_counted(mrc_endpoint *ep, uint32_t n) {
+    ep->st.tx_pkts++;
+    ep->st.tx_bytes += n;
+}
 /* an endpoint operation (P19; few, urgent: before the QPs); 0: none it could send */
 MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti,
                                           mrc_time now) {
     int n = mrc__ep_emit(ep, buf, cap, ti, now);
-    if (n > 0) {
-        ep->st.tx_pkts++;
-        ep->st.tx_bytes += (uint64_t)n;
-    }
+    if (n > 0) mrc__tx_counted(ep, (uint32_t)n);
     return n;
 }
 /* QP c's control packet by the general code (c was taken off the control round-robin); 0: no port up (queued again
@@ -1830,8 +1832,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, 
     int n = mrc__rsp_emit_ctl(c, buf, cap, ti);
     if (n == 0) return 0;
     mrc__sched_tx(c); /* round-robin: to the tail if it has more */
-    c->ep->st.tx_pkts++;
-    c->ep->st.tx_bytes += (uint64_t)ti->hdr_len;
+    mrc__tx_counted(c->ep, ti->hdr_len);
     return n;
 }
 /* QP c's requester packet by the general code (c was taken off the transmit round-robin, from the head of the
@@ -1859,8 +1860,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, 
     }
     if (n == 0) return 0;
     mrc__sched_tx(c); /* round-robin: to the tail if it has more */
-    ep->st.tx_pkts++;
-    ep->st.tx_bytes += ti->hdr_len + ti->payload_len + ti->pad; /* 32-bit: at most MRC_HDR_MAX + 4096 + 3 */
+    mrc__tx_counted(ep, ti->hdr_len + ti->payload_len + ti->pad); /* 32-bit: at most MRC_HDR_MAX + 4096 + 3 */
     return n;
 }
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
@@ -1986,18 +1986,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_event(mrc_endpoint *ep, mrc_event *ev) 
         ep->notify_len--;
         return 1;
     }
+    MRC_MEMSET(ev, 0, sizeof *ev); /* once: a QP with nothing to report writes nothing into it */
     while (ep->evq_len) {
         mrc_conn *c = ep->conns[ep->evq[ep->evq_head % MRC_MAX_CONNS]];
-        MRC_MEMSET(ev, 0, sizeof *ev);
-        ev->qpn = c->qpn;
-        ev->conn = c;
         if (c->err_pending) {
             c->err_pending = 0;
             ev->type = MRC_EVT_CONN_ERROR;
             ev->status = c->err_status;
-            return 1;
-        }
-        while (c->sq_head != c->sq_done) {
+        } else if (c->sq_head != c->sq_done) {
             const mrc__wr *wr = MRC__SQ(c, c->sq_head);
             c->sq_head++;
             if ((wr->flags & MRC_WR_UNSIGNALED) && wr->status == MRC_OK) continue;
@@ -2005,9 +2001,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_event(mrc_endpoint *ep, mrc_event *ev) 
             ev->status = wr->status;
             ev->wr_id = wr->wr_id;
             ev->byte_len = wr->status == MRC_OK ? wr->len : 0;
-            return 1;
-        }
-        if (c->rq_head != c->rq_done) {
+        } else if (c->rq_head != c->rq_done) {
             const mrc__rqe *q = &c->rq[c->rq_head & (MRC_MAX_RQ - 1u)];
             c->rq_head++;
             ev->type = MRC_EVT_RECV_IMM;
@@ -2015,13 +2009,16 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_event(mrc_endpoint *ep, mrc_event *ev) 
             ev->wr_id = q->wr_id;
             ev->imm = q->imm;
             ev->byte_len = q->len == MRC__RQE_FLUSHED ? 0u : q->len;
-            return 1;
+        } else {
+            c->in_evq = 0;
+            ep->evq_head = (ep->evq_head + 1u) % MRC_MAX_CONNS;
+            ep->evq_len--;
+            continue;
         }
-        c->in_evq = 0;
-        ep->evq_head = (ep->evq_head + 1u) % MRC_MAX_CONNS;
-        ep->evq_len--;
+        ev->qpn = c->qpn;
+        ev->conn = c;
+        return 1;
     }
-    MRC_MEMSET(ev, 0, sizeof *ev);
     return 0;
 }
 MRC_API int mrc_endpoint_poll_event(mrc_endpoint *ep, mrc_event *ev) {

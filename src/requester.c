@@ -182,7 +182,7 @@ MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r) {
 /* Out of line: cold code, smaller so on Cortex-M4 than in line in its callers (gcc -Os inlined it) */
 MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, int why, mrc_time sent) {
     bool defer = c->ep->cfg.ev.confirm_loss && c->ep->cfg.tseth && (why == MRC__LOSS_SACK || why == MRC__LOSS_PROBE);
-    c->st.ev_losses++;
+    MRC__RARE_INC(c->st.ev_losses);
     mrc__ev_lost_at(c, r->ev, r->txseq, sent); /* P39 host losses */
     if (r->flags & MRC__PR_EVLOST) /* lost twice: no more doubt (P35 sweeps: the fault was there when it was last sent)
                                       */
@@ -196,6 +196,10 @@ MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, in
         mrc__ev_on_loss(c, (int)r->ev, false, sent);
     }
 }
+MRC__STATIC_ASSERT(offsetof(mrc_conn_stats, rtx_sack_hole) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_SACK &&
+                       offsetof(mrc_conn_stats, rtx_rto) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_RTO &&
+                       offsetof(mrc_conn_stats, rtx_probe_loss) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_PROBE,
+                   rtx_counters);
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
     if (!(r->flags & MRC__PR_INFLIGHT)) return;
@@ -203,15 +207,12 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
-    else if (why == MRC__LOSS_TRIM_LH) c->st.ev_trims++;                /* the receiver's link: not the path */
+    else if (why == MRC__LOSS_TRIM_LH) MRC__RARE_INC(c->st.ev_trims);                /* the receiver's link: not the path */
     else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect
                                                                                            */
-    switch (why) {
-    case MRC__LOSS_SACK: c->st.rtx_sack_hole++; break;
-    case MRC__LOSS_RTO: c->st.rtx_rto++; break;
-    case MRC__LOSS_PROBE: c->st.rtx_probe_loss++; break;
-    default: c->st.rtx_nack++; break;
-    }
+    /* rtx_sack_hole, rtx_rto, rtx_probe_loss by their index past rtx_nack (a NACK's, a trim's: rtx_nack) */
+    MRC__RARE_INC(*(uint64_t *)(void *)((uint8_t *)&c->st + offsetof(mrc_conn_stats, rtx_nack) +
+                                        8u * (unsigned)(why <= MRC__LOSS_PROBE ? why : 0)));
     if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
@@ -360,7 +361,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
     } else {
         mrc__rtxq_remove(c, psn, r); /* the queue's head */
         r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
-        c->st.tx_rtx++;
+        MRC__RARE_INC(c->st.tx_rtx);
     }
     if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
     bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
@@ -421,9 +422,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint
     if (i == 0) {
         pr->kind = MRC__PROBE_TLP;
         c->tlp_base = now;
-        c->st.tx_probes++;
+        MRC__RARE_INC(c->st.tx_probes);
     } else {
-        c->st.ev_probes++;
+        MRC__RARE_INC(c->st.ev_probes);
     }
     return MRC_BTH_LEN + MRC_PETH_LEN;
 }
@@ -544,7 +545,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
          * The tolerance widens, and the EV comes back. Once per confirmation. */
         r->flags &= (uint8_t)~MRC__PR_EVCONF;
         mrc__reo_widen(c, now);
-        c->st.ev_unconfirmed++;
+        MRC__RARE_INC(c->st.ev_unconfirmed);
         mrc__ev_undemote(c, r->ev_lost);
         return true;
     }
@@ -617,9 +618,9 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     else if (!stale && rec_live &&
              (bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
         quiet = true;
-    if (stale) c->st.rx_sack_stale++;
-    else if (quiet) c->st.rx_sack_quiet++;
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) c->st.ev_skip_req++;
+    if (stale) MRC__RARE_INC(c->st.rx_sack_stale);
+    else if (quiet) MRC__RARE_INC(c->st.rx_sack_quiet);
+    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) MRC__RARE_INC(c->st.ev_skip_req);
     have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !((bk->acked >> (ack_psn & 63u)) & 1u);
 
@@ -702,7 +703,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
                                                                             and not yet credited */
         if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
             rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            c->st.cc_rcvd_capped++;
+            MRC__RARE_INC(c->st.cc_rcvd_capped);
         }
         MRC_MEMSET(&cs, 0, sizeof cs);
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
@@ -719,7 +720,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
         if (w != c->win_psns) {
             c->win_psns = w;
-            c->st.cc_mpr_changes++;
+            MRC__RARE_INC(c->st.cc_mpr_changes);
         }
     }
     mrc__req_complete(c);
@@ -745,8 +746,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     unsigned reason = n->nack_reason;
     if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
-    c->st.rx_nack++;
-    c->st.rx_nack_reason[reason & 31u]++;
+    MRC__RARE_INC(c->st.rx_nack);
+    MRC__RARE_INC(c->st.rx_nack_reason[reason & 31u]);
     if (reason != MRC_NACK_UNEXP_EVENT && !mrc_nack_is_retriable(reason))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     /* P18 outstanding-only acknowledgements: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the
@@ -783,7 +784,7 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7 completion by
                         coverage) */
-        c->st.rx_tack++;
+        MRC__RARE_INC(c->st.rx_tack);
         return MRC_OK;
     }
     if (type != 3) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
@@ -823,7 +824,7 @@ MRC__PRIVATE void mrc__req_on_rto(mrc_conn *c, mrc_time now) {
      * queue is neither failed for being slow nor left waiting milliseconds after the queue has room. */
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_holds_rto) c->retries++;
     if (!c->rto_heard || !c->ep->cfg.recovery.trim_keeps_alive) c->retry_spent++;
-    c->st.rto_fired++;
+    MRC__RARE_INC(c->st.rto_fired);
     c->ev_proven = MRC__EV_NONE; /* nothing heard for an RTO: no EV is proven (P25 hashed-EV bypass knobs) */
     c->rto_heard = 0;
     MRC__TRACE(c->ep, MRC_TRACE_RTO, c->retries, mrc__rto_interval(c, c->retries));
@@ -866,7 +867,7 @@ MRC__PRIVATE void mrc__req_on_tlp(mrc_conn *c, mrc_time now) {
             c->probes[0].kind = MRC__PROBE_TLP;
             c->probes_due |= 1u;
             if (MRC__KNOB(c->ep, tlp_copies) >= 2u) c->tlp2 = MRC__TLP2_DUE; /* P33 TLP copies */
-            c->st.tlp_fired++;
+            MRC__RARE_INC(c->st.tlp_fired);
         }
     }
     mrc__req_timers(c);
@@ -877,7 +878,7 @@ MRC__PRIVATE void mrc__req_on_reo(mrc_conn *c, mrc_time now) {
     c->reo_deadline = MRC_TIME_NEVER;
     if (c->state == MRC_QPS_RTS) {
         while (c->txl.n && mrc__reo_due(c) <= now) {
-            c->st.rtx_reo_timer++;
+            MRC__RARE_INC(c->st.rtx_reo_timer);
             mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK); /* unlinks it */
         }
     }

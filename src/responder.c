@@ -76,7 +76,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__rsp_nack(mrc_conn *c, uint32_t psn, unsigne
     e.port = ri->port;
     e.ts = ts;
     mrc__ctl_push(c, &e);
-    c->st.tx_nack++;
+    MRC__RARE_INC(c->st.tx_nack);
 }
 MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, const mrc_rxinfo *ri) {
     mrc__ctl e;
@@ -94,7 +94,7 @@ MRC__PRIVATE void mrc__rsp_fatal(mrc_conn *c, uint8_t syndrome, uint16_t msn, in
                                  mrc_time now) {
     mrc__conn_error(c, status, 0, 0, now);
     mrc__rsp_aeth(c, syndrome, msn, ri);
-    c->st.tx_nak++;
+    MRC__RARE_INC(c->st.tx_nak);
 }
 
 /* ---- receiving: the PSN bitmap, placement, completions ------------------------------------------------------ */
@@ -116,7 +116,7 @@ MRC__PRIVATE void mrc__rsp_conflict(mrc_conn *c, const mrc_pkt *k, const uint8_t
     int mi = plen ? mrc__mr_find(ep, k->reth.rkey) : -1;
     uint64_t off;
     if (mi < 0 || (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) || !mrc__rsp_in_mr(ep, mi, k, plen, &off)) return;
-    if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) c->st.rx_conflict++;
+    if (MRC_MEMCMP(ep->mrs[mi].base + off, payload, (size_t)plen) != 0) MRC__RARE_INC(c->st.rx_conflict);
 }
 /* Write-IMM completions strictly in MSN (= rqmsn) order, once cack covers the message's last PSN, each into the
  * oldest posted receive. An immediate whose receive is not posted yet waits in the stash. */
@@ -224,14 +224,14 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (d <= 0 || ((uint32_t)d <= c->rsp_win && mrc__rsp_got(c, psn))) {
         /* duplicate: never placed again, acknowledged again so a lost SACK is repaired; a retransmission of a late
          * arrival echoes the timestamp of the copy that arrived first (P41 late arrivals) */
-        c->st.rx_dup++;
+        MRC__RARE_INC(c->st.rx_dup);
         if (cf->guard.hardened) mrc__rsp_conflict(c, k, payload);
         if (k->bth.rtx && ts) ts = mrc__rsp_dup_ts(c, psn, ts);
         mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, m, 0);
         return mrc__drop(ep, c, MRC_DROP_DUP, op);
     }
     if ((uint32_t)d > c->rsp_win) { /* Q10 window edge: beyond the window */
-        c->st.rx_oor++;
+        MRC__RARE_INC(c->st.rx_oor);
         if (cf->rx.nack_oor) {
             mrc__rsp_nack(c, psn, MRC_NACK_PSN_OOR_WINDOW, ri, ts);
         }
@@ -251,7 +251,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     trimmed = (ri->flags & MRC_RX_TRIMMED) || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] ||
               ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] || (k->flags & MRC_PKT_CUT) || plen < implied;
     if (trimmed) {
-        c->st.rx_trimmed++;
+        MRC__RARE_INC(c->st.rx_trimmed);
         mrc__rsp_nack(c, psn,
                       ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP] ? MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED,
                       ri, ts);
@@ -322,7 +322,7 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) { /* Q6 SACK frequency: positive transport ACK */
         mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
         c->tack_msgs = 0;
-        c->st.tx_tack++;
+        MRC__RARE_INC(c->st.tx_tack);
     }
     return MRC_OK;
 
@@ -438,7 +438,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
         cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
         c->pen_last = cs.rcv_cwnd_pen;
-        if (cs.rcv_cwnd_pen) c->st.tx_pen++;
+        if (cs.rcv_cwnd_pen) MRC__RARE_INC(c->st.tx_pen);
         n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
         n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
         c->st.tx_sack++;
