@@ -618,9 +618,6 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     else if (!stale && rec_live &&
              (bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
         quiet = true;
-    if (stale) MRC__RARE_INC(c->st.rx_sack_stale);
-    else if (quiet) MRC__RARE_INC(c->st.rx_sack_quiet);
-    else if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) MRC__RARE_INC(c->st.ev_skip_req);
     have_rec = rec_live && !stale && !quiet;
     if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !((bk->acked >> (ack_psn & 63u)) & 1u);
 
@@ -651,38 +648,42 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* timing and path attribution */
     if (stale) {
         /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        MRC__RARE_INC(c->st.rx_sack_stale); /* (the counters here: gcc -Os copied them into each path it threaded) */
         if (rec_live && c->ep->cfg.tseth)
             (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
-        /* acknowledgements only */
-    } else if (s->pr) {
-        if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
-            acked_sent = c->probe_sent[0];
-            slot = (int)c->probes[0].slot;
-            if (pi == MRC__TLP2_MATCH) { /* P33 TLP copies: the other copy answered */
-                acked_sent = c->tlp2_sent;
-                slot = (int)c->tlp2_slot;
+        MRC__RARE_INC(c->st.rx_sack_quiet); /* acknowledgements only */
+    } else {
+        if (s->m == MRC_M_SKIP_ONCE || s->m == MRC_M_ALWAYS_SKIP) MRC__RARE_INC(c->st.ev_skip_req);
+        if (s->pr) {
+            if (pi == 0 || pi == MRC__TLP2_MATCH) { /* the tail-loss probe: the responder's state when it arrived */
+                acked_sent = c->probe_sent[0];
+                slot = (int)c->probes[0].slot;
+                if (pi == MRC__TLP2_MATCH) { /* P33 TLP copies: the other copy answered */
+                    acked_sent = c->tlp2_sent;
+                    slot = (int)c->tlp2_slot;
+                }
+                c->probes[0].kind = MRC__PROBE_FREE;
+                c->probes_due &= ~1u; /* P33 TLP copies: a copy not sent yet is not needed */
+                c->tlp2 = 0;
+            } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
+                mrc__ev_probe_answer(c, (unsigned)pi, s->m);
             }
-            c->probes[0].kind = MRC__PROBE_FREE;
-            c->probes_due &= ~1u; /* P33 TLP copies: a copy not sent yet is not needed */
-            c->tlp2 = 0;
-        } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
-            mrc__ev_probe_answer(c, (unsigned)pi, s->m);
-        }
-    } else if (have_rec) {
-        mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-        mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
-        acked_sent = r_sent;
-        if (c->ep->cfg.tseth) {
-            mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
-            if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
-        }
-        if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
-        if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
-        if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
-            rtt = now - r_sent;
-            mrc__req_rtt_sample(c, rtt);
+        } else if (have_rec) {
+            mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+            mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
+            acked_sent = r_sent;
+            if (c->ep->cfg.tseth) {
+                mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
+                if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
+                (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
+            }
+            if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
+            if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
+            if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
+                rtt = now - r_sent;
+                mrc__req_rtt_sample(c, rtt);
+            }
         }
     }
     if (acked_sent > c->lat_acked_sent) {

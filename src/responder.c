@@ -300,10 +300,10 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
     }
     c->ooo++;
     c->st.rx_data++;
-    if (ce) c->st.rx_ce++;
+    if (ce) MRC__RARE_INC(c->st.rx_ce);
     mrc__rsp_epoch(ep, c, now);
     c->st.rx_bytes_placed += plen;
-    c->rcvd_bytes += (uint64_t)k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR;
+    c->rcvd_bytes += k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR; /* 32-bit: at most a header and 4 KiB */
     mrc__rsp_advance_cack(c);
     mrc__rsp_note_late(c, psn, ts);
     mrc__rsp_deliver_imms(c);
@@ -392,12 +392,16 @@ MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
     return (uint8_t)MRC__MIN(share, (uint32_t)c->attr.mpr_dest);
 }
 /* Build the next queued control packet. Returns bytes written or 0 when no port is up. */
+MRC__STATIC_ASSERT(MRC__FW(8, 4, MRC__NETH_SPDCID, 0xFFFFu) == MRC__FW(8, 4, MRC__SETH_SPDCID, 0xFFFFu) &&
+                       MRC__FW(8, 4, MRC__NETH_DPDCID, 0xFFFFu) == MRC__FW(8, 4, MRC__SETH_DPDCID, 0xFFFFu),
+                   neth_dcids);
 MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     uint8_t port = e->port;
     uint16_t rs = MRC__EV_NONE;
-    mrc_bth b;
+    uint32_t op, psn = c->cack; /* the BTH's: a SACK and an AETH carry cack, a NACK its PSN */
+    uint8_t *h;
     int n = MRC_BTH_LEN;
     /* P28 mirror reverse path: a profile's QP on the arrival's mirror; else Q19 reverse-path EVs: on the QP's own EVs
      * of the arrival plane, in turn (or another plane's), else echoing the arrival EV on the arrival port, or the
@@ -408,61 +412,55 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
         if (!ep->ports_up) return 0;
         port = (uint8_t)(mrc__ctz64(ep->ports_up) + 1u);
     }
-    MRC_MEMSET(&b, 0, sizeof b);
-    b.tver = ep->cfg.wire.tver;
-    b.pkey = c->attr.pkey;
-    b.dest_qp = c->attr.dest_qpn;
+    /* the headers stored straight at their fixed offsets, as mrc_bth_encode and the SETH, CC_STATE, NETH and AETH
+     * encoders would store them (buf holds MRC_HDR_MAX; every value fits its field): BTH word 0 from the QP's template,
+     * BTH word 1 (DEST_QP) and SETH/NETH word 2 (SPDCID, DPDCID) from the SACK fast path's */
+    h = buf + MRC_BTH_LEN;
     if (e->kind == MRC__CTL_SACK) {
-        mrc_seth s;
-        mrc_cc_state cs;
         int32_t off = mrc_psn_diff(e->psn, c->cack);
-        MRC_MEMSET(&s, 0, sizeof s);
-        MRC_MEMSET(&cs, 0, sizeof cs);
-        b.opcode = MRC_OP_SACK;
-        b.psn = c->cack;
-        s.m = e->m;
-        s.pr = e->pr;
-        s.ack_psn_offset = (int16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off);
-        s.entropy = e->ev;
-        s.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-        s.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-        s.cack_psn = c->cack;
-        s.mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0; /* 0 = ignore */
         /* Q4 SACK bitmap order: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from
          * cack + 1 at the earliest; probes: cack + 1 */
-        s.sack_offset = (int16_t)(e->pr ? 1 : mrc__sack_slice(c, e->hi));
-        s.sack_bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, s.sack_offset));
-        cs.tx_timestamp = e->ts;
-        cs.ooo_count = (uint16_t)MRC__MIN(c->ooo, 0x7FFFu);
-        cs.rcvd_bytes = (uint32_t)((c->rcvd_bytes >> 8) & 0xFFFFFFu);
-        cs.rcv_cwnd_pen = mrc__rsp_penalty(c);
-        cs.r_c = (uint8_t)(!cs.rcv_cwnd_pen && c->pen_last); /* the penalty is over: restore (Q12 receiver penalty) */
-        c->pen_last = cs.rcv_cwnd_pen;
-        if (cs.rcv_cwnd_pen) MRC__RARE_INC(c->st.tx_pen);
-        n += mrc_seth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &s);
-        n += mrc_cc_state_encode(buf + n, cap - (size_t)n, &cs);
+        int32_t soff = e->pr ? 1 : mrc__sack_slice(c, e->hi);
+        uint64_t bm = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, soff)), w = bm;
+        uint8_t pen = mrc__rsp_penalty(c);
+        unsigned i;
+        op = MRC_OP_SACK;
+        mrc__st4(h, MRC__FW(0, 4, MRC__SETH_M, e->m) | MRC__FW(0, 4, MRC__SETH_PR, e->pr) |
+                        MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off)));
+        mrc__st4(h + 4, MRC__FW(4, 4, MRC__SETH_ENTROPY, e->ev));
+        MRC_MEMCPY(h + 8, &c->tx_sack[2], 4);
+        mrc__st4(h + 12, MRC__FW(12, 4, MRC__SETH_CACK, c->cack));
+        mrc__st4(h + 16, MRC__FW(16, 4, MRC__SETH_MPR, (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0u) |
+                             MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff)); /* MPR 0: ignore */
+        if (ep->cfg.wire.sack_msb_first) /* (the option's bit order: reversed) */
+            for (w = 0, i = 0; i < 64u; i++) w |= ((bm >> i) & 1u) << (63u - i);
+        mrc__st8(h + 20, w);
+        h += MRC_SETH_LEN;
+        mrc__st4(h, MRC__FW(0, 4, MRC__CCS_TS, e->ts) | MRC__FW(0, 4, MRC__CCS_OOO, MRC__MIN(c->ooo, 0x7FFFu)));
+        /* R_C: the penalty is over, restore (Q12 receiver penalty) */
+        mrc__st4(h + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
+                            MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
+        c->pen_last = pen;
+        if (pen) MRC__RARE_INC(c->st.tx_pen);
         c->st.tx_sack++;
+        n += MRC_SETH_LEN + MRC_CCSTATE_LEN;
     } else if (e->kind == MRC__CTL_NACK) {
-        mrc_neth nk;
-        MRC_MEMSET(&nk, 0, sizeof nk);
-        b.opcode = MRC_OP_NACK;
-        b.psn = e->psn;
-        nk.nack_reason = e->reason;
-        nk.entropy = e->ev;
-        nk.spdcid = (uint16_t)(c->qpn & 0xFFFFu);
-        nk.dpdcid = (uint16_t)(c->attr.dest_qpn & 0xFFFFu);
-        nk.nack_psn = e->psn;
-        nk.tx_timestamp = e->ts;
-        n += mrc_neth_encode(buf + n, cap - (size_t)n, &nk);
+        op = MRC_OP_NACK;
+        psn = e->psn;
+        mrc__st4(h, MRC__FW(0, 4, MRC__NETH_REASON, e->reason));
+        mrc__st4(h + 4, MRC__FW(4, 4, MRC__NETH_ENTROPY, e->ev));
+        MRC_MEMCPY(h + 8, &c->tx_sack[2], 4); /* SETH's SPDCID and DPDCID word */
+        mrc__st4(h + 12, MRC__FW(12, 4, MRC__NETH_PSN, e->psn));
+        mrc__st4(h + 16, MRC__FW(16, 4, MRC__NETH_TS, e->ts));
+        n += MRC_NETH_LEN;
     } else {
-        mrc_aeth a;
-        b.opcode = MRC_OP_ACK;
-        b.psn = c->cack;
-        a.syndrome = e->reason;
-        a.msn = e->psn; /* its MSN */
-        n += mrc_aeth_encode(buf + n, cap - (size_t)n, &a);
+        op = MRC_OP_ACK;
+        mrc__st4(h, MRC__FW(0, 4, MRC__AETH_SYNDROME, e->reason) | MRC__FW(0, 4, MRC__AETH_MSN, e->psn)); /* its MSN */
+        n += MRC_AETH_LEN;
     }
-    (void)mrc_bth_encode(buf, cap, &ep->cfg.wire, &b); /* after the header behind it: one call for the three kinds */
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, op) | c->tx_bth0);
+    MRC_MEMCPY(buf + 4, &c->tx_sack[1], 4);
+    mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, psn));
     MRC_MEMSET(ti, 0, sizeof *ti);
     if (rs != MRC__EV_NONE) {
         mrc__ev_txinfo(c, rs, ti);
@@ -473,11 +471,11 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     }
     ti->dscp_class = MRC_DSCP_CONTROL;
     ti->dscp = ep->cfg.dscp[MRC_DSCP_CONTROL];
-    ti->opcode = b.opcode;
+    ti->opcode = (uint8_t)op;
     ti->peer = c->attr.peer;
     ti->qpn = c->qpn;
     ti->hdr_len = (uint32_t)n;
     c->ctlq_head++;
-    MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)b.opcode << 24) | b.psn, ti->ev);
+    MRC__TRACE(ep, MRC_TRACE_TX, (op << 24) | psn, ti->ev);
     return n;
 }
