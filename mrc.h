@@ -6630,7 +6630,7 @@ MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
         }
     }
     if (n >= MRC_CTLQ_LEN) {
-        c->ep->st.ctlq_overflow++;
+        MRC__RARE_INC(c->ep->st.ctlq_overflow);
         return;
     }
     c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
@@ -7002,6 +7002,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     /* the headers stored straight at their fixed offsets, as mrc_bth_encode and the SETH, CC_STATE, NETH and AETH
      * encoders would store them (buf holds MRC_HDR_MAX; every value fits its field): BTH word 0 from the QP's template,
      * BTH word 1 (DEST_QP) and SETH/NETH word 2 (SPDCID, DPDCID) from the SACK fast path's */
+    (void)cap;
     h = buf + MRC_BTH_LEN;
     if (e->kind == MRC__CTL_SACK) {
         int32_t off = mrc_psn_diff(e->psn, c->cack);
@@ -7263,7 +7264,8 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
 /* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
  * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
  * retransmitted or acknowledged. */
-MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
+/* (out of line under -Os: the RTO's handler and mrc__req_mark_lost each had a copy) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
     r->flags |= MRC__PR_QUEUED;
     mrc__plist_push(c, &c->rtxq, psn, r, front);
 }

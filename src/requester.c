@@ -165,7 +165,8 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now) {
 /* The retransmission queue holds each lost record once (MRC__PR_QUEUED), in queue order: appended when judged lost
  * from SACK evidence, put at the front when a NACK, a trim or the RTO names it. A record leaves it when it is
  * retransmitted or acknowledged. */
-MRC__PRIVATE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
+/* (out of line under -Os: the RTO's handler and mrc__req_mark_lost each had a copy) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__rtxq_push(mrc_conn *c, uint32_t psn, mrc__psnrec *r, bool front) {
     r->flags |= MRC__PR_QUEUED;
     mrc__plist_push(c, &c->rtxq, psn, r, front);
 }

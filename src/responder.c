@@ -43,7 +43,7 @@ MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
         }
     }
     if (n >= MRC_CTLQ_LEN) {
-        c->ep->st.ctlq_overflow++;
+        MRC__RARE_INC(c->ep->st.ctlq_overflow);
         return;
     }
     c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
@@ -415,6 +415,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     /* the headers stored straight at their fixed offsets, as mrc_bth_encode and the SETH, CC_STATE, NETH and AETH
      * encoders would store them (buf holds MRC_HDR_MAX; every value fits its field): BTH word 0 from the QP's template,
      * BTH word 1 (DEST_QP) and SETH/NETH word 2 (SPDCID, DPDCID) from the SACK fast path's */
+    (void)cap;
     h = buf + MRC_BTH_LEN;
     if (e->kind == MRC__CTL_SACK) {
         int32_t off = mrc_psn_diff(e->psn, c->cack);
