@@ -222,41 +222,78 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) {
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
+/* The ranges mrc_endpoint_init checks, in its order (the wire group's checks share one code: their order among
+ * themselves is free): a member of 1, 2 or 4 bytes (sz; 0x80: 0 is allowed too) in [lo, lo + span] */
+typedef struct mrc__cfg_range {
+    uint32_t lo, span;
+    uint16_t off;
+    uint8_t sz, code;
+} mrc__cfg_range;
+#define MRC__CFGR(m, z, l, h, c)                                                                                       \
+    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(mrc_config, m),                                 \
+     (uint8_t)(sizeof(((mrc_config *)0)->m) | (z)), (uint8_t)(c)}
+static const mrc__cfg_range mrc__cfg_ranges[] = {
+    MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
+    MRC__CFGR(qpn_base, 0x80, MRC_EPOP_QPN + 1u, MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS, MRC_DETAIL_CFG_QPN_BASE),
+    MRC__CFGR(wire.bth_m_bit, 0, 6, 7, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.ts_shift, 0, 0, 20, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.tver, 0, 0, 15, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE),
+    /* MRC__CFG_WIRE_END: eeth_op_shift, dscp and the source ports in code between */
+    MRC__CFGR(auto_ev.per_port, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_EVS_PER_PORT),
+    MRC__CFGR(ev.backup_pct, 0, 0, 90, MRC_DETAIL_CFG_BACKUP_PCT),
+    MRC__CFGR(ev.recycle, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY), /* their OR at most ALL (scope_all) */
+    MRC__CFGR(ev.hold, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.confirm_late, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.sweep, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.reply, 0, 0, MRC_EV_REPLY_ECHO, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.group_retire, 0, 0, MRC_EV_RETIRE_SECOND, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.revive_probes, 0, 1, 7, MRC_DETAIL_CFG_REVIVE),
+    MRC__CFGR(auto_ev.event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, MRC_DETAIL_CFG_EVENT_MASK), /* (evs_bits) */
+    MRC__CFGR(ack.sack_every, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_SACK_EVERY),
+    MRC__CFGR(ev_max_width, 0x80, 16, 8u * MRC_EV_BYTES, MRC_DETAIL_CFG_EV_MAX_WIDTH),
+    MRC__CFGR(pool_blocks, 0, 0, MRC_POOL_BLOCKS, MRC_DETAIL_CFG_POOL_BLOCKS)};
+enum { MRC__CFG_WIRE_END = 6, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
+MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
+MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
+MRC__PRIVATE MRC__NOINLINE int mrc__cfg_check(mrc_endpoint *ep, const mrc_config *cfg, unsigned i, unsigned n) {
+    for (; i < n; i++) {
+        const mrc__cfg_range *r = &mrc__cfg_ranges[i];
+        const uint8_t *f = (const uint8_t *)cfg + r->off;
+        uint32_t v;
+        uint16_t h;
+        uint8_t b;
+        if ((r->sz & 7u) == 1u) {
+            MRC_MEMCPY(&b, f, 1);
+            v = b;
+        } else if ((r->sz & 7u) == 2u) {
+            MRC_MEMCPY(&h, f, 2);
+            v = h;
+        } else {
+            MRC_MEMCPY(&v, f, 4);
+        }
+        if ((v || !(r->sz & 0x80u)) && v - r->lo > r->span) return mrc__fail(ep, MRC_ERR_INVAL, r->code, 0);
+    }
+    return MRC_OK;
+}
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_ENDPOINT_INIT);
     if (!cfg) {
         mrc_config_default(&d);
         cfg = &d;
     }
-    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0);
-    if (cfg->qpn_base &&
-        (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0);
-    if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
-        (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
-        cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1)
+    if ((rc = mrc__cfg_check(ep, cfg, 0, MRC__CFG_WIRE_END)) != MRC_OK) return rc;
+    if (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) /* the wire group's one set, not a range */
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0);
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
-    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0);
-    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0);
-    if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
-        cfg->ev.reply > MRC_EV_REPLY_ECHO || cfg->ev.group_retire > MRC_EV_RETIRE_SECOND)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0);
-    if (cfg->ev.revive_probes < 1 || cfg->ev.revive_probes > 7)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0);
-    if (cfg->auto_ev.event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0);
-    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0);
-    if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0);
-    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0);
+    if ((rc = mrc__cfg_check(ep, cfg, MRC__CFG_WIRE_END, MRC__NCFG)) != MRC_OK) return rc;
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
