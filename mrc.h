@@ -3376,24 +3376,29 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) {
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
-/* The ranges mrc_endpoint_init checks, in its order (the wire group's checks share one code: their order among
- * themselves is free): a member of 1, 2 or 4 bytes (sz; 0x80: 0 is allowed too) in [lo, lo + span] */
-typedef struct mrc__cfg_range {
+/* Table-driven argument checks, in a table's order: a member of 1, 2 or 4 bytes (sz's low bits; 0x80: 0 is allowed
+ * too) in [lo, lo + span], or (sz 0x40) one of the values below 32 whose bits span sets; checked always (bit 0) or
+ * when the call's mask has bit bit - 1, which the failure then names. Checks that share a code may come in any order
+ * among themselves. */
+typedef struct mrc__range {
     uint32_t lo, span;
     uint16_t off;
-    uint8_t sz, code;
-} mrc__cfg_range;
-#define MRC__CFGR(m, z, l, h, c)                                                                                       \
-    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(mrc_config, m),                                 \
-     (uint8_t)(sizeof(((mrc_config *)0)->m) | (z)), (uint8_t)(c)}
-static const mrc__cfg_range mrc__cfg_ranges[] = {
+    uint8_t sz, code, bit;
+} mrc__range;
+#define MRC__RNG(T, m, z, l, h, b, c)                                                                                  \
+    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
+     (uint8_t)(c), (uint8_t)(b)}
+#define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
+#define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
+static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
     MRC__CFGR(qpn_base, 0x80, MRC_EPOP_QPN + 1u, MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS, MRC_DETAIL_CFG_QPN_BASE),
     MRC__CFGR(wire.bth_m_bit, 0, 6, 7, MRC_DETAIL_CFG_WIRE),
+    MRC__RSET(mrc_config, wire.eeth_op_shift, 1u << 2 | 1u << 4, 0, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.ts_shift, 0, 0, 20, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.tver, 0, 0, 15, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE),
-    /* MRC__CFG_WIRE_END: eeth_op_shift, dscp and the source ports in code between */
+    /* MRC__CFG_WIRE_END: dscp and the source ports in code between */
     MRC__CFGR(auto_ev.per_port, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_EVS_PER_PORT),
     MRC__CFGR(ev.backup_pct, 0, 0, 90, MRC_DETAIL_CFG_BACKUP_PCT),
     MRC__CFGR(ev.recycle, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY), /* their OR at most ALL (scope_all) */
@@ -3407,16 +3412,34 @@ static const mrc__cfg_range mrc__cfg_ranges[] = {
     MRC__CFGR(ack.sack_every, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_SACK_EVERY),
     MRC__CFGR(ev_max_width, 0x80, 16, 8u * MRC_EV_BYTES, MRC_DETAIL_CFG_EV_MAX_WIDTH),
     MRC__CFGR(pool_blocks, 0, 0, MRC_POOL_BLOCKS, MRC_DETAIL_CFG_POOL_BLOCKS)};
-enum { MRC__CFG_WIRE_END = 6, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
+enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
 MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
 MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
-MRC__PRIVATE MRC__NOINLINE int mrc__cfg_check(mrc_endpoint *ep, const mrc_config *cfg, unsigned i, unsigned n) {
-    for (; i < n; i++) {
-        const mrc__cfg_range *r = &mrc__cfg_ranges[i];
-        const uint8_t *f = (const uint8_t *)cfg + r->off;
-        uint32_t v;
+/* the EV Format and EV profile attributes, each call's STATE first */
+static const mrc__range mrc__fmt_ranges[] = {
+    MRC__RNG(mrc_ev_fmt_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
+    MRC__RSET(mrc_ev_fmt_attr, mode, 1u << MRC_EV_FMT_UDP | 1u << MRC_EV_FMT_STEV | 1u << MRC_EV_FMT_SRV6, 2,
+              MRC_DETAIL_FMT_MODE),
+    MRC__RNG(mrc_ev_fmt_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 3, MRC_DETAIL_FIELD_COUNT)};
+static const mrc__range mrc__prof_ranges[] = {
+    MRC__RNG(mrc_ev_profile_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
+    MRC__RSET(mrc_ev_profile_attr, mode, 1u << MRC_EV_MODE_EXP | 1u << MRC_EV_MODE_GEN, 2, MRC_DETAIL_EV_MODE),
+    MRC__RNG(mrc_ev_profile_attr, ev_count, 0, 1, MRC_MAX_EVS, 4, MRC_DETAIL_EV_COUNT),
+    MRC__RNG(mrc_ev_profile_attr, event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, 6, MRC_DETAIL_EVENT_MASK),
+    MRC__RNG(mrc_ev_profile_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 7, MRC_DETAIL_FIELD_COUNT)};
+MRC__STATIC_ASSERT(MRC_EV_FMT_ATTR_MODE == 1u << 1 && MRC_EV_FMT_ATTR_FIELDS == 1u << 2 &&
+                       MRC_EV_PROF_ATTR_MODE == 1u << 1 && MRC_EV_PROF_ATTR_COUNT == 1u << 3 &&
+                       MRC_EV_PROF_ATTR_EVENT_MASK == 1u << 5 && MRC_EV_PROF_ATTR_FIELDS == 1u << 6 &&
+                       offsetof(mrc_ev_fmt_attr, state) == 0 && offsetof(mrc_ev_profile_attr, state) == 0,
+                   range_bits);
+MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
+                                           uint32_t mask) {
+    for (; n; n--, r++) {
+        const uint8_t *f = (const uint8_t *)base + r->off;
+        uint32_t v, bit = r->bit ? 1u << (r->bit - 1u) : 0u;
         uint16_t h;
         uint8_t b;
+        if (bit && !(mask & bit)) continue;
         if ((r->sz & 7u) == 1u) {
             MRC_MEMCPY(&b, f, 1);
             v = b;
@@ -3426,7 +3449,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__cfg_check(mrc_endpoint *ep, const mrc_config
         } else {
             MRC_MEMCPY(&v, f, 4);
         }
-        if ((v || !(r->sz & 0x80u)) && v - r->lo > r->span) return mrc__fail(ep, MRC_ERR_INVAL, r->code, 0);
+        if (r->sz & 0x40u ? v >= 32u || !((r->span >> v) & 1u) : (v || !(r->sz & 0x80u)) && v - r->lo > r->span)
+            return mrc__fail(ep, MRC_ERR_INVAL, r->code, bit);
     }
     return MRC_OK;
 }
@@ -3440,14 +3464,13 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         mrc_config_default(&d);
         cfg = &d;
     }
-    if ((rc = mrc__cfg_check(ep, cfg, 0, MRC__CFG_WIRE_END)) != MRC_OK) return rc;
-    if (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) /* the wire group's one set, not a range */
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0);
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__CFG_WIRE_END, 0)) != MRC_OK) return rc;
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
-    if ((rc = mrc__cfg_check(ep, cfg, MRC__CFG_WIRE_END, MRC__NCFG)) != MRC_OK) return rc;
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges + MRC__CFG_WIRE_END, MRC__NCFG - MRC__CFG_WIRE_END, 0)) != MRC_OK)
+        return rc;
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
@@ -8499,9 +8522,6 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
     return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
 }
-MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
-    return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
-}
 MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_attr *a, uint32_t mask) {
     const uint32_t all = MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS;
     mrc__evfmt *f;
@@ -8513,14 +8533,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
-    to = cur; /* a state past ONLINE only from the call */
-    if ((mask & MRC_EV_FMT_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
-    if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE);
+    if ((rc = mrc__ranges(ep, a, mrc__fmt_ranges, 3, mask)) != MRC_OK) return rc; /* STATE, MODE, FIELDS' count */
+    to = mask & MRC_EV_FMT_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
-        if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS);
         for (i = 0; i < a->nfields; i++)
             if (a->width[i] < 1 || a->width[i] > 32)
                 return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
@@ -8663,17 +8678,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    to = cur; /* a state past ONLINE only from the call */
-    if ((mask & MRC_EV_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE);
-    if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE);
-    if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT);
-    if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK);
-    if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS);
+    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, 5, mask)) != MRC_OK) return rc; /* STATE MODE COUNT EVENT_MASK FIELDS */
+    to = mask & MRC_EV_PROF_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     rc = mrc__prof_step(ep, cur, to, mask, need,
                         all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);
     if (rc) return rc < 0 ? rc : MRC_OK;
