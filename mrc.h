@@ -3077,6 +3077,20 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+/* Table-driven argument checks, in a table's order: a member of 1, 2 or 4 bytes (sz's low bits; 0x80: 0 is allowed
+ * too) in [lo, lo + span], or (sz 0x40) one of the values below 32 whose bits span sets; checked always (bit 0) or
+ * when the call's mask has bit bit - 1, which the failure then names. Checks that share a code may come in any order
+ * among themselves. */
+typedef struct mrc__range {
+    uint32_t lo, span;
+    uint16_t off;
+    uint8_t sz, code, bit;
+} mrc__range;
+#define MRC__RNG(T, m, z, l, h, b, c)                                                                                  \
+    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
+     (uint8_t)(c), (uint8_t)(b)}
+#define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
+MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
 /* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
  * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
 MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
@@ -3369,19 +3383,6 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) {
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
-/* Table-driven argument checks, in a table's order: a member of 1, 2 or 4 bytes (sz's low bits; 0x80: 0 is allowed
- * too) in [lo, lo + span], or (sz 0x40) one of the values below 32 whose bits span sets; checked always (bit 0) or
- * when the call's mask has bit bit - 1, which the failure then names. Checks that share a code may come in any order
- * among themselves. */
-typedef struct mrc__range {
-    uint32_t lo, span;
-    uint16_t off;
-    uint8_t sz, code, bit;
-} mrc__range;
-#define MRC__RNG(T, m, z, l, h, b, c)                                                                                  \
-    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
-     (uint8_t)(c), (uint8_t)(b)}
-#define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
 #define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
 static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
@@ -3408,23 +3409,6 @@ static const mrc__range mrc__cfg_ranges[] = {
 enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
 MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
 MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
-/* the EV Format and EV profile attributes, each call's STATE first */
-static const mrc__range mrc__fmt_ranges[] = {
-    MRC__RNG(mrc_ev_fmt_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
-    MRC__RSET(mrc_ev_fmt_attr, mode, 1u << MRC_EV_FMT_UDP | 1u << MRC_EV_FMT_STEV | 1u << MRC_EV_FMT_SRV6, 2,
-              MRC_DETAIL_FMT_MODE),
-    MRC__RNG(mrc_ev_fmt_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 3, MRC_DETAIL_FIELD_COUNT)};
-static const mrc__range mrc__prof_ranges[] = {
-    MRC__RNG(mrc_ev_profile_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
-    MRC__RSET(mrc_ev_profile_attr, mode, 1u << MRC_EV_MODE_EXP | 1u << MRC_EV_MODE_GEN, 2, MRC_DETAIL_EV_MODE),
-    MRC__RNG(mrc_ev_profile_attr, ev_count, 0, 1, MRC_MAX_EVS, 4, MRC_DETAIL_EV_COUNT),
-    MRC__RNG(mrc_ev_profile_attr, event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, 6, MRC_DETAIL_EVENT_MASK),
-    MRC__RNG(mrc_ev_profile_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 7, MRC_DETAIL_FIELD_COUNT)};
-MRC__STATIC_ASSERT(MRC_EV_FMT_ATTR_MODE == 1u << 1 && MRC_EV_FMT_ATTR_FIELDS == 1u << 2 &&
-                       MRC_EV_PROF_ATTR_MODE == 1u << 1 && MRC_EV_PROF_ATTR_COUNT == 1u << 3 &&
-                       MRC_EV_PROF_ATTR_EVENT_MASK == 1u << 5 && MRC_EV_PROF_ATTR_FIELDS == 1u << 6 &&
-                       offsetof(mrc_ev_fmt_attr, state) == 0 && offsetof(mrc_ev_profile_attr, state) == 0,
-                   range_bits);
 MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
                                            uint32_t mask) {
     for (; n; n--, r++) {
@@ -8512,6 +8496,23 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 }
 
 /* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
+/* the EV Format and EV profile attributes, each call's STATE first */
+static const mrc__range mrc__fmt_ranges[] = {
+    MRC__RNG(mrc_ev_fmt_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
+    MRC__RSET(mrc_ev_fmt_attr, mode, 1u << MRC_EV_FMT_UDP | 1u << MRC_EV_FMT_STEV | 1u << MRC_EV_FMT_SRV6, 2,
+              MRC_DETAIL_FMT_MODE),
+    MRC__RNG(mrc_ev_fmt_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 3, MRC_DETAIL_FIELD_COUNT)};
+static const mrc__range mrc__prof_ranges[] = {
+    MRC__RNG(mrc_ev_profile_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
+    MRC__RSET(mrc_ev_profile_attr, mode, 1u << MRC_EV_MODE_EXP | 1u << MRC_EV_MODE_GEN, 2, MRC_DETAIL_EV_MODE),
+    MRC__RNG(mrc_ev_profile_attr, ev_count, 0, 1, MRC_MAX_EVS, 4, MRC_DETAIL_EV_COUNT),
+    MRC__RNG(mrc_ev_profile_attr, event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, 6, MRC_DETAIL_EVENT_MASK),
+    MRC__RNG(mrc_ev_profile_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 7, MRC_DETAIL_FIELD_COUNT)};
+MRC__STATIC_ASSERT(MRC_EV_FMT_ATTR_MODE == 1u << 1 && MRC_EV_FMT_ATTR_FIELDS == 1u << 2 &&
+                       MRC_EV_PROF_ATTR_MODE == 1u << 1 && MRC_EV_PROF_ATTR_COUNT == 1u << 3 &&
+                       MRC_EV_PROF_ATTR_EVENT_MASK == 1u << 5 && MRC_EV_PROF_ATTR_FIELDS == 1u << 6 &&
+                       offsetof(mrc_ev_fmt_attr, state) == 0 && offsetof(mrc_ev_profile_attr, state) == 0,
+                   range_bits);
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
     return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
 }
@@ -8671,7 +8672,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, 5, mask)) != MRC_OK) return rc; /* STATE MODE COUNT EVENT_MASK FIELDS */
+    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, 5, mask)) != MRC_OK) return rc; /* STATE ... FIELDS' count */
     to = mask & MRC_EV_PROF_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     rc = mrc__prof_step(ep, cur, to, mask, need,
                         all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);

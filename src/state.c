@@ -215,19 +215,6 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) {
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
-/* Table-driven argument checks, in a table's order: a member of 1, 2 or 4 bytes (sz's low bits; 0x80: 0 is allowed
- * too) in [lo, lo + span], or (sz 0x40) one of the values below 32 whose bits span sets; checked always (bit 0) or
- * when the call's mask has bit bit - 1, which the failure then names. Checks that share a code may come in any order
- * among themselves. */
-typedef struct mrc__range {
-    uint32_t lo, span;
-    uint16_t off;
-    uint8_t sz, code, bit;
-} mrc__range;
-#define MRC__RNG(T, m, z, l, h, b, c)                                                                                  \
-    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
-     (uint8_t)(c), (uint8_t)(b)}
-#define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
 #define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
 static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
@@ -254,23 +241,6 @@ static const mrc__range mrc__cfg_ranges[] = {
 enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
 MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
 MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
-/* the EV Format and EV profile attributes, each call's STATE first */
-static const mrc__range mrc__fmt_ranges[] = {
-    MRC__RNG(mrc_ev_fmt_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
-    MRC__RSET(mrc_ev_fmt_attr, mode, 1u << MRC_EV_FMT_UDP | 1u << MRC_EV_FMT_STEV | 1u << MRC_EV_FMT_SRV6, 2,
-              MRC_DETAIL_FMT_MODE),
-    MRC__RNG(mrc_ev_fmt_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 3, MRC_DETAIL_FIELD_COUNT)};
-static const mrc__range mrc__prof_ranges[] = {
-    MRC__RNG(mrc_ev_profile_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
-    MRC__RSET(mrc_ev_profile_attr, mode, 1u << MRC_EV_MODE_EXP | 1u << MRC_EV_MODE_GEN, 2, MRC_DETAIL_EV_MODE),
-    MRC__RNG(mrc_ev_profile_attr, ev_count, 0, 1, MRC_MAX_EVS, 4, MRC_DETAIL_EV_COUNT),
-    MRC__RNG(mrc_ev_profile_attr, event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, 6, MRC_DETAIL_EVENT_MASK),
-    MRC__RNG(mrc_ev_profile_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 7, MRC_DETAIL_FIELD_COUNT)};
-MRC__STATIC_ASSERT(MRC_EV_FMT_ATTR_MODE == 1u << 1 && MRC_EV_FMT_ATTR_FIELDS == 1u << 2 &&
-                       MRC_EV_PROF_ATTR_MODE == 1u << 1 && MRC_EV_PROF_ATTR_COUNT == 1u << 3 &&
-                       MRC_EV_PROF_ATTR_EVENT_MASK == 1u << 5 && MRC_EV_PROF_ATTR_FIELDS == 1u << 6 &&
-                       offsetof(mrc_ev_fmt_attr, state) == 0 && offsetof(mrc_ev_profile_attr, state) == 0,
-                   range_bits);
 MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
                                            uint32_t mask) {
     for (; n; n--, r++) {
