@@ -2269,6 +2269,10 @@ typedef struct mrc__fdesc {
     {(uint8_t)(((o) | (sh) << 5) * sizeof(char[(o) < 32 && (sh) < 8 ? 1 : -1])), b, (uint8_t)offsetof(T, m),    \
      (uint8_t)((s) | sizeof(((T *)0)->m) << 4)}
 #define MRC__FD(F, T, m) MRC__FD_(F, T, m)
+/* a header's table: its length first (the entry's first byte), its fields, then an entry of zeros (no field has a zero
+ * span_sz): the walks take one pointer */
+#define MRC__FDH(hlen) {(uint8_t)(hlen), 0, 0, 0}
+#define MRC__FEND {0, 0, 0, 0}
 /* a struct member of 1, 2, 4 or 8 bytes, read zero-extended (an int16_t as its 16 bits) and written truncated: the
  * values of the casts the per-field code made (exact-width types are two's complement) */
 MRC__PRIVATE uint64_t mrc__mget(const uint8_t *q, unsigned sz) {
@@ -2301,12 +2305,12 @@ MRC__PRIVATE void mrc__mput(uint8_t *q, unsigned sz, uint64_t v) {
     else MRC_MEMCPY(q, &v, 8);
 }
 /* Decode a header of hlen bytes: every field of the table into its member. Returns hlen or an error. */
-MRC__PRIVATE MRC__NOINLINE int mrc__hdr_get(const uint8_t *p, size_t len, void *hv, size_t hlen, const mrc__fdesc *d,
-                                          unsigned n) {
+MRC__PRIVATE MRC__NOINLINE int mrc__hdr_get(const uint8_t *p, size_t len, void *hv, const mrc__fdesc *d) {
     uint8_t *h = (uint8_t *)hv;
+    size_t hlen = d->off_sh;
     if (!p || !h) return MRC_ERR_INVAL;
     if (len < hlen) return MRC_ERR_TRUNC;
-    for (; n; n--, d++)
+    for (d++; d->span_sz; d++)
         mrc__mput(h + d->moff, d->span_sz >> 4u,
                   mrc__fget(p, d->off_sh & 31u, d->span_sz & 15u, d->off_sh >> 5u, d->bits));
     return (int)hlen;
@@ -2315,14 +2319,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__hdr_get(const uint8_t *p, size_t len, void *
  * field is not written and makes the header invalid (zeroed, MRC_ERR_INVAL) once the rest are. On success the caller
  * may then OR in fields outside the table (their bits are zero), checking them the same way. Returns hlen or an
  * error. */
-MRC__PRIVATE MRC__NOINLINE int mrc__hdr_put(uint8_t *p, size_t cap, const void *hv, size_t hlen, const mrc__fdesc *d,
-                                          unsigned n) {
+MRC__PRIVATE MRC__NOINLINE int mrc__hdr_put(uint8_t *p, size_t cap, const void *hv, const mrc__fdesc *d) {
     const uint8_t *h = (const uint8_t *)hv;
+    size_t hlen = d->off_sh;
     int bad = 0;
     if (!p || !h) return MRC_ERR_INVAL;
     if (cap < hlen) return MRC_ERR_NOBUF;
     MRC_MEMSET(p, 0, hlen);
-    for (; n; n--, d++)
+    for (d++; d->span_sz; d++)
         bad |= mrc__fput(p, d->off_sh & 31u, d->span_sz & 15u, d->off_sh >> 5, d->bits,
                          mrc__mget(h + d->moff, d->span_sz >> 4));
     if (bad) {
@@ -2336,16 +2340,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__hdr_put(uint8_t *p, size_t cap, const void *
     if (!p || !h) return MRC_ERR_INVAL;   \
     if (len < (size_t)(HLEN)) return MRC_ERR_TRUNC
 /* BTH: m and se sit at run-time bit positions of byte 1, apart from the table */
-static const mrc__fdesc mrc__bth_fd[] = {
+static const mrc__fdesc mrc__bth_fd[] = {MRC__FDH(MRC_BTH_LEN),
     MRC__FD(MRC__BTH_OPCODE, mrc_bth, opcode), MRC__FD(MRC__BTH_PAD, mrc_bth, pad),
     MRC__FD(MRC__BTH_TVER, mrc_bth, tver),     MRC__FD(MRC__BTH_PKEY, mrc_bth, pkey),
     MRC__FD(MRC__BTH_RESV8, mrc_bth, resv8),   MRC__FD(MRC__BTH_DEST_QP, mrc_bth, dest_qp),
     MRC__FD(MRC__BTH_A, mrc_bth, a),           MRC__FD(MRC__BTH_R, mrc_bth, r),
     MRC__FD(MRC__BTH_RTX, mrc_bth, rtx),       MRC__FD(MRC__BTH_TS, mrc_bth, ts),
-    MRC__FD(MRC__BTH_PSN, mrc_bth, psn)};
+    MRC__FD(MRC__BTH_PSN, mrc_bth, psn),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
-    int r = mrc__hdr_get(p, len, h, MRC_BTH_LEN, mrc__bth_fd, MRC__NF(mrc__bth_fd));
+    int r = mrc__hdr_get(p, len, h, mrc__bth_fd);
     if (r < 0) return r;
     h->m = (uint8_t)((p[1] >> mb) & 1u);
     h->se = (uint8_t)((p[1] >> (13u - mb)) & 1u);
@@ -2353,7 +2358,7 @@ MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t le
 }
 MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
-    int r = mrc__hdr_put(p, cap, h, MRC_BTH_LEN, mrc__bth_fd, MRC__NF(mrc__bth_fd));
+    int r = mrc__hdr_put(p, cap, h, mrc__bth_fd);
     if (r < 0) return r;
     if (h->m > 1u || h->se > 1u) {
         MRC_MEMSET(p, 0, MRC_BTH_LEN);
@@ -2362,126 +2367,143 @@ MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, con
     p[1] = (uint8_t)(p[1] | (unsigned)h->m << mb | (unsigned)h->se << (13u - mb));
     return r;
 }
-static const mrc__fdesc mrc__meth_fd[] = {MRC__FD(MRC__METH_RQMSN, mrc_meth, rqmsn),
-                                          MRC__FD(MRC__METH_MSN, mrc_meth, msn)};
+static const mrc__fdesc mrc__meth_fd[] = {MRC__FDH(MRC_METH_LEN),
+    MRC__FD(MRC__METH_RQMSN, mrc_meth, rqmsn),
+    MRC__FD(MRC__METH_MSN, mrc_meth, msn),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__meth_decode_generic(const uint8_t *p, size_t len, mrc_meth *h) {
-    return mrc__hdr_get(p, len, h, MRC_METH_LEN, mrc__meth_fd, MRC__NF(mrc__meth_fd));
+    return mrc__hdr_get(p, len, h, mrc__meth_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__meth_encode_generic(uint8_t *p, size_t cap, const mrc_meth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_METH_LEN, mrc__meth_fd, MRC__NF(mrc__meth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__meth_fd);
 }
-static const mrc__fdesc mrc__tseth_fd[] = {MRC__FD(MRC__TSETH_TS, mrc_tseth, tx_timestamp),
-                                           MRC__FD(MRC__TSETH_TSR, mrc_tseth, tsr),
-                                           MRC__FD(MRC__TSETH_FTYPE, mrc_tseth, ftype)};
+static const mrc__fdesc mrc__tseth_fd[] = {MRC__FDH(MRC_TSETH_LEN),
+    MRC__FD(MRC__TSETH_TS, mrc_tseth, tx_timestamp),
+    MRC__FD(MRC__TSETH_TSR, mrc_tseth, tsr),
+    MRC__FD(MRC__TSETH_FTYPE, mrc_tseth, ftype),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_generic(const uint8_t *p, size_t len, mrc_tseth *h) {
-    return mrc__hdr_get(p, len, h, MRC_TSETH_LEN, mrc__tseth_fd, MRC__NF(mrc__tseth_fd));
+    return mrc__hdr_get(p, len, h, mrc__tseth_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_generic(uint8_t *p, size_t cap, const mrc_tseth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_TSETH_LEN, mrc__tseth_fd, MRC__NF(mrc__tseth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__tseth_fd);
 }
-static const mrc__fdesc mrc__reth_fd[] = {MRC__FD(MRC__RETH_VA, mrc_reth, va), MRC__FD(MRC__RETH_RKEY, mrc_reth, rkey),
-                                          MRC__FD(MRC__RETH_DMA_LEN, mrc_reth, dma_len)};
+static const mrc__fdesc mrc__reth_fd[] = {MRC__FDH(MRC_RETH_LEN),
+    MRC__FD(MRC__RETH_VA, mrc_reth, va), MRC__FD(MRC__RETH_RKEY, mrc_reth, rkey),
+    MRC__FD(MRC__RETH_DMA_LEN, mrc_reth, dma_len),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__reth_decode_generic(const uint8_t *p, size_t len, mrc_reth *h) {
-    return mrc__hdr_get(p, len, h, MRC_RETH_LEN, mrc__reth_fd, MRC__NF(mrc__reth_fd));
+    return mrc__hdr_get(p, len, h, mrc__reth_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__reth_encode_generic(uint8_t *p, size_t cap, const mrc_reth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_RETH_LEN, mrc__reth_fd, MRC__NF(mrc__reth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__reth_fd);
 }
 /* ImmDt: the immediate alone, a uint32_t */
 typedef struct mrc__immdt_s {
     uint32_t imm;
 } mrc__immdt_s;
-static const mrc__fdesc mrc__immdt_fd[] = {MRC__FD(MRC__IMMDT_IMM, mrc__immdt_s, imm)};
+static const mrc__fdesc mrc__immdt_fd[] = {MRC__FDH(MRC_IMMDT_LEN),
+    MRC__FD(MRC__IMMDT_IMM, mrc__immdt_s, imm),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_generic(const uint8_t *p, size_t len, uint32_t *imm) {
-    return mrc__hdr_get(p, len, imm, MRC_IMMDT_LEN, mrc__immdt_fd, 1);
+    return mrc__hdr_get(p, len, imm, mrc__immdt_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_generic(uint8_t *p, size_t cap, uint32_t imm) {
-    return mrc__hdr_put(p, cap, &imm, MRC_IMMDT_LEN, mrc__immdt_fd, 1);
+    return mrc__hdr_put(p, cap, &imm, mrc__immdt_fd);
 }
-static const mrc__fdesc mrc__aeth_fd[] = {MRC__FD(MRC__AETH_SYNDROME, mrc_aeth, syndrome),
-                                          MRC__FD(MRC__AETH_MSN, mrc_aeth, msn)};
+static const mrc__fdesc mrc__aeth_fd[] = {MRC__FDH(MRC_AETH_LEN),
+    MRC__FD(MRC__AETH_SYNDROME, mrc_aeth, syndrome),
+    MRC__FD(MRC__AETH_MSN, mrc_aeth, msn),
+    MRC__FEND};
 MRC_API int mrc_aeth_decode(const uint8_t *p, size_t len, mrc_aeth *h) {
-    return mrc__hdr_get(p, len, h, MRC_AETH_LEN, mrc__aeth_fd, MRC__NF(mrc__aeth_fd));
+    return mrc__hdr_get(p, len, h, mrc__aeth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_AETH_LEN, mrc__aeth_fd, MRC__NF(mrc__aeth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__aeth_fd);
 }
 /* SETH: the bitmap apart from the table (its wire bit order is an option); the offsets are int16_t members */
-static const mrc__fdesc mrc__seth_fd[] = {
+static const mrc__fdesc mrc__seth_fd[] = {MRC__FDH(MRC_SETH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_seth, type),          MRC__FD(MRC__X_NXT, mrc_seth, nxt),
     MRC__FD(MRC__SETH_M, mrc_seth, m),             MRC__FD(MRC__SETH_PR, mrc_seth, pr),
     MRC__FD(MRC__SETH_ACK_OFF, mrc_seth, ack_psn_offset), MRC__FD(MRC__SETH_ENTROPY, mrc_seth, entropy),
     MRC__FD(MRC__SETH_SPDCID, mrc_seth, spdcid),   MRC__FD(MRC__SETH_DPDCID, mrc_seth, dpdcid),
     MRC__FD(MRC__SETH_CACK, mrc_seth, cack_psn),   MRC__FD(MRC__SETH_CC_TYPE, mrc_seth, cc_type),
     MRC__FD(MRC__SETH_CC_FL, mrc_seth, cc_fl),     MRC__FD(MRC__SETH_MPR, mrc_seth, mpr),
-    MRC__FD(MRC__SETH_SACK_OFF, mrc_seth, sack_offset)};
+    MRC__FD(MRC__SETH_SACK_OFF, mrc_seth, sack_offset),
+    MRC__FEND};
 MRC__PRIVATE void mrc__seth_bitmap_get(const uint8_t *p, const mrc_wire_opts *o, mrc_seth *h) {
     uint64_t bm = MRC__GET(p, MRC__SETH_BITMAP);
     h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
 }
 MRC__PRIVATE MRC__INLINE int mrc__seth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
                                                       mrc_seth *h) {
-    int r = mrc__hdr_get(p, len, h, MRC_SETH_LEN, mrc__seth_fd, MRC__NF(mrc__seth_fd));
+    int r = mrc__hdr_get(p, len, h, mrc__seth_fd);
     if (r < 0) return r;
     mrc__seth_bitmap_get(p, o, h);
     return r;
 }
 MRC__PRIVATE MRC__NOINLINE int mrc__seth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o,
                                                       const mrc_seth *h) {
-    int r = mrc__hdr_put(p, cap, h, MRC_SETH_LEN, mrc__seth_fd, MRC__NF(mrc__seth_fd));
+    int r = mrc__hdr_put(p, cap, h, mrc__seth_fd);
     if (r < 0) return r;
     (void)MRC__PUT(p, MRC__SETH_BITMAP, (o && o->sack_msb_first) ? mrc__rev64(h->sack_bitmap) : h->sack_bitmap);
     return r;
 }
-static const mrc__fdesc mrc__ccs_fd[] = {
+static const mrc__fdesc mrc__ccs_fd[] = {MRC__FDH(MRC_CCSTATE_LEN),
     MRC__FD(MRC__CCS_TS, mrc_cc_state, tx_timestamp), MRC__FD(MRC__CCS_OOO, mrc_cc_state, ooo_count),
     MRC__FD(MRC__CCS_R_C, mrc_cc_state, r_c),         MRC__FD(MRC__CCS_PEN, mrc_cc_state, rcv_cwnd_pen),
-    MRC__FD(MRC__CCS_RCVD, mrc_cc_state, rcvd_bytes)};
+    MRC__FD(MRC__CCS_RCVD, mrc_cc_state, rcvd_bytes),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_generic(const uint8_t *p, size_t len, mrc_cc_state *h) {
-    return mrc__hdr_get(p, len, h, MRC_CCSTATE_LEN, mrc__ccs_fd, MRC__NF(mrc__ccs_fd));
+    return mrc__hdr_get(p, len, h, mrc__ccs_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_generic(uint8_t *p, size_t cap, const mrc_cc_state *h) {
-    return mrc__hdr_put(p, cap, h, MRC_CCSTATE_LEN, mrc__ccs_fd, MRC__NF(mrc__ccs_fd));
+    return mrc__hdr_put(p, cap, h, mrc__ccs_fd);
 }
-static const mrc__fdesc mrc__neth_fd[] = {
+static const mrc__fdesc mrc__neth_fd[] = {MRC__FDH(MRC_NETH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_neth, type),            MRC__FD(MRC__X_NXT, mrc_neth, nxt),
     MRC__FD(MRC__NETH_REASON, mrc_neth, nack_reason), MRC__FD(MRC__NETH_VENDOR, mrc_neth, vendor_info),
     MRC__FD(MRC__NETH_ENTROPY, mrc_neth, entropy),   MRC__FD(MRC__NETH_SPDCID, mrc_neth, spdcid),
     MRC__FD(MRC__NETH_DPDCID, mrc_neth, dpdcid),     MRC__FD(MRC__NETH_PSN, mrc_neth, nack_psn),
     MRC__FD(MRC__NETH_CC_TYPE, mrc_neth, cc_type),   MRC__FD(MRC__NETH_CC_FL, mrc_neth, cc_fl),
-    MRC__FD(MRC__NETH_TS, mrc_neth, tx_timestamp)};
+    MRC__FD(MRC__NETH_TS, mrc_neth, tx_timestamp),
+    MRC__FEND};
 MRC_API int mrc_neth_decode(const uint8_t *p, size_t len, mrc_neth *h) {
-    return mrc__hdr_get(p, len, h, MRC_NETH_LEN, mrc__neth_fd, MRC__NF(mrc__neth_fd));
+    return mrc__hdr_get(p, len, h, mrc__neth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_neth_encode(uint8_t *p, size_t cap, const mrc_neth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_NETH_LEN, mrc__neth_fd, MRC__NF(mrc__neth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__neth_fd);
 }
-static const mrc__fdesc mrc__peth_fd[] = {
+static const mrc__fdesc mrc__peth_fd[] = {MRC__FDH(MRC_PETH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_peth, type),             MRC__FD(MRC__X_NXT, mrc_peth, nxt),
     MRC__FD(MRC__PETH_VENDOR, mrc_peth, vendor_info), MRC__FD(MRC__PETH_PROBE_ID, mrc_peth, probe_id),
     MRC__FD(MRC__PETH_SPDCID, mrc_peth, spdcid),      MRC__FD(MRC__PETH_DPDCID, mrc_peth, dpdcid),
     MRC__FD(MRC__PETH_TS, mrc_peth, tx_timestamp),    MRC__FD(MRC__PETH_TSR, mrc_peth, tsr),
-    MRC__FD(MRC__PETH_FTYPE, mrc_peth, ftype)};
+    MRC__FD(MRC__PETH_FTYPE, mrc_peth, ftype),
+    MRC__FEND};
 MRC_API int mrc_peth_decode(const uint8_t *p, size_t len, mrc_peth *h) {
-    return mrc__hdr_get(p, len, h, MRC_PETH_LEN, mrc__peth_fd, MRC__NF(mrc__peth_fd));
+    return mrc__hdr_get(p, len, h, mrc__peth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_peth_encode(uint8_t *p, size_t cap, const mrc_peth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_PETH_LEN, mrc__peth_fd, MRC__NF(mrc__peth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__peth_fd);
 }
-static const mrc__fdesc mrc__erth_fd[] = {
+static const mrc__fdesc mrc__erth_fd[] = {MRC__FDH(MRC_ERTH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_erth, type),               MRC__FD(MRC__X_NXT, mrc_erth, nxt),
     MRC__FD(MRC__ERTH_OP, mrc_erth, op),                MRC__FD(MRC__ERTH_VENDOR, mrc_erth, vendor_info),
     MRC__FD(MRC__ERTH_PORTMASK, mrc_erth, port_status_mask), MRC__FD(MRC__ERTH_TS, mrc_erth, tx_timestamp),
-    MRC__FD(MRC__ERTH_TSR, mrc_erth, tsr),              MRC__FD(MRC__ERTH_FTYPE, mrc_erth, ftype)};
+    MRC__FD(MRC__ERTH_TSR, mrc_erth, tsr),              MRC__FD(MRC__ERTH_FTYPE, mrc_erth, ftype),
+    MRC__FEND};
 MRC_API int mrc_erth_decode(const uint8_t *p, size_t len, mrc_erth *h) {
-    return mrc__hdr_get(p, len, h, MRC_ERTH_LEN, mrc__erth_fd, MRC__NF(mrc__erth_fd));
+    return mrc__hdr_get(p, len, h, mrc__erth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_ERTH_LEN, mrc__erth_fd, MRC__NF(mrc__erth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__erth_fd);
 }
 /* EETH: the op sits at a run-time position of byte 1 (Q16b EETH op position), apart from the table */
-static const mrc__fdesc mrc__eeth_fd[] = {MRC__FD(MRC__X_TYPE, mrc_eeth, type), MRC__FD(MRC__X_NXT, mrc_eeth, nxt),
-                                          MRC__FD(MRC__EETH_TS, mrc_eeth, tx_timestamp)};
+static const mrc__fdesc mrc__eeth_fd[] = {MRC__FDH(MRC_EETH_LEN),
+    MRC__FD(MRC__X_TYPE, mrc_eeth, type), MRC__FD(MRC__X_NXT, mrc_eeth, nxt),
+    MRC__FD(MRC__EETH_TS, mrc_eeth, tx_timestamp),
+    MRC__FEND};
 MRC__PRIVATE void mrc__eeth_op_get(const uint8_t *p, const mrc_wire_opts *o, mrc_eeth *h) {
     unsigned sh = mrc__eeth_shift(o), other = sh == 2 ? 4u : 2u;
     h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
@@ -2490,13 +2512,13 @@ MRC__PRIVATE void mrc__eeth_op_get(const uint8_t *p, const mrc_wire_opts *o, mrc
     if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
 }
 MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
-    int r = mrc__hdr_get(p, len, h, MRC_EETH_LEN, mrc__eeth_fd, MRC__NF(mrc__eeth_fd));
+    int r = mrc__hdr_get(p, len, h, mrc__eeth_fd);
     if (r < 0) return r;
     mrc__eeth_op_get(p, o, h);
     return r;
 }
 MRC_API MRC__NOINLINE int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h) {
-    int r = mrc__hdr_put(p, cap, h, MRC_EETH_LEN, mrc__eeth_fd, MRC__NF(mrc__eeth_fd));
+    int r = mrc__hdr_put(p, cap, h, mrc__eeth_fd);
     if (r < 0) return r;
     if (h->op > 3u) {
         MRC_MEMSET(p, 0, MRC_EETH_LEN);
@@ -2856,9 +2878,8 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off,
 typedef struct mrc__hstep {
     const mrc__fdesc *fd;
     uint16_t flag, koff;
-    uint8_t hlen, n;
 } mrc__hstep;
-#define MRC__HSTEP(F, m, L, t) {t, F, (uint16_t)offsetof(mrc_pkt, m), L, MRC__NF(t)}
+#define MRC__HSTEP(F, m, L, t) {t, F, (uint16_t)offsetof(mrc_pkt, m)}
 static const mrc__hstep mrc__hsteps[] = {
     MRC__HSTEP(MRC_HDR_METH, meth, MRC_METH_LEN, mrc__meth_fd),
     MRC__HSTEP(MRC_HDR_TSETH, tseth, MRC_TSETH_LEN, mrc__tseth_fd),
@@ -2889,7 +2910,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t 
     for (i = 0; i < MRC__NF(mrc__hsteps); i++) {
         const mrc__hstep *s = &mrc__hsteps[i];
         if (!(has & s->flag)) continue;
-        r = mrc__hdr_get(p + off, len - off, (uint8_t *)k + s->koff, s->hlen, s->fd, s->n);
+        r = mrc__hdr_get(p + off, len - off, (uint8_t *)k + s->koff, s->fd);
         if (r < 0) return r;
         if (s->flag == MRC_HDR_SETH) mrc__seth_bitmap_get(p + off, o, &k->seth);
         if (s->flag == MRC_HDR_EETH) mrc__eeth_op_get(p + off, o, &k->eeth);
@@ -3056,6 +3077,20 @@ MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a,
                                  uint32_t all);
 MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uint32_t mask, uint32_t need,
                                 uint32_t fixed, bool busy);
+/* Table-driven argument checks, in a table's order: a member of 1, 2 or 4 bytes (sz's low bits; 0x80: 0 is allowed
+ * too) in [lo, lo + span], or (sz 0x40) one of the values below 32 whose bits span sets; checked always (bit 0) or
+ * when the call's mask has bit bit - 1, which the failure then names. Checks that share a code may come in any order
+ * among themselves. */
+typedef struct mrc__range {
+    uint32_t lo, span;
+    uint16_t off;
+    uint8_t sz, code, bit;
+} mrc__range;
+#define MRC__RNG(T, m, z, l, h, b, c)                                                                                  \
+    {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
+     (uint8_t)(c), (uint8_t)(b)}
+#define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
+MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
 /* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
  * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
 MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
@@ -3244,68 +3279,61 @@ MRC_API int mrc_ev_policy_preset(mrc_ev_policy *p, int preset) {
     }
     return MRC_OK;
 }
+/* mrc_config_default's values that are not 0, each written into the zeroed configuration at its offset (the EV policy:
+ * mrc_ev_policy_preset; the seed, 64 bits: in code) */
+typedef struct mrc__cfg_def {
+    uint32_t v;
+    uint16_t off;
+    uint8_t sz;
+} mrc__cfg_def;
+#define MRC__DEFAT(o, s, val) {(uint32_t)(val), (uint16_t)(o), (uint8_t)(s)}
+#define MRC__DEF(m, val) MRC__DEFAT(offsetof(mrc_config, m), sizeof(((mrc_config *)0)->m), val)
+#define MRC__DEF_DSCP(cl, val) MRC__DEFAT(offsetof(mrc_config, dscp) + (cl), 1, val)
+static const mrc__cfg_def mrc__cfg_defs[] = {
+    MRC__DEF(num_ports, MRC_MAX_PORTS), /* qpn_base 0: random QPNs */
+    MRC__DEF(wire.bth_m_bit, 7), MRC__DEF(wire.eeth_op_shift, 2), MRC__DEF(wire.ts_shift, 7),
+    /* DSCP codepoints: deployment-specific; these defaults are a project choice (docs/PROTOCOL.md) */
+    MRC__DEF_DSCP(MRC_DSCP_TRIMMABLE, 10), MRC__DEF_DSCP(MRC_DSCP_NO_TRIM, 12),
+    MRC__DEF_DSCP(MRC_DSCP_TRIMMABLE_RETX, 14), MRC__DEF_DSCP(MRC_DSCP_TRIMMED, 3),
+    MRC__DEF_DSCP(MRC_DSCP_TRIMMED_LASTHOP, 4), MRC__DEF_DSCP(MRC_DSCP_CONTROL, 48),
+    MRC__DEF(trimmable, 1), MRC__DEF(tseth, 1),
+    MRC__DEF(ack.sack_every, 1), MRC__DEF(ack.sack_delay_ns, 4000),
+    MRC__DEF(recovery.reorder_slack_min_ns, 2000), MRC__DEF(recovery.rtt_init_ns, 20000),
+    MRC__DEF(recovery.tlp_min_ns, 10000), MRC__DEF(recovery.trim_keeps_alive, 1),
+    MRC__DEF(recovery.trim_holds_rto, 1),
+    MRC__DEF(rx.pen_ooo_pct, 50),
+    MRC__DEF(cc.algo, MRC_CC_ALGO_NSCC), MRC__DEF(cc.base_rtt_ns, 12000),
+    MRC__DEF(auto_ev.per_port, 16), MRC__DEF(auto_ev.sport_min, 49152), MRC__DEF(auto_ev.sport_max, 65535),
+    MRC__DEF(auto_ev.event_mask, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD),
+    MRC__DEF(guard.zero_len_rkey, 1), MRC__DEF(guard.epop_peer_check, 1),
+    MRC__DEF(guard.epop_rate_pps, 10000), MRC__DEF(guard.epop_burst, 32),
+    MRC__DEF(guard.probe_rate_pps, 250000), MRC__DEF(guard.probe_burst, 64),
+    MRC__DEF(guard.psu_hold_ns, 1000000000u),
+    MRC__DEF(psu_retry_ns, 200000), MRC__DEF(psu_retries, 8), MRC__DEF(stev_sport_high, 1),
+#ifdef MRC_RESEARCH
+    MRC__DEF(research.tlp_copies, MRC__DEF_tlp_copies), MRC__DEF(research.reorder_timer, MRC__DEF_reorder_timer),
+    MRC__DEF(research.cc_subpkt_shift, MRC__DEF_cc_subpkt_shift),
+    MRC__DEF(research.cc_lh_mark_rtts, MRC__DEF_cc_lh_mark_rtts),
+    MRC__DEF(research.hold_min_evs, MRC__DEF_hold_min_evs),
+#endif
+};
 MRC_API void mrc_config_default(mrc_config *cfg) {
+    unsigned i;
     if (!cfg) return;
     MRC_MEMSET(cfg, 0, sizeof *cfg);
     cfg->seed = 0x6D72632D31303030ull; /* "mrc-1000" */
-    cfg->num_ports = MRC_MAX_PORTS;
-    cfg->qpn_base = 0; /* random QPNs */
-    cfg->wire.bth_m_bit = 7;
-    cfg->wire.eeth_op_shift = 2;
-    cfg->wire.sack_msb_first = 0;
-    cfg->wire.ts_shift = 7;
-    cfg->wire.tver = 0;
-    /* DSCP codepoints: deployment-specific; these defaults are a project choice (docs/PROTOCOL.md) */
-    cfg->dscp[MRC_DSCP_TRIMMABLE] = 10;
-    cfg->dscp[MRC_DSCP_NO_TRIM] = 12;
-    cfg->dscp[MRC_DSCP_TRIMMABLE_RETX] = 14;
-    cfg->dscp[MRC_DSCP_TRIMMED] = 3;
-    cfg->dscp[MRC_DSCP_TRIMMED_LASTHOP] = 4;
-    cfg->dscp[MRC_DSCP_CONTROL] = 48;
-    cfg->trimmable = true;
-    cfg->tseth = true;
-    cfg->ack.sack_every = 1;
-    cfg->ack.sack_delay_ns = 4000;
-    cfg->ack.tack_every = 0;
-    cfg->ack.request_every = 0;
-    cfg->recovery.reorder_slack_ns = 0;
-    cfg->recovery.reorder_slack_min_ns = 2000;
-    cfg->recovery.rtt_init_ns = 20000;
-    cfg->recovery.tlp_min_ns = 10000;
-    cfg->recovery.trim_keeps_alive = true;
-    cfg->recovery.trim_holds_rto = true;
-    cfg->recovery.nopath_timeout_ns = 0;
-    cfg->rx.nack_oor = false;
-    cfg->rx.window_inclusive = false;
-    cfg->rx.pen_ooo_pct = 50;
-    cfg->rx.mpr_budget = 0;
-    cfg->cc.algo = MRC_CC_ALGO_NSCC;
-    cfg->cc.fixed_cwnd_bytes = 0;
-    cfg->cc.line_rate_mbps = 0;
-    cfg->cc.base_rtt_ns = 12000;
-    cfg->auto_ev.per_port = 16;
-    cfg->auto_ev.sport_min = 49152;
-    cfg->auto_ev.sport_max = 65535;
-    cfg->auto_ev.min_active = 0;
-    cfg->auto_ev.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    for (i = 0; i < sizeof mrc__cfg_defs / sizeof mrc__cfg_defs[0]; i++) {
+        const mrc__cfg_def *d = &mrc__cfg_defs[i];
+        uint8_t *f = (uint8_t *)cfg + d->off;
+        uint64_t w = d->v;
+        uint16_t h = (uint16_t)d->v;
+        uint8_t b = (uint8_t)d->v;
+        if (d->sz == 1) MRC_MEMCPY(f, &b, 1); /* a bool: 1 is true */
+        else if (d->sz == 2) MRC_MEMCPY(f, &h, 2);
+        else if (d->sz == 4) MRC_MEMCPY(f, &d->v, 4);
+        else MRC_MEMCPY(f, &w, 8);
+    }
     (void)mrc_ev_policy_preset(&cfg->ev, MRC_EV_PRESET_DEFAULT);
-    cfg->guard.zero_len_rkey = true;
-    cfg->guard.epop_peer_check = true;
-    cfg->guard.epop_rate_pps = 10000;
-    cfg->guard.epop_burst = 32;
-    cfg->guard.probe_rate_pps = 250000;
-    cfg->guard.probe_burst = 64;
-    cfg->guard.psu_hold_ns = 1000000000u;
-    cfg->psu_retry_ns = 200000;
-    cfg->psu_retries = 8;
-    cfg->stev_sport_high = true;
-#ifdef MRC_RESEARCH
-    cfg->research.tlp_copies = MRC__DEF_tlp_copies;
-    cfg->research.reorder_timer = MRC__DEF_reorder_timer;
-    cfg->research.cc_subpkt_shift = MRC__DEF_cc_subpkt_shift;
-    cfg->research.cc_lh_mark_rtts = MRC__DEF_cc_lh_mark_rtts;
-    cfg->research.hold_min_evs = MRC__DEF_hold_min_evs;
-#endif
 }
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
@@ -3355,41 +3383,71 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) {
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
+#define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
+static const mrc__range mrc__cfg_ranges[] = {
+    MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
+    MRC__CFGR(qpn_base, 0x80, MRC_EPOP_QPN + 1u, MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS, MRC_DETAIL_CFG_QPN_BASE),
+    MRC__CFGR(wire.bth_m_bit, 0, 6, 7, MRC_DETAIL_CFG_WIRE),
+    MRC__RSET(mrc_config, wire.eeth_op_shift, 1u << 2 | 1u << 4, 0, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.ts_shift, 0, 0, 20, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.tver, 0, 0, 15, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE),
+    /* MRC__CFG_WIRE_END: dscp and the source ports in code between */
+    MRC__CFGR(auto_ev.per_port, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_EVS_PER_PORT),
+    MRC__CFGR(ev.backup_pct, 0, 0, 90, MRC_DETAIL_CFG_BACKUP_PCT),
+    MRC__CFGR(ev.recycle, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY), /* their OR at most ALL (scope_all) */
+    MRC__CFGR(ev.hold, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.confirm_late, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.sweep, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.reply, 0, 0, MRC_EV_REPLY_ECHO, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.group_retire, 0, 0, MRC_EV_RETIRE_SECOND, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.revive_probes, 0, 1, 7, MRC_DETAIL_CFG_REVIVE),
+    MRC__CFGR(auto_ev.event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, MRC_DETAIL_CFG_EVENT_MASK), /* (evs_bits) */
+    MRC__CFGR(ack.sack_every, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_SACK_EVERY),
+    MRC__CFGR(ev_max_width, 0x80, 16, 8u * MRC_EV_BYTES, MRC_DETAIL_CFG_EV_MAX_WIDTH),
+    MRC__CFGR(pool_blocks, 0, 0, MRC_POOL_BLOCKS, MRC_DETAIL_CFG_POOL_BLOCKS)};
+enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
+MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
+MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
+MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
+                                           uint32_t mask) {
+    for (; n; n--, r++) {
+        const uint8_t *f = (const uint8_t *)base + r->off;
+        uint32_t v, bit = r->bit ? 1u << (r->bit - 1u) : 0u;
+        uint16_t h;
+        uint8_t b;
+        if (bit && !(mask & bit)) continue;
+        if ((r->sz & 7u) == 1u) {
+            MRC_MEMCPY(&b, f, 1);
+            v = b;
+        } else if ((r->sz & 7u) == 2u) {
+            MRC_MEMCPY(&h, f, 2);
+            v = h;
+        } else {
+            MRC_MEMCPY(&v, f, 4);
+        }
+        if (r->sz & 0x40u ? v >= 32u || !((r->span >> v) & 1u) : (v || !(r->sz & 0x80u)) && v - r->lo > r->span)
+            return mrc__fail(ep, MRC_ERR_INVAL, r->code, bit);
+    }
+    return MRC_OK;
+}
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_ENDPOINT_INIT);
     if (!cfg) {
         mrc_config_default(&d);
         cfg = &d;
     }
-    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0);
-    if (cfg->qpn_base &&
-        (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0);
-    if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
-        (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
-        cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0);
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__CFG_WIRE_END, 0)) != MRC_OK) return rc;
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
-    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0);
-    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0);
-    if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
-        cfg->ev.reply > MRC_EV_REPLY_ECHO || cfg->ev.group_retire > MRC_EV_RETIRE_SECOND)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0);
-    if (cfg->ev.revive_probes < 1 || cfg->ev.revive_probes > 7)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0);
-    if (cfg->auto_ev.event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0);
-    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0);
-    if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0);
-    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0);
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges + MRC__CFG_WIRE_END, MRC__NCFG - MRC__CFG_WIRE_END, 0)) != MRC_OK)
+        return rc;
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
@@ -8447,11 +8505,25 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
 }
 
 /* ---- EV Format profiles ---------------------------------------------------------------------------------------- */
+/* the EV Format and EV profile attributes, each call's STATE first */
+static const mrc__range mrc__fmt_ranges[] = {
+    MRC__RNG(mrc_ev_fmt_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
+    MRC__RSET(mrc_ev_fmt_attr, mode, 1u << MRC_EV_FMT_UDP | 1u << MRC_EV_FMT_STEV | 1u << MRC_EV_FMT_SRV6, 2,
+              MRC_DETAIL_FMT_MODE),
+    MRC__RNG(mrc_ev_fmt_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 3, MRC_DETAIL_FIELD_COUNT)};
+static const mrc__range mrc__prof_ranges[] = {
+    MRC__RNG(mrc_ev_profile_attr, state, 0, 0, MRC_PROFILE_ONLINE, 1, MRC_DETAIL_STATE_VALUE),
+    MRC__RSET(mrc_ev_profile_attr, mode, 1u << MRC_EV_MODE_EXP | 1u << MRC_EV_MODE_GEN, 2, MRC_DETAIL_EV_MODE),
+    MRC__RNG(mrc_ev_profile_attr, ev_count, 0, 1, MRC_MAX_EVS, 4, MRC_DETAIL_EV_COUNT),
+    MRC__RNG(mrc_ev_profile_attr, event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, 6, MRC_DETAIL_EVENT_MASK),
+    MRC__RNG(mrc_ev_profile_attr, nfields, 0, 1, MRC_MAX_EV_FIELDS, 7, MRC_DETAIL_FIELD_COUNT)};
+MRC__STATIC_ASSERT(MRC_EV_FMT_ATTR_MODE == 1u << 1 && MRC_EV_FMT_ATTR_FIELDS == 1u << 2 &&
+                       MRC_EV_PROF_ATTR_MODE == 1u << 1 && MRC_EV_PROF_ATTR_COUNT == 1u << 3 &&
+                       MRC_EV_PROF_ATTR_EVENT_MASK == 1u << 5 && MRC_EV_PROF_ATTR_FIELDS == 1u << 6 &&
+                       offsetof(mrc_ev_fmt_attr, state) == 0 && offsetof(mrc_ev_profile_attr, state) == 0,
+                   range_bits);
 MRC__PRIVATE mrc__evfmt *mrc__fmt_find(const mrc_endpoint *ep, uint64_t id) {
     return (mrc__evfmt *)mrc__tab_find(ep->fmts, MRC_MAX_EV_FMTS, sizeof ep->fmts[0], offsetof(mrc__evfmt, used), id);
-}
-MRC__PRIVATE bool mrc__fmt_mode_ok(unsigned m) {
-    return m == MRC_EV_FMT_UDP || m == MRC_EV_FMT_STEV || m == MRC_EV_FMT_SRV6;
 }
 MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_attr *a, uint32_t mask) {
     const uint32_t all = MRC_EV_FMT_ATTR_STATE | MRC_EV_FMT_ATTR_MODE | MRC_EV_FMT_ATTR_FIELDS;
@@ -8464,14 +8536,9 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
-    to = cur; /* a state past ONLINE only from the call */
-    if ((mask & MRC_EV_FMT_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_FMT_ATTR_STATE);
-    if ((mask & MRC_EV_FMT_ATTR_MODE) && !mrc__fmt_mode_ok(a->mode))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FMT_MODE, MRC_EV_FMT_ATTR_MODE);
+    if ((rc = mrc__ranges(ep, a, mrc__fmt_ranges, 3, mask)) != MRC_OK) return rc; /* STATE, MODE, FIELDS' count */
+    to = mask & MRC_EV_FMT_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
-        if (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS)
-            return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_FMT_ATTR_FIELDS);
         for (i = 0; i < a->nfields; i++)
             if (a->width[i] < 1 || a->width[i] > 32)
                 return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_WIDTH, MRC_EV_FMT_ATTR_FIELDS, i);
@@ -8614,17 +8681,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    to = cur; /* a state past ONLINE only from the call */
-    if ((mask & MRC_EV_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_EV_PROF_ATTR_STATE);
-    if ((mask & MRC_EV_PROF_ATTR_MODE) && a->mode != MRC_EV_MODE_EXP && a->mode != MRC_EV_MODE_GEN)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_MODE, MRC_EV_PROF_ATTR_MODE);
-    if ((mask & MRC_EV_PROF_ATTR_COUNT) && (a->ev_count < 1 || a->ev_count > MRC_MAX_EVS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EV_COUNT, MRC_EV_PROF_ATTR_COUNT);
-    if ((mask & MRC_EV_PROF_ATTR_EVENT_MASK) && (a->event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD)))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_EVENT_MASK, MRC_EV_PROF_ATTR_EVENT_MASK);
-    if ((mask & MRC_EV_PROF_ATTR_FIELDS) && (a->nfields < 1 || a->nfields > MRC_MAX_EV_FIELDS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_FIELD_COUNT, MRC_EV_PROF_ATTR_FIELDS);
+    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, 5, mask)) != MRC_OK) return rc; /* STATE ... FIELDS' count */
+    to = mask & MRC_EV_PROF_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     rc = mrc__prof_step(ep, cur, to, mask, need,
                         all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);
     if (rc) return rc < 0 ? rc : MRC_OK;

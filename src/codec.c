@@ -75,6 +75,10 @@ typedef struct mrc__fdesc {
     {(uint8_t)(((o) | (sh) << 5) * sizeof(char[(o) < 32 && (sh) < 8 ? 1 : -1])), b, (uint8_t)offsetof(T, m),    \
      (uint8_t)((s) | sizeof(((T *)0)->m) << 4)}
 #define MRC__FD(F, T, m) MRC__FD_(F, T, m)
+/* a header's table: its length first (the entry's first byte), its fields, then an entry of zeros (no field has a zero
+ * span_sz): the walks take one pointer */
+#define MRC__FDH(hlen) {(uint8_t)(hlen), 0, 0, 0}
+#define MRC__FEND {0, 0, 0, 0}
 /* a struct member of 1, 2, 4 or 8 bytes, read zero-extended (an int16_t as its 16 bits) and written truncated: the
  * values of the casts the per-field code made (exact-width types are two's complement) */
 MRC__PRIVATE uint64_t mrc__mget(const uint8_t *q, unsigned sz) {
@@ -107,12 +111,12 @@ MRC__PRIVATE void mrc__mput(uint8_t *q, unsigned sz, uint64_t v) {
     else MRC_MEMCPY(q, &v, 8);
 }
 /* Decode a header of hlen bytes: every field of the table into its member. Returns hlen or an error. */
-MRC__PRIVATE MRC__NOINLINE int mrc__hdr_get(const uint8_t *p, size_t len, void *hv, size_t hlen, const mrc__fdesc *d,
-                                          unsigned n) {
+MRC__PRIVATE MRC__NOINLINE int mrc__hdr_get(const uint8_t *p, size_t len, void *hv, const mrc__fdesc *d) {
     uint8_t *h = (uint8_t *)hv;
+    size_t hlen = d->off_sh;
     if (!p || !h) return MRC_ERR_INVAL;
     if (len < hlen) return MRC_ERR_TRUNC;
-    for (; n; n--, d++)
+    for (d++; d->span_sz; d++)
         mrc__mput(h + d->moff, d->span_sz >> 4u,
                   mrc__fget(p, d->off_sh & 31u, d->span_sz & 15u, d->off_sh >> 5u, d->bits));
     return (int)hlen;
@@ -121,14 +125,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__hdr_get(const uint8_t *p, size_t len, void *
  * field is not written and makes the header invalid (zeroed, MRC_ERR_INVAL) once the rest are. On success the caller
  * may then OR in fields outside the table (their bits are zero), checking them the same way. Returns hlen or an
  * error. */
-MRC__PRIVATE MRC__NOINLINE int mrc__hdr_put(uint8_t *p, size_t cap, const void *hv, size_t hlen, const mrc__fdesc *d,
-                                          unsigned n) {
+MRC__PRIVATE MRC__NOINLINE int mrc__hdr_put(uint8_t *p, size_t cap, const void *hv, const mrc__fdesc *d) {
     const uint8_t *h = (const uint8_t *)hv;
+    size_t hlen = d->off_sh;
     int bad = 0;
     if (!p || !h) return MRC_ERR_INVAL;
     if (cap < hlen) return MRC_ERR_NOBUF;
     MRC_MEMSET(p, 0, hlen);
-    for (; n; n--, d++)
+    for (d++; d->span_sz; d++)
         bad |= mrc__fput(p, d->off_sh & 31u, d->span_sz & 15u, d->off_sh >> 5, d->bits,
                          mrc__mget(h + d->moff, d->span_sz >> 4));
     if (bad) {
@@ -142,16 +146,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__hdr_put(uint8_t *p, size_t cap, const void *
     if (!p || !h) return MRC_ERR_INVAL;   \
     if (len < (size_t)(HLEN)) return MRC_ERR_TRUNC
 /* BTH: m and se sit at run-time bit positions of byte 1, apart from the table */
-static const mrc__fdesc mrc__bth_fd[] = {
+static const mrc__fdesc mrc__bth_fd[] = {MRC__FDH(MRC_BTH_LEN),
     MRC__FD(MRC__BTH_OPCODE, mrc_bth, opcode), MRC__FD(MRC__BTH_PAD, mrc_bth, pad),
     MRC__FD(MRC__BTH_TVER, mrc_bth, tver),     MRC__FD(MRC__BTH_PKEY, mrc_bth, pkey),
     MRC__FD(MRC__BTH_RESV8, mrc_bth, resv8),   MRC__FD(MRC__BTH_DEST_QP, mrc_bth, dest_qp),
     MRC__FD(MRC__BTH_A, mrc_bth, a),           MRC__FD(MRC__BTH_R, mrc_bth, r),
     MRC__FD(MRC__BTH_RTX, mrc_bth, rtx),       MRC__FD(MRC__BTH_TS, mrc_bth, ts),
-    MRC__FD(MRC__BTH_PSN, mrc_bth, psn)};
+    MRC__FD(MRC__BTH_PSN, mrc_bth, psn),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
-    int r = mrc__hdr_get(p, len, h, MRC_BTH_LEN, mrc__bth_fd, MRC__NF(mrc__bth_fd));
+    int r = mrc__hdr_get(p, len, h, mrc__bth_fd);
     if (r < 0) return r;
     h->m = (uint8_t)((p[1] >> mb) & 1u);
     h->se = (uint8_t)((p[1] >> (13u - mb)) & 1u);
@@ -159,7 +164,7 @@ MRC__PRIVATE MRC__INLINE int mrc__bth_decode_generic(const uint8_t *p, size_t le
 }
 MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_bth *h) {
     unsigned mb = mrc__m_bit(o);
-    int r = mrc__hdr_put(p, cap, h, MRC_BTH_LEN, mrc__bth_fd, MRC__NF(mrc__bth_fd));
+    int r = mrc__hdr_put(p, cap, h, mrc__bth_fd);
     if (r < 0) return r;
     if (h->m > 1u || h->se > 1u) {
         MRC_MEMSET(p, 0, MRC_BTH_LEN);
@@ -168,126 +173,143 @@ MRC__PRIVATE MRC__INLINE int mrc__bth_encode_generic(uint8_t *p, size_t cap, con
     p[1] = (uint8_t)(p[1] | (unsigned)h->m << mb | (unsigned)h->se << (13u - mb));
     return r;
 }
-static const mrc__fdesc mrc__meth_fd[] = {MRC__FD(MRC__METH_RQMSN, mrc_meth, rqmsn),
-                                          MRC__FD(MRC__METH_MSN, mrc_meth, msn)};
+static const mrc__fdesc mrc__meth_fd[] = {MRC__FDH(MRC_METH_LEN),
+    MRC__FD(MRC__METH_RQMSN, mrc_meth, rqmsn),
+    MRC__FD(MRC__METH_MSN, mrc_meth, msn),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__meth_decode_generic(const uint8_t *p, size_t len, mrc_meth *h) {
-    return mrc__hdr_get(p, len, h, MRC_METH_LEN, mrc__meth_fd, MRC__NF(mrc__meth_fd));
+    return mrc__hdr_get(p, len, h, mrc__meth_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__meth_encode_generic(uint8_t *p, size_t cap, const mrc_meth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_METH_LEN, mrc__meth_fd, MRC__NF(mrc__meth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__meth_fd);
 }
-static const mrc__fdesc mrc__tseth_fd[] = {MRC__FD(MRC__TSETH_TS, mrc_tseth, tx_timestamp),
-                                           MRC__FD(MRC__TSETH_TSR, mrc_tseth, tsr),
-                                           MRC__FD(MRC__TSETH_FTYPE, mrc_tseth, ftype)};
+static const mrc__fdesc mrc__tseth_fd[] = {MRC__FDH(MRC_TSETH_LEN),
+    MRC__FD(MRC__TSETH_TS, mrc_tseth, tx_timestamp),
+    MRC__FD(MRC__TSETH_TSR, mrc_tseth, tsr),
+    MRC__FD(MRC__TSETH_FTYPE, mrc_tseth, ftype),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__tseth_decode_generic(const uint8_t *p, size_t len, mrc_tseth *h) {
-    return mrc__hdr_get(p, len, h, MRC_TSETH_LEN, mrc__tseth_fd, MRC__NF(mrc__tseth_fd));
+    return mrc__hdr_get(p, len, h, mrc__tseth_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__tseth_encode_generic(uint8_t *p, size_t cap, const mrc_tseth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_TSETH_LEN, mrc__tseth_fd, MRC__NF(mrc__tseth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__tseth_fd);
 }
-static const mrc__fdesc mrc__reth_fd[] = {MRC__FD(MRC__RETH_VA, mrc_reth, va), MRC__FD(MRC__RETH_RKEY, mrc_reth, rkey),
-                                          MRC__FD(MRC__RETH_DMA_LEN, mrc_reth, dma_len)};
+static const mrc__fdesc mrc__reth_fd[] = {MRC__FDH(MRC_RETH_LEN),
+    MRC__FD(MRC__RETH_VA, mrc_reth, va), MRC__FD(MRC__RETH_RKEY, mrc_reth, rkey),
+    MRC__FD(MRC__RETH_DMA_LEN, mrc_reth, dma_len),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__reth_decode_generic(const uint8_t *p, size_t len, mrc_reth *h) {
-    return mrc__hdr_get(p, len, h, MRC_RETH_LEN, mrc__reth_fd, MRC__NF(mrc__reth_fd));
+    return mrc__hdr_get(p, len, h, mrc__reth_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__reth_encode_generic(uint8_t *p, size_t cap, const mrc_reth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_RETH_LEN, mrc__reth_fd, MRC__NF(mrc__reth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__reth_fd);
 }
 /* ImmDt: the immediate alone, a uint32_t */
 typedef struct mrc__immdt_s {
     uint32_t imm;
 } mrc__immdt_s;
-static const mrc__fdesc mrc__immdt_fd[] = {MRC__FD(MRC__IMMDT_IMM, mrc__immdt_s, imm)};
+static const mrc__fdesc mrc__immdt_fd[] = {MRC__FDH(MRC_IMMDT_LEN),
+    MRC__FD(MRC__IMMDT_IMM, mrc__immdt_s, imm),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__immdt_decode_generic(const uint8_t *p, size_t len, uint32_t *imm) {
-    return mrc__hdr_get(p, len, imm, MRC_IMMDT_LEN, mrc__immdt_fd, 1);
+    return mrc__hdr_get(p, len, imm, mrc__immdt_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__immdt_encode_generic(uint8_t *p, size_t cap, uint32_t imm) {
-    return mrc__hdr_put(p, cap, &imm, MRC_IMMDT_LEN, mrc__immdt_fd, 1);
+    return mrc__hdr_put(p, cap, &imm, mrc__immdt_fd);
 }
-static const mrc__fdesc mrc__aeth_fd[] = {MRC__FD(MRC__AETH_SYNDROME, mrc_aeth, syndrome),
-                                          MRC__FD(MRC__AETH_MSN, mrc_aeth, msn)};
+static const mrc__fdesc mrc__aeth_fd[] = {MRC__FDH(MRC_AETH_LEN),
+    MRC__FD(MRC__AETH_SYNDROME, mrc_aeth, syndrome),
+    MRC__FD(MRC__AETH_MSN, mrc_aeth, msn),
+    MRC__FEND};
 MRC_API int mrc_aeth_decode(const uint8_t *p, size_t len, mrc_aeth *h) {
-    return mrc__hdr_get(p, len, h, MRC_AETH_LEN, mrc__aeth_fd, MRC__NF(mrc__aeth_fd));
+    return mrc__hdr_get(p, len, h, mrc__aeth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_aeth_encode(uint8_t *p, size_t cap, const mrc_aeth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_AETH_LEN, mrc__aeth_fd, MRC__NF(mrc__aeth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__aeth_fd);
 }
 /* SETH: the bitmap apart from the table (its wire bit order is an option); the offsets are int16_t members */
-static const mrc__fdesc mrc__seth_fd[] = {
+static const mrc__fdesc mrc__seth_fd[] = {MRC__FDH(MRC_SETH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_seth, type),          MRC__FD(MRC__X_NXT, mrc_seth, nxt),
     MRC__FD(MRC__SETH_M, mrc_seth, m),             MRC__FD(MRC__SETH_PR, mrc_seth, pr),
     MRC__FD(MRC__SETH_ACK_OFF, mrc_seth, ack_psn_offset), MRC__FD(MRC__SETH_ENTROPY, mrc_seth, entropy),
     MRC__FD(MRC__SETH_SPDCID, mrc_seth, spdcid),   MRC__FD(MRC__SETH_DPDCID, mrc_seth, dpdcid),
     MRC__FD(MRC__SETH_CACK, mrc_seth, cack_psn),   MRC__FD(MRC__SETH_CC_TYPE, mrc_seth, cc_type),
     MRC__FD(MRC__SETH_CC_FL, mrc_seth, cc_fl),     MRC__FD(MRC__SETH_MPR, mrc_seth, mpr),
-    MRC__FD(MRC__SETH_SACK_OFF, mrc_seth, sack_offset)};
+    MRC__FD(MRC__SETH_SACK_OFF, mrc_seth, sack_offset),
+    MRC__FEND};
 MRC__PRIVATE void mrc__seth_bitmap_get(const uint8_t *p, const mrc_wire_opts *o, mrc_seth *h) {
     uint64_t bm = MRC__GET(p, MRC__SETH_BITMAP);
     h->sack_bitmap = (o && o->sack_msb_first) ? mrc__rev64(bm) : bm;
 }
 MRC__PRIVATE MRC__INLINE int mrc__seth_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
                                                       mrc_seth *h) {
-    int r = mrc__hdr_get(p, len, h, MRC_SETH_LEN, mrc__seth_fd, MRC__NF(mrc__seth_fd));
+    int r = mrc__hdr_get(p, len, h, mrc__seth_fd);
     if (r < 0) return r;
     mrc__seth_bitmap_get(p, o, h);
     return r;
 }
 MRC__PRIVATE MRC__NOINLINE int mrc__seth_encode_generic(uint8_t *p, size_t cap, const mrc_wire_opts *o,
                                                       const mrc_seth *h) {
-    int r = mrc__hdr_put(p, cap, h, MRC_SETH_LEN, mrc__seth_fd, MRC__NF(mrc__seth_fd));
+    int r = mrc__hdr_put(p, cap, h, mrc__seth_fd);
     if (r < 0) return r;
     (void)MRC__PUT(p, MRC__SETH_BITMAP, (o && o->sack_msb_first) ? mrc__rev64(h->sack_bitmap) : h->sack_bitmap);
     return r;
 }
-static const mrc__fdesc mrc__ccs_fd[] = {
+static const mrc__fdesc mrc__ccs_fd[] = {MRC__FDH(MRC_CCSTATE_LEN),
     MRC__FD(MRC__CCS_TS, mrc_cc_state, tx_timestamp), MRC__FD(MRC__CCS_OOO, mrc_cc_state, ooo_count),
     MRC__FD(MRC__CCS_R_C, mrc_cc_state, r_c),         MRC__FD(MRC__CCS_PEN, mrc_cc_state, rcv_cwnd_pen),
-    MRC__FD(MRC__CCS_RCVD, mrc_cc_state, rcvd_bytes)};
+    MRC__FD(MRC__CCS_RCVD, mrc_cc_state, rcvd_bytes),
+    MRC__FEND};
 MRC__PRIVATE MRC__INLINE int mrc__cc_state_decode_generic(const uint8_t *p, size_t len, mrc_cc_state *h) {
-    return mrc__hdr_get(p, len, h, MRC_CCSTATE_LEN, mrc__ccs_fd, MRC__NF(mrc__ccs_fd));
+    return mrc__hdr_get(p, len, h, mrc__ccs_fd);
 }
 MRC__PRIVATE MRC__INLINE int mrc__cc_state_encode_generic(uint8_t *p, size_t cap, const mrc_cc_state *h) {
-    return mrc__hdr_put(p, cap, h, MRC_CCSTATE_LEN, mrc__ccs_fd, MRC__NF(mrc__ccs_fd));
+    return mrc__hdr_put(p, cap, h, mrc__ccs_fd);
 }
-static const mrc__fdesc mrc__neth_fd[] = {
+static const mrc__fdesc mrc__neth_fd[] = {MRC__FDH(MRC_NETH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_neth, type),            MRC__FD(MRC__X_NXT, mrc_neth, nxt),
     MRC__FD(MRC__NETH_REASON, mrc_neth, nack_reason), MRC__FD(MRC__NETH_VENDOR, mrc_neth, vendor_info),
     MRC__FD(MRC__NETH_ENTROPY, mrc_neth, entropy),   MRC__FD(MRC__NETH_SPDCID, mrc_neth, spdcid),
     MRC__FD(MRC__NETH_DPDCID, mrc_neth, dpdcid),     MRC__FD(MRC__NETH_PSN, mrc_neth, nack_psn),
     MRC__FD(MRC__NETH_CC_TYPE, mrc_neth, cc_type),   MRC__FD(MRC__NETH_CC_FL, mrc_neth, cc_fl),
-    MRC__FD(MRC__NETH_TS, mrc_neth, tx_timestamp)};
+    MRC__FD(MRC__NETH_TS, mrc_neth, tx_timestamp),
+    MRC__FEND};
 MRC_API int mrc_neth_decode(const uint8_t *p, size_t len, mrc_neth *h) {
-    return mrc__hdr_get(p, len, h, MRC_NETH_LEN, mrc__neth_fd, MRC__NF(mrc__neth_fd));
+    return mrc__hdr_get(p, len, h, mrc__neth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_neth_encode(uint8_t *p, size_t cap, const mrc_neth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_NETH_LEN, mrc__neth_fd, MRC__NF(mrc__neth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__neth_fd);
 }
-static const mrc__fdesc mrc__peth_fd[] = {
+static const mrc__fdesc mrc__peth_fd[] = {MRC__FDH(MRC_PETH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_peth, type),             MRC__FD(MRC__X_NXT, mrc_peth, nxt),
     MRC__FD(MRC__PETH_VENDOR, mrc_peth, vendor_info), MRC__FD(MRC__PETH_PROBE_ID, mrc_peth, probe_id),
     MRC__FD(MRC__PETH_SPDCID, mrc_peth, spdcid),      MRC__FD(MRC__PETH_DPDCID, mrc_peth, dpdcid),
     MRC__FD(MRC__PETH_TS, mrc_peth, tx_timestamp),    MRC__FD(MRC__PETH_TSR, mrc_peth, tsr),
-    MRC__FD(MRC__PETH_FTYPE, mrc_peth, ftype)};
+    MRC__FD(MRC__PETH_FTYPE, mrc_peth, ftype),
+    MRC__FEND};
 MRC_API int mrc_peth_decode(const uint8_t *p, size_t len, mrc_peth *h) {
-    return mrc__hdr_get(p, len, h, MRC_PETH_LEN, mrc__peth_fd, MRC__NF(mrc__peth_fd));
+    return mrc__hdr_get(p, len, h, mrc__peth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_peth_encode(uint8_t *p, size_t cap, const mrc_peth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_PETH_LEN, mrc__peth_fd, MRC__NF(mrc__peth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__peth_fd);
 }
-static const mrc__fdesc mrc__erth_fd[] = {
+static const mrc__fdesc mrc__erth_fd[] = {MRC__FDH(MRC_ERTH_LEN),
     MRC__FD(MRC__X_TYPE, mrc_erth, type),               MRC__FD(MRC__X_NXT, mrc_erth, nxt),
     MRC__FD(MRC__ERTH_OP, mrc_erth, op),                MRC__FD(MRC__ERTH_VENDOR, mrc_erth, vendor_info),
     MRC__FD(MRC__ERTH_PORTMASK, mrc_erth, port_status_mask), MRC__FD(MRC__ERTH_TS, mrc_erth, tx_timestamp),
-    MRC__FD(MRC__ERTH_TSR, mrc_erth, tsr),              MRC__FD(MRC__ERTH_FTYPE, mrc_erth, ftype)};
+    MRC__FD(MRC__ERTH_TSR, mrc_erth, tsr),              MRC__FD(MRC__ERTH_FTYPE, mrc_erth, ftype),
+    MRC__FEND};
 MRC_API int mrc_erth_decode(const uint8_t *p, size_t len, mrc_erth *h) {
-    return mrc__hdr_get(p, len, h, MRC_ERTH_LEN, mrc__erth_fd, MRC__NF(mrc__erth_fd));
+    return mrc__hdr_get(p, len, h, mrc__erth_fd);
 }
 MRC_API MRC__NOINLINE int mrc_erth_encode(uint8_t *p, size_t cap, const mrc_erth *h) {
-    return mrc__hdr_put(p, cap, h, MRC_ERTH_LEN, mrc__erth_fd, MRC__NF(mrc__erth_fd));
+    return mrc__hdr_put(p, cap, h, mrc__erth_fd);
 }
 /* EETH: the op sits at a run-time position of byte 1 (Q16b EETH op position), apart from the table */
-static const mrc__fdesc mrc__eeth_fd[] = {MRC__FD(MRC__X_TYPE, mrc_eeth, type), MRC__FD(MRC__X_NXT, mrc_eeth, nxt),
-                                          MRC__FD(MRC__EETH_TS, mrc_eeth, tx_timestamp)};
+static const mrc__fdesc mrc__eeth_fd[] = {MRC__FDH(MRC_EETH_LEN),
+    MRC__FD(MRC__X_TYPE, mrc_eeth, type), MRC__FD(MRC__X_NXT, mrc_eeth, nxt),
+    MRC__FD(MRC__EETH_TS, mrc_eeth, tx_timestamp),
+    MRC__FEND};
 MRC__PRIVATE void mrc__eeth_op_get(const uint8_t *p, const mrc_wire_opts *o, mrc_eeth *h) {
     unsigned sh = mrc__eeth_shift(o), other = sh == 2 ? 4u : 2u;
     h->op = (uint8_t)mrc__fget(p, 1, 1, sh, 2);
@@ -296,13 +318,13 @@ MRC__PRIVATE void mrc__eeth_op_get(const uint8_t *p, const mrc_wire_opts *o, mrc
     if (h->op == 0 && (p[1] & 0x7Fu & ~(3u << other)) == 0) h->op = (uint8_t)mrc__fget(p, 1, 1, other, 2);
 }
 MRC_API int mrc_eeth_decode(const uint8_t *p, size_t len, const mrc_wire_opts *o, mrc_eeth *h) {
-    int r = mrc__hdr_get(p, len, h, MRC_EETH_LEN, mrc__eeth_fd, MRC__NF(mrc__eeth_fd));
+    int r = mrc__hdr_get(p, len, h, mrc__eeth_fd);
     if (r < 0) return r;
     mrc__eeth_op_get(p, o, h);
     return r;
 }
 MRC_API MRC__NOINLINE int mrc_eeth_encode(uint8_t *p, size_t cap, const mrc_wire_opts *o, const mrc_eeth *h) {
-    int r = mrc__hdr_put(p, cap, h, MRC_EETH_LEN, mrc__eeth_fd, MRC__NF(mrc__eeth_fd));
+    int r = mrc__hdr_put(p, cap, h, mrc__eeth_fd);
     if (r < 0) return r;
     if (h->op > 3u) {
         MRC_MEMSET(p, 0, MRC_EETH_LEN);
@@ -662,9 +684,8 @@ MRC__PRIVATE MRC__INLINE int mrc__pkt_finish(mrc_pkt *k, size_t len, size_t off,
 typedef struct mrc__hstep {
     const mrc__fdesc *fd;
     uint16_t flag, koff;
-    uint8_t hlen, n;
 } mrc__hstep;
-#define MRC__HSTEP(F, m, L, t) {t, F, (uint16_t)offsetof(mrc_pkt, m), L, MRC__NF(t)}
+#define MRC__HSTEP(F, m, L, t) {t, F, (uint16_t)offsetof(mrc_pkt, m)}
 static const mrc__hstep mrc__hsteps[] = {
     MRC__HSTEP(MRC_HDR_METH, meth, MRC_METH_LEN, mrc__meth_fd),
     MRC__HSTEP(MRC_HDR_TSETH, tseth, MRC_TSETH_LEN, mrc__tseth_fd),
@@ -695,7 +716,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t 
     for (i = 0; i < MRC__NF(mrc__hsteps); i++) {
         const mrc__hstep *s = &mrc__hsteps[i];
         if (!(has & s->flag)) continue;
-        r = mrc__hdr_get(p + off, len - off, (uint8_t *)k + s->koff, s->hlen, s->fd, s->n);
+        r = mrc__hdr_get(p + off, len - off, (uint8_t *)k + s->koff, s->fd);
         if (r < 0) return r;
         if (s->flag == MRC_HDR_SETH) mrc__seth_bitmap_get(p + off, o, &k->seth);
         if (s->flag == MRC_HDR_EETH) mrc__eeth_op_get(p + off, o, &k->eeth);

@@ -111,68 +111,61 @@ MRC_API int mrc_ev_policy_preset(mrc_ev_policy *p, int preset) {
     }
     return MRC_OK;
 }
+/* mrc_config_default's values that are not 0, each written into the zeroed configuration at its offset (the EV policy:
+ * mrc_ev_policy_preset; the seed, 64 bits: in code) */
+typedef struct mrc__cfg_def {
+    uint32_t v;
+    uint16_t off;
+    uint8_t sz;
+} mrc__cfg_def;
+#define MRC__DEFAT(o, s, val) {(uint32_t)(val), (uint16_t)(o), (uint8_t)(s)}
+#define MRC__DEF(m, val) MRC__DEFAT(offsetof(mrc_config, m), sizeof(((mrc_config *)0)->m), val)
+#define MRC__DEF_DSCP(cl, val) MRC__DEFAT(offsetof(mrc_config, dscp) + (cl), 1, val)
+static const mrc__cfg_def mrc__cfg_defs[] = {
+    MRC__DEF(num_ports, MRC_MAX_PORTS), /* qpn_base 0: random QPNs */
+    MRC__DEF(wire.bth_m_bit, 7), MRC__DEF(wire.eeth_op_shift, 2), MRC__DEF(wire.ts_shift, 7),
+    /* DSCP codepoints: deployment-specific; these defaults are a project choice (docs/PROTOCOL.md) */
+    MRC__DEF_DSCP(MRC_DSCP_TRIMMABLE, 10), MRC__DEF_DSCP(MRC_DSCP_NO_TRIM, 12),
+    MRC__DEF_DSCP(MRC_DSCP_TRIMMABLE_RETX, 14), MRC__DEF_DSCP(MRC_DSCP_TRIMMED, 3),
+    MRC__DEF_DSCP(MRC_DSCP_TRIMMED_LASTHOP, 4), MRC__DEF_DSCP(MRC_DSCP_CONTROL, 48),
+    MRC__DEF(trimmable, 1), MRC__DEF(tseth, 1),
+    MRC__DEF(ack.sack_every, 1), MRC__DEF(ack.sack_delay_ns, 4000),
+    MRC__DEF(recovery.reorder_slack_min_ns, 2000), MRC__DEF(recovery.rtt_init_ns, 20000),
+    MRC__DEF(recovery.tlp_min_ns, 10000), MRC__DEF(recovery.trim_keeps_alive, 1),
+    MRC__DEF(recovery.trim_holds_rto, 1),
+    MRC__DEF(rx.pen_ooo_pct, 50),
+    MRC__DEF(cc.algo, MRC_CC_ALGO_NSCC), MRC__DEF(cc.base_rtt_ns, 12000),
+    MRC__DEF(auto_ev.per_port, 16), MRC__DEF(auto_ev.sport_min, 49152), MRC__DEF(auto_ev.sport_max, 65535),
+    MRC__DEF(auto_ev.event_mask, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD),
+    MRC__DEF(guard.zero_len_rkey, 1), MRC__DEF(guard.epop_peer_check, 1),
+    MRC__DEF(guard.epop_rate_pps, 10000), MRC__DEF(guard.epop_burst, 32),
+    MRC__DEF(guard.probe_rate_pps, 250000), MRC__DEF(guard.probe_burst, 64),
+    MRC__DEF(guard.psu_hold_ns, 1000000000u),
+    MRC__DEF(psu_retry_ns, 200000), MRC__DEF(psu_retries, 8), MRC__DEF(stev_sport_high, 1),
+#ifdef MRC_RESEARCH
+    MRC__DEF(research.tlp_copies, MRC__DEF_tlp_copies), MRC__DEF(research.reorder_timer, MRC__DEF_reorder_timer),
+    MRC__DEF(research.cc_subpkt_shift, MRC__DEF_cc_subpkt_shift),
+    MRC__DEF(research.cc_lh_mark_rtts, MRC__DEF_cc_lh_mark_rtts),
+    MRC__DEF(research.hold_min_evs, MRC__DEF_hold_min_evs),
+#endif
+};
 MRC_API void mrc_config_default(mrc_config *cfg) {
+    unsigned i;
     if (!cfg) return;
     MRC_MEMSET(cfg, 0, sizeof *cfg);
     cfg->seed = 0x6D72632D31303030ull; /* "mrc-1000" */
-    cfg->num_ports = MRC_MAX_PORTS;
-    cfg->qpn_base = 0; /* random QPNs */
-    cfg->wire.bth_m_bit = 7;
-    cfg->wire.eeth_op_shift = 2;
-    cfg->wire.sack_msb_first = 0;
-    cfg->wire.ts_shift = 7;
-    cfg->wire.tver = 0;
-    /* DSCP codepoints: deployment-specific; these defaults are a project choice (docs/PROTOCOL.md) */
-    cfg->dscp[MRC_DSCP_TRIMMABLE] = 10;
-    cfg->dscp[MRC_DSCP_NO_TRIM] = 12;
-    cfg->dscp[MRC_DSCP_TRIMMABLE_RETX] = 14;
-    cfg->dscp[MRC_DSCP_TRIMMED] = 3;
-    cfg->dscp[MRC_DSCP_TRIMMED_LASTHOP] = 4;
-    cfg->dscp[MRC_DSCP_CONTROL] = 48;
-    cfg->trimmable = true;
-    cfg->tseth = true;
-    cfg->ack.sack_every = 1;
-    cfg->ack.sack_delay_ns = 4000;
-    cfg->ack.tack_every = 0;
-    cfg->ack.request_every = 0;
-    cfg->recovery.reorder_slack_ns = 0;
-    cfg->recovery.reorder_slack_min_ns = 2000;
-    cfg->recovery.rtt_init_ns = 20000;
-    cfg->recovery.tlp_min_ns = 10000;
-    cfg->recovery.trim_keeps_alive = true;
-    cfg->recovery.trim_holds_rto = true;
-    cfg->recovery.nopath_timeout_ns = 0;
-    cfg->rx.nack_oor = false;
-    cfg->rx.window_inclusive = false;
-    cfg->rx.pen_ooo_pct = 50;
-    cfg->rx.mpr_budget = 0;
-    cfg->cc.algo = MRC_CC_ALGO_NSCC;
-    cfg->cc.fixed_cwnd_bytes = 0;
-    cfg->cc.line_rate_mbps = 0;
-    cfg->cc.base_rtt_ns = 12000;
-    cfg->auto_ev.per_port = 16;
-    cfg->auto_ev.sport_min = 49152;
-    cfg->auto_ev.sport_max = 65535;
-    cfg->auto_ev.min_active = 0;
-    cfg->auto_ev.event_mask = MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD;
+    for (i = 0; i < sizeof mrc__cfg_defs / sizeof mrc__cfg_defs[0]; i++) {
+        const mrc__cfg_def *d = &mrc__cfg_defs[i];
+        uint8_t *f = (uint8_t *)cfg + d->off;
+        uint64_t w = d->v;
+        uint16_t h = (uint16_t)d->v;
+        uint8_t b = (uint8_t)d->v;
+        if (d->sz == 1) MRC_MEMCPY(f, &b, 1); /* a bool: 1 is true */
+        else if (d->sz == 2) MRC_MEMCPY(f, &h, 2);
+        else if (d->sz == 4) MRC_MEMCPY(f, &d->v, 4);
+        else MRC_MEMCPY(f, &w, 8);
+    }
     (void)mrc_ev_policy_preset(&cfg->ev, MRC_EV_PRESET_DEFAULT);
-    cfg->guard.zero_len_rkey = true;
-    cfg->guard.epop_peer_check = true;
-    cfg->guard.epop_rate_pps = 10000;
-    cfg->guard.epop_burst = 32;
-    cfg->guard.probe_rate_pps = 250000;
-    cfg->guard.probe_burst = 64;
-    cfg->guard.psu_hold_ns = 1000000000u;
-    cfg->psu_retry_ns = 200000;
-    cfg->psu_retries = 8;
-    cfg->stev_sport_high = true;
-#ifdef MRC_RESEARCH
-    cfg->research.tlp_copies = MRC__DEF_tlp_copies;
-    cfg->research.reorder_timer = MRC__DEF_reorder_timer;
-    cfg->research.cc_subpkt_shift = MRC__DEF_cc_subpkt_shift;
-    cfg->research.cc_lh_mark_rtts = MRC__DEF_cc_lh_mark_rtts;
-    cfg->research.hold_min_evs = MRC__DEF_hold_min_evs;
-#endif
 }
 /* splitmix64: the endpoint's only source of randomness (two streams from the seed: QPNs, everything else) */
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
@@ -222,41 +215,71 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt) {
 MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
+#define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
+static const mrc__range mrc__cfg_ranges[] = {
+    MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
+    MRC__CFGR(qpn_base, 0x80, MRC_EPOP_QPN + 1u, MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS, MRC_DETAIL_CFG_QPN_BASE),
+    MRC__CFGR(wire.bth_m_bit, 0, 6, 7, MRC_DETAIL_CFG_WIRE),
+    MRC__RSET(mrc_config, wire.eeth_op_shift, 1u << 2 | 1u << 4, 0, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.ts_shift, 0, 0, 20, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.tver, 0, 0, 15, MRC_DETAIL_CFG_WIRE),
+    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE),
+    /* MRC__CFG_WIRE_END: dscp and the source ports in code between */
+    MRC__CFGR(auto_ev.per_port, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_EVS_PER_PORT),
+    MRC__CFGR(ev.backup_pct, 0, 0, 90, MRC_DETAIL_CFG_BACKUP_PCT),
+    MRC__CFGR(ev.recycle, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY), /* their OR at most ALL (scope_all) */
+    MRC__CFGR(ev.hold, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.confirm_late, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.sweep, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.reply, 0, 0, MRC_EV_REPLY_ECHO, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.group_retire, 0, 0, MRC_EV_RETIRE_SECOND, MRC_DETAIL_CFG_EV_POLICY),
+    MRC__CFGR(ev.revive_probes, 0, 1, 7, MRC_DETAIL_CFG_REVIVE),
+    MRC__CFGR(auto_ev.event_mask, 0, 0, MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD, MRC_DETAIL_CFG_EVENT_MASK), /* (evs_bits) */
+    MRC__CFGR(ack.sack_every, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_SACK_EVERY),
+    MRC__CFGR(ev_max_width, 0x80, 16, 8u * MRC_EV_BYTES, MRC_DETAIL_CFG_EV_MAX_WIDTH),
+    MRC__CFGR(pool_blocks, 0, 0, MRC_POOL_BLOCKS, MRC_DETAIL_CFG_POOL_BLOCKS)};
+enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
+MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
+MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
+MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
+                                           uint32_t mask) {
+    for (; n; n--, r++) {
+        const uint8_t *f = (const uint8_t *)base + r->off;
+        uint32_t v, bit = r->bit ? 1u << (r->bit - 1u) : 0u;
+        uint16_t h;
+        uint8_t b;
+        if (bit && !(mask & bit)) continue;
+        if ((r->sz & 7u) == 1u) {
+            MRC_MEMCPY(&b, f, 1);
+            v = b;
+        } else if ((r->sz & 7u) == 2u) {
+            MRC_MEMCPY(&h, f, 2);
+            v = h;
+        } else {
+            MRC_MEMCPY(&v, f, 4);
+        }
+        if (r->sz & 0x40u ? v >= 32u || !((r->span >> v) & 1u) : (v || !(r->sz & 0x80u)) && v - r->lo > r->span)
+            return mrc__fail(ep, MRC_ERR_INVAL, r->code, bit);
+    }
+    return MRC_OK;
+}
 MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time now) {
     mrc_config d;
     unsigned i;
+    int rc;
     if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, MRC_CALL_ENDPOINT_INIT);
     if (!cfg) {
         mrc_config_default(&d);
         cfg = &d;
     }
-    if (cfg->num_ports < 1 || cfg->num_ports > MRC_MAX_PORTS)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_PORTS, 0);
-    if (cfg->qpn_base &&
-        (cfg->qpn_base <= MRC_EPOP_QPN || cfg->qpn_base > MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_QPN_BASE, 0);
-    if ((cfg->wire.bth_m_bit != 6 && cfg->wire.bth_m_bit != 7) ||
-        (cfg->wire.eeth_op_shift != 2 && cfg->wire.eeth_op_shift != 4) || cfg->wire.ts_shift > 20 ||
-        cfg->wire.tver > 15 || cfg->wire.sack_msb_first > 1)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_WIRE, 0);
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__CFG_WIRE_END, 0)) != MRC_OK) return rc;
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
-    if (cfg->auto_ev.per_port < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVS_PER_PORT, 0);
-    if (cfg->ev.backup_pct > 90) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_BACKUP_PCT, 0);
-    if ((cfg->ev.recycle | cfg->ev.hold | cfg->ev.confirm_late | cfg->ev.sweep) > MRC_EV_SCOPE_ALL ||
-        cfg->ev.reply > MRC_EV_REPLY_ECHO || cfg->ev.group_retire > MRC_EV_RETIRE_SECOND)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_POLICY, 0);
-    if (cfg->ev.revive_probes < 1 || cfg->ev.revive_probes > 7)
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_REVIVE, 0);
-    if (cfg->auto_ev.event_mask & ~(MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EVENT_MASK, 0);
-    if (cfg->ack.sack_every < 1) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_SACK_EVERY, 0);
-    if (cfg->ev_max_width && (cfg->ev_max_width < 16 || cfg->ev_max_width > 8u * MRC_EV_BYTES))
-        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_MAX_WIDTH, 0);
-    if (cfg->pool_blocks > MRC_POOL_BLOCKS) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_POOL_BLOCKS, 0);
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges + MRC__CFG_WIRE_END, MRC__NCFG - MRC__CFG_WIRE_END, 0)) != MRC_OK)
+        return rc;
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
