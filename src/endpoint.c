@@ -388,49 +388,48 @@ MRC__PRIVATE MRC__SIZE_COLD int mrc__sack_fast_bend(mrc_endpoint *ep, mrc_conn *
     mrc__burst_defer(ep, c);
     return MRC_OK;
 }
-MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_mpr(mrc_conn *c, const uint8_t *se) {
-    uint32_t mpr = MRC__FX(se, MRC__SETH_MPR), wp;
-    if (!mpr) return;
-    wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_mpr(mrc_conn *c, uint32_t mpr) {
+    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
     if (wp != c->win_psns) {
         c->win_psns = wp;
         c->st.cc_mpr_changes++;
     }
 }
-/* mrc__req_sack_fast's bitmap (a window with holes; MRC__SIZE_COLD), read from the SETH at se: base its first PSN,
- * hi snd_nxt's distance from it, bm its bits. Whether it names a PSN never sent (nxt: snd_nxt), and its selective part: the bits
- * inside [win_base, snd_nxt) not known yet acknowledged as mrc__req_on_sack does; true when there was one */
-MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__sack_fast_base(const uint8_t *se) {
-    return mrc_psn_add(MRC__FX(se, MRC__SETH_CACK), mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+/* mrc__req_sack_fast's bitmap (a window with holes; MRC__SIZE_COLD), read from the SETH at se (cack its CACK): its
+ * first PSN (*base) and snd_nxt's distance from it (*hi, nxt: snd_nxt), and whether it names a PSN never sent; then
+ * its selective part: the bits bm inside [win_base, snd_nxt) not known yet acknowledged as mrc__req_on_sack does;
+ * true when there was one */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32_t cack, uint32_t nxt, uint64_t bm,
+                                                       uint32_t *base, int32_t *hi) {
+    *base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+    *hi = mrc_psn_diff(nxt, *base);
+    return mrc__sack_bits_unsent(*hi, bm);
 }
-MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32_t nxt, uint64_t bm) {
-    return mrc__sack_bits_unsent(mrc_psn_diff(nxt, mrc__sack_fast_base(se)), bm);
-}
-MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, const uint8_t *se, mrc__pblk *bk, mrc__psnrec *r,
-                                                    uint32_t ack_psn, uint64_t bm) {
-    uint32_t base = mrc__sack_fast_base(se);
-    int32_t hi = mrc_psn_diff(c->snd_nxt, base);
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
+                                                    uint64_t bm, uint32_t base, int32_t hi) {
+    bool progress = false;
     int32_t lo = mrc_psn_diff(c->win_base, base);
-    uint64_t inr = ~(uint64_t)0;
 #if !MRC__SACK_SPEED
     (void)bk, (void)r, (void)ack_psn;
 #endif
-    if (lo >= 64) return false;
-    if (lo > 0) inr &= ~(uint64_t)0 << lo;
-    if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-    bm &= inr;
-    if (bm) bm &= ~mrc__req_acked64(c, base);
-    if (!bm) return false;
-    while (bm) {
-        uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
+    if (lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr;
+        if (bm) bm &= ~mrc__req_acked64(c, base);
+        if (bm) progress = true;
+        while (bm) {
+            uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
 #if MRC__SACK_SPEED
-        if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-        else
+            if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
+            else
 #endif
-            mrc__req_ack_one(c, q);
-        bm &= bm - 1u;
+                mrc__req_ack_one(c, q);
+            bm &= bm - 1u;
+        }
     }
-    return true;
+    return progress;
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
@@ -447,7 +446,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc_conn *c;
     mrc__pblk *bk;
     mrc__psnrec *r;
-    uint32_t cack, ack_psn, nxt, old_base, w, m;
+    uint32_t cack, ack_psn, nxt, old_base, base = 0, mpr, w, m;
+    int32_t hi = 0;
     uint64_t bm;
     unsigned ev;
     bool progress;
@@ -484,7 +484,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         return mrc__recv(ep, p, len, ri, now);
     /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
     bm = MRC__FX(se, MRC__SETH_BITMAP);
-    if (bm && mrc__sack_fast_unsent(se, nxt, bm)) return mrc__recv(ep, p, len, ri, now);
+    if (bm && mrc__sack_fast_unsent(se, cack, nxt, bm, &base, &hi)) return mrc__recv(ep, p, len, ri, now);
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
@@ -520,7 +520,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         c->win_base = MRC__PSN_INC(cack);
     }
     /* the selective part, as there */
-    if (bm && mrc__sack_fast_sel(c, se, bk, r, ack_psn, bm)) progress = true;
+    if (bm && mrc__sack_fast_sel(c, bk, r, ack_psn, bm, base, hi)) progress = true;
     { /* snd_una's scan, in a local: its old value need not live across the parts above */
         uint32_t una = c->snd_una;
         if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
@@ -598,7 +598,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             mrc__cc_on_sack(c, &cs, now);
         }
     }
-    if (c->attr.caps & MRC_CAP_DYNAMIC_MPR) mrc__sack_fast_mpr(c, se);
+    mpr = MRC__FX(se, MRC__SETH_MPR);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_fast_mpr(c, mpr);
     if (ep->in_burst) return mrc__sack_fast_bend(ep, c, progress); /* P37 bursts: the re-arm and the scheduling
                                                                       below, once per QP at the burst's end */
     mrc__sack_complete(c);
@@ -631,7 +632,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_
 /* mrc__rsp_fast_data's rare branches (MRC__SIZE_COLD): a PSN past cack + 1 outside the window or already in (the
  * general code's), an external region's placement (nonzero: its refusal dropped the packet, mrc__recv's steps
  * after it done), an arrival beyond a hole recorded, the first hole filled (cack moves on; mrc__rsp_note_late's
- * test is true: cack passed psn, or stayed on it with ooo as it was, not 0), a TACK due */
+ * test is true: cack passed psn, or stayed on it with ooo as it was, not 0), an arrival beyond a hole's late check,
+ * a coalesced SACK's deadline (SACKs every sack_every packets), a TACK due */
 MRC__PRIVATE MRC__SIZE_COLD bool mrc__rsp_fast_old(const mrc_conn *c, uint32_t psn, uint32_t old_cack) {
     return ((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn);
 }
@@ -654,6 +656,13 @@ MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_hole(mrc_conn *c, uint32_t psn, b
 MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_filled(mrc_conn *c, uint32_t psn, uint16_t ts) {
     mrc__rsp_advance_cack(c);
     if (ts) mrc__rsp_late(c, psn, ts);
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    if (ts && mrc__rsp_any_after(c, psn)) mrc__rsp_late(c, psn, ts); /* mrc__rsp_note_late, cack before psn: a PSN
+                                                                         beyond it in */
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_delay(mrc_conn *c, mrc_time now, uint32_t delay) {
+    if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, delay);
 }
 MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_tack(mrc_conn *c, const mrc_rxinfo *ri) {
     mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
@@ -759,8 +768,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         }
         c->cack = psn;
         if (c->ooo) mrc__rsp_fast_filled(c, psn, ts); /* it filled the first hole (ooo as on entry here) */
-    } else if (ts && mrc__rsp_any_after(c, psn)) { /* mrc__rsp_note_late, cack before psn: a PSN beyond it in */
-        mrc__rsp_late(c, psn, ts);
+    } else {
+        mrc__rsp_fast_late(c, psn, ts);
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;
@@ -792,8 +801,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         } else {
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
-    } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
+    } else {
+        mrc__rsp_fast_delay(c, now, cf->ack.sack_delay_ns);
     }
     if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) mrc__rsp_fast_tack(c, ri);
     if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
@@ -802,9 +811,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         /* what mrc_endpoint_recv does after any packet of a QP */
         if (!req_idle) {
             mrc__sched_tx(c);
-        } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
-            c->in_ctq = 1;
-            mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+        } else {
+            mrc__sched_ctl(c);
         }
         /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester
          * half idle the only timer this can move is sack_deadline */
@@ -1149,9 +1157,8 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
     if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
         mrc__sched_tx(c);
-    } else if (c->ctlq_head != c->ctlq_tail) {
-        c->in_ctq = 1;
-        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+    } else {
+        mrc__sched_ctl(c); /* (in_ctq is 0: poll_tx took c off the control round-robin) */
     }
     ep->st.tx_pkts++;
     ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
@@ -1245,6 +1252,18 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
+/* the fast paths' data packet's rare header bits (MRC__SIZE_COLD): the A bit with ack.request_every (every-th
+ * packet), the SE bit of a solicited immediate (byte 1, at its run-time bit) */
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_areq(mrc_conn *c, uint32_t every) {
+    if (++c->pkts_since_areq >= every) {
+        c->pkts_since_areq = 0;
+        return 1;
+    }
+    return 0;
+}
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_se(const mrc_config *cf, const mrc__wr *wr) {
+    return (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u;
+}
 /* The fast paths' data packet (mrc__req_tx_fast, mrc__req_rtx_fast): the opcode of packet k of WR wr (index wr_idx),
  * returned; the A bit (ack.request_every); the headers at buf - BTH (rtx: its retransmission bit), METH, TSETH when on,
  * RETH, ImmDt when imm - stored as mrc__req_emit_data stores them */
@@ -1253,20 +1272,12 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
                                                             uint32_t sh, uint32_t psn, uint32_t pad, bool last,
                                                             bool imm, uint32_t rtx, mrc_time now) {
     const mrc_config *cf = &ep->cfg;
+    const uint32_t a = cf->ack.request_every ? mrc__fast_areq(c, cf->ack.request_every) : last;
     const uint32_t opcode = !last  ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
                             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
                                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
-    uint32_t a = last;
     uint8_t *q;
-    if (cf->ack.request_every) {
-        a = 0;
-        if (++c->pkts_since_areq >= cf->ack.request_every) {
-            a = 1;
-            c->pkts_since_areq = 0;
-        }
-    }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
-                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) |
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (imm ? mrc__fast_se(cf, wr) : 0u) |
                       MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and
                                                                         * PKEY from the QP's template */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
@@ -1365,11 +1376,10 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
                                                                            clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
-        unsigned i;
-        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
-        }
-        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
-        slot = (uint16_t)mrc__ev_pick(c, -1);
+        int rs = mrc__ev_pick(c, -1); /* -1: none, its planes' turn back where it was (a full round of plane_rr), and
+                                         the general code arms the no-path timer */
+        if (rs < 0) return 0;
+        slot = (uint16_t)rs;
     } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23 EV recycling) or its next EV */
         int rs;
         c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);

@@ -82,7 +82,7 @@
 #ifdef __OPTIMIZE_SIZE__
 #define MRC__SIZE_COLD MRC__COLD
 #else
-#define MRC__SIZE_COLD MRC__INLINE
+#define MRC__SIZE_COLD MRC__ALWAYS_INLINE
 #endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
