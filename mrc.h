@@ -9186,6 +9186,8 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
 #else
 #define MRC__SACK_SPEED 1
 #endif
+/* a counter of a rare case on a per-packet path, one more (its 64-bit add, a call where the code's size is asked for) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__count_rare(uint64_t *n) { ++*n; }
 /* mrc__blk(c, psn), bk the block of ack_psn's 64 PSNs: no lookup for a PSN among them (speed only: +56 B) */
 MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c, uint32_t psn, uint32_t ack_psn,
                                                                const mrc__pblk *bk) {
@@ -9485,6 +9487,14 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uin
 /* mrc__req_sack_fast's rare branches (MRC__SIZE_COLD): P37 bursts' congestion sample (one update per QP per burst,
  * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end), the SETH's MPR with
  * MRC_CAP_DYNAMIC_MPR */
+#if !MRC__SACK_SPEED
+/* the cumulative part of more than the named PSN (out of line: gcc -Os only) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_fast_cum(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *bk, uint32_t old_base,
+                                                   uint32_t ack_psn, uint32_t cack) {
+    mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
+    mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
+}
+#endif
 MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_bcc(mrc_conn *c, const mrc__cc_sample *cs) {
     c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + cs->newly, (uint64_t)0xFFFFFFFFu);
     if (cs->rtt) c->bs_rtt = (uint32_t)MRC__MIN(cs->rtt, (mrc_time)0xFFFFFFFFu);
@@ -9599,7 +9609,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     (void)ri;
     c->st.rx_sack++;
     m = MRC__FX(se, MRC__SETH_M);
-    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) mrc__count_rare(&c->st.ev_skip_req); /* either skip request */
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
@@ -9613,8 +9623,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             c->txl.n--;
             r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
         } else { /* the loop, or the in-order run; old_base's block is bk's when in the same 64 (both in the window) */
-            mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
 #if MRC__SACK_SPEED
+            mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
             /* (a run of one PSN - a QP with one packet in flight, as with many QPs - costs the run's setup for
              * nothing: the loop takes it) */
             if (ack_psn == cack && c->txl.head == old_base && old_base != cack)
@@ -9622,7 +9632,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             else
                 mrc__sack_cum_base(ep, c, b0, old_base, cack);
 #else
-            mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
+            mrc__sack_fast_cum(ep, c, bk, old_base, ack_psn, cack);
 #endif
         }
         c->win_base = MRC__PSN_INC(cack);
@@ -9685,7 +9695,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
         if (rd < 0x800000u && rd > avail) {
             rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            c->st.cc_rcvd_capped++;
+            mrc__count_rare(&c->st.cc_rcvd_capped);
         }
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
@@ -9741,7 +9751,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_
  * general code's), an external region's placement (nonzero: its refusal dropped the packet, mrc__recv's steps
  * after it done), an arrival beyond a hole recorded, the first hole filled (cack moves on; mrc__rsp_note_late's
  * test is true: cack passed psn, or stayed on it with ooo as it was, not 0), an arrival beyond a hole's late check,
- * a coalesced SACK's deadline (SACKs every sack_every packets), a TACK due */
+ * a TACK due */
 MRC__PRIVATE MRC__SIZE_COLD bool mrc__rsp_fast_old(const mrc_conn *c, uint32_t psn, uint32_t old_cack) {
     return ((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn);
 }
@@ -9769,10 +9779,8 @@ MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_late(mrc_conn *c, uint32_t psn, u
     if (ts && mrc__rsp_any_after(c, psn)) mrc__rsp_late(c, psn, ts); /* mrc__rsp_note_late, cack before psn: a PSN
                                                                          beyond it in */
 }
-MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_delay(mrc_conn *c, mrc_time now, uint32_t delay) {
-    if (c->sack_deadline == MRC_TIME_NEVER) c->sack_deadline = mrc__deadline_add(now, delay);
-}
-MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_tack(mrc_conn *c, const mrc_rxinfo *ri) {
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_tack(mrc_conn *c, const mrc_rxinfo *ri, uint32_t every) {
+    if (c->tack_msgs < every) return;
     mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
     c->tack_msgs = 0;
     c->st.tx_tack++;
@@ -9863,7 +9871,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
     if (!next) mrc__rsp_fast_hole(c, psn, last);
     c->st.rx_data++;
-    if (ce) c->st.rx_ce++;
+    if (ce) mrc__count_rare(&c->st.rx_ce);
     /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
      * size-optimized build keeps the function out of line) */
     if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
@@ -9909,18 +9917,19 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         } else {
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
-    } else {
-        mrc__rsp_fast_delay(c, now, cf->ack.sack_delay_ns);
+    } else if (c->sack_deadline == MRC_TIME_NEVER) {
+        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) mrc__rsp_fast_tack(c, ri);
+    if (cf->ack.tack_every) mrc__rsp_fast_tack(c, ri, cf->ack.tack_every);
     if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
         mrc__burst_defer(ep, c);
     } else {
         /* what mrc_endpoint_recv does after any packet of a QP */
         if (!req_idle) {
             mrc__sched_tx(c);
-        } else {
-            mrc__sched_ctl(c);
+        } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
+            c->in_ctq = 1;
+            mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
         }
         /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester
          * half idle the only timer this can move is sack_deadline */
@@ -10199,6 +10208,10 @@ MRC__PRIVATE MRC__SIZE_COLD uint64_t mrc__rsp_fast_sack_ooo(mrc_conn *c, uint32_
     if (ep->cfg.rx.pen_ooo_pct && 100u * c->ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) *pen = mrc__rsp_penalty(c);
     return mrc__bits64(c->rbits, MRC__RSP_BITS, base);
 }
+/* mrc__rsp_fast_sack's P28 mirror reverse path with a profile (MRC__SIZE_COLD): MIRROR replies, the arrival's mirror */
+MRC__PRIVATE MRC__SIZE_COLD uint16_t mrc__rsp_fast_mirror(mrc_conn *c, const mrc__ctl *e) {
+    return c->ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ? (uint16_t)MRC__EV_NONE : mrc__ev_mirror(c, e->ev, e->port);
+}
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
  * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
@@ -10219,8 +10232,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         return 0;
     /* P28 mirror reverse path (only with a profile and MIRROR replies: its own first test, kept here so that the
      * common case makes no call), else mrc__ev_ctl's first plane's turn */
-    if (!c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
-        (rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) {
+    if (!c->ev_prof || (rs = mrc__rsp_fast_mirror(c, e)) == MRC__EV_NONE) {
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
@@ -10250,7 +10262,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
                           MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
     c->pen_last = pen;
-    if (pen) c->st.tx_pen++;
+    if (pen) mrc__count_rare(&c->st.tx_pen);
     c->st.tx_sack++;
     mrc__ti_zero(ti);
     mrc__ev_txinfo(c, rs, ti);
@@ -10265,8 +10277,9 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     MRC__TRACE(ep, MRC_TRACE_TX, ((uint32_t)MRC_OP_SACK << 24) | cack, ti->ev);
     if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
         mrc__sched_tx(c);
-    } else {
-        mrc__sched_ctl(c); /* (in_ctq is 0: poll_tx took c off the control round-robin) */
+    } else if (c->ctlq_head != c->ctlq_tail) {
+        c->in_ctq = 1;
+        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
     }
     ep->st.tx_pkts++;
     ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
@@ -10360,15 +10373,7 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
-/* the fast paths' data packet's rare header bits (MRC__SIZE_COLD): the A bit with ack.request_every (every-th
- * packet), the SE bit of a solicited immediate (byte 1, at its run-time bit) */
-MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_areq(mrc_conn *c, uint32_t every) {
-    if (++c->pkts_since_areq >= every) {
-        c->pkts_since_areq = 0;
-        return 1;
-    }
-    return 0;
-}
+/* the fast paths' data packet's SE bit of a solicited immediate (byte 1, at its run-time bit; MRC__SIZE_COLD) */
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_se(const mrc_config *cf, const mrc__wr *wr) {
     return (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u;
 }
@@ -10380,11 +10385,18 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
                                                             uint32_t sh, uint32_t psn, uint32_t pad, bool last,
                                                             bool imm, uint32_t rtx, mrc_time now) {
     const mrc_config *cf = &ep->cfg;
-    const uint32_t a = cf->ack.request_every ? mrc__fast_areq(c, cf->ack.request_every) : last;
     const uint32_t opcode = !last  ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
                             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
                                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
+    uint32_t a = last;
     uint8_t *q;
+    if (cf->ack.request_every) {
+        a = 0;
+        if (++c->pkts_since_areq >= cf->ack.request_every) {
+            a = 1;
+            c->pkts_since_areq = 0;
+        }
+    }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (imm ? mrc__fast_se(cf, wr) : 0u) |
                       MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and
                                                                         * PKEY from the QP's template */
