@@ -2002,6 +2002,15 @@ struct mrc_endpoint {
 #else
 #define MRC__SPEED_COLD MRC__COLD
 #endif
+/* a rare branch of a per-packet function (loss, holes, ECN, bursts, first-time and error cases), split off where the
+ * code's size is asked for (gcc -Os: the per-packet code a firmware keeps in TCM or its instruction cache is then what
+ * the common case runs, make firmware-size; the rare branch pays a call), in line where speed is (the -O2 code as
+ * before) */
+#ifdef __OPTIMIZE_SIZE__
+#define MRC__SIZE_COLD MRC__COLD
+#else
+#define MRC__SIZE_COLD MRC__ALWAYS_INLINE
+#endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
  * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */
@@ -4081,6 +4090,12 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
+/* mrc__req_timers_tx's arming branch (MRC__SIZE_COLD: a stream of packets keeps its RTO and TLP armed) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__req_timers_tx_arm(mrc_conn *c, mrc_time now) {
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* that arming branch: no probe is due */
+    c->tlp_ahead = 0; /* as there: tlp_base is now */
+}
 /* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, MRC__TM_TX) - nothing where the RTO
  * and the TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
  * (rto_start is now unless the RTO is armed) and the arming branch in line (a QP with one packet in flight at a time
@@ -4088,9 +4103,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
     /* mrc__req_tlp_keeps less its probe test: no probe is due */
     if (c->rto_deadline != MRC_TIME_NEVER && c->tlp_deadline != MRC_TIME_NEVER && !c->tlp_ahead) return;
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* that arming branch: no probe is due */
-    c->tlp_ahead = 0; /* as there: tlp_base is now */
+    mrc__req_timers_tx_arm(c, now);
 }
 #endif
 
@@ -4561,6 +4574,24 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_fulfil(mrc__ccx *x, mrc_time no
     x->received = 0;
     mrc__cc_clamp(x);
 }
+/* mrc__nscc_ack's rare branches (MRC__SIZE_COLD): the decrease of an ECN-marked SACK over target, the increase
+ * credit (fair or proportional increase: not while the window is at its bound or in fast increase), and the P24
+ * sub-packet window's bound */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_md(mrc_conn *c, mrc__ccx *x, mrc_time now) {
+    uint32_t avg = mrc__avg_delay(x);
+    x->fast = 0;
+    x->fi_count = 0;
+    if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
+        mrc__nscc_md_slow(x, avg, now);
+        c->st.cc_md++;
+    }
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_inc(mrc__ccx *x, uint64_t per, uint64_t newly) {
+    mrc__inc_add(&x->inc, per, newly);
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_subpkt_cap(mrc__ccx *x, uint64_t w0) {
+    if (x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
+}
 /* The per-SACK update, inline (cc.h: MRC__NSCC_ACK_INLINE): mrc__cc_table's row calls it, and so does the SACK fast
  * path (mrc__req_sack_fast) */
 MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
@@ -4599,21 +4630,15 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
             per = ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16;
         }
     } else if (delay >= x->p.target) { /* multiplicative decrease, at most once per base RTT */
-        uint32_t avg = mrc__avg_delay(x);
-        x->fast = 0;
-        x->fi_count = 0;
-        if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
-            mrc__nscc_md_slow(x, avg, now);
-            c->st.cc_md++;
-        }
+        mrc__nscc_md(c, x, now);
     } /* ECN below target: the EV is avoided (SKIP), the window stays */
-    if (per != UINT64_MAX) mrc__inc_add(&x->inc, per, newly); /* one copy of it for both increases */
+    if (per != UINT64_MAX) mrc__nscc_inc(x, per, newly); /* one copy of it for both increases */
     mrc__cc_clamp(x);
     if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) mrc__nscc_fulfil(x, now);
     /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,
      * scaled for a window acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per
      * acknowledgement there */
-    if (MRC__UNLIKELY(w0 < x->p.min_cwnd) && x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
+    if (MRC__UNLIKELY(w0 < x->p.min_cwnd)) mrc__nscc_subpkt_cap(x, w0);
 }
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     mrc__nscc_ack(c, x, s, now);
@@ -9228,6 +9253,8 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
 #else
 #define MRC__SACK_SPEED 1
 #endif
+/* a counter of a rare case on a per-packet path, one more (its 64-bit add, a call where the code's size is asked for) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__count_rare(uint64_t *n) { ++*n; }
 /* mrc__blk(c, psn), bk the block of ack_psn's 64 PSNs: no lookup for a PSN among them (speed only: +56 B) */
 MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c, uint32_t psn, uint32_t ack_psn,
                                                                const mrc__pblk *bk) {
@@ -9524,6 +9551,71 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uin
     if (mrc__req_rtx_verdict(c, b, psn, t, true, now)) mrc__timer_update(c);
     return now;
 }
+/* mrc__req_sack_fast's rare branches (MRC__SIZE_COLD): P37 bursts' congestion sample (one update per QP per burst,
+ * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end), the SETH's MPR with
+ * MRC_CAP_DYNAMIC_MPR */
+#if !MRC__SACK_SPEED
+/* the cumulative part of more than the named PSN (out of line: gcc -Os only) */
+MRC__PRIVATE MRC__NOINLINE void mrc__sack_fast_cum(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *bk, uint32_t old_base,
+                                                   uint32_t ack_psn, uint32_t cack) {
+    mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
+    mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
+}
+#endif
+MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_bcc(mrc_conn *c, const mrc__cc_sample *cs) {
+    c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + cs->newly, (uint64_t)0xFFFFFFFFu);
+    if (cs->rtt) c->bs_rtt = (uint32_t)MRC__MIN(cs->rtt, (mrc_time)0xFFFFFFFFu);
+    c->bs_ecn |= cs->ecn;
+    c->bflags |= MRC__BURST_CC;
+}
+MRC__PRIVATE MRC__SIZE_COLD int mrc__sack_fast_bend(mrc_endpoint *ep, mrc_conn *c, bool progress) {
+    c->bflags |= MRC__BURST_SACK | (progress ? MRC__BURST_PROGRESS : 0u);
+    mrc__burst_defer(ep, c);
+    return MRC_OK;
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_mpr(mrc_conn *c, uint32_t mpr) {
+    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+    if (wp != c->win_psns) {
+        c->win_psns = wp;
+        c->st.cc_mpr_changes++;
+    }
+}
+/* mrc__req_sack_fast's bitmap (a window with holes; MRC__SIZE_COLD), read from the SETH at se (cack its CACK): its
+ * first PSN (*base) and snd_nxt's distance from it (*hi, nxt: snd_nxt), and whether it names a PSN never sent; then
+ * its selective part: the bits bm inside [win_base, snd_nxt) not known yet acknowledged as mrc__req_on_sack does;
+ * true when there was one */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32_t cack, uint32_t nxt, uint64_t bm,
+                                                       uint32_t *base, int32_t *hi) {
+    *base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
+    *hi = mrc_psn_diff(nxt, *base);
+    return mrc__sack_bits_unsent(*hi, bm);
+}
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
+                                                    uint64_t bm, uint32_t base, int32_t hi) {
+    bool progress = false;
+    int32_t lo = mrc_psn_diff(c->win_base, base);
+#if !MRC__SACK_SPEED
+    (void)bk, (void)r, (void)ack_psn;
+#endif
+    if (lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr;
+        if (bm) bm &= ~mrc__req_acked64(c, base);
+        if (bm) progress = true;
+        while (bm) {
+            uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
+#if MRC__SACK_SPEED
+            if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
+            else
+#endif
+                mrc__req_ack_one(c, q);
+            bm &= bm - 1u;
+        }
+    }
+    return progress;
+}
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
  * (not stale), naming a fresh PSN of the window not named before, no probe answer - is recognised straight from
@@ -9540,9 +9632,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     mrc__pblk *bk;
     mrc__psnrec *r;
     uint32_t cack, ack_psn, nxt, old_base, base = 0, mpr, w, m;
-    unsigned ev;
-    int32_t lo, hi = 0;
+    int32_t hi = 0;
     uint64_t bm;
+    unsigned ev;
     bool progress;
     mrc_time r_sent, acked_sent, rtt = 0;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
@@ -9577,18 +9669,14 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         return mrc__recv(ep, p, len, ri, now);
     /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
     bm = MRC__FX(se, MRC__SETH_BITMAP);
-    if (bm) {
-        base = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_SACK_OFF)));
-        hi = mrc_psn_diff(nxt, base);
-        if (mrc__sack_bits_unsent(hi, bm)) return mrc__recv(ep, p, len, ri, now);
-    }
+    if (bm && mrc__sack_fast_unsent(se, cack, nxt, bm, &base, &hi)) return mrc__recv(ep, p, len, ri, now);
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
     c->st.rx_sack++;
     m = MRC__FX(se, MRC__SETH_M);
-    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) c->st.ev_skip_req++; /* either skip request */
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) mrc__count_rare(&c->st.ev_skip_req); /* either skip request */
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
@@ -9602,8 +9690,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             c->txl.n--;
             r->flags &= (uint8_t)~(MRC__PR_INFLIGHT | MRC__PR_LOST);
         } else { /* the loop, or the in-order run; old_base's block is bk's when in the same 64 (both in the window) */
-            mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
 #if MRC__SACK_SPEED
+            mrc__pblk *b0 = (old_base ^ ack_psn) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
             /* (a run of one PSN - a QP with one packet in flight, as with many QPs - costs the run's setup for
              * nothing: the loop takes it) */
             if (ack_psn == cack && c->txl.head == old_base && old_base != cack)
@@ -9611,32 +9699,13 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
             else
                 mrc__sack_cum_base(ep, c, b0, old_base, cack);
 #else
-            mrc__sack_cum(ep, c, mrc__conn_ccx(c), b0, old_base, cack);
+            mrc__sack_fast_cum(ep, c, bk, old_base, ack_psn, cack);
 #endif
         }
         c->win_base = MRC__PSN_INC(cack);
     }
-    /* the selective part, as there: bits inside [win_base, snd_nxt) not known yet (bm, base, hi: above) */
-    if (bm) {
-        lo = mrc_psn_diff(c->win_base, base);
-        if (lo < 64) {
-            uint64_t inr = ~(uint64_t)0;
-            if (lo > 0) inr &= ~(uint64_t)0 << lo;
-            if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-            bm &= inr;
-            if (bm) bm &= ~mrc__req_acked64(c, base);
-            if (bm) progress = true;
-            while (bm) {
-                uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
-#if MRC__SACK_SPEED
-                if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-                else
-#endif
-                    mrc__req_ack_one(c, q);
-                bm &= bm - 1u;
-            }
-        }
-    }
+    /* the selective part, as there */
+    if (bm && mrc__sack_fast_sel(c, bk, r, ack_psn, bm, base, hi)) progress = true;
     { /* snd_una's scan, in a local: its old value need not live across the parts above */
         uint32_t una = c->snd_una;
         if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
@@ -9693,7 +9762,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
         if (rd < 0x800000u && rd > avail) {
             rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            c->st.cc_rcvd_capped++;
+            mrc__count_rare(&c->st.cc_rcvd_capped);
         }
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
@@ -9705,10 +9774,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (x && x->algo == MRC_CC_ALGO_NSCC) {
             if (cs.pen || cs.r_c) mrc__nscc_on_pen(c, x, &cs, now); /* else it changes nothing */
             if (ep->in_burst) { /* P37 bursts: one update per QP per burst, at its end */
-                c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + cs.newly, (uint64_t)0xFFFFFFFFu);
-                if (rtt) c->bs_rtt = (uint32_t)MRC__MIN(rtt, (mrc_time)0xFFFFFFFFu);
-                c->bs_ecn |= cs.ecn;
-                c->bflags |= MRC__BURST_CC;
+                mrc__sack_fast_bcc(c, &cs);
             } else {
                 mrc__nscc_ack(c, x, &cs, now);
                 if (x->ready_head != MRC__EV_NONE) mrc__cc_wake(ep, x);
@@ -9718,18 +9784,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     mpr = MRC__FX(se, MRC__SETH_MPR);
-    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) {
-        uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-        if (wp != c->win_psns) {
-            c->win_psns = wp;
-            c->st.cc_mpr_changes++;
-        }
-    }
-    if (ep->in_burst) { /* P37 bursts: the re-arm and the scheduling below, once per QP at the burst's end */
-        c->bflags |= MRC__BURST_SACK | (progress ? MRC__BURST_PROGRESS : 0u);
-        mrc__burst_defer(ep, c);
-        return MRC_OK;
-    }
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_fast_mpr(c, mpr);
+    if (ep->in_burst) return mrc__sack_fast_bend(ep, c, progress); /* P37 bursts: the re-arm and the scheduling
+                                                                      below, once per QP at the burst's end */
     mrc__sack_complete(c);
     /* mrc__req_timers: after progress (retries and tlp_count 0, rto_start and tlp_base now) it arms unless the QP
      * left RTS or nothing is in flight */
@@ -9756,6 +9813,44 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  * costs the common case registers (gcc then keeps the packet's values on the stack) */
 MRC__PRIVATE MRC__NOINLINE int mrc__rsp_mr_keyed(const mrc_endpoint *ep, uint32_t rkey) {
     return mrc__mr_find_keyed(ep, rkey);
+}
+/* mrc__rsp_fast_data's rare branches (MRC__SIZE_COLD): a PSN past cack + 1 outside the window or already in (the
+ * general code's), an external region's placement (nonzero: its refusal dropped the packet, mrc__recv's steps
+ * after it done), an arrival beyond a hole recorded, the first hole filled (cack moves on; mrc__rsp_note_late's
+ * test is true: cack passed psn, or stayed on it with ooo as it was, not 0), an arrival beyond a hole's late check,
+ * a TACK due */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__rsp_fast_old(const mrc_conn *c, uint32_t psn, uint32_t old_cack) {
+    return ((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn);
+}
+MRC__PRIVATE MRC__SIZE_COLD int mrc__rsp_fast_place(mrc_endpoint *ep, mrc_conn *c, uint32_t mi, uint64_t mro,
+                                                    const uint8_t *src, uint32_t plen, unsigned op) {
+    const mrc_config *cf = &ep->cfg;
+    int rc;
+    if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, src, plen) == 0) return 0;
+    rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
+    mrc__sched_tx(c); /* what mrc_endpoint_recv does after any packet of a QP */
+    mrc__timer_update(c);
+    MRC__CHECK_ALL(ep);
+    return rc;
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_hole(mrc_conn *c, uint32_t psn, bool last) {
+    mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
+    if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
+    c->ooo++;
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_filled(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    mrc__rsp_advance_cack(c);
+    if (ts) mrc__rsp_late(c, psn, ts);
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_late(mrc_conn *c, uint32_t psn, uint16_t ts) {
+    if (ts && mrc__rsp_any_after(c, psn)) mrc__rsp_late(c, psn, ts); /* mrc__rsp_note_late, cack before psn: a PSN
+                                                                         beyond it in */
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_tack(mrc_conn *c, const mrc_rxinfo *ri, uint32_t every) {
+    if (c->tack_msgs < every) return;
+    mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
+    c->tack_msgs = 0;
+    c->st.tx_tack++;
 }
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
  * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
@@ -9790,8 +9885,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
      * distance less one, unsigned, is below it (and 0 below it: rsp_win is at least 1 in RTR and RTS) */
     old_cack = c->cack;
     next = psn == MRC__PSN_INC(old_cack);
-    if (!next && (((psn - old_cack) & MRC_PSN_MASK) - 1u >= c->rsp_win || mrc__rsp_got(c, psn)))
-        return mrc__recv(ep, pkt, len, ri, now);
+    if (!next && mrc__rsp_fast_old(c, psn, old_cack)) return mrc__recv(ep, pkt, len, ri, now);
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
     if (tsb) {
@@ -9835,26 +9929,16 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
      * region, done last (nothing before it reads the region; no value is then kept live across the call) */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
     if (ep->mrs[mi].access & MRC_ACCESS_EXTERNAL) {
-        if (cf->place(cf->place_ud, ep->mrs[mi].rkey, ep->mrs[mi].user, mro, pkt + off, plen) != 0) {
-            rc = mrc__drop(ep, c, MRC_DROP_PLACE, op);
-            mrc__sched_tx(c); /* what mrc_endpoint_recv does after any packet of a QP */
-            mrc__timer_update(c);
-            MRC__CHECK_ALL(ep);
-            return rc;
-        }
+        if ((rc = mrc__rsp_fast_place(ep, c, mi, mro, pkt + off, plen, op)) != 0) return rc;
     } else {
         dst = ep->mrs[mi].base + mro; /* never null: a host region has a base */
     }
     req_idle = mrc__req_idle(c);
     sack_dl0 = c->sack_deadline;
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
-    if (!next) {
-        mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
-        if (last) mrc__bit_set(c->rlast, MRC__RSP_BITS, psn);
-        c->ooo++;
-    }
+    if (!next) mrc__rsp_fast_hole(c, psn, last);
     c->st.rx_data++;
-    if (ce) c->st.rx_ce++;
+    if (ce) mrc__count_rare(&c->st.rx_ce);
     /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
      * size-optimized build keeps the function out of line) */
     if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
@@ -9866,13 +9950,9 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             c->tack_msgs++;
         }
         c->cack = psn;
-        if (c->ooo) { /* it filled the first hole (ooo as on entry here): cack moves on */
-            mrc__rsp_advance_cack(c);
-            /* mrc__rsp_note_late's test is true: cack passed psn, or stayed on it with ooo as it was, not 0 */
-            if (ts) mrc__rsp_late(c, psn, ts);
-        }
-    } else if (ts && mrc__rsp_any_after(c, psn)) { /* mrc__rsp_note_late, cack before psn: a PSN beyond it in */
-        mrc__rsp_late(c, psn, ts);
+        if (c->ooo) mrc__rsp_fast_filled(c, psn, ts); /* it filled the first hole (ooo as on entry here) */
+    } else {
+        mrc__rsp_fast_late(c, psn, ts);
     }
     if (c->imms[c->imm_next & (MRC_MAX_WIMM - 1u)].psn & MRC__IMM_VALID) mrc__rsp_deliver_imms(c);
     c->sack_pending++;
@@ -9907,11 +9987,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
         c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
     }
-    if (cf->ack.tack_every && c->tack_msgs >= cf->ack.tack_every) {
-        mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
-        c->tack_msgs = 0;
-        c->st.tx_tack++;
-    }
+    if (cf->ack.tack_every) mrc__rsp_fast_tack(c, ri, cf->ack.tack_every);
     if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
         mrc__burst_defer(ep, c);
     } else {
@@ -10190,6 +10266,19 @@ MRC__PRIVATE MRC__INLINE void mrc__ti_zero(mrc_txinfo *ti) {
     MRC_MEMSET(ti, 0, sizeof *ti);
 #endif
 }
+/* mrc__rsp_fast_sack with something out of order (MRC__SIZE_COLD): the bitmap from PSN base, and *pen from
+ * mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too. ooo >
+ * floor(rsp_win * pct / 100) is 100 * ooo > rsp_win * pct (no division; both below 2^32: ooo at most MRC__RSP_BITS,
+ * rsp_win at most 255 * 128) */
+MRC__PRIVATE MRC__SIZE_COLD uint64_t mrc__rsp_fast_sack_ooo(mrc_conn *c, uint32_t base, uint8_t *pen) {
+    const mrc_endpoint *ep = c->ep;
+    if (ep->cfg.rx.pen_ooo_pct && 100u * c->ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) *pen = mrc__rsp_penalty(c);
+    return mrc__bits64(c->rbits, MRC__RSP_BITS, base);
+}
+/* mrc__rsp_fast_sack's P28 mirror reverse path with a profile (MRC__SIZE_COLD): MIRROR replies, the arrival's mirror */
+MRC__PRIVATE MRC__SIZE_COLD uint16_t mrc__rsp_fast_mirror(mrc_conn *c, const mrc__ctl *e) {
+    return c->ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ? (uint16_t)MRC__EV_NONE : mrc__ev_mirror(c, e->ev, e->port);
+}
 /* mrc_endpoint_poll_tx's fast path for a QP it took off the control round-robin with a packet queued: a plain SACK
  * (no probe answer; with nothing out of order the penalty is the host's alone and the bitmap 0), leaving on the
  * arrival's mirror (P28 mirror reverse path) or an EV of the arrival plane (mrc__ev_ctl's first choice; reply not ECHO
@@ -10210,8 +10299,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
         return 0;
     /* P28 mirror reverse path (only with a profile and MIRROR replies: its own first test, kept here so that the
      * common case makes no call), else mrc__ev_ctl's first plane's turn */
-    if (!c->ev_prof || ep->cfg.ev.reply != MRC_EV_REPLY_MIRROR ||
-        (rs = mrc__ev_mirror(c, e->ev, e->port)) == MRC__EV_NONE) {
+    if (!c->ev_prof || (rs = mrc__rsp_fast_mirror(c, e)) == MRC__EV_NONE) {
         nev = (unsigned)c->n_act[p] + c->n_skip[p];
         if (!nev) return 0;
         if (c->rev_pos[p] >= nev) c->rev_pos[p] = 0;
@@ -10223,13 +10311,8 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     pen = ep->rx_pressure;
     ooo = c->ooo;
     mpr = (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0;
-    if (ooo) { /* else the penalty is the host's alone and the bitmap 0 */
-        /* mrc__rsp_penalty, called only past its threshold: below it the penalty is the host's alone too. ooo >
-         * floor(rsp_win * pct / 100) is 100 * ooo > rsp_win * pct (no division; both below 2^32: ooo at most
-         * MRC__RSP_BITS, rsp_win at most 255 * 128) */
-        if (ep->cfg.rx.pen_ooo_pct && 100u * ooo > c->rsp_win * ep->cfg.rx.pen_ooo_pct) pen = mrc__rsp_penalty(c);
-        bitmap = mrc__bits64(c->rbits, MRC__RSP_BITS, cack + (uint32_t)soff);
-    }
+    if (ooo) bitmap = mrc__rsp_fast_sack_ooo(c, cack + (uint32_t)soff, &pen); /* else the penalty is the host's
+                                                                                 alone and the bitmap 0 */
     MRC_MEMCPY(buf, c->tx_sack, 8); /* opcode, TVER, PKEY, DEST_QP */
     mrc__st4(buf + 8, MRC__FW(8, 4, MRC__BTH_PSN, cack));
     buf += MRC_BTH_LEN;
@@ -10246,7 +10329,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
                           MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
     c->pen_last = pen;
-    if (pen) c->st.tx_pen++;
+    if (pen) mrc__count_rare(&c->st.tx_pen);
     c->st.tx_sack++;
     mrc__ti_zero(ti);
     mrc__ev_txinfo(c, rs, ti);
@@ -10357,6 +10440,10 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
+/* the fast paths' data packet's SE bit of a solicited immediate (byte 1, at its run-time bit; MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_se(const mrc_config *cf, const mrc__wr *wr) {
+    return (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u;
+}
 /* The fast paths' data packet (mrc__req_tx_fast, mrc__req_rtx_fast): the opcode of packet k of WR wr (index wr_idx),
  * returned; the A bit (ack.request_every); the headers at buf - BTH (rtx: its retransmission bit), METH, TSETH when on,
  * RETH, ImmDt when imm - stored as mrc__req_emit_data stores them */
@@ -10377,8 +10464,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
             c->pkts_since_areq = 0;
         }
     }
-    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) |
-                      (imm && (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u) |
+    mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (imm ? mrc__fast_se(cf, wr) : 0u) |
                       MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and
                                                                         * PKEY from the QP's template */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
@@ -10398,6 +10484,13 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
     return opcode;
 }
+/* MRC_TX_COPY's copy of the payload (plen bytes at ti->payload, then pad zero bytes) to q, after the headers
+ * (MRC__SIZE_COLD: a zero-copy transmit is the per-packet path's) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__fast_data_copy(mrc_txinfo *ti, uint8_t *q, uint32_t plen, uint32_t pad) {
+    if (plen) MRC_MEMCPY(q, ti->payload, (size_t)plen);
+    if (pad) MRC_MEMSET(q + plen, 0, (size_t)pad);
+    ti->payload = q;
+}
 /* ... and its mrc_txinfo (dscp class cls, EV slot), the payload copied after the headers with MRC_TX_COPY */
 MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_ti(const mrc_conn *c, mrc_txinfo *ti, uint8_t *buf,
                                                       const mrc__wr *wr, uint32_t k, uint32_t sh, uint16_t slot,
@@ -10414,11 +10507,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_ti(const mrc_conn *c, mrc_tx
     ti->hdr_len = hl;
     ti->payload_len = plen;
     ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
-    if (flags & MRC_TX_COPY) {
-        if (plen) MRC_MEMCPY(buf + hl, ti->payload, (size_t)plen);
-        if (pad) MRC_MEMSET(buf + hl + plen, 0, (size_t)pad);
-        ti->payload = buf + hl;
-    }
+    if (flags & MRC_TX_COPY) mrc__fast_data_copy(ti, buf + hl, plen, pad);
 }
 /* ... and what sending it counts: mrc__cc_on_send (the QP's and the congestion context's flight), the QP's data
  * counters, the TLP's base */
@@ -10474,11 +10563,10 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
                                                                            clock */
     if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
-        unsigned i;
-        for (i = 0; i < cf->num_ports && !(c->n_act[i] | c->n_skip[i]); i++) {
-        }
-        if (i == cf->num_ports) return 0; /* none: the general code arms the no-path timer */
-        slot = (uint16_t)mrc__ev_pick(c, -1);
+        int rs = mrc__ev_pick(c, -1); /* -1: none, its planes' turn back where it was (a full round of plane_rr), and
+                                         the general code arms the no-path timer */
+        if (rs < 0) return 0;
+        slot = (uint16_t)rs;
     } else { /* mrc__ev_pick(c, -1), which takes this plane's oldest recycled EV (P23 EV recycling) or its next EV */
         int rs;
         c->plane_rr = (uint8_t)(p + 1u == cf->num_ports ? 0u : p + 1u);

@@ -167,6 +167,24 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_fulfil(mrc__ccx *x, mrc_time no
     x->received = 0;
     mrc__cc_clamp(x);
 }
+/* mrc__nscc_ack's rare branches (MRC__SIZE_COLD): the decrease of an ECN-marked SACK over target, the increase
+ * credit (fair or proportional increase: not while the window is at its bound or in fast increase), and the P24
+ * sub-packet window's bound */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_md(mrc_conn *c, mrc__ccx *x, mrc_time now) {
+    uint32_t avg = mrc__avg_delay(x);
+    x->fast = 0;
+    x->fi_count = 0;
+    if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
+        mrc__nscc_md_slow(x, avg, now);
+        c->st.cc_md++;
+    }
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_inc(mrc__ccx *x, uint64_t per, uint64_t newly) {
+    mrc__inc_add(&x->inc, per, newly);
+}
+MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_subpkt_cap(mrc__ccx *x, uint64_t w0) {
+    if (x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
+}
 /* The per-SACK update, inline (cc.h: MRC__NSCC_ACK_INLINE): mrc__cc_table's row calls it, and so does the SACK fast
  * path (mrc__req_sack_fast) */
 MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
@@ -205,21 +223,15 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
             per = ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16;
         }
     } else if (delay >= x->p.target) { /* multiplicative decrease, at most once per base RTT */
-        uint32_t avg = mrc__avg_delay(x);
-        x->fast = 0;
-        x->fi_count = 0;
-        if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
-            mrc__nscc_md_slow(x, avg, now);
-            c->st.cc_md++;
-        }
+        mrc__nscc_md(c, x, now);
     } /* ECN below target: the EV is avoided (SKIP), the window stays */
-    if (per != UINT64_MAX) mrc__inc_add(&x->inc, per, newly); /* one copy of it for both increases */
+    if (per != UINT64_MAX) mrc__nscc_inc(x, per, newly); /* one copy of it for both increases */
     mrc__cc_clamp(x);
     if (x->received > x->p.adjust_bytes || now - x->last_adjust > x->p.adjust_period) mrc__nscc_fulfil(x, now);
     /* P24 sub-packet windows: below one packet an acknowledgement covers more than the window, and the increases,
      * scaled for a window acknowledged per RTT, would jump to maxwnd at once: the window at most doubles per
      * acknowledgement there */
-    if (MRC__UNLIKELY(w0 < x->p.min_cwnd) && x->cwnd > 2u * w0 && x->p.subpkt) x->cwnd = 2u * w0;
+    if (MRC__UNLIKELY(w0 < x->p.min_cwnd)) mrc__nscc_subpkt_cap(x, w0);
 }
 MRC__PRIVATE void mrc__nscc_on_ack(mrc_conn *c, mrc__ccx *x, const mrc__cc_sample *s, mrc_time now) {
     mrc__nscc_ack(c, x, s, now);

@@ -75,6 +75,15 @@
 #else
 #define MRC__SPEED_COLD MRC__COLD
 #endif
+/* a rare branch of a per-packet function (loss, holes, ECN, bursts, first-time and error cases), split off where the
+ * code's size is asked for (gcc -Os: the per-packet code a firmware keeps in TCM or its instruction cache is then what
+ * the common case runs, make firmware-size; the rare branch pays a call), in line where speed is (the -O2 code as
+ * before) */
+#ifdef __OPTIMIZE_SIZE__
+#define MRC__SIZE_COLD MRC__COLD
+#else
+#define MRC__SIZE_COLD MRC__ALWAYS_INLINE
+#endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
  * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */

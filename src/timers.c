@@ -232,6 +232,12 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
     d = MRC__MIN(MRC__MIN(c->rto_deadline, c->tlp_deadline), c->reo_deadline);
     if (d < c->deadline || !c->t_armed) mrc__timer_update(c);
 }
+/* mrc__req_timers_tx's arming branch (MRC__SIZE_COLD: a stream of packets keeps its RTO and TLP armed) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__req_timers_tx_arm(mrc_conn *c, mrc_time now) {
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
+    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* that arming branch: no probe is due */
+    c->tlp_ahead = 0; /* as there: tlp_base is now */
+}
 /* After the transmit fast path's new PSN (no probe due): mrc__req_timers_x(c, MRC__TM_TX) - nothing where the RTO
  * and the TLP armed stay (mrc__req_tlp_keeps: nothing moves, the key stays); else mrc__req_emit_data's start of the RTO
  * (rto_start is now unless the RTO is armed) and the arming branch in line (a QP with one packet in flight at a time
@@ -239,8 +245,6 @@ MRC__PRIVATE MRC__INLINE void mrc__req_timers_arm(mrc_conn *c, uint32_t retries,
 MRC__PRIVATE MRC__INLINE void mrc__req_timers_tx(mrc_conn *c, mrc_time now) {
     /* mrc__req_tlp_keeps less its probe test: no probe is due */
     if (c->rto_deadline != MRC_TIME_NEVER && c->tlp_deadline != MRC_TIME_NEVER && !c->tlp_ahead) return;
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    mrc__req_timers_arm(c, c->retries, c->tlp_count, c->rto_start, now); /* that arming branch: no probe is due */
-    c->tlp_ahead = 0; /* as there: tlp_base is now */
+    mrc__req_timers_tx_arm(c, now);
 }
 #endif
