@@ -4179,8 +4179,12 @@ MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
 /* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
  * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;
  * pace_next stays 0 without sub-packet windows) */
+/* its pacing part, for a full window (out of line at -Os: two fast-path copies) */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__cc_paced(const mrc__ccx *x, mrc_time now) {
+    return x->inflight == 0 && now >= x->pace_next;
+}
 MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
-    return !x || x->inflight + nominal <= x->cwnd || (x->inflight == 0 && now >= x->pace_next);
+    return !x || x->inflight + nominal <= x->cwnd || mrc__cc_paced(x, now);
 }
 MRC__PRIVATE bool mrc__cc_can_send(const mrc_conn *c, uint32_t nominal) {
     return mrc__cc_fits(mrc__conn_ccx(c), nominal, c->ep->now);
@@ -9616,6 +9620,11 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, 
     }
     return progress;
 }
+/* the SACK fast path's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
+    mrc__count_rare(&c->st.cc_rcvd_capped);
+    return (c->last_rcvd + avail) & 0xFFFFFFu;
+}
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
  * (not stale), naming a fresh PSN of the window not named before, no probe answer - is recognised straight from
@@ -9760,10 +9769,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         mrc__cc_sample cs;
         uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
-        if (rd < 0x800000u && rd > avail) {
-            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            mrc__count_rare(&c->st.cc_rcvd_capped);
-        }
+        if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* avail < rd < 2^23 */
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
         c->st.cc_rcvd_bytes += cs.newly;
@@ -9832,6 +9838,10 @@ MRC__PRIVATE MRC__SIZE_COLD int mrc__rsp_fast_place(mrc_endpoint *ep, mrc_conn *
     mrc__timer_update(c);
     MRC__CHECK_ALL(ep);
     return rc;
+}
+/* the coalesced SACK's deadline, once per coalesced SACK (MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD mrc_time mrc__rsp_fast_sack_dl(mrc_time now, mrc_time dt) {
+    return mrc__deadline_add(now, dt);
 }
 MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_hole(mrc_conn *c, uint32_t psn, bool last) {
     mrc__bit_set(c->rbits, MRC__RSP_BITS, psn);
@@ -9985,7 +9995,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
-        c->sack_deadline = mrc__deadline_add(now, cf->ack.sack_delay_ns);
+        c->sack_deadline = mrc__rsp_fast_sack_dl(now, cf->ack.sack_delay_ns);
     }
     if (cf->ack.tack_every) mrc__rsp_fast_tack(c, ri, cf->ack.tack_every);
     if (ep->in_burst) { /* P37 bursts: what follows, once per QP at the burst's end */
@@ -9995,8 +10005,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
         if (!req_idle) {
             mrc__sched_tx(c);
         } else if (!c->in_ctq && c->ctlq_head != c->ctlq_tail) {
-            c->in_ctq = 1;
-            mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+            mrc__sched_ctl(c); /* its push (its test again) */
         }
         /* mrc__timer_update: the QP's heap key is the minimum of its timers when a call starts; with the requester
          * half idle the only timer this can move is sack_deadline */
@@ -10345,8 +10354,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     if (!req_idle) { /* mrc__sched_tx: round-robin, to the tail if it has more */
         mrc__sched_tx(c);
     } else if (c->ctlq_head != c->ctlq_tail) {
-        c->in_ctq = 1;
-        mrc__ring_push(ep->ctq, &ep->ctq_head, &ep->ctq_len, c->slot);
+        mrc__sched_ctl(c); /* (in_ctq is 0: the pop cleared it) its push, its test again */
     }
     ep->st.tx_pkts++;
     ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
@@ -10440,6 +10448,18 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
 
 /* ---- transmit: the fast path of new data, the general path, the entry --------------------------------------- */
 #if MRC_FAST_PATH
+/* the fast paths' EV without a recycled one: plane p's next in its rotation, a new round when it is through (as
+ * mrc__ev_pick; MRC__SIZE_COLD: with EV recycling the common case takes a recycled EV) */
+MRC__PRIVATE MRC__SIZE_COLD uint16_t mrc__fast_ev_next(mrc_conn *c, unsigned p) {
+    if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
+    return mrc__evr_at(c, p, c->act_pos[p]++);
+}
+/* the fast paths' data packet's A bit with ack.request_every (every n-th packet; MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_areq(mrc_conn *c, uint32_t n) {
+    if (++c->pkts_since_areq < n) return 0;
+    c->pkts_since_areq = 0;
+    return 1;
+}
 /* the fast paths' data packet's SE bit of a solicited immediate (byte 1, at its run-time bit; MRC__SIZE_COLD) */
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__fast_se(const mrc_config *cf, const mrc__wr *wr) {
     return (wr->flags & MRC_WR_SOLICITED) ? 1u << (13u - mrc__m_bit(&cf->wire) + 16u) : 0u;
@@ -10452,18 +10472,18 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
                                                             uint32_t sh, uint32_t psn, uint32_t pad, bool last,
                                                             bool imm, uint32_t rtx, mrc_time now) {
     const mrc_config *cf = &ep->cfg;
+#ifdef __OPTIMIZE_SIZE__
+    /* FIRST, MIDDLE, LAST(_IMM), ONLY(_IMM): WRITE_FIRST plus 0, 1, 2(+imm), 4(+imm) - a nibble of 0x4201 picked by
+     * last and k == 0, without branches (imm only when last; Cortex-M4 -Os: 80 B less than the branches below) */
+    const uint32_t opcode = MRC_OP_WRITE_FIRST + (uint32_t)imm +
+                            ((0x4201u >> (((last ? 2u : 0u) + (k == 0 ? 1u : 0u)) * 4u)) & 0xFu);
+#else /* the branches: x86-64 -O2 keeps each opcode's constants */
     const uint32_t opcode = !last  ? (k == 0 ? MRC_OP_WRITE_FIRST : MRC_OP_WRITE_MIDDLE)
                             : k == 0 ? (imm ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY)
                                      : (imm ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_LAST);
-    uint32_t a = last;
+#endif
+    const uint32_t a = cf->ack.request_every ? mrc__fast_areq(c, cf->ack.request_every) : (uint32_t)last;
     uint8_t *q;
-    if (cf->ack.request_every) {
-        a = 0;
-        if (++c->pkts_since_areq >= cf->ack.request_every) {
-            a = 1;
-            c->pkts_since_areq = 0;
-        }
-    }
     mrc__st4(buf, MRC__FW(0, 4, MRC__BTH_OPCODE, opcode) | (imm ? mrc__fast_se(cf, wr) : 0u) |
                       MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0); /* se: byte 1, at its run-time bit; TVER and
                                                                         * PKEY from the QP's template */
@@ -10478,7 +10498,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__fast_data_hdrs(mrc_endpoint *ep, m
                         MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
         q += MRC_TSETH_LEN;
     }
-    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + (k << sh)); /* 32-bit: see mrc__req_tx_fast */
     MRC__FPUT(q, MRC__RETH_RKEY, wr->rkey);
     MRC__FPUT(q, MRC__RETH_DMA_LEN, wr->len);
     if (imm) MRC__FPUT(q + MRC_RETH_LEN, MRC__IMMDT_IMM, wr->imm);
@@ -10506,7 +10526,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_ti(const mrc_conn *c, mrc_tx
     ti->qpn = c->qpn;
     ti->hdr_len = hl;
     ti->payload_len = plen;
-    ti->payload = plen ? wr->buf + ((uint64_t)k << sh) : (const uint8_t *)0;
+    ti->payload = plen ? wr->buf + (k << sh) : (const uint8_t *)0;
     if (flags & MRC_TX_COPY) mrc__fast_data_copy(ti, buf + hl, plen, pad);
 }
 /* ... and what sending it counts: mrc__cc_on_send (the QP's and the congestion context's flight), the QP's data
@@ -10549,11 +10569,12 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     bk = mrc__blk(c, psn);
     if (!bk && !(ep->pool_nfree | ep->pool_nret)) return 0;
     /* mrc__wr_npkts and mrc__pkt_len without the division: k is below the packet count, so packet k is the last
-     * when the next one would start at or past len, and then holds the rest of len (0 for an empty message) */
-    last = wr->len <= ((uint64_t)(k + 1u) << sh);
-    more = wr->len > ((uint64_t)(k + 2u) << sh); /* k + 2 < mrc__wr_npkts: the next packet is a middle one too */
+     * when the next one would start at or past len, and then holds the rest of len (0 for an empty message)
+     * (32-bit: len <= MRC_MAX_MSG_LEN = 2^31 and k < mrc__wr_npkts, so (k + 2) << sh < 2^31 + 2 * 4096) */
+    last = wr->len <= ((k + 1u) << sh);
+    more = wr->len > ((k + 2u) << sh); /* k + 2 < mrc__wr_npkts: the next packet is a middle one too */
     imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    plen = last ? wr->len - (uint32_t)((uint64_t)k << sh) : 1u << sh;
+    plen = last ? wr->len - (k << sh) : 1u << sh;
     pad = (4u - (plen & 3u)) & 3u;
     hl = mrc__data_hdr_len(c, imm);
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
@@ -10573,8 +10594,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
             slot = (uint16_t)rs;
         } else {
-            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+            slot = mrc__fast_ev_next(c, p);
         }
     }
 
@@ -10803,8 +10823,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         if (c->rc_n[p] && (rs = mrc__ev_rc_pop(c, p, -1)) >= 0) {
             slot = (uint16_t)rs;
         } else {
-            if (c->act_pos[p] >= c->n_act[p]) mrc__ev_new_round(c, p);
-            slot = mrc__evr_at(c, p, c->act_pos[p]++);
+            slot = mrc__fast_ev_next(c, p);
         }
         p = p + 1u == np ? 0u : p + 1u;
         if (areq && ++pa >= areq) {
@@ -10981,10 +11000,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     wr = &c->sq[r->wr];
     wr_idx = mrc__wr_index(c, r->wr);
     k = (psn - wr->first_psn) & MRC_PSN_MASK;
-    /* mrc__req_emit_data's packet k: the last when the next would start at or past len */
-    last = wr->len <= ((uint64_t)(k + 1u) << sh);
+    /* mrc__req_emit_data's packet k: the last when the next would start at or past len (32-bit: as mrc__req_tx_fast) */
+    last = wr->len <= ((k + 1u) << sh);
     imm = last && wr->opcode == MRC_WR_WRITE_IMM;
-    plen = last ? wr->len - (uint32_t)((uint64_t)k << sh) : 1u << sh;
+    plen = last ? wr->len - (k << sh) : 1u << sh;
     pad = (4u - (plen & 3u)) & 3u;
     hl = mrc__data_hdr_len(c, imm);
     nominal = hl + plen + pad + 4u + MRC_NOMINAL_HDR; /* mrc__nominal */
@@ -11058,9 +11077,8 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__tx_counted(mrc_endpoint *ep, uint32_t 
     ep->st.tx_bytes += n;
 }
 /* an endpoint operation (P19; few, urgent: before the QPs); 0: none it could send */
-MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti,
-                                          mrc_time now) {
-    int n = mrc__ep_emit(ep, buf, cap, ti, now);
+MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
+    int n = mrc__ep_emit(ep, buf, cap, ti, ep->now); /* (mrc__poll_tx's now) */
     if (n > 0) mrc__tx_counted(ep, (uint32_t)n);
     return n;
 }
@@ -11075,10 +11093,9 @@ MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, 
 }
 /* QP c's requester packet by the general code (c was taken off the transmit round-robin, from the head of the
  * queue); 0: nothing it can send now (queued again when that changes), < 0: nothing consumed, c back at the head */
-MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                         mrc_time now) {
+MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
-    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, now) : 0;
+    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, ep->now) : 0; /* (mrc__poll_tx's now) */
     if (n == 0) {
         int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
         if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);
@@ -11103,10 +11120,9 @@ MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, 
 }
 /* mrc_endpoint_poll_tx past its argument checks and the clock, when something is queued (out of line: the call with
  * nothing to send stays a few instructions, without this one's register saves) */
-MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti,
-                                           mrc_time now) {
+MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     if (ep->epq_len) { /* endpoint operations first: they are few and urgent */
-        int n = mrc__poll_epop(ep, buf, cap, ti, now);
+        int n = mrc__poll_epop(ep, buf, cap, ti);
         if (n > 0) return n;
     }
     while (ep->ctq_len) { /* control packets: SACKs, NACKs, transport ACKs */
@@ -11132,17 +11148,18 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         ep->txq_len--;
         c->in_txq = 0;
 #if MRC_FAST_PATH
-        n = mrc__req_tx_fast(c, buf, cap, flags, ti, now); /* 0: not its common case; else c is requeued too */
+        n = mrc__req_tx_fast(c, buf, cap, flags, ti, ep->now); /* (its callers' mrc__clock) 0: not its common case;
+                                                                  else c is requeued too */
 #if MRC__TX_RUN
-        if (n == 0 && c->rtxq.n) n = mrc__req_rtx_fast(c, buf, cap, flags, ti, now); /* a retransmission */
+        if (n == 0 && c->rtxq.n) n = mrc__req_rtx_fast(c, buf, cap, flags, ti, ep->now); /* a retransmission */
 #endif
         if (n > 0) {
             ep->st.tx_pkts++;
-            ep->st.tx_bytes += (uint64_t)ti->hdr_len + ti->payload_len + ti->pad;
+            ep->st.tx_bytes += ti->hdr_len + ti->payload_len + ti->pad; /* 32-bit: as mrc__tx_counted's */
             return n;
         }
 #endif
-        n = mrc__poll_req(c, buf, cap, flags, ti, now);
+        n = mrc__poll_req(c, buf, cap, flags, ti);
         if (n) return n;
     }
     return 0;
@@ -11153,7 +11170,7 @@ MRC_API int mrc_endpoint_poll_tx(mrc_endpoint *ep, uint8_t *buf, size_t cap, uns
     if (cap < MRC_HDR_MAX) return MRC_ERR_NOBUF;
     now = mrc__clock(ep, now);
     if (!(ep->epq_len | ep->ctq_len | ep->txq_len)) return 0; /* nothing queued at all */
-    return mrc__poll_tx(ep, buf, cap, flags, ti, now);
+    return mrc__poll_tx(ep, buf, cap, flags, ti);
 }
 
 /* P37 bursts: up to n packets, each as mrc_endpoint_poll_tx would return it; stops at the first entry that gets none
@@ -11176,7 +11193,7 @@ MRC_API int mrc_endpoint_poll_tx_burst(mrc_endpoint *ep, mrc_txpkt *pkts, unsign
         t->len = !t->buf                                            ? MRC_ERR_INVAL
                  : t->cap < MRC_HDR_MAX                             ? MRC_ERR_NOBUF
                  : !(ep->epq_len | ep->ctq_len | ep->txq_len) ? 0
-                                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti, now);
+                                                                : mrc__poll_tx(ep, t->buf, t->cap, flags, &t->ti);
         if (t->len <= 0) break;
     }
     return (int)i;
