@@ -37,13 +37,13 @@ MRC__PRIVATE void mrc__ring_remove(uint16_t *ring, uint32_t *head, uint32_t *len
 MRC__PRIVATE MRC__INLINE mrc__ccx *mrc__conn_ccx(const mrc_conn *c) {
     return c->ccxp;
 }
-/* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
- * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;
- * pace_next stays 0 without sub-packet windows) */
-/* its pacing part, for a full window (out of line at -Os: two fast-path copies) */
+/* mrc__cc_fits' pacing part, for a full window (out of line at -Os: two fast-path copies) */
 MRC__PRIVATE MRC__SIZE_COLD bool mrc__cc_paced(const mrc__ccx *x, mrc_time now) {
     return x->inflight == 0 && now >= x->pace_next;
 }
+/* a packet of that nominal size fits context x's window (always, with none); with nothing in flight one packet
+ * always goes, unless the window is below one packet and the pacing clock says not yet (P24 sub-packet windows;
+ * pace_next stays 0 without sub-packet windows) */
 MRC__PRIVATE MRC__INLINE bool mrc__cc_fits(const mrc__ccx *x, uint32_t nominal, mrc_time now) {
     return !x || x->inflight + nominal <= x->cwnd || mrc__cc_paced(x, now);
 }
