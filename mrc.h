@@ -3099,6 +3099,7 @@ typedef struct mrc__range {
     {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
      (uint8_t)(c), (uint8_t)(b)}
 #define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
+#define MRC__NRANGES(t) (unsigned)(sizeof(t) / sizeof(t)[0]) /* a table's entries */
 MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
 /* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
  * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
@@ -3393,6 +3394,7 @@ MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
 #define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
+/* mrc_endpoint_init's checks before the DSCP and source-port checks (in code), then those after them */
 static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
     MRC__CFGR(qpn_base, 0x80, MRC_EPOP_QPN + 1u, MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS, MRC_DETAIL_CFG_QPN_BASE),
@@ -3400,8 +3402,8 @@ static const mrc__range mrc__cfg_ranges[] = {
     MRC__RSET(mrc_config, wire.eeth_op_shift, 1u << 2 | 1u << 4, 0, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.ts_shift, 0, 0, 20, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.tver, 0, 0, 15, MRC_DETAIL_CFG_WIRE),
-    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE),
-    /* MRC__CFG_WIRE_END: dscp and the source ports in code between */
+    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE)};
+static const mrc__range mrc__cfg_ranges2[] = {
     MRC__CFGR(auto_ev.per_port, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_EVS_PER_PORT),
     MRC__CFGR(ev.backup_pct, 0, 0, 90, MRC_DETAIL_CFG_BACKUP_PCT),
     MRC__CFGR(ev.recycle, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY), /* their OR at most ALL (scope_all) */
@@ -3415,7 +3417,6 @@ static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(ack.sack_every, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_SACK_EVERY),
     MRC__CFGR(ev_max_width, 0x80, 16, 8u * MRC_EV_BYTES, MRC_DETAIL_CFG_EV_MAX_WIDTH),
     MRC__CFGR(pool_blocks, 0, 0, MRC_POOL_BLOCKS, MRC_DETAIL_CFG_POOL_BLOCKS)};
-enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
 MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
 MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
 MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
@@ -3450,13 +3451,12 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         mrc_config_default(&d);
         cfg = &d;
     }
-    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__CFG_WIRE_END, 0)) != MRC_OK) return rc;
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__NRANGES(mrc__cfg_ranges), 0)) != MRC_OK) return rc;
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
-    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges + MRC__CFG_WIRE_END, MRC__NCFG - MRC__CFG_WIRE_END, 0)) != MRC_OK)
-        return rc;
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges2, MRC__NRANGES(mrc__cfg_ranges2), 0)) != MRC_OK) return rc;
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;
@@ -5080,7 +5080,8 @@ MRC__PRIVATE MRC__NOINLINE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(port
 }
 
 /* A rare event counted (out of line: each 64-bit increment written out cost Cortex-M4 about six bytes more than a
- * call): EV policy verdicts, rebuilds, endpoint operations - never per data packet */
+ * call): EV policy verdicts, rebuilds, endpoint operations, and under gcc -Os the rare cases MRC__RARE_INC counts
+ * (qp.h: a loss, a stale or marked packet) - never a data packet's common case */
 MRC__PRIVATE MRC__NOINLINE void mrc__ev_count(uint64_t *n) { ++*n; }
 
 /* ---- controller events -------------------------------------------------------------------------------------- */
@@ -6663,7 +6664,7 @@ MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, con
 MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c);
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c);
 MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c);
-MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti); /* bytes, or 0 */
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti); /* bytes, or 0 (buf: MRC_HDR_MAX) */
 
 /* ---- receiving ------------------------------------------------------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);
@@ -7069,7 +7070,7 @@ MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
 MRC__STATIC_ASSERT(MRC__FW(8, 4, MRC__NETH_SPDCID, 0xFFFFu) == MRC__FW(8, 4, MRC__SETH_SPDCID, 0xFFFFu) &&
                        MRC__FW(8, 4, MRC__NETH_DPDCID, 0xFFFFu) == MRC__FW(8, 4, MRC__SETH_DPDCID, 0xFFFFu),
                    neth_dcids);
-MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     uint8_t port = e->port;
@@ -7089,7 +7090,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     /* the headers stored straight at their fixed offsets, as mrc_bth_encode and the SETH, CC_STATE, NETH and AETH
      * encoders would store them (buf holds MRC_HDR_MAX; every value fits its field): BTH word 0 from the QP's template,
      * BTH word 1 (DEST_QP) and SETH/NETH word 2 (SPDCID, DPDCID) from the SACK fast path's */
-    (void)cap;
     h = buf + MRC_BTH_LEN;
     if (e->kind == MRC__CTL_SACK) {
         int32_t off = mrc_psn_diff(e->psn, c->cack);
@@ -7383,9 +7383,10 @@ MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, in
         mrc__ev_on_loss(c, (int)r->ev, false, sent);
     }
 }
-MRC__STATIC_ASSERT(offsetof(mrc_conn_stats, rtx_sack_hole) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_SACK &&
-                       offsetof(mrc_conn_stats, rtx_rto) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_RTO &&
-                       offsetof(mrc_conn_stats, rtx_probe_loss) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_PROBE,
+#define MRC__RTX_AT(m, why) (offsetof(mrc_conn_stats, m) == offsetof(mrc_conn_stats, rtx_nack) + 8u * (why))
+MRC__STATIC_ASSERT(MRC__RTX_AT(rtx_sack_hole, MRC__LOSS_SACK) && MRC__RTX_AT(rtx_rto, MRC__LOSS_RTO) &&
+                       MRC__RTX_AT(rtx_probe_loss, MRC__LOSS_PROBE) && MRC__LOSS_NACK > MRC__LOSS_PROBE &&
+                       MRC__LOSS_TRIM > MRC__LOSS_PROBE && MRC__LOSS_TRIM_LH > MRC__LOSS_PROBE,
                    rtx_counters);
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
@@ -7394,7 +7395,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
-    else if (why == MRC__LOSS_TRIM_LH) MRC__RARE_INC(c->st.ev_trims);                /* the receiver's link: not the path */
+    else if (why == MRC__LOSS_TRIM_LH) MRC__RARE_INC(c->st.ev_trims);   /* the receiver's link: not the path */
     else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect
                                                                                            */
     /* rtx_sack_hole, rtx_rto, rtx_probe_loss by their index past rtx_nack (a NACK's, a trim's: rtx_nack) */
@@ -8404,8 +8405,8 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         q->deadline = MRC_TIME_NEVER;
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
-        if (q->tries >= ep->cfg.psu_retries) { /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
-            ep->st.ep_timeouts++;
+        if (q->tries >= ep->cfg.psu_retries) { /* given up: the peer's view is refreshed when it stops overlapping */
+            ep->st.ep_timeouts++;                   /* (7.8) */
             continue;
         }
         q->tries++;
@@ -8565,7 +8566,8 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
-    if ((rc = mrc__ranges(ep, a, mrc__fmt_ranges, 3, mask)) != MRC_OK) return rc; /* STATE, MODE, FIELDS' count */
+    /* STATE, MODE, FIELDS' count */
+    if ((rc = mrc__ranges(ep, a, mrc__fmt_ranges, MRC__NRANGES(mrc__fmt_ranges), mask)) != MRC_OK) return rc;
     to = mask & MRC_EV_FMT_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         for (i = 0; i < a->nfields; i++)
@@ -8710,7 +8712,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, 5, mask)) != MRC_OK) return rc; /* STATE ... FIELDS' count */
+    /* STATE, MODE, COUNT, EVENT_MASK, FIELDS' count */
+    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, MRC__NRANGES(mrc__prof_ranges), mask)) != MRC_OK) return rc;
     to = mask & MRC_EV_PROF_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     rc = mrc__prof_step(ep, cur, to, mask, need,
                         all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);
@@ -9257,8 +9260,6 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
 #else
 #define MRC__SACK_SPEED 1
 #endif
-/* a counter of a rare case on a per-packet path, one more (its 64-bit add, a call where the code's size is asked for) */
-MRC__PRIVATE MRC__SIZE_COLD void mrc__count_rare(uint64_t *n) { ++*n; }
 /* mrc__blk(c, psn), bk the block of ack_psn's 64 PSNs: no lookup for a PSN among them (speed only: +56 B) */
 MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c, uint32_t psn, uint32_t ack_psn,
                                                                const mrc__pblk *bk) {
@@ -9622,7 +9623,7 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, 
 }
 /* the SACK fast path's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
-    mrc__count_rare(&c->st.cc_rcvd_capped);
+    MRC__RARE_INC(c->st.cc_rcvd_capped);
     return (c->last_rcvd + avail) & 0xFFFFFFu;
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
@@ -9685,7 +9686,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     (void)ri;
     c->st.rx_sack++;
     m = MRC__FX(se, MRC__SETH_M);
-    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) mrc__count_rare(&c->st.ev_skip_req); /* either skip request */
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) MRC__RARE_INC(c->st.ev_skip_req); /* either skip */
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
@@ -9948,7 +9949,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
     if (!next) mrc__rsp_fast_hole(c, psn, last);
     c->st.rx_data++;
-    if (ce) mrc__count_rare(&c->st.rx_ce);
+    if (ce) MRC__RARE_INC(c->st.rx_ce);
     /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
      * size-optimized build keeps the function out of line) */
     if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
@@ -10338,7 +10339,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
                           MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
     c->pen_last = pen;
-    if (pen) mrc__count_rare(&c->st.tx_pen);
+    if (pen) MRC__RARE_INC(c->st.tx_pen);
     c->st.tx_sack++;
     mrc__ti_zero(ti);
     mrc__ev_txinfo(c, rs, ti);
@@ -11084,8 +11085,8 @@ MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t
 }
 /* QP c's control packet by the general code (c was taken off the control round-robin); 0: no port up (queued again
  * when a port comes up) */
-MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
-    int n = mrc__rsp_emit_ctl(c, buf, cap, ti);
+MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+    int n = mrc__rsp_emit_ctl(c, buf, ti);
     if (n == 0) return 0;
     mrc__sched_tx(c); /* round-robin: to the tail if it has more */
     mrc__tx_counted(c->ep, ti->hdr_len);
@@ -11137,7 +11138,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22 fast paths: did it all
                                                                                              */
 #endif
-        n = mrc__poll_ctl(c, buf, cap, ti);
+        n = mrc__poll_ctl(c, buf, ti);
         if (n) return n;
     }
     while (ep->txq_len) {

@@ -78,8 +78,6 @@ MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
 #else
 #define MRC__SACK_SPEED 1
 #endif
-/* a counter of a rare case on a per-packet path, one more (its 64-bit add, a call where the code's size is asked for) */
-MRC__PRIVATE MRC__SIZE_COLD void mrc__count_rare(uint64_t *n) { ++*n; }
 /* mrc__blk(c, psn), bk the block of ack_psn's 64 PSNs: no lookup for a PSN among them (speed only: +56 B) */
 MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c, uint32_t psn, uint32_t ack_psn,
                                                                const mrc__pblk *bk) {
@@ -443,7 +441,7 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, 
 }
 /* the SACK fast path's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
-    mrc__count_rare(&c->st.cc_rcvd_capped);
+    MRC__RARE_INC(c->st.cc_rcvd_capped);
     return (c->last_rcvd + avail) & 0xFFFFFFu;
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
@@ -506,7 +504,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     (void)ri;
     c->st.rx_sack++;
     m = MRC__FX(se, MRC__SETH_M);
-    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) mrc__count_rare(&c->st.ev_skip_req); /* either skip request */
+    if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) MRC__RARE_INC(c->st.ev_skip_req); /* either skip */
     progress = cack != MRC__PSN_DEC(old_base);
     if (progress) { /* the cumulative part: mrc__req_ack_one of each PSN, O(1) each as there */
         if (cack == old_base && ack_psn == cack && mrc__sack_one_head(c, cack, r)) { /* the one-PSN common case */
@@ -769,7 +767,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
     if (!next) mrc__rsp_fast_hole(c, psn, last);
     c->st.rx_data++;
-    if (ce) mrc__count_rare(&c->st.rx_ce);
+    if (ce) MRC__RARE_INC(c->st.rx_ce);
     /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
      * size-optimized build keeps the function out of line) */
     if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
@@ -1159,7 +1157,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__CCS_R_C, !pen && c->pen_last) | MRC__FW(4, 4, MRC__CCS_PEN, pen) |
                           MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
     c->pen_last = pen;
-    if (pen) mrc__count_rare(&c->st.tx_pen);
+    if (pen) MRC__RARE_INC(c->st.tx_pen);
     c->st.tx_sack++;
     mrc__ti_zero(ti);
     mrc__ev_txinfo(c, rs, ti);
@@ -1905,8 +1903,8 @@ MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t
 }
 /* QP c's control packet by the general code (c was taken off the control round-robin); 0: no port up (queued again
  * when a port comes up) */
-MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
-    int n = mrc__rsp_emit_ctl(c, buf, cap, ti);
+MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
+    int n = mrc__rsp_emit_ctl(c, buf, ti);
     if (n == 0) return 0;
     mrc__sched_tx(c); /* round-robin: to the tail if it has more */
     mrc__tx_counted(c->ep, ti->hdr_len);
@@ -1958,7 +1956,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         if (!ep->cfg.fast_path_off && (n = mrc__rsp_fast_sack(c, buf, ti)) > 0) return n; /* P22 fast paths: did it all
                                                                                              */
 #endif
-        n = mrc__poll_ctl(c, buf, cap, ti);
+        n = mrc__poll_ctl(c, buf, ti);
         if (n) return n;
     }
     while (ep->txq_len) {

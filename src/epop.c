@@ -326,8 +326,8 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         q->deadline = MRC_TIME_NEVER;
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
-        if (q->tries >= ep->cfg.psu_retries) { /* given up; the peer's view is refreshed when it stops overlapping (7.8) */
-            ep->st.ep_timeouts++;
+        if (q->tries >= ep->cfg.psu_retries) { /* given up: the peer's view is refreshed when it stops overlapping */
+            ep->st.ep_timeouts++;                   /* (7.8) */
             continue;
         }
         q->tries++;
@@ -487,7 +487,8 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
-    if ((rc = mrc__ranges(ep, a, mrc__fmt_ranges, 3, mask)) != MRC_OK) return rc; /* STATE, MODE, FIELDS' count */
+    /* STATE, MODE, FIELDS' count */
+    if ((rc = mrc__ranges(ep, a, mrc__fmt_ranges, MRC__NRANGES(mrc__fmt_ranges), mask)) != MRC_OK) return rc;
     to = mask & MRC_EV_FMT_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
         for (i = 0; i < a->nfields; i++)
@@ -632,7 +633,8 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
-    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, 5, mask)) != MRC_OK) return rc; /* STATE ... FIELDS' count */
+    /* STATE, MODE, COUNT, EVENT_MASK, FIELDS' count */
+    if ((rc = mrc__ranges(ep, a, mrc__prof_ranges, MRC__NRANGES(mrc__prof_ranges), mask)) != MRC_OK) return rc;
     to = mask & MRC_EV_PROF_ATTR_STATE ? a->state : cur; /* a state past ONLINE only from the call */
     rc = mrc__prof_step(ep, cur, to, mask, need,
                         all & ~(uint32_t)(MRC_EV_PROF_ATTR_STATE | MRC_EV_PROF_ATTR_EVENT_MASK), pf && pf->refs);

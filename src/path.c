@@ -69,7 +69,8 @@ MRC__PRIVATE MRC__NOINLINE bool mrc__ev_can_carry(const mrc_conn *c) { /* O(port
 }
 
 /* A rare event counted (out of line: each 64-bit increment written out cost Cortex-M4 about six bytes more than a
- * call): EV policy verdicts, rebuilds, endpoint operations - never per data packet */
+ * call): EV policy verdicts, rebuilds, endpoint operations, and under gcc -Os the rare cases MRC__RARE_INC counts
+ * (qp.h: a loss, a stale or marked packet) - never a data packet's common case */
 MRC__PRIVATE MRC__NOINLINE void mrc__ev_count(uint64_t *n) { ++*n; }
 
 /* ---- controller events -------------------------------------------------------------------------------------- */

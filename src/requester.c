@@ -197,9 +197,10 @@ MRC__PRIVATE MRC__NOINLINE void mrc__req_suspect(mrc_conn *c, mrc__psnrec *r, in
         mrc__ev_on_loss(c, (int)r->ev, false, sent);
     }
 }
-MRC__STATIC_ASSERT(offsetof(mrc_conn_stats, rtx_sack_hole) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_SACK &&
-                       offsetof(mrc_conn_stats, rtx_rto) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_RTO &&
-                       offsetof(mrc_conn_stats, rtx_probe_loss) == offsetof(mrc_conn_stats, rtx_nack) + 8u * MRC__LOSS_PROBE,
+#define MRC__RTX_AT(m, why) (offsetof(mrc_conn_stats, m) == offsetof(mrc_conn_stats, rtx_nack) + 8u * (why))
+MRC__STATIC_ASSERT(MRC__RTX_AT(rtx_sack_hole, MRC__LOSS_SACK) && MRC__RTX_AT(rtx_rto, MRC__LOSS_RTO) &&
+                       MRC__RTX_AT(rtx_probe_loss, MRC__LOSS_PROBE) && MRC__LOSS_NACK > MRC__LOSS_PROBE &&
+                       MRC__LOSS_TRIM > MRC__LOSS_PROBE && MRC__LOSS_TRIM_LH > MRC__LOSS_PROBE,
                    rtx_counters);
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     mrc__psnrec *r = MRC__REC(c, psn);
@@ -208,7 +209,7 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     r->flags = (uint8_t)((r->flags & ~MRC__PR_INFLIGHT) | MRC__PR_LOST);
     mrc__cc_on_loss(c, mrc__rec_nominal(c, psn, r), why, c->ep->now);
     if (why == MRC__LOSS_TRIM) mrc__ev_on_trim(c, (int)r->ev);          /* fabric congestion on that path */
-    else if (why == MRC__LOSS_TRIM_LH) MRC__RARE_INC(c->st.ev_trims);                /* the receiver's link: not the path */
+    else if (why == MRC__LOSS_TRIM_LH) MRC__RARE_INC(c->st.ev_trims);   /* the receiver's link: not the path */
     else if (why != MRC__LOSS_NACK) mrc__req_suspect(c, r, why, MRC__REC_SENT(c, psn)); /* silent: the path is suspect
                                                                                            */
     /* rtx_sack_hole, rtx_rto, rtx_probe_loss by their index past rtx_nack (a NACK's, a trim's: rtx_nack) */

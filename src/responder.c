@@ -395,7 +395,7 @@ MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c) {
 MRC__STATIC_ASSERT(MRC__FW(8, 4, MRC__NETH_SPDCID, 0xFFFFu) == MRC__FW(8, 4, MRC__SETH_SPDCID, 0xFFFFu) &&
                        MRC__FW(8, 4, MRC__NETH_DPDCID, 0xFFFFu) == MRC__FW(8, 4, MRC__SETH_DPDCID, 0xFFFFu),
                    neth_dcids);
-MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     const mrc__ctl *e = &c->ctlq[c->ctlq_head & (MRC_CTLQ_LEN - 1u)];
     uint8_t port = e->port;
@@ -415,7 +415,6 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_tx
     /* the headers stored straight at their fixed offsets, as mrc_bth_encode and the SETH, CC_STATE, NETH and AETH
      * encoders would store them (buf holds MRC_HDR_MAX; every value fits its field): BTH word 0 from the QP's template,
      * BTH word 1 (DEST_QP) and SETH/NETH word 2 (SPDCID, DPDCID) from the SACK fast path's */
-    (void)cap;
     h = buf + MRC_BTH_LEN;
     if (e->kind == MRC__CTL_SACK) {
         int32_t off = mrc_psn_diff(e->psn, c->cack);

@@ -15,7 +15,7 @@ MRC__PRIVATE void mrc__rsp_aeth(mrc_conn *c, uint8_t syndrome, uint32_t msn, con
 MRC__PRIVATE void mrc__rsp_on_sack_timer(mrc_conn *c);
 MRC__PRIVATE uint8_t mrc__rsp_penalty(const mrc_conn *c);
 MRC__PRIVATE uint8_t mrc__rsp_mpr(const mrc_conn *c);
-MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, size_t cap, mrc_txinfo *ti); /* bytes, or 0 */
+MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti); /* bytes, or 0 (buf: MRC_HDR_MAX) */
 
 /* ---- receiving ------------------------------------------------------------------------------------------------ */
 MRC__PRIVATE MRC__INLINE bool mrc__rsp_got(const mrc_conn *c, uint32_t psn);

@@ -216,6 +216,7 @@ MRC__PRIVATE uint32_t mrc__all_ports(const mrc_endpoint *ep) {
     return ep->cfg.num_ports >= 32 ? 0xFFFFFFFFu : ((1u << ep->cfg.num_ports) - 1u);
 }
 #define MRC__CFGR(m, z, l, h, c) MRC__RNG(mrc_config, m, z, l, h, 0, c)
+/* mrc_endpoint_init's checks before the DSCP and source-port checks (in code), then those after them */
 static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(num_ports, 0, 1, MRC_MAX_PORTS, MRC_DETAIL_CFG_PORTS),
     MRC__CFGR(qpn_base, 0x80, MRC_EPOP_QPN + 1u, MRC_PSN_MASK - (uint32_t)MRC_MAX_CONNS, MRC_DETAIL_CFG_QPN_BASE),
@@ -223,8 +224,8 @@ static const mrc__range mrc__cfg_ranges[] = {
     MRC__RSET(mrc_config, wire.eeth_op_shift, 1u << 2 | 1u << 4, 0, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.ts_shift, 0, 0, 20, MRC_DETAIL_CFG_WIRE),
     MRC__CFGR(wire.tver, 0, 0, 15, MRC_DETAIL_CFG_WIRE),
-    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE),
-    /* MRC__CFG_WIRE_END: dscp and the source ports in code between */
+    MRC__CFGR(wire.sack_msb_first, 0, 0, 1, MRC_DETAIL_CFG_WIRE)};
+static const mrc__range mrc__cfg_ranges2[] = {
     MRC__CFGR(auto_ev.per_port, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_EVS_PER_PORT),
     MRC__CFGR(ev.backup_pct, 0, 0, 90, MRC_DETAIL_CFG_BACKUP_PCT),
     MRC__CFGR(ev.recycle, 0, 0, MRC_EV_SCOPE_ALL, MRC_DETAIL_CFG_EV_POLICY), /* their OR at most ALL (scope_all) */
@@ -238,7 +239,6 @@ static const mrc__range mrc__cfg_ranges[] = {
     MRC__CFGR(ack.sack_every, 0, 1, 0xFFFFu, MRC_DETAIL_CFG_SACK_EVERY),
     MRC__CFGR(ev_max_width, 0x80, 16, 8u * MRC_EV_BYTES, MRC_DETAIL_CFG_EV_MAX_WIDTH),
     MRC__CFGR(pool_blocks, 0, 0, MRC_POOL_BLOCKS, MRC_DETAIL_CFG_POOL_BLOCKS)};
-enum { MRC__CFG_WIRE_END = 7, MRC__NCFG = sizeof mrc__cfg_ranges / sizeof mrc__cfg_ranges[0] };
 MRC__STATIC_ASSERT((MRC_EV_SCOPE_ALL & (MRC_EV_SCOPE_ALL + 1)) == 0, scope_all); /* OR over it iff one over it */
 MRC__STATIC_ASSERT(((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) & ((MRC_EVS_GOOD | MRC_EVS_ASSUMED_BAD) + 1)) == 0, evs_bits);
 MRC__PRIVATE MRC__NOINLINE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n,
@@ -273,13 +273,12 @@ MRC_API int mrc_endpoint_init(mrc_endpoint *ep, const mrc_config *cfg, mrc_time 
         mrc_config_default(&d);
         cfg = &d;
     }
-    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__CFG_WIRE_END, 0)) != MRC_OK) return rc;
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges, MRC__NRANGES(mrc__cfg_ranges), 0)) != MRC_OK) return rc;
     for (i = 0; i < MRC_DSCP_CLASSES; i++)
         if (cfg->dscp[i] > 63) return mrc__fail_at(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_DSCP, 0, i);
     if (cfg->auto_ev.sport_min > cfg->auto_ev.sport_max)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_CFG_EV_SPORT, 0);
-    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges + MRC__CFG_WIRE_END, MRC__NCFG - MRC__CFG_WIRE_END, 0)) != MRC_OK)
-        return rc;
+    if ((rc = mrc__ranges(ep, cfg, mrc__cfg_ranges2, MRC__NRANGES(mrc__cfg_ranges2), 0)) != MRC_OK) return rc;
     /* everything but the pool, which is touched block by block as it is first used */
     MRC_MEMSET(ep, 0, (size_t)((const uint8_t *)ep->pool - (const uint8_t *)ep));
     ep->pool_cap = cfg->pool_blocks ? cfg->pool_blocks : (uint32_t)MRC_POOL_BLOCKS;

@@ -30,6 +30,7 @@ typedef struct mrc__range {
     {(uint32_t)(l), (uint32_t)(h) - (uint32_t)(l), (uint16_t)offsetof(T, m), (uint8_t)(sizeof(((T *)0)->m) | (z)),     \
      (uint8_t)(c), (uint8_t)(b)}
 #define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
+#define MRC__NRANGES(t) (unsigned)(sizeof(t) / sizeof(t)[0]) /* a table's entries */
 MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
 /* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
  * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
