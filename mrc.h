@@ -9517,8 +9517,8 @@ MRC__PRIVATE void mrc__burst_defer(mrc_endpoint *ep, mrc_conn *c) {
 /* mrc_endpoint_recv past its argument checks, the clock, the receive counters, the ICRC flag and the fast paths:
  * the decode, then the endpoint operation or the QP's handler (out of line, with its mrc_pkt: the entry keeps no
  * frame, and the fast paths hand it what is not their case with a tail call) */
-MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
-                                         mrc_time now) {
+MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri) {
+    const mrc_time now = ep->now;
     mrc_pkt k;
     mrc_conn *c;
     int rc = MRC__PKT_DECODE(pkt, len, &ep->cfg.wire, &k, false); /* only the headers the opcode has are read */
@@ -9648,15 +9648,15 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     bool progress;
     mrc_time r_sent, acked_sent, rtt = 0;
     /* the packet: what mrc__pkt_decode_fast and mrc__pkt_finish accept as a SACK, m 0, no probe answer */
-    if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri, now);
+    if (len < off || ep->cfg.wire.sack_msb_first) return mrc__recv(ep, p, len, ri);
     if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) /* pad > the rest, or a 33-bit payload */
-        return mrc__recv(ep, p, len, ri, now);
-    if (MRC__FX(se, MRC__SETH_PR)) return mrc__recv(ep, p, len, ri, now);
+        return mrc__recv(ep, p, len, ri);
+    if (MRC__FX(se, MRC__SETH_PR)) return mrc__recv(ep, p, len, ri);
     /* the QP: in RTS; cack names the packet */
     c = MRC__FX(p, MRC__BTH_DEST_QP) == MRC_EPOP_QPN ? (mrc_conn *)0
                                                      : mrc__conn_lookup(ep, MRC__FX(p, MRC__BTH_DEST_QP));
     if (!c || ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) || c->state != MRC_QPS_RTS)
-        return mrc__recv(ep, p, len, ri, now);
+        return mrc__recv(ep, p, len, ri);
     cack = MRC__FX(se, MRC__SETH_CACK);
     nxt = c->snd_nxt;
     old_base = c->win_base;
@@ -9667,19 +9667,19 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     ack_psn = mrc_psn_add(cack, mrc__s16((uint16_t)MRC__FX(se, MRC__SETH_ACK_OFF)));
     if (cack != MRC__FX(p, MRC__BTH_PSN) || w > MRC_MAX_INFLIGHT || ((ack_psn - old_base) & MRC_PSN_MASK) >= w ||
         (((cack - old_base) & MRC_PSN_MASK) >= w && cack != MRC__PSN_DEC(old_base)))
-        return mrc__recv(ep, p, len, ri, now);
+        return mrc__recv(ep, p, len, ri);
     /* the named PSN: a record (a live block: have_rec), not acknowledged yet (fresh); a first transmission not named
      * before (a retransmitted PSN is named once per copy that arrives: its verdict needs both) */
     bk = mrc__blk(c, ack_psn);
     if (!bk || (ack_psn & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(bk) || ((bk->acked >> (ack_psn & 63u)) & 1u))
-        return mrc__recv(ep, p, len, ri, now);
+        return mrc__recv(ep, p, len, ri);
     r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
     if (MRC__UNLIKELY(r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) &&
         ((r->flags & (MRC__PR_RTX | MRC__PR_NAMED)) != MRC__PR_RTX || !ep->cfg.tseth)) /* P38 quiet SACKs there */
-        return mrc__recv(ep, p, len, ri, now);
+        return mrc__recv(ep, p, len, ri);
     /* P38 SACKs validated whole: a bitmap naming a PSN never sent is the general path's to drop */
     bm = MRC__FX(se, MRC__SETH_BITMAP);
-    if (bm && mrc__sack_fast_unsent(se, cack, nxt, bm, &base, &hi)) return mrc__recv(ep, p, len, ri, now);
+    if (bm && mrc__sack_fast_unsent(se, cack, nxt, bm, &base, &hi)) return mrc__recv(ep, p, len, ri);
 
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
@@ -9840,6 +9840,11 @@ MRC__PRIVATE MRC__SIZE_COLD int mrc__rsp_fast_place(mrc_endpoint *ep, mrc_conn *
     MRC__CHECK_ALL(ep);
     return rc;
 }
+/* mrc__rsp_sack of the packet just taken (the pend_ fields hold its PSN, EV, port and timestamp), into a queue that
+ * holds something (MRC__SIZE_COLD: its seven arguments are set up here, not in the fast path) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_sackq(mrc_conn *c, bool ce) {
+    mrc__rsp_sack(c, c->pend_psn, c->pend_ev, c->pend_port, c->pend_ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
+}
 /* the coalesced SACK's deadline, once per coalesced SACK (MRC__SIZE_COLD) */
 MRC__PRIVATE MRC__SIZE_COLD mrc_time mrc__rsp_fast_sack_dl(mrc_time now, mrc_time dt) {
     return mrc__deadline_add(now, dt);
@@ -9885,18 +9890,18 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     int rc;
     /* its caller took a packet of at least BTH, METH, TSETH and RETH, not flagged trimmed */
     if (ri->dscp == cf->dscp[MRC_DSCP_TRIMMED] || ri->dscp == cf->dscp[MRC_DSCP_TRIMMED_LASTHOP])
-        return mrc__recv(ep, pkt, len, ri, now);
+        return mrc__recv(ep, pkt, len, ri);
     c = mrc__conn_lookup(ep, MRC__FX(pkt, MRC__BTH_DEST_QP));
     psn = MRC__FX(pkt, MRC__BTH_PSN);
     if (!c || ((MRC__FX(pkt, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu) ||
         (c->state != MRC_QPS_RTR && c->state != MRC_QPS_RTS) || !(c->attr.access & MRC_ACCESS_REMOTE_WRITE))
-        return mrc__recv(ep, pkt, len, ri, now);
+        return mrc__recv(ep, pkt, len, ri);
     /* the next PSN (new: cack + 1 never has its bit set between calls), or a new PSN in the window past it.
      * mrc_psn_diff(psn, old_cack) in 1..rsp_win: rsp_win is below 2^23 (at most 255 * 128, RTR), so the 24-bit
      * distance less one, unsigned, is below it (and 0 below it: rsp_win is at least 1 in RTR and RTS) */
     old_cack = c->cack;
     next = psn == MRC__PSN_INC(old_cack);
-    if (!next && mrc__rsp_fast_old(c, psn, old_cack)) return mrc__recv(ep, pkt, len, ri, now);
+    if (!next && mrc__rsp_fast_old(c, psn, old_cack)) return mrc__recv(ep, pkt, len, ri);
     tsb = MRC__FX(pkt, MRC__BTH_TS);
     q = pkt + MRC_BTH_LEN + MRC_METH_LEN;
     if (tsb) {
@@ -9913,17 +9918,17 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     if (!last) { /* FIRST of more than one MTU, MIDDLE of more than two: a full packet, no pad (mtu >= 256) */
         plen = mtu;
         if (dlen <= (mtu << (op == MRC_OP_WRITE_MIDDLE)) || pad || len - off != mtu)
-            return mrc__recv(ep, pkt, len, ri, now);
+            return mrc__recv(ep, pkt, len, ri);
     } else {
         if (op == MRC_OP_WRITE_ONLY) plen = dlen <= mtu ? dlen : 0u;
         else plen = dlen > mtu ? ((dlen - 1u) & (mtu - 1u)) + 1u : 0u; /* the rest after the full packets */
         if (!plen || pad != ((4u - (plen & 3u)) & 3u) || len - off != (size_t)plen + pad)
-            return mrc__recv(ep, pkt, len, ri, now);
+            return mrc__recv(ep, pkt, len, ri);
     }
     /* Q26 responder check order: the message window (mrc__rsp_on_data's bound min(rsp_win, 0x8000) is rsp_win in RTR
      * and RTS: at most 255 * 128 PSNs, set at RTR from mpr_dest, an 8-bit attribute RTR requires) */
     if ((uint32_t)(uint16_t)(MRC__FX(pkt + MRC_BTH_LEN, MRC__METH_MSN) - (uint16_t)(c->msn_done + 1u)) >= c->rsp_win)
-        return mrc__recv(ep, pkt, len, ri, now);
+        return mrc__recv(ep, pkt, len, ri);
     rkey = MRC__FX(q, MRC__RETH_RKEY);
     mi = (rkey >> 8) - 1u; /* mrc__mr_find: an rkey naming no region wraps past MRC_MAX_MRS */
     va = MRC__FX(q, MRC__RETH_VA);
@@ -9932,10 +9937,10 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     if (mi >= MRC_MAX_MRS || ep->mrs[mi].rkey != rkey) /* a caller-chosen rkey, or none */
         mi = (uint32_t)mrc__rsp_mr_keyed(ep, rkey);
     if (mi >= MRC_MAX_MRS || !(ep->mrs[mi].access & MRC_ACCESS_REMOTE_WRITE))
-        return mrc__recv(ep, pkt, len, ri, now);
+        return mrc__recv(ep, pkt, len, ri);
     /* va below iova wraps mro past len (iova + len fits 64 bits, mrc__mr_check), so one test is both bounds */
     mro = va - ep->mrs[mi].iova;
-    if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri, now);
+    if (mro > ep->mrs[mi].len || plen > ep->mrs[mi].len - mro) return mrc__recv(ep, pkt, len, ri);
     /* from here on it is the fast path's: the general code's steps in its order, but for the copy into a host
      * region, done last (nothing before it reads the region; no value is then kept live across the call) */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)op << 24) | psn, ri->port);
@@ -9993,7 +9998,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
             c->sack_pending = 0;
             c->sack_deadline = MRC_TIME_NEVER;
         } else {
-            mrc__rsp_sack(c, psn, ri->ev, ri->port, ts, ce ? MRC_M_SKIP_ONCE : MRC_M_NONE, 0);
+            mrc__rsp_fast_sackq(c, ce);
         }
     } else if (c->sack_deadline == MRC_TIME_NEVER) {
         c->sack_deadline = mrc__rsp_fast_sack_dl(now, cf->ack.sack_delay_ns);
@@ -10365,8 +10370,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 
 /* ---- receive: the entry ------------------------------------------------------------------------------------- */
 /* One packet, its arguments checked, at the endpoint's clock */
-MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
-                                           mrc_time now) {
+MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri) {
     ep->st.rx_bytes += len;
 #if MRC_FAST_PATH
     /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv).
@@ -10377,19 +10381,21 @@ MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt,
         unsigned op = pkt[0];
         ep->st.rx_pkts++; /* here and below: apart from rx_bytes, two adds (not one vector add, 5 more on x86-64) */
         if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
-            return mrc__rsp_fast_data(ep, pkt, len, ri, now);
-        if (op == MRC_OP_SACK) return mrc__req_sack_fast(ep, pkt, len, ri, now);
-        return mrc__recv(ep, pkt, len, ri, now);
+            return mrc__rsp_fast_data(ep, pkt, len, ri, ep->now);
+        if (op == MRC_OP_SACK) return mrc__req_sack_fast(ep, pkt, len, ri, ep->now);
+        return mrc__recv(ep, pkt, len, ri);
     }
 #endif
     ep->st.rx_pkts++;
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
-    return mrc__recv(ep, pkt, len, ri, now);
+    return mrc__recv(ep, pkt, len, ri);
 }
 MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri,
                               mrc_time now) {
     if (!ep || !ri || ri->port - 1u >= ep->cfg.num_ports || !pkt) return MRC_ERR_INVAL; /* port 0 wraps */
-    return mrc__recv_one(ep, pkt, len, ri, mrc__clock(ep, now));
+    (void)mrc__clock(ep, now); /* ep->now from here on: the general path reads it (its callers' fallbacks are plain
+                                 * tail calls) */
+    return mrc__recv_one(ep, pkt, len, ri);
 }
 /* P37 bursts: the packets in order at one time; the per-QP work a packet leaves (NSCC's update, the RTO/TLP re-arm,
  * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls.
@@ -10430,13 +10436,13 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
             } else {
                 ep->st.rx_bytes += k->len;
                 ep->st.rx_pkts++;
-                r = mrc__recv(ep, k->pkt, k->len, &k->ri, ep->now);
+                r = mrc__recv(ep, k->pkt, k->len, &k->ri);
             }
         } else
 #endif
         {
             r = !k->pkt || k->ri.port - 1u >= ep->cfg.num_ports ? MRC_ERR_INVAL
-                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri, ep->now);
+                                                                : mrc__recv_one(ep, k->pkt, k->len, &k->ri);
         }
         if (rc) *rc++ = r;
         ok += r == MRC_OK;
