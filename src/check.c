@@ -147,10 +147,9 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
     /* Rule 23 (P35 sweeps): the verification queue and probes */
     if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
-    for (i = 0; i < c->ver_n; i++)
-        if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
-    for (i = 0; i < c->ev_count; i++) {
+    for (i = 0; i < c->ev_count; i++) { /* the queue's entries (ver_n <= ev_count, above), and each EV's probe */
         unsigned k;
+        if (i < c->ver_n && c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
         if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
         if (!mrc__ev_is_ver(&c->evs[i])) return 23;
         for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
