@@ -324,6 +324,40 @@ MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_
     return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
                                               offsetof(mrc__ccprof, used), id);
 }
+/* A new context for c's peer and CC profile (mrc__cc_init): out of line, the context's address in one register */
+MRC__PRIVATE MRC__NOINLINE void mrc__ccx_create(mrc_conn *c, mrc__ccx *x) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
+    mrc_nscc_cfg dflt;
+    uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
+    uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
+    MRC_MEMSET(x, 0, sizeof *x);
+    MRC_MEMSET(&dflt, 0, sizeof dflt);
+    x->used = 1;
+    x->peer = c->attr.peer;
+    x->profile_id = c->attr.cc_profile_id;
+    x->ready_head = x->ready_tail = MRC__EV_NONE;
+    x->algo = pf ? pf->algo : ep->cfg.cc.algo;
+    if (!rate) rate = 100000u * ep->cfg.num_ports;
+    mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+    if (x->algo == MRC_CC_ALGO_NSCC) {
+        x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
+        if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
+                                                                         share */
+            x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
+        x->last_adjust = x->last_dec = ep->now;
+        if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
+                                                 context then paces */
+            x->p.subpkt = 1;
+            x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
+        }
+        x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
+    } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
+        uint32_t w = 0;
+        if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
+        x->cwnd = w ? w : UINT64_MAX;
+    }
+}
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     int i = mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id);
@@ -335,39 +369,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     c->last_rcvd = 0;
     c->tx_nominal = 0;
     c->rcvd_credit = 0;
-    if (!x->used) {
-        const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
-        mrc_nscc_cfg dflt;
-        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
-        uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
-        MRC_MEMSET(x, 0, sizeof *x);
-        MRC_MEMSET(&dflt, 0, sizeof dflt);
-        x->used = 1;
-        x->peer = c->attr.peer;
-        x->profile_id = c->attr.cc_profile_id;
-        x->ready_head = x->ready_tail = MRC__EV_NONE;
-        x->algo = pf ? pf->algo : ep->cfg.cc.algo;
-        if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss,
-                           nominal);
-        if (x->algo == MRC_CC_ALGO_NSCC) {
-            x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
-            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
-                                                                             share */
-                x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
-            x->last_adjust = x->last_dec = ep->now;
-            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
-                                                     context then paces */
-                x->p.subpkt = 1;
-                x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
-            }
-            x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
-        } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
-            uint32_t w = 0;
-            if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
-            x->cwnd = w ? w : UINT64_MAX;
-        }
-    }
+    if (!x->used) mrc__ccx_create(c, x);
     x->refs++;
 }
 MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
