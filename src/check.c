@@ -84,16 +84,17 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * of retained blocks (its neighbours point back at it). O(window / 64). */
     if (c->ep) {
         const mrc_endpoint *ep = c->ep;
+        const mrc__pblk *pool = ep->pool; /* (its address in one register) */
         uint32_t t;
         for (t = 0; t < MRC__BTAB_LEN; t++) {
             const mrc__pblk *b;
             uint32_t i1 = c->btab[t];
             if (!i1) continue;
             if (i1 > ep->pool_hw) return 15;
-            b = &ep->pool[i1 - 1u];
+            b = &pool[i1 - 1u];
             if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
-            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? ep->pool[b->prev - 1u].next : ep->ret_head) != i1 ||
-                                (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
+            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? pool[b->prev - 1u].next : ep->ret_head) != i1 ||
+                                (b->next ? pool[b->next - 1u].prev : ep->ret_tail) != i1))
                 return 15;
         }
     }
