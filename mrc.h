@@ -9013,6 +9013,66 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
  * Calls: codec, state, timers, path, path_policy, requester (reads only).
  * ============================================================================================================== */
 
+/* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
+MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
+    unsigned i, p;
+    /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
+     * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
+    {
+        uint16_t occ[MRC_MAX_EVS];
+        MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
+        for (p = 0; p < MRC_MAX_PORTS; p++) {
+            unsigned cap = mrc__ev_seglen(c, p), k;
+            if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
+            for (k = 0; k < c->rc_n[p]; k++) {
+                unsigned pos = (unsigned)c->rc_head[p] + k, sl;
+                sl = c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)];
+                if (sl >= c->ev_count || c->evs[sl].port != p + 1u) return 17;
+                occ[sl]++;
+            }
+        }
+        for (i = 0; i < c->ev_count; i++)
+            if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
+    }
+    /* Rule 18 (P26 hop groups): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is
+     * one of the QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28 mirror
+     * reverse path): the profile's entropy index finds every populated EV of the QP, so a control packet can leave on
+     * the arrival's mirror. O(n). */
+    if (c->ep && c->ev_prof) {
+        const mrc__evprof *pf = mrc__conn_prof(c);
+        for (i = 0; i < c->ev_count; i++) {
+            unsigned nx = pf->ev[i].grp_nx;
+            if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
+                   : pf->ev[i].group != 0)
+                return 18;
+            if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
+        }
+    }
+    /* Rule 19: the proven EV (P25 hashed-EV bypass knobs) is none or one of the QP's EVs (a retransmission may be sent
+     * on it) */
+    if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
+    /* Rule 22 (P33 TLP copies): the other copy of the tail-loss probe is awaited only with the probe, on one of the
+     * QP's EVs */
+    if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
+    /* Rule 23 (P35 sweeps): the verification queue and probes */
+    if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
+    for (i = 0; i < c->ev_count; i++) { /* the queue's entries (ver_n <= ev_count, above), and each EV's probe */
+        unsigned k;
+        if (i < c->ver_n && c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
+        if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
+        if (!mrc__ev_is_ver(&c->evs[i])) return 23;
+        for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
+        }
+        if (k == MRC_MAX_PROBES) return 23; /* named by none (an older probe of an earlier hold may name it too: either
+                                               answer proves the path) */
+    }
+    for (i = 1; i < MRC_MAX_PROBES; i++) {
+        if (c->probes[i].kind != MRC__PROBE_VER) continue;
+        if (c->probes[i].slot >= c->ev_count) return 23;
+        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
+    }
+    return 0;
+}
 /* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
  * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
 MRC_API int mrc_conn_check(const mrc_conn *c) {
@@ -9108,62 +9168,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
-    /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
-     * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
-    {
-        uint16_t occ[MRC_MAX_EVS];
-        MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
-        for (p = 0; p < MRC_MAX_PORTS; p++) {
-            unsigned cap = mrc__ev_seglen(c, p), k;
-            if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
-            for (k = 0; k < c->rc_n[p]; k++) {
-                unsigned pos = (unsigned)c->rc_head[p] + k, sl;
-                sl = c->rc_ring[c->seg[p] + (pos >= cap ? pos - cap : pos)];
-                if (sl >= c->ev_count || c->evs[sl].port != p + 1u) return 17;
-                occ[sl]++;
-            }
-        }
-        for (i = 0; i < c->ev_count; i++)
-            if (c->evs[i].rc > occ[i] || (c->evs[i].rc && MRC__EVST(&c->evs[i]) != MRC__EVS_ACTIVE)) return 17;
-    }
-    /* Rule 18 (P26 hop groups): the hop groups of the QP's profile stay inside its EV set: an EV's ring successor is
-     * one of the QP's slots, of the same (non-zero) group; an EV without a successor has no group. Rule 20 (P28 mirror
-     * reverse path): the profile's entropy index finds every populated EV of the QP, so a control packet can leave on
-     * the arrival's mirror. O(n). */
-    if (c->ep && c->ev_prof) {
-        const mrc__evprof *pf = mrc__conn_prof(c);
-        for (i = 0; i < c->ev_count; i++) {
-            unsigned nx = pf->ev[i].grp_nx;
-            if (nx ? nx > c->ev_count || !pf->ev[i].group || pf->ev[nx - 1u].group != pf->ev[i].group
-                   : pf->ev[i].group != 0)
-                return 18;
-            if (pf->ev[i].port && mrc__prof_lookup(pf, pf->ev[i].entropy, pf->ev[i].port) < 0) return 20;
-        }
-    }
-    /* Rule 19: the proven EV (P25 hashed-EV bypass knobs) is none or one of the QP's EVs (a retransmission may be sent
-     * on it) */
-    if (c->ev_proven != MRC__EV_NONE && c->ev_count && c->ev_proven >= c->ev_count) return 19;
-    /* Rule 22 (P33 TLP copies): the other copy of the tail-loss probe is awaited only with the probe, on one of the
-     * QP's EVs */
-    if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
-    /* Rule 23 (P35 sweeps): the verification queue and probes */
-    if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
-    for (i = 0; i < c->ev_count; i++) { /* the queue's entries (ver_n <= ev_count, above), and each EV's probe */
-        unsigned k;
-        if (i < c->ver_n && c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
-        if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
-        if (!mrc__ev_is_ver(&c->evs[i])) return 23;
-        for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
-        }
-        if (k == MRC_MAX_PROBES) return 23; /* named by none (an older probe of an earlier hold may name it too: either
-                                               answer proves the path) */
-    }
-    for (i = 1; i < MRC_MAX_PROBES; i++) {
-        if (c->probes[i].kind != MRC__PROBE_VER) continue;
-        if (c->probes[i].slot >= c->ev_count) return 23;
-        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
-    }
-    return 0;
+    return mrc__check_tail(c);
 }
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
