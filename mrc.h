@@ -4854,6 +4854,9 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 }
 
 /* ---- CC profiles and queries -------------------------------------------------------------------------------- */
+/* the algorithms' names, by MRC_CC_ALGO_* (NONE: none) */
+static const char *const mrc__cc_names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
+MRC__STATIC_ASSERT(MRC_CC_ALGO_NONE == 0 && MRC_CC_ALGO_NSCC == 1 && MRC_CC_ALGO_FIXED == 2, cc_algos);
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
@@ -4866,11 +4869,12 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     to = cur; /* a state past ONLINE only from the call */
     if ((mask & MRC_CC_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
-    if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
-        if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
-        else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
-        else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
+    if ((mask & MRC_CC_PROF_ATTR_ALGORITHM) && a->algorithm) { /* (NULL: NONE) NSCC, then FIXED */
+        for (algo = MRC_CC_ALGO_NSCC; algo <= MRC_CC_ALGO_FIXED && !mrc__streq(a->algorithm, mrc__cc_names[algo]);
+             algo++) {
+        }
+        if (algo > MRC_CC_ALGO_FIXED)
+            return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
     rc = mrc__prof_step(ep, cur, to, mask, MRC_CC_PROF_ATTR_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, pf && pf->refs);
     if (rc) return rc < 0 ? rc : MRC_OK;
@@ -4900,13 +4904,12 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     return MRC_OK;
 }
 MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_profile_attr *a) {
-    static const char *const names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
     const mrc__ccprof *pf;
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) {
         a->state = MRC_PROFILE_ONLINE;
-        a->algorithm = names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
+        a->algorithm = mrc__cc_names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
         a->fixed_cwnd = ep->cfg.cc.fixed_cwnd_bytes;
         a->nscc.base_rtt = ep->cfg.cc.base_rtt_ns;
         return MRC_OK;
@@ -4914,7 +4917,7 @@ MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_pro
     pf = mrc__ccprof_find(ep, id);
     if (!pf) return MRC_ERR_NOENT;
     a->state = pf->state;
-    a->algorithm = names[pf->algo];
+    a->algorithm = mrc__cc_names[pf->algo];
     a->nscc = pf->nscc;
     a->fixed_cwnd = pf->fixed_cwnd;
     return MRC_OK;
