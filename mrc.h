@@ -9016,6 +9016,9 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
  * Calls: codec, state, timers, path, path_policy, requester (reads only).
  * ============================================================================================================== */
 
+/* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test */
+#define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
+
 /* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
 MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     unsigned i, p;
@@ -9072,7 +9075,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         if (c->probes[i].kind != MRC__PROBE_VER) continue;
         if (c->probes[i].slot >= c->ev_count) return 23;
-        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
+        if (!((c->probes_due >> i) & 1u) && MRC__NEVER(c->ver_deadline)) return 23;
     }
     return 0;
 }
@@ -9115,7 +9118,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
      * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
      * one of its timers is armed. The walk is O(QPs on the list), here only. */
-    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && MRC__NEVER(c->deadline) &&
         !c->in_poolq) {
         const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
         if (!c->in_ready || !x) return 11;
@@ -9124,7 +9127,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             const mrc_conn *r = (const mrc_conn *)0;
             for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
                 r = c->ep->conns[k];
-                if (!r || r->pace_deadline != MRC_TIME_NEVER) break;
+                if (!r || !MRC__NEVER(r->pace_deadline)) break;
             }
             if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
         }
@@ -9166,8 +9169,8 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
      * is (and is counted in ep->armed) */
     if (c->ep) {
         mrc_time d = mrc__timers_min(c);
-        if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
-        if ((d != MRC_TIME_NEVER) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
+        if (d < c->deadline || MRC__NEVER(c->deadline) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (!MRC__NEVER(d) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
         if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
             return 16;
     }
