@@ -40,10 +40,11 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
-/* min(a x b / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
- * arithmetic once (a context is set up at RTR -> RTS, never per packet) */
-MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint32_t div, unsigned sh) {
-    return (uint32_t)MRC__MIN((mrc__mul_sat(a, b) / div) >> sh, (uint64_t)0xFFFFFFFFu);
+/* min(a x m / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
+ * arithmetic once (a context is set up at RTR -> RTS, never per packet). m is 1 or k x mss with k <= 15: 32 bits (mss
+ * is the path MTU, at most 4096: mrc_conn_modify's PATH_MTU range) */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint32_t m, uint32_t div, unsigned sh) {
+    return (uint32_t)MRC__MIN((mrc__mul_sat(a, m) / div) >> sh, (uint64_t)0xFFFFFFFFu);
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
@@ -66,8 +67,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->min_cwnd = p->floor = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
-    p->fi = mrc__prm_scale(5u * (uint64_t)mss, a_q16, 1u, 16u);
-    p->eta = mrc__prm_scale(15u * (uint64_t)mss, a_q16, 100u, 16u);
+    p->fi = mrc__prm_scale(a_q16, 5u * mss, 1u, 16u);
+    p->eta = mrc__prm_scale(a_q16, 15u * mss, 100u, 16u);
     p->fi_scale_q16 = mrc__prm_scale(a_q16, 1u, 4u, 0u);
     p->gamma_q16 = 52429u;            /* 0.8 */
     p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
@@ -86,7 +87,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
      * mapping) */
-    p->alpha_q16 = mrc__prm_scale(4u * (uint64_t)mss, a_q16, 12000u, 0u);
+    p->alpha_q16 = mrc__prm_scale(a_q16, 4u * mss, 12000u, 0u);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
