@@ -3110,6 +3110,8 @@ MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
+/* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test on 32-bit targets (control calls) */
+#define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
@@ -8152,7 +8154,7 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
     uint16_t id = ep->psu_req_id++;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__psureq *q = &ep->psureq[i];
-        if (q->deadline == MRC_TIME_NEVER) {
+        if (MRC__NEVER(q->deadline)) {
             if (fi == MRC_MAX_EP_REQS) fi = i;
         } else if (q->peer == c->attr.peer) {
             fi = i;
@@ -8190,7 +8192,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     ep->ports_up ^= bit; /* up or down: it was the other */
-    if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
+    if (!up && ep->cfg.guard.psu_hold_ns && MRC__NEVER(ep->psu_refresh)) { /* P38 bounded PSU: re-announce */
         ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
     }
@@ -8441,7 +8443,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
                                      : r->path_len != 0)
         return MRC_ERR_INVAL;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
-        if (ep->epreq[i].deadline == MRC_TIME_NEVER) {
+        if (MRC__NEVER(ep->epreq[i].deadline)) {
             if (fi == MRC_MAX_EP_REQS) fi = i;
         } else if (ep->epreq[i].req_id == r->req_id) {
             return MRC_ERR_INVAL; /* in use */
@@ -9017,8 +9019,6 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
  * Calls: codec, state, timers, path, path_policy, requester (reads only).
  * ============================================================================================================== */
 
-/* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test */
-#define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
 
 /* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
 MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {

@@ -13,8 +13,6 @@
 #include "path_policy.h"
 #include "requester.h"
 
-/* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test */
-#define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
 
 /* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
 MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
