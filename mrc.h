@@ -8292,7 +8292,7 @@ MRC__PRIVATE mrc__epreq *mrc__epreq_find(mrc_endpoint *ep, uint16_t req_id, uint
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        if (q->deadline != MRC_TIME_NEVER && q->req_id == req_id && q->op == op && q->peer == peer) return q;
+        if (!MRC__NEVER(q->deadline) && q->req_id == req_id && q->op == op && q->peer == peer) return q;
     }
     return (mrc__epreq *)0;
 }
