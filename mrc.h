@@ -3110,6 +3110,8 @@ MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
 MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
+/* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test on 32-bit targets (control calls) */
+#define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
@@ -4451,10 +4453,11 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
-/* min(a x b / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
- * arithmetic once (a context is set up at RTR -> RTS, never per packet) */
-MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint32_t div, unsigned sh) {
-    return (uint32_t)MRC__MIN((mrc__mul_sat(a, b) / div) >> sh, (uint64_t)0xFFFFFFFFu);
+/* min(a x m / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
+ * arithmetic once (a context is set up at RTR -> RTS, never per packet). m is 1 or k x mss with k <= 15: 32 bits (mss
+ * is the path MTU, at most 4096: mrc_conn_modify's PATH_MTU range) */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint32_t m, uint32_t div, unsigned sh) {
+    return (uint32_t)MRC__MIN((mrc__mul_sat(a, m) / div) >> sh, (uint64_t)0xFFFFFFFFu);
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
@@ -4477,8 +4480,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->min_cwnd = p->floor = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
-    p->fi = mrc__prm_scale(5u * (uint64_t)mss, a_q16, 1u, 16u);
-    p->eta = mrc__prm_scale(15u * (uint64_t)mss, a_q16, 100u, 16u);
+    p->fi = mrc__prm_scale(a_q16, 5u * mss, 1u, 16u);
+    p->eta = mrc__prm_scale(a_q16, 15u * mss, 100u, 16u);
     p->fi_scale_q16 = mrc__prm_scale(a_q16, 1u, 4u, 0u);
     p->gamma_q16 = 52429u;            /* 0.8 */
     p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
@@ -4497,7 +4500,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
      * mapping) */
-    p->alpha_q16 = mrc__prm_scale(4u * (uint64_t)mss, a_q16, 12000u, 0u);
+    p->alpha_q16 = mrc__prm_scale(a_q16, 4u * mss, 12000u, 0u);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
@@ -4735,6 +4738,40 @@ MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_
     return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
                                               offsetof(mrc__ccprof, used), id);
 }
+/* A new context for c's peer and CC profile (mrc__cc_init): out of line, the context's address in one register */
+MRC__PRIVATE MRC__NOINLINE void mrc__ccx_create(mrc_conn *c, mrc__ccx *x) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
+    mrc_nscc_cfg dflt;
+    uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
+    uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
+    MRC_MEMSET(x, 0, sizeof *x);
+    MRC_MEMSET(&dflt, 0, sizeof dflt);
+    x->used = 1;
+    x->peer = c->attr.peer;
+    x->profile_id = c->attr.cc_profile_id;
+    x->ready_head = x->ready_tail = MRC__EV_NONE;
+    x->algo = pf ? pf->algo : ep->cfg.cc.algo;
+    if (!rate) rate = 100000u * ep->cfg.num_ports;
+    mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+    if (x->algo == MRC_CC_ALGO_NSCC) {
+        x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
+        if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
+                                                                         share */
+            x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
+        x->last_adjust = x->last_dec = ep->now;
+        if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
+                                                 context then paces */
+            x->p.subpkt = 1;
+            x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
+        }
+        x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
+    } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
+        uint32_t w = 0;
+        if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
+        x->cwnd = w ? w : UINT64_MAX;
+    }
+}
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     int i = mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id);
@@ -4746,39 +4783,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     c->last_rcvd = 0;
     c->tx_nominal = 0;
     c->rcvd_credit = 0;
-    if (!x->used) {
-        const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
-        mrc_nscc_cfg dflt;
-        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
-        uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
-        MRC_MEMSET(x, 0, sizeof *x);
-        MRC_MEMSET(&dflt, 0, sizeof dflt);
-        x->used = 1;
-        x->peer = c->attr.peer;
-        x->profile_id = c->attr.cc_profile_id;
-        x->ready_head = x->ready_tail = MRC__EV_NONE;
-        x->algo = pf ? pf->algo : ep->cfg.cc.algo;
-        if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss,
-                           nominal);
-        if (x->algo == MRC_CC_ALGO_NSCC) {
-            x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
-            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
-                                                                             share */
-                x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
-            x->last_adjust = x->last_dec = ep->now;
-            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
-                                                     context then paces */
-                x->p.subpkt = 1;
-                x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
-            }
-            x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
-        } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
-            uint32_t w = 0;
-            if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
-            x->cwnd = w ? w : UINT64_MAX;
-        }
-    }
+    if (!x->used) mrc__ccx_create(c, x);
     x->refs++;
 }
 MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
@@ -4852,6 +4857,9 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 }
 
 /* ---- CC profiles and queries -------------------------------------------------------------------------------- */
+/* the algorithms' names, by MRC_CC_ALGO_* (NONE: none) */
+static const char *const mrc__cc_names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
+MRC__STATIC_ASSERT(MRC_CC_ALGO_NONE == 0 && MRC_CC_ALGO_NSCC == 1 && MRC_CC_ALGO_FIXED == 2, cc_algos);
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
@@ -4864,11 +4872,12 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     to = cur; /* a state past ONLINE only from the call */
     if ((mask & MRC_CC_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
-    if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
-        if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
-        else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
-        else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
+    if ((mask & MRC_CC_PROF_ATTR_ALGORITHM) && a->algorithm) { /* (NULL: NONE) NSCC, then FIXED */
+        for (algo = MRC_CC_ALGO_NSCC; algo <= MRC_CC_ALGO_FIXED && !mrc__streq(a->algorithm, mrc__cc_names[algo]);
+             algo++) {
+        }
+        if (algo > MRC_CC_ALGO_FIXED)
+            return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
     rc = mrc__prof_step(ep, cur, to, mask, MRC_CC_PROF_ATTR_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, pf && pf->refs);
     if (rc) return rc < 0 ? rc : MRC_OK;
@@ -4898,13 +4907,12 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     return MRC_OK;
 }
 MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_profile_attr *a) {
-    static const char *const names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
     const mrc__ccprof *pf;
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) {
         a->state = MRC_PROFILE_ONLINE;
-        a->algorithm = names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
+        a->algorithm = mrc__cc_names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
         a->fixed_cwnd = ep->cfg.cc.fixed_cwnd_bytes;
         a->nscc.base_rtt = ep->cfg.cc.base_rtt_ns;
         return MRC_OK;
@@ -4912,7 +4920,7 @@ MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_pro
     pf = mrc__ccprof_find(ep, id);
     if (!pf) return MRC_ERR_NOENT;
     a->state = pf->state;
-    a->algorithm = names[pf->algo];
+    a->algorithm = mrc__cc_names[pf->algo];
     a->nscc = pf->nscc;
     a->fixed_cwnd = pf->fixed_cwnd;
     return MRC_OK;
@@ -6462,31 +6470,24 @@ MRC__PRIVATE void mrc__attr_copy(mrc_conn_attr *to, const mrc_conn_attr *from, u
     unsigned k;
     for (k = 0; k < mrc__attr_at[i][1]; k++) d[k] = s[k]; /* byte by byte: from may be &to */
 }
-/* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (PATH_MTU: a power of two
- * from 256): its mask bit in the low 5 bits of bit, its size (1, 2 or 4 bytes) as 0, 2 or 4 in the top 3, its offset
- * (RETRY: the byte of each of its two fields) */
-typedef struct mrc__attr_range {
-    uint32_t max;
-    uint8_t min, bit, off, code;
-} mrc__attr_range;
-#define MRC__RANGE(m, lo, hi, b, c)                                                                                    \
-    {(uint32_t)(hi), (uint8_t)(lo), (uint8_t)((b) | (sizeof(((mrc_conn_attr *)0)->m) & 6u) << 5),                    \
-     (uint8_t)offsetof(mrc_conn_attr, m), (uint8_t)(c)}
-static const mrc__attr_range mrc__attr_ranges[] = {
-    MRC__RANGE(dest_qpn, MRC_EPOP_QPN + 1u, MRC_PSN_MASK, 5, MRC_DETAIL_DEST_QPN),
-    MRC__RANGE(rq_psn, 0, MRC_PSN_MASK, 6, MRC_DETAIL_PSN),
-    MRC__RANGE(sq_psn, 0, MRC_PSN_MASK, 12, MRC_DETAIL_PSN),
-    MRC__RANGE(path_mtu, 0, 4096, 7, MRC_DETAIL_PATH_MTU),
-    MRC__RANGE(mpr_dest, 1, MRC_MAX_MPR_UNITS, 8, MRC_DETAIL_MPR_DEST),
-    MRC__RANGE(max_wimm_dest, 1, MRC_MAX_WIMM, 9, MRC_DETAIL_MAX_WIMM_DEST),
-    MRC__RANGE(caps, 0, MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED,
-               10, MRC_DETAIL_CAPS), /* those bits only */
-    MRC__RANGE(mpr, 1, 0xFFu, 13, MRC_DETAIL_MPR),
-    MRC__RANGE(max_wimm, 1, 0xFFFFu, 14, MRC_DETAIL_MAX_WIMM),
-    MRC__RANGE(retry_linear, 0, 7, 15, MRC_DETAIL_RETRY),
-    MRC__RANGE(retry_exp, 0, 25, 15, MRC_DETAIL_RETRY),
-    MRC__RANGE(timeout, 0, 24, 16, MRC_DETAIL_TIMEOUT)};
-#define MRC__NRANGE (sizeof mrc__attr_ranges / sizeof mrc__attr_ranges[0])
+/* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (mrc__ranges; the mask bit
+ * is bit - 1): those up to PATH_MTU (256..4096, then a power of two), then the rest */
+#define MRC__ARNG(m, lo, hi, b, c) MRC__RNG(mrc_conn_attr, m, 0, lo, hi, (b) + 1, c)
+static const mrc__range mrc__attr_ranges[] = {
+    MRC__ARNG(dest_qpn, MRC_EPOP_QPN + 1u, MRC_PSN_MASK, 5, MRC_DETAIL_DEST_QPN),
+    MRC__ARNG(rq_psn, 0, MRC_PSN_MASK, 6, MRC_DETAIL_PSN),
+    MRC__ARNG(sq_psn, 0, MRC_PSN_MASK, 12, MRC_DETAIL_PSN),
+    MRC__ARNG(path_mtu, 256, 4096, 7, MRC_DETAIL_PATH_MTU)};
+static const mrc__range mrc__attr_ranges2[] = {
+    MRC__ARNG(mpr_dest, 1, MRC_MAX_MPR_UNITS, 8, MRC_DETAIL_MPR_DEST),
+    MRC__ARNG(max_wimm_dest, 1, MRC_MAX_WIMM, 9, MRC_DETAIL_MAX_WIMM_DEST),
+    MRC__ARNG(caps, 0, MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED,
+              10, MRC_DETAIL_CAPS), /* those bits only */
+    MRC__ARNG(mpr, 1, 0xFFu, 13, MRC_DETAIL_MPR),
+    MRC__ARNG(max_wimm, 1, 0xFFFFu, 14, MRC_DETAIL_MAX_WIMM),
+    MRC__ARNG(retry_linear, 0, 7, 15, MRC_DETAIL_RETRY),
+    MRC__ARNG(retry_exp, 0, 25, 15, MRC_DETAIL_RETRY),
+    MRC__ARNG(timeout, 0, 24, 16, MRC_DETAIL_TIMEOUT)};
 /* The transitions between RESET, INIT, RTR and RTS mrc_conn_modify makes (to RESET and ERR: from any state, the state
  * alone): mrc__trans_of[cur][to] is the transition's index + 1 in the tables of the attributes each requires and
  * allows, or 0 for an illegal one */
@@ -6508,6 +6509,7 @@ static const uint32_t mrc__trans_opt[MRC__TR_ANY] = {
 MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
     uint32_t req, bad;
     unsigned cur, to, tr, i;
+    int rc;
     mrc_endpoint *ep;
     if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
@@ -6543,21 +6545,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     if (tr == MRC__TR_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
-    for (i = 0; i < MRC__NRANGE; i++) { /* the ranges, in the table's order */
-        const mrc__attr_range *r = &mrc__attr_ranges[i];
-        const uint8_t *f = (const uint8_t *)a + r->off;
-        unsigned bit = r->bit & 31u, n = r->bit >> 5;
-        uint32_t v = *f;
-        uint16_t w;
-        if (!(mask & ((uint32_t)1 << bit))) continue;
-        if (n == 4u) MRC_MEMCPY(&v, f, 4);
-        if (n == 2u) {
-            MRC_MEMCPY(&w, f, 2);
-            v = w;
-        }
-        if (v < r->min || v > r->max || (bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
-            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << bit);
-    }
+    if ((rc = mrc__ranges(ep, a, mrc__attr_ranges, MRC__NRANGES(mrc__attr_ranges), mask)) != MRC_OK) return rc;
+    if ((mask & MRC_ATTR_PATH_MTU) && (a->path_mtu & (a->path_mtu - 1u))) /* in 256..4096 (above) */
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU);
+    if ((rc = mrc__ranges(ep, a, mrc__attr_ranges2, MRC__NRANGES(mrc__attr_ranges2), mask)) != MRC_OK) return rc;
 
     if (to == MRC_QPS_ERR) {
         mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now); /* nothing in ERR already */
@@ -8163,7 +8154,7 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
     uint16_t id = ep->psu_req_id++;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__psureq *q = &ep->psureq[i];
-        if (q->deadline == MRC_TIME_NEVER) {
+        if (MRC__NEVER(q->deadline)) {
             if (fi == MRC_MAX_EP_REQS) fi = i;
         } else if (q->peer == c->attr.peer) {
             fi = i;
@@ -8201,7 +8192,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     ep->ports_up ^= bit; /* up or down: it was the other */
-    if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
+    if (!up && ep->cfg.guard.psu_hold_ns && MRC__NEVER(ep->psu_refresh)) { /* P38 bounded PSU: re-announce */
         ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
     }
@@ -8301,7 +8292,7 @@ MRC__PRIVATE mrc__epreq *mrc__epreq_find(mrc_endpoint *ep, uint16_t req_id, uint
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        if (q->deadline != MRC_TIME_NEVER && q->req_id == req_id && q->op == op && q->peer == peer) return q;
+        if (!MRC__NEVER(q->deadline) && q->req_id == req_id && q->op == op && q->peer == peer) return q;
     }
     return (mrc__epreq *)0;
 }
@@ -8452,7 +8443,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
                                      : r->path_len != 0)
         return MRC_ERR_INVAL;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
-        if (ep->epreq[i].deadline == MRC_TIME_NEVER) {
+        if (MRC__NEVER(ep->epreq[i].deadline)) {
             if (fi == MRC_MAX_EP_REQS) fi = i;
         } else if (ep->epreq[i].req_id == r->req_id) {
             return MRC_ERR_INVAL; /* in use */
@@ -9028,100 +9019,10 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
  * Calls: codec, state, timers, path, path_policy, requester (reads only).
  * ============================================================================================================== */
 
-/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
- * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
-MRC_API int mrc_conn_check(const mrc_conn *c) {
-    unsigned i, p, nb = 0, seen_bad = 0, bk;
-    uint16_t s;
-    if (!c) return MRC_ERR_INVAL;
-    for (p = 0; p < MRC_MAX_PORTS; p++) {
-        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
-        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
-            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
-            if (e->port != p + 1u || e->at != i) return 2;
-            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
-        }
-        for (bk = 0, s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
-            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk > c->ev_count) return 4;
-        }
-        if (bk != c->bk_n[p]) return 5;
-    }
-    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
-        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
-        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
-    }
-    if (seen_bad != c->n_bad) return 8;
-    for (i = 0; i < c->ev_count; i++) {
-        unsigned st = MRC__EVST(&c->evs[i]);
-        if (st == MRC__EVS_BAD) nb++;
-        if (st > MRC__EVS_OFF) return 9;
-        /* Rule 21 (P29 suspect hold): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds)
-         * */
-        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
-            (c->evs[i].hold && st != MRC__EVS_SKIP))
-            return 21;
-    }
-    if (nb != c->n_bad) return 10;
-    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
-     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
-     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
-     * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
-     * one of its timers is armed. The walk is O(QPs on the list), here only. */
-    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
-        !c->in_poolq) {
-        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
-        if (!c->in_ready || !x) return 11;
-        if (!x->inflight) {
-            unsigned k = x->ready_head, n;
-            const mrc_conn *r = (const mrc_conn *)0;
-            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
-                r = c->ep->conns[k];
-                if (!r || r->pace_deadline != MRC_TIME_NEVER) break;
-            }
-            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
-        }
-    }
-    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
-     * goes to a waiter */
-    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
-    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
-     * one of those, on one list */
-    if (c->state == MRC_QPS_RTS && c->ep) {
-        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
-        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
-            /* live: a retained block holds acknowledged PSNs only */
-            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
-            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
-        }
-        if (c->rtxq.n + c->txl.n > w) return 14;
-    }
-    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
-     * of retained blocks (its neighbours point back at it). O(window / 64). */
-    if (c->ep) {
-        const mrc_endpoint *ep = c->ep;
-        uint32_t t;
-        for (t = 0; t < MRC__BTAB_LEN; t++) {
-            const mrc__pblk *b;
-            uint32_t i1 = c->btab[t];
-            if (!i1) continue;
-            if (i1 > ep->pool_hw) return 15;
-            b = &ep->pool[i1 - 1u];
-            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
-            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? ep->pool[b->prev - 1u].next : ep->ret_head) != i1 ||
-                                (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
-                return 15;
-        }
-    }
-    /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
-     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed; t_armed says whether one
-     * is (and is counted in ep->armed) */
-    if (c->ep) {
-        mrc_time d = mrc__timers_min(c);
-        if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
-        if ((d != MRC_TIME_NEVER) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
-        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
-            return 16;
-    }
+
+/* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
+MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
+    unsigned i, p;
     /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
      * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
@@ -9162,10 +9063,9 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
     /* Rule 23 (P35 sweeps): the verification queue and probes */
     if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
-    for (i = 0; i < c->ver_n; i++)
-        if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
-    for (i = 0; i < c->ev_count; i++) {
+    for (i = 0; i < c->ev_count; i++) { /* the queue's entries (ver_n <= ev_count, above), and each EV's probe */
         unsigned k;
+        if (i < c->ver_n && c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
         if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
         if (!mrc__ev_is_ver(&c->evs[i])) return 23;
         for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
@@ -9176,9 +9076,106 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         if (c->probes[i].kind != MRC__PROBE_VER) continue;
         if (c->probes[i].slot >= c->ev_count) return 23;
-        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
+        if (!((c->probes_due >> i) & 1u) && MRC__NEVER(c->ver_deadline)) return 23;
     }
     return 0;
+}
+/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
+ * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
+MRC_API int mrc_conn_check(const mrc_conn *c) {
+    unsigned i, p, nb = 0, seen_bad = 0, bk;
+    uint16_t s;
+    if (!c) return MRC_ERR_INVAL;
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
+        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
+        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
+            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
+            if (e->port != p + 1u || e->at != i) return 2;
+            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
+        }
+        for (bk = 0, s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
+            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk > c->ev_count) return 4;
+        }
+        if (bk != c->bk_n[p]) return 5;
+    }
+    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
+        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
+        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
+    }
+    if (seen_bad != c->n_bad) return 8;
+    for (i = 0; i < c->ev_count; i++) {
+        unsigned st = MRC__EVST(&c->evs[i]);
+        if (st == MRC__EVS_BAD) nb++;
+        if (st > MRC__EVS_OFF) return 9;
+        /* Rule 21 (P29 suspect hold): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds)
+         * */
+        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
+            (c->evs[i].hold && st != MRC__EVS_SKIP))
+            return 21;
+    }
+    if (nb != c->n_bad) return 10;
+    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
+     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
+     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
+     * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
+     * one of its timers is armed. The walk is O(QPs on the list), here only. */
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && MRC__NEVER(c->deadline) &&
+        !c->in_poolq) {
+        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+        if (!c->in_ready || !x) return 11;
+        if (!x->inflight) {
+            unsigned k = x->ready_head, n;
+            const mrc_conn *r = (const mrc_conn *)0;
+            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
+                r = c->ep->conns[k];
+                if (!r || !MRC__NEVER(r->pace_deadline)) break;
+            }
+            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
+        }
+    }
+    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
+     * goes to a waiter */
+    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
+    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
+     * one of those, on one list */
+    if (c->state == MRC_QPS_RTS && c->ep) {
+        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
+        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
+            /* live: a retained block holds acknowledged PSNs only */
+            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
+            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
+        }
+        if (c->rtxq.n + c->txl.n > w) return 14;
+    }
+    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
+     * of retained blocks (its neighbours point back at it). O(window / 64). */
+    if (c->ep) {
+        const mrc_endpoint *ep = c->ep;
+        const mrc__pblk *pool = ep->pool; /* (its address in one register) */
+        uint32_t t;
+        for (t = 0; t < MRC__BTAB_LEN; t++) {
+            const mrc__pblk *b;
+            uint32_t i1 = c->btab[t];
+            if (!i1) continue;
+            if (i1 > ep->pool_hw) return 15;
+            b = &pool[i1 - 1u];
+            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
+            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? pool[b->prev - 1u].next : ep->ret_head) != i1 ||
+                                (b->next ? pool[b->next - 1u].prev : ep->ret_tail) != i1))
+                return 15;
+        }
+    }
+    /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
+     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed; t_armed says whether one
+     * is (and is counted in ep->armed) */
+    if (c->ep) {
+        mrc_time d = mrc__timers_min(c);
+        if (d < c->deadline || MRC__NEVER(c->deadline) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (!MRC__NEVER(d) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
+        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
+            return 16;
+    }
+    return mrc__check_tail(c);
 }
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {

@@ -40,10 +40,11 @@ MRC__PRIVATE void mrc__inc_add(int64_t *inc, uint64_t a, uint64_t b) {
     *inc = (uint64_t)*inc > (uint64_t)INT64_MAX - d ? INT64_MAX : *inc + (int64_t)d;
 }
 
-/* min(a x b / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
- * arithmetic once (a context is set up at RTR -> RTS, never per packet) */
-MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint64_t b, uint32_t div, unsigned sh) {
-    return (uint32_t)MRC__MIN((mrc__mul_sat(a, b) / div) >> sh, (uint64_t)0xFFFFFFFFu);
+/* min(a x m / div >> sh, 2^32 - 1), the product saturating: out of line, it is the four scaled parameters' 64-bit
+ * arithmetic once (a context is set up at RTR -> RTS, never per packet). m is 1 or k x mss with k <= 15: 32 bits (mss
+ * is the path MTU, at most 4096: mrc_conn_modify's PATH_MTU range) */
+MRC__PRIVATE MRC__NOINLINE uint32_t mrc__prm_scale(uint64_t a, uint32_t m, uint32_t div, unsigned sh) {
+    return (uint32_t)MRC__MIN((mrc__mul_sat(a, m) / div) >> sh, (uint64_t)0xFFFFFFFFu);
 }
 /* ---- NSCC parameters: the configured values, else the defaults the line rate and base RTT give (docs/PROTOCOL.md 8.4:
  * reference 100 Gb/s and 12 us, ref_BDP 150000 B; a = BDP / ref_BDP) ---------------------------------------------- */
@@ -66,8 +67,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
     p->min_cwnd = p->floor = min_cwnd;
     p->trimming = (uint8_t)trimming;
     if (p->maxwnd < min_cwnd) p->maxwnd = min_cwnd;
-    p->fi = mrc__prm_scale(5u * (uint64_t)mss, a_q16, 1u, 16u);
-    p->eta = mrc__prm_scale(15u * (uint64_t)mss, a_q16, 100u, 16u);
+    p->fi = mrc__prm_scale(a_q16, 5u * mss, 1u, 16u);
+    p->eta = mrc__prm_scale(a_q16, 15u * mss, 100u, 16u);
     p->fi_scale_q16 = mrc__prm_scale(a_q16, 1u, 4u, 0u);
     p->gamma_q16 = 52429u;            /* 0.8 */
     p->md_floor_q16 = 32768u;         /* a decrease keeps at least half */
@@ -86,7 +87,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__nscc_prm_init(mrc__nscc_prm *p, const mrc_n
 #endif
     /* proportional gain 4 MSS a b / target with b = target / 12 us: target cancels (bytes per ns, Q16 STEV header
      * mapping) */
-    p->alpha_q16 = mrc__prm_scale(4u * (uint64_t)mss, a_q16, 12000u, 0u);
+    p->alpha_q16 = mrc__prm_scale(a_q16, 4u * mss, 12000u, 0u);
     p->qa_gate = cf->qa_gate ? cf->qa_gate : 3u;
     p->disable_qa = cf->disable_qa;
     p->qa_threshold =
@@ -324,6 +325,40 @@ MRC__PRIVATE const mrc__ccprof *mrc__ccprof_find(const mrc_endpoint *ep, uint64_
     return (const mrc__ccprof *)mrc__tab_find(ep->ccprofs, MRC_MAX_CC_PROFILES, sizeof ep->ccprofs[0],
                                               offsetof(mrc__ccprof, used), id);
 }
+/* A new context for c's peer and CC profile (mrc__cc_init): out of line, the context's address in one register */
+MRC__PRIVATE MRC__NOINLINE void mrc__ccx_create(mrc_conn *c, mrc__ccx *x) {
+    mrc_endpoint *ep = c->ep;
+    const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
+    mrc_nscc_cfg dflt;
+    uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
+    uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
+    MRC_MEMSET(x, 0, sizeof *x);
+    MRC_MEMSET(&dflt, 0, sizeof dflt);
+    x->used = 1;
+    x->peer = c->attr.peer;
+    x->profile_id = c->attr.cc_profile_id;
+    x->ready_head = x->ready_tail = MRC__EV_NONE;
+    x->algo = pf ? pf->algo : ep->cfg.cc.algo;
+    if (!rate) rate = 100000u * ep->cfg.num_ports;
+    mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss, nominal);
+    if (x->algo == MRC_CC_ALGO_NSCC) {
+        x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
+        if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
+                                                                         share */
+            x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
+        x->last_adjust = x->last_dec = ep->now;
+        if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
+                                                 context then paces */
+            x->p.subpkt = 1;
+            x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
+        }
+        x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
+    } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
+        uint32_t w = 0;
+        if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
+        x->cwnd = w ? w : UINT64_MAX;
+    }
+}
 MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     mrc_endpoint *ep = c->ep;
     int i = mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id);
@@ -335,39 +370,7 @@ MRC__PRIVATE void mrc__cc_init(mrc_conn *c) {
     c->last_rcvd = 0;
     c->tx_nominal = 0;
     c->rcvd_credit = 0;
-    if (!x->used) {
-        const mrc__ccprof *pf = c->attr.cc_profile_id ? mrc__ccprof_find(ep, c->attr.cc_profile_id) : 0;
-        mrc_nscc_cfg dflt;
-        uint32_t mss = c->attr.path_mtu, rate = ep->cfg.cc.line_rate_mbps;
-        uint32_t nominal = mrc__data_hdr_len(c, false) + mss + 4u + MRC_NOMINAL_HDR;
-        MRC_MEMSET(x, 0, sizeof *x);
-        MRC_MEMSET(&dflt, 0, sizeof dflt);
-        x->used = 1;
-        x->peer = c->attr.peer;
-        x->profile_id = c->attr.cc_profile_id;
-        x->ready_head = x->ready_tail = MRC__EV_NONE;
-        x->algo = pf ? pf->algo : ep->cfg.cc.algo;
-        if (!rate) rate = 100000u * ep->cfg.num_ports;
-        mrc__nscc_prm_init(&x->p, pf ? &pf->nscc : &dflt, rate, ep->cfg.cc.base_rtt_ns, ep->cfg.trimmable, mss,
-                           nominal);
-        if (x->algo == MRC_CC_ALGO_NSCC) {
-            x->cwnd = x->p.maxwnd; /* Q13 NSCC constants: start at maxwnd */
-            if (c->attr.hint.num_remote_recv_peers > 1u && x->p.trimming) /* P31 QP hints: or a known incast's fair
-                                                                             share */
-                x->cwnd = MRC__MAX(x->p.maxwnd / c->attr.hint.num_remote_recv_peers, (uint64_t)x->p.min_cwnd);
-            x->last_adjust = x->last_dec = ep->now;
-            if (MRC__KNOB(ep, cc_subpkt_shift)) { /* P24 sub-packet windows: the window may fall below one packet; the
-                                                     context then paces */
-                x->p.subpkt = 1;
-                x->p.floor = MRC__MAX(nominal >> MRC__MIN(MRC__KNOB(ep, cc_subpkt_shift), 12u), 1u);
-            }
-            x->p.lh_mark_rtts = MRC__KNOB(ep, cc_lh_mark_rtts);
-        } else { /* FIXED, or no window (NONE; a fixed window of 0 too): the NSCC window above is never 0 */
-            uint32_t w = 0;
-            if (x->algo == MRC_CC_ALGO_FIXED) x->p.maxwnd = w = pf ? pf->fixed_cwnd : ep->cfg.cc.fixed_cwnd_bytes;
-            x->cwnd = w ? w : UINT64_MAX;
-        }
-    }
+    if (!x->used) mrc__ccx_create(c, x);
     x->refs++;
 }
 MRC__PRIVATE void mrc__cc_release(mrc_conn *c) {
@@ -441,6 +444,9 @@ MRC__PRIVATE void mrc__cc_on_sack(mrc_conn *c, const mrc__cc_sample *s, mrc_time
 }
 
 /* ---- CC profiles and queries -------------------------------------------------------------------------------- */
+/* the algorithms' names, by MRC_CC_ALGO_* (NONE: none) */
+static const char *const mrc__cc_names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
+MRC__STATIC_ASSERT(MRC_CC_ALGO_NONE == 0 && MRC_CC_ALGO_NSCC == 1 && MRC_CC_ALGO_FIXED == 2, cc_algos);
 MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_profile_attr *a, uint32_t mask) {
     const uint32_t all = MRC_CC_PROF_ATTR_STATE | MRC_CC_PROF_ATTR_ALGORITHM | MRC_CC_PROF_ATTR_CONFIG;
     mrc__ccprof *pf;
@@ -453,11 +459,12 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     to = cur; /* a state past ONLINE only from the call */
     if ((mask & MRC_CC_PROF_ATTR_STATE) && (to = a->state) > MRC_PROFILE_ONLINE)
         return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_STATE_VALUE, MRC_CC_PROF_ATTR_STATE);
-    if (mask & MRC_CC_PROF_ATTR_ALGORITHM) {
-        if (!a->algorithm) algo = MRC_CC_ALGO_NONE;
-        else if (mrc__streq(a->algorithm, MRC_CC_NSCC)) algo = MRC_CC_ALGO_NSCC;
-        else if (mrc__streq(a->algorithm, MRC_CC_FIXED)) algo = MRC_CC_ALGO_FIXED;
-        else return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
+    if ((mask & MRC_CC_PROF_ATTR_ALGORITHM) && a->algorithm) { /* (NULL: NONE) NSCC, then FIXED */
+        for (algo = MRC_CC_ALGO_NSCC; algo <= MRC_CC_ALGO_FIXED && !mrc__streq(a->algorithm, mrc__cc_names[algo]);
+             algo++) {
+        }
+        if (algo > MRC_CC_ALGO_FIXED)
+            return mrc__fail(ep, MRC_ERR_NOTSUP, MRC_DETAIL_CC_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM);
     }
     rc = mrc__prof_step(ep, cur, to, mask, MRC_CC_PROF_ATTR_ALGORITHM, MRC_CC_PROF_ATTR_ALGORITHM, pf && pf->refs);
     if (rc) return rc < 0 ? rc : MRC_OK;
@@ -487,13 +494,12 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     return MRC_OK;
 }
 MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_profile_attr *a) {
-    static const char *const names[3] = {(const char *)0, MRC_CC_NSCC, MRC_CC_FIXED};
     const mrc__ccprof *pf;
     if (!ep || !a) return MRC_ERR_INVAL;
     MRC_MEMSET(a, 0, sizeof *a);
     if (id == 0) {
         a->state = MRC_PROFILE_ONLINE;
-        a->algorithm = names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
+        a->algorithm = mrc__cc_names[ep->cfg.cc.algo <= MRC_CC_ALGO_FIXED ? ep->cfg.cc.algo : 0];
         a->fixed_cwnd = ep->cfg.cc.fixed_cwnd_bytes;
         a->nscc.base_rtt = ep->cfg.cc.base_rtt_ns;
         return MRC_OK;
@@ -501,7 +507,7 @@ MRC_API int mrc_cc_profile_query(const mrc_endpoint *ep, uint64_t id, mrc_cc_pro
     pf = mrc__ccprof_find(ep, id);
     if (!pf) return MRC_ERR_NOENT;
     a->state = pf->state;
-    a->algorithm = names[pf->algo];
+    a->algorithm = mrc__cc_names[pf->algo];
     a->nscc = pf->nscc;
     a->fixed_cwnd = pf->fixed_cwnd;
     return MRC_OK;

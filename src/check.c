@@ -13,100 +13,10 @@
 #include "path_policy.h"
 #include "requester.h"
 
-/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
- * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
-MRC_API int mrc_conn_check(const mrc_conn *c) {
-    unsigned i, p, nb = 0, seen_bad = 0, bk;
-    uint16_t s;
-    if (!c) return MRC_ERR_INVAL;
-    for (p = 0; p < MRC_MAX_PORTS; p++) {
-        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
-        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
-            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
-            if (e->port != p + 1u || e->at != i) return 2;
-            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
-        }
-        for (bk = 0, s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
-            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk > c->ev_count) return 4;
-        }
-        if (bk != c->bk_n[p]) return 5;
-    }
-    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
-        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
-        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
-    }
-    if (seen_bad != c->n_bad) return 8;
-    for (i = 0; i < c->ev_count; i++) {
-        unsigned st = MRC__EVST(&c->evs[i]);
-        if (st == MRC__EVS_BAD) nb++;
-        if (st > MRC__EVS_OFF) return 9;
-        /* Rule 21 (P29 suspect hold): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds)
-         * */
-        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
-            (c->evs[i].hold && st != MRC__EVS_SKIP))
-            return 21;
-    }
-    if (nb != c->n_bad) return 10;
-    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
-     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
-     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
-     * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
-     * one of its timers is armed. The walk is O(QPs on the list), here only. */
-    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && c->deadline == MRC_TIME_NEVER &&
-        !c->in_poolq) {
-        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
-        if (!c->in_ready || !x) return 11;
-        if (!x->inflight) {
-            unsigned k = x->ready_head, n;
-            const mrc_conn *r = (const mrc_conn *)0;
-            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
-                r = c->ep->conns[k];
-                if (!r || r->pace_deadline != MRC_TIME_NEVER) break;
-            }
-            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
-        }
-    }
-    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
-     * goes to a waiter */
-    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
-    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
-     * one of those, on one list */
-    if (c->state == MRC_QPS_RTS && c->ep) {
-        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
-        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
-            /* live: a retained block holds acknowledged PSNs only */
-            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
-            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
-        }
-        if (c->rtxq.n + c->txl.n > w) return 14;
-    }
-    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
-     * of retained blocks (its neighbours point back at it). O(window / 64). */
-    if (c->ep) {
-        const mrc_endpoint *ep = c->ep;
-        uint32_t t;
-        for (t = 0; t < MRC__BTAB_LEN; t++) {
-            const mrc__pblk *b;
-            uint32_t i1 = c->btab[t];
-            if (!i1) continue;
-            if (i1 > ep->pool_hw) return 15;
-            b = &ep->pool[i1 - 1u];
-            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
-            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? ep->pool[b->prev - 1u].next : ep->ret_head) != i1 ||
-                                (b->next ? ep->pool[b->next - 1u].prev : ep->ret_tail) != i1))
-                return 15;
-        }
-    }
-    /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
-     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed; t_armed says whether one
-     * is (and is counted in ep->armed) */
-    if (c->ep) {
-        mrc_time d = mrc__timers_min(c);
-        if (d < c->deadline || (c->deadline == MRC_TIME_NEVER) != (c->heap_idx == MRC__NOHEAP)) return 16;
-        if ((d != MRC_TIME_NEVER) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
-        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
-            return 16;
-    }
+
+/* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
+MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
+    unsigned i, p;
     /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
      * valid entries (rc) are some of its entries, and only an ACTIVE EV has any. O(EVs). */
     {
@@ -147,10 +57,9 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     if ((c->tlp2 & MRC__TLP2_OUT) && (c->probes[0].kind != MRC__PROBE_TLP || c->tlp2_slot >= c->ev_count)) return 22;
     /* Rule 23 (P35 sweeps): the verification queue and probes */
     if (c->ver_n > c->ev_count || (c->ev_count ? c->ver_head >= c->ev_count : c->ver_head != 0)) return 23;
-    for (i = 0; i < c->ver_n; i++)
-        if (c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
-    for (i = 0; i < c->ev_count; i++) {
+    for (i = 0; i < c->ev_count; i++) { /* the queue's entries (ver_n <= ev_count, above), and each EV's probe */
         unsigned k;
+        if (i < c->ver_n && c->ver_ring[mrc__ev_ver_pos(c, i)] >= c->ev_count) return 23;
         if (!(c->evs[i].st & MRC__EVF_VPROBE)) continue;
         if (!mrc__ev_is_ver(&c->evs[i])) return 23;
         for (k = 1; k < MRC_MAX_PROBES && !(c->probes[k].kind == MRC__PROBE_VER && c->probes[k].slot == i); k++) {
@@ -161,9 +70,106 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     for (i = 1; i < MRC_MAX_PROBES; i++) {
         if (c->probes[i].kind != MRC__PROBE_VER) continue;
         if (c->probes[i].slot >= c->ev_count) return 23;
-        if (!((c->probes_due >> i) & 1u) && c->ver_deadline == MRC_TIME_NEVER) return 23;
+        if (!((c->probes_due >> i) & 1u) && MRC__NEVER(c->ver_deadline)) return 23;
     }
     return 0;
+}
+/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
+ * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
+MRC_API int mrc_conn_check(const mrc_conn *c) {
+    unsigned i, p, nb = 0, seen_bad = 0, bk;
+    uint16_t s;
+    if (!c) return MRC_ERR_INVAL;
+    for (p = 0; p < MRC_MAX_PORTS; p++) {
+        if ((unsigned)c->n_act[p] + c->n_skip[p] > c->ev_count || c->act_pos[p] > c->n_act[p]) return 1;
+        for (i = 0; i < (unsigned)c->n_act[p] + c->n_skip[p]; i++) {
+            const mrc__ev *e = &c->evs[c->ring[c->seg[p] + i]];
+            if (e->port != p + 1u || e->at != i) return 2;
+            if (MRC__EVST(e) != (i < c->n_act[p] ? MRC__EVS_ACTIVE : MRC__EVS_SKIP)) return 3;
+        }
+        for (bk = 0, s = c->bk_head[p]; s != MRC__EV_NONE; s = c->evs[s].at) {
+            if (MRC__EVST(&c->evs[s]) != MRC__EVS_BACKUP || c->evs[s].port != p + 1u || ++bk > c->ev_count) return 4;
+        }
+        if (bk != c->bk_n[p]) return 5;
+    }
+    for (s = c->bad_head; s != MRC__EV_NONE; s = c->evs[s].at) {
+        if (MRC__EVST(&c->evs[s]) != MRC__EVS_BAD || ++seen_bad > c->ev_count) return 6;
+        if (c->evs[s].at == MRC__EV_NONE && s != c->bad_tail) return 7;
+    }
+    if (seen_bad != c->n_bad) return 8;
+    for (i = 0; i < c->ev_count; i++) {
+        unsigned st = MRC__EVST(&c->evs[i]);
+        if (st == MRC__EVS_BAD) nb++;
+        if (st > MRC__EVS_OFF) return 9;
+        /* Rule 21 (P29 suspect hold): a hold is a skipped EV's, and bounded (it rejoins within MRC__SUS_ROUNDS rounds)
+         * */
+        if ((c->evs[i].hold > MRC__SUS_ROUNDS && c->evs[i].hold != MRC__HOLD_VER) ||
+            (c->evs[i].hold && st != MRC__EVS_SKIP))
+            return 21;
+    }
+    if (nb != c->n_bad) return 10;
+    /* Liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work (writes not complete, PSNs in flight) is never silent.
+     * It has a packet ready (in the endpoint's transmit round-robin), or it waits on its context's READY list for
+     * bytes in flight to be acknowledged, or for the context's pacing clock, whose deadline a QP on that list holds
+     * (P24 sub-packet windows: mrc__cc_wake stops at the first QP the clock holds, and its deadline wakes the list), or
+     * one of its timers is armed. The walk is O(QPs on the list), here only. */
+    if (c->state == MRC_QPS_RTS && c->ep && mrc__req_has_work(c) && !c->in_txq && MRC__NEVER(c->deadline) &&
+        !c->in_poolq) {
+        const mrc__ccx *x = c->ccx == MRC__EV_NONE ? (const mrc__ccx *)0 : &c->ep->ccx[c->ccx];
+        if (!c->in_ready || !x) return 11;
+        if (!x->inflight) {
+            unsigned k = x->ready_head, n;
+            const mrc_conn *r = (const mrc_conn *)0;
+            for (n = 0; k < MRC_MAX_CONNS && n < MRC_MAX_CONNS; k = r->ready_next, n++) {
+                r = c->ep->conns[k];
+                if (!r || !MRC__NEVER(r->pace_deadline)) break;
+            }
+            if (k >= MRC_MAX_CONNS || n == MRC_MAX_CONNS || !r) return 11;
+        }
+    }
+    /* ... and one waiting for pool memory waits only while no block is free or retained: a block freed or retained
+     * goes to a waiter */
+    if (c->in_poolq && c->state == MRC_QPS_RTS && c->ep && (c->ep->pool_nfree || c->ep->pool_nret)) return 12;
+    /* the requester's memory: every PSN of [win_base, snd_nxt) has its block (O(window / 64)); each listed record is
+     * one of those, on one list */
+    if (c->state == MRC_QPS_RTS && c->ep) {
+        uint32_t w = (uint32_t)mrc_psn_diff(c->snd_nxt, c->win_base), k;
+        for (k = 0; k < w; k = (k | (MRC__BLK_PSNS - 1u)) + 1u) {
+            /* live: a retained block holds acknowledged PSNs only */
+            mrc__blkidx b = c->btab[MRC__BTAB_IDX((c->win_base + k) & MRC_PSN_MASK)];
+            if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
+        }
+        if (c->rtxq.n + c->txl.n > w) return 14;
+    }
+    /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
+     * of retained blocks (its neighbours point back at it). O(window / 64). */
+    if (c->ep) {
+        const mrc_endpoint *ep = c->ep;
+        const mrc__pblk *pool = ep->pool; /* (its address in one register) */
+        uint32_t t;
+        for (t = 0; t < MRC__BTAB_LEN; t++) {
+            const mrc__pblk *b;
+            uint32_t i1 = c->btab[t];
+            if (!i1) continue;
+            if (i1 > ep->pool_hw) return 15;
+            b = &pool[i1 - 1u];
+            if (b->owner != c->slot || MRC__PBLK_TAB(b) != t) return 15;
+            if (mrc__pool_ret(ep, i1 - 1u) && ((b->prev ? pool[b->prev - 1u].next : ep->ret_head) != i1 ||
+                                (b->next ? pool[b->next - 1u].prev : ep->ret_tail) != i1))
+                return 15;
+        }
+    }
+    /* Rule 16: the QP's timer-heap key is at most the earliest of its timers (docs/PROTOCOL.md P36 lazy deadlines),
+     * it is in the heap exactly when the key is finite, and in it whenever a timer is armed; t_armed says whether one
+     * is (and is counted in ep->armed) */
+    if (c->ep) {
+        mrc_time d = mrc__timers_min(c);
+        if (d < c->deadline || MRC__NEVER(c->deadline) != (c->heap_idx == MRC__NOHEAP)) return 16;
+        if (!MRC__NEVER(d) != (c->t_armed != 0) || (c->t_armed && !c->ep->armed)) return 16;
+        if (c->heap_idx != MRC__NOHEAP && (c->heap_idx >= c->ep->heap_len || c->ep->heap[c->heap_idx] != c->slot))
+            return 16;
+    }
+    return mrc__check_tail(c);
 }
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {

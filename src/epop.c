@@ -84,7 +84,7 @@ MRC__PRIVATE void mrc__psu_announce_peer(mrc_endpoint *ep, mrc_conn *c) {
     uint16_t id = ep->psu_req_id++;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__psureq *q = &ep->psureq[i];
-        if (q->deadline == MRC_TIME_NEVER) {
+        if (MRC__NEVER(q->deadline)) {
             if (fi == MRC_MAX_EP_REQS) fi = i;
         } else if (q->peer == c->attr.peer) {
             fi = i;
@@ -122,7 +122,7 @@ MRC_API int mrc_endpoint_port_set(mrc_endpoint *ep, unsigned port, bool up, mrc_
     bit = 1u << (port - 1u);
     if (up == !!(ep->ports_up & bit)) return MRC_OK;
     ep->ports_up ^= bit; /* up or down: it was the other */
-    if (!up && ep->cfg.guard.psu_hold_ns && ep->psu_refresh == MRC_TIME_NEVER) { /* P38 bounded PSU: re-announce */
+    if (!up && ep->cfg.guard.psu_hold_ns && MRC__NEVER(ep->psu_refresh)) { /* P38 bounded PSU: re-announce */
         ep->psu_refresh = mrc__deadline_ctl(ep->now, ep->cfg.guard.psu_hold_ns / 2u);
         mrc__ep_due(ep, ep->psu_refresh);
     }
@@ -222,7 +222,7 @@ MRC__PRIVATE mrc__epreq *mrc__epreq_find(mrc_endpoint *ep, uint16_t req_id, uint
     unsigned i;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
-        if (q->deadline != MRC_TIME_NEVER && q->req_id == req_id && q->op == op && q->peer == peer) return q;
+        if (!MRC__NEVER(q->deadline) && q->req_id == req_id && q->op == op && q->peer == peer) return q;
     }
     return (mrc__epreq *)0;
 }
@@ -373,7 +373,7 @@ MRC_API int mrc_endpoint_ep_request(mrc_endpoint *ep, const mrc_ep_req *r, mrc_t
                                      : r->path_len != 0)
         return MRC_ERR_INVAL;
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
-        if (ep->epreq[i].deadline == MRC_TIME_NEVER) {
+        if (MRC__NEVER(ep->epreq[i].deadline)) {
             if (fi == MRC_MAX_EP_REQS) fi = i;
         } else if (ep->epreq[i].req_id == r->req_id) {
             return MRC_ERR_INVAL; /* in use */

@@ -201,31 +201,24 @@ MRC__PRIVATE void mrc__attr_copy(mrc_conn_attr *to, const mrc_conn_attr *from, u
     unsigned k;
     for (k = 0; k < mrc__attr_at[i][1]; k++) d[k] = s[k]; /* byte by byte: from may be &to */
 }
-/* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (PATH_MTU: a power of two
- * from 256): its mask bit in the low 5 bits of bit, its size (1, 2 or 4 bytes) as 0, 2 or 4 in the top 3, its offset
- * (RETRY: the byte of each of its two fields) */
-typedef struct mrc__attr_range {
-    uint32_t max;
-    uint8_t min, bit, off, code;
-} mrc__attr_range;
-#define MRC__RANGE(m, lo, hi, b, c)                                                                                    \
-    {(uint32_t)(hi), (uint8_t)(lo), (uint8_t)((b) | (sizeof(((mrc_conn_attr *)0)->m) & 6u) << 5),                    \
-     (uint8_t)offsetof(mrc_conn_attr, m), (uint8_t)(c)}
-static const mrc__attr_range mrc__attr_ranges[] = {
-    MRC__RANGE(dest_qpn, MRC_EPOP_QPN + 1u, MRC_PSN_MASK, 5, MRC_DETAIL_DEST_QPN),
-    MRC__RANGE(rq_psn, 0, MRC_PSN_MASK, 6, MRC_DETAIL_PSN),
-    MRC__RANGE(sq_psn, 0, MRC_PSN_MASK, 12, MRC_DETAIL_PSN),
-    MRC__RANGE(path_mtu, 0, 4096, 7, MRC_DETAIL_PATH_MTU),
-    MRC__RANGE(mpr_dest, 1, MRC_MAX_MPR_UNITS, 8, MRC_DETAIL_MPR_DEST),
-    MRC__RANGE(max_wimm_dest, 1, MRC_MAX_WIMM, 9, MRC_DETAIL_MAX_WIMM_DEST),
-    MRC__RANGE(caps, 0, MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED,
-               10, MRC_DETAIL_CAPS), /* those bits only */
-    MRC__RANGE(mpr, 1, 0xFFu, 13, MRC_DETAIL_MPR),
-    MRC__RANGE(max_wimm, 1, 0xFFFFu, 14, MRC_DETAIL_MAX_WIMM),
-    MRC__RANGE(retry_linear, 0, 7, 15, MRC_DETAIL_RETRY),
-    MRC__RANGE(retry_exp, 0, 25, 15, MRC_DETAIL_RETRY),
-    MRC__RANGE(timeout, 0, 24, 16, MRC_DETAIL_TIMEOUT)};
-#define MRC__NRANGE (sizeof mrc__attr_ranges / sizeof mrc__attr_ranges[0])
+/* The range of each numeric attribute mrc_conn_modify checks, in the order it checks them (mrc__ranges; the mask bit
+ * is bit - 1): those up to PATH_MTU (256..4096, then a power of two), then the rest */
+#define MRC__ARNG(m, lo, hi, b, c) MRC__RNG(mrc_conn_attr, m, 0, lo, hi, (b) + 1, c)
+static const mrc__range mrc__attr_ranges[] = {
+    MRC__ARNG(dest_qpn, MRC_EPOP_QPN + 1u, MRC_PSN_MASK, 5, MRC_DETAIL_DEST_QPN),
+    MRC__ARNG(rq_psn, 0, MRC_PSN_MASK, 6, MRC_DETAIL_PSN),
+    MRC__ARNG(sq_psn, 0, MRC_PSN_MASK, 12, MRC_DETAIL_PSN),
+    MRC__ARNG(path_mtu, 256, 4096, 7, MRC_DETAIL_PATH_MTU)};
+static const mrc__range mrc__attr_ranges2[] = {
+    MRC__ARNG(mpr_dest, 1, MRC_MAX_MPR_UNITS, 8, MRC_DETAIL_MPR_DEST),
+    MRC__ARNG(max_wimm_dest, 1, MRC_MAX_WIMM, 9, MRC_DETAIL_MAX_WIMM_DEST),
+    MRC__ARNG(caps, 0, MRC_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_CAP_DYNAMIC_MPR | MRC_CAP_SVC_TIME_DEST_UNSUPPORTED,
+              10, MRC_DETAIL_CAPS), /* those bits only */
+    MRC__ARNG(mpr, 1, 0xFFu, 13, MRC_DETAIL_MPR),
+    MRC__ARNG(max_wimm, 1, 0xFFFFu, 14, MRC_DETAIL_MAX_WIMM),
+    MRC__ARNG(retry_linear, 0, 7, 15, MRC_DETAIL_RETRY),
+    MRC__ARNG(retry_exp, 0, 25, 15, MRC_DETAIL_RETRY),
+    MRC__ARNG(timeout, 0, 24, 16, MRC_DETAIL_TIMEOUT)};
 /* The transitions between RESET, INIT, RTR and RTS mrc_conn_modify makes (to RESET and ERR: from any state, the state
  * alone): mrc__trans_of[cur][to] is the transition's index + 1 in the tables of the attributes each requires and
  * allows, or 0 for an illegal one */
@@ -247,6 +240,7 @@ static const uint32_t mrc__trans_opt[MRC__TR_ANY] = {
 MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, mrc_time now) {
     uint32_t req, bad;
     unsigned cur, to, tr, i;
+    int rc;
     mrc_endpoint *ep;
     if (!mrc__conn_attached(c)) return MRC_ERR_INVAL;
     ep = c->ep;
@@ -282,21 +276,10 @@ MRC_API int mrc_conn_modify(mrc_conn *c, const mrc_conn_attr *a, uint32_t mask, 
     }
     if (tr == MRC__TR_RTS && mrc__ccx_slot(ep, c->attr.peer, c->attr.cc_profile_id) < 0)
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_CCX_FULL, 0); /* no congestion context left */
-    for (i = 0; i < MRC__NRANGE; i++) { /* the ranges, in the table's order */
-        const mrc__attr_range *r = &mrc__attr_ranges[i];
-        const uint8_t *f = (const uint8_t *)a + r->off;
-        unsigned bit = r->bit & 31u, n = r->bit >> 5;
-        uint32_t v = *f;
-        uint16_t w;
-        if (!(mask & ((uint32_t)1 << bit))) continue;
-        if (n == 4u) MRC_MEMCPY(&v, f, 4);
-        if (n == 2u) {
-            MRC_MEMCPY(&w, f, 2);
-            v = w;
-        }
-        if (v < r->min || v > r->max || (bit == 7u && ((v & (v - 1u)) || v < 256u))) /* PATH_MTU */
-            return mrc__fail(ep, MRC_ERR_INVAL, r->code, (uint32_t)1 << bit);
-    }
+    if ((rc = mrc__ranges(ep, a, mrc__attr_ranges, MRC__NRANGES(mrc__attr_ranges), mask)) != MRC_OK) return rc;
+    if ((mask & MRC_ATTR_PATH_MTU) && (a->path_mtu & (a->path_mtu - 1u))) /* in 256..4096 (above) */
+        return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PATH_MTU, MRC_ATTR_PATH_MTU);
+    if ((rc = mrc__ranges(ep, a, mrc__attr_ranges2, MRC__NRANGES(mrc__attr_ranges2), mask)) != MRC_OK) return rc;
 
     if (to == MRC_QPS_ERR) {
         mrc__conn_error(c, MRC_ERR_FLUSH, 0, 0, now); /* nothing in ERR already */
