@@ -3107,9 +3107,16 @@ MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t 
 MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
-MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
+/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait): out of line where the code's
+ * size is asked for (gcc -Os: 16 B of Cortex-M4 code each), in line where speed is */
+#ifdef __OPTIMIZE_SIZE__
+#define MRC__DEADLINE_SZ mrc__deadline_ctl
+#else
+#define MRC__DEADLINE_SZ mrc__deadline_add
+#endif
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
@@ -3354,7 +3361,7 @@ MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
 }
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rng); }
 /* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
-MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
     return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
 }
 /* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no
@@ -4059,7 +4066,7 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
         c->tlp2 = 0;
     } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
-        c->rto_deadline = mrc__deadline_add(c->rto_start, r);
+        c->rto_deadline = MRC__DEADLINE_SZ(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__tlp_at(c);
         if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
         else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
@@ -4987,7 +4994,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot);
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c);
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c);
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
+MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h);
@@ -5258,7 +5265,7 @@ MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
+MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];
@@ -5960,7 +5967,7 @@ MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_sweep_run(mrc_conn *c, unsigned lost, 
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     if (!mrc__ev_in_scope(c, c->ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && c->ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+    if (c->sw_at && c->ep->now < MRC__DEADLINE_SZ(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }
@@ -7726,7 +7733,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = MRC__DEADLINE_SZ(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.

@@ -540,7 +540,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = MRC__DEADLINE_SZ(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
