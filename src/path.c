@@ -145,22 +145,24 @@ MRC__PRIVATE void mrc__evr_add(mrc_conn *c, uint16_t slot) {
 /* End of a port's round: skipped EVs rejoin (those that had their turn in the round they were skipped in sit this
  * one out, unless nothing else could carry data), then a seeded reshuffle. */
 MRC__PRIVATE void mrc__ev_new_round(mrc_conn *c, unsigned p) {
-    unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p], pass;
-    /* pass 1, when everything sat out in pass 0: all but P35 sweeps's held EVs rejoin, and they too if they are all
-     * (one loop for both passes) */
-    for (pass = 0; pass < 2u && (!pass || !j); pass++) {
+    unsigned i, n = (unsigned)c->n_act[p] + c->n_skip[p], j = c->n_act[p];
+    for (i = c->n_act[p]; i < n; i++) {
+        mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
+        if (e->hold) { /* P29 suspect hold: awaiting a loss verdict; P35 sweeps: awaiting verification (no count) */
+            if (e->hold != MRC__HOLD_VER) e->hold--;
+            continue;
+        }
+        if (e->st & MRC__EVF_SKIP2) {
+            e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2);
+            continue;
+        }
+        mrc__ev_set(e, MRC__EVS_ACTIVE);
+        mrc__evr_swap(c, p, i, j++);
+    }
+    if (j == 0 && n) { /* everything sat out: all but P35 sweeps's held EVs rejoin, and they too if they are all */
         for (i = c->n_act[p]; i < n; i++) {
             mrc__ev *e = &c->evs[mrc__evr_at(c, p, i)];
-            if (pass) {
-                if (e->hold == MRC__HOLD_VER) continue;
-            } else if (e->hold) { /* P29 suspect hold: awaiting a loss verdict; P35 sweeps: awaiting verification (no
-                                     count) */
-                if (e->hold != MRC__HOLD_VER) e->hold--;
-                continue;
-            } else if (e->st & MRC__EVF_SKIP2) {
-                e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2);
-                continue;
-            }
+            if (e->hold == MRC__HOLD_VER) continue;
             mrc__ev_set(e, MRC__EVS_ACTIVE);
             mrc__evr_swap(c, p, i, j++);
         }
