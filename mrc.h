@@ -3107,11 +3107,18 @@ MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t 
 MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep);
-MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n);
 MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /* saturating at MRC_TIME_NEVER */
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
 /* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test on 32-bit targets (control calls) */
 #define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
+/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait): out of line where the code's
+ * size is asked for (gcc -Os: 16 B of Cortex-M4 code each), in line where speed is */
+#ifdef __OPTIMIZE_SIZE__
+#define MRC__DEADLINE_SZ mrc__deadline_ctl
+#else
+#define MRC__DEADLINE_SZ mrc__deadline_add
+#endif
 MRC__PRIVATE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau); /* a rate limit */
 MRC__PRIVATE mrc_time mrc__clock(mrc_endpoint *ep, mrc_time now);                       /* the endpoint's now */
 MRC__PRIVATE mrc_time mrc__clock_ctl(mrc_endpoint *ep, mrc_time now);                   /* ... for control calls */
@@ -3356,7 +3363,7 @@ MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
 }
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rng); }
 /* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
-MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
     return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
 }
 /* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no
@@ -4061,7 +4068,7 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
         c->tlp2 = 0;
     } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
-        c->rto_deadline = mrc__deadline_add(c->rto_start, r);
+        c->rto_deadline = MRC__DEADLINE_SZ(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__tlp_at(c);
         if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
         else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
@@ -4995,7 +5002,7 @@ MRC__PRIVATE void mrc__bk_push(mrc_conn *c, uint16_t slot);
 MRC__PRIVATE mrc_time mrc__evp_interval(const mrc_conn *c);
 MRC__PRIVATE mrc_time mrc__ev_ver_to(const mrc_conn *c);
 MRC__PRIVATE void mrc__evp_arm(mrc_conn *c);
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
+MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h);
@@ -5266,7 +5273,7 @@ MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
+MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];
@@ -5968,7 +5975,7 @@ MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_sweep_run(mrc_conn *c, unsigned lost, 
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     if (!mrc__ev_in_scope(c, c->ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && c->ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+    if (c->sw_at && c->ep->now < MRC__DEADLINE_SZ(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }
@@ -7164,7 +7171,7 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r);
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why);
 /* c's next packet (a probe due, a retransmission, new data) into buf: bytes written, 0 when it has none */
-MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now);
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti); /* at ep->now */
 
 /* ---- acknowledgements, NACKs, timers -------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);
@@ -7447,7 +7454,7 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_ti(const mrc_conn *c, int slot, un
  * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
  * congestion window is closed (mrc__req_rtx's test; a new PSN's window is the caller's to check), MRC_ERR_NOBUF. */
 MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
-                                    uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+                                    uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
     const bool rtx = rbk != (mrc__pblk *)0;
@@ -7504,7 +7511,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
              MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
     q = buf + MRC_BTH_LEN + MRC_METH_LEN;
     if (ep->cfg.tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts_ctl(ep, ep->now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
                         MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
         q += MRC_TSETH_LEN;
     }
@@ -7542,8 +7549,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
         r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
         MRC__RARE_INC(c->st.tx_rtx);
     }
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = ep->now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = ep->now;
     r->ev = (mrc__evslot)slot;
     r->flags |= MRC__PR_INFLIGHT;
     r->txseq = (mrc__txseq)c->tx_count++;
@@ -7552,14 +7559,13 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
     c->st.tx_data++;
     c->st.tx_bytes += plen;
     c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
-    c->tlp_base = now;
+    c->tlp_base = ep->now; /* (mrc__poll_tx's now: its caller's mrc__clock) */
     MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
     return (int)need;
 }
 /* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
  * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
-MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
-                                     mrc_time now) {
+MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     mrc__probe *pr = &c->probes[i];
     int slot = i                               ? (int)pr->slot
@@ -7581,26 +7587,25 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint
     mrc__st4(buf, 0u); /* type, nxt, vendor_info */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__PETH_PROBE_ID, ++c->probe_id));
     MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4);
-    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__PETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(12, 4, MRC__PETH_TSR, 0u) |
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__PETH_TS, mrc__ts_ctl(ep, ep->now)) | MRC__FW(12, 4, MRC__PETH_TSR, 0u) |
                            MRC__FW(12, 4, MRC__PETH_FTYPE, 1u));
-    (void)cap;
     mrc__req_ti(c, slot, MRC_DSCP_CONTROL, MRC_OP_PROBE_REQ, MRC_BTH_LEN + MRC_PETH_LEN, ti);
     c->probes_due &= ~(1u << i);
     if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33 TLP copies: this copy is the other one; the next goes at once */
         c->tlp2 = MRC__TLP2_OUT;
-        c->tlp2_sent = now;
+        c->tlp2_sent = ep->now;
         c->tlp2_slot = (mrc__evslot)slot;
         c->probes_due |= 1u;
     }
-    c->probe_sent[i] = now;
+    c->probe_sent[i] = ep->now; /* (mrc__poll_tx's now, as mrc__req_emit_data's) */
     pr->slot = (mrc__evslot)slot;
     if (pr->kind == MRC__PROBE_VER) { /* P35 sweeps: unanswered after mrc__ev_ver_to, its EV is taken as dead */
-        mrc_time t = mrc__deadline_ctl(now, mrc__ev_ver_to(c));
+        mrc_time t = mrc__deadline_ctl(ep->now, mrc__ev_ver_to(c));
         if (t < c->ver_deadline) c->ver_deadline = t;
     }
     if (i == 0) {
         pr->kind = MRC__PROBE_TLP;
-        c->tlp_base = now;
+        c->tlp_base = ep->now;
         MRC__RARE_INC(c->st.tx_probes);
     } else {
         MRC__RARE_INC(c->st.ev_probes);
@@ -7608,7 +7613,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint
     return MRC_BTH_LEN + MRC_PETH_LEN;
 }
 /* Retransmissions first (oldest loss first), then new data. */
-MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     int n;
     uint32_t psn, wr_idx, k;
     mrc__pblk *bk = (mrc__pblk *)0;
@@ -7619,7 +7624,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         unsigned i;
         do {
             i = mrc__ctz64(due);
-            n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+            n = mrc__req_emit_probe(c, i, buf, ti); /* (cap >= MRC_HDR_MAX) */
             due &= ~1u;
         } while (n == 0 && i == 0 && due);
         if (n > 0) mrc__req_timers_x(c, MRC__TM_TX);
@@ -7643,7 +7648,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     } else {
         return 0;
     }
-    n = mrc__req_emit_data(c, psn, wr_idx, k, bk, buf, cap, flags, ti, now);
+    n = mrc__req_emit_data(c, psn, wr_idx, k, bk, buf, cap, flags, ti);
     if (n <= 0) return n;
     if (bk) {
         c->rtx_force = 0; /* the record left the queue in the commit */
@@ -7717,7 +7722,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = MRC__DEADLINE_SZ(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
@@ -11099,7 +11104,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *
  * queue); 0: nothing it can send now (queued again when that changes), < 0: nothing consumed, c back at the head */
 MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
-    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, ep->now) : 0; /* (mrc__poll_tx's now) */
+    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti) : 0; /* (at mrc__poll_tx's now) */
     if (n == 0) {
         int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
         if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);

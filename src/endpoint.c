@@ -1920,7 +1920,7 @@ MRC__PRIVATE MRC__COLD int mrc__poll_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *
  * queue); 0: nothing it can send now (queued again when that changes), < 0: nothing consumed, c back at the head */
 MRC__PRIVATE MRC__COLD int mrc__poll_req(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
-    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti, ep->now) : 0; /* (mrc__poll_tx's now) */
+    int n = c->state == MRC_QPS_RTS ? mrc__req_tx(c, buf, cap, flags, ti) : 0; /* (at mrc__poll_tx's now) */
     if (n == 0) {
         int w = c->state == MRC_QPS_RTS ? mrc__req_rtx(c) : MRC__NEW_NO;
         if (w != MRC__NEW_CWND && c->state == MRC_QPS_RTS) w = mrc__req_new(c);

@@ -247,7 +247,7 @@ MRC__PRIVATE void mrc__evp_arm(mrc_conn *c) {
 }
 /* Which outstanding probe a probe SACK answers, by the EV and the PETH timestamp it echoes (P19 QP 0x2 and probe trust:
  * an answer to someone else's PROBE_REQ matches none); -1 for none. O(MRC_MAX_PROBES). */
-MRC__PRIVATE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
+MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts) {
     unsigned i;
     for (i = 0; i < MRC_MAX_PROBES; i++) {
         const mrc__probe *p = &c->probes[i];

@@ -299,7 +299,7 @@ MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_sweep_run(mrc_conn *c, unsigned lost, 
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_sweep(mrc_conn *c, unsigned lost, mrc_time ref) {
     if (!mrc__ev_in_scope(c, c->ep->cfg.ev.sweep) || c->state != MRC_QPS_RTS) return;
-    if (c->sw_at && c->ep->now < mrc__deadline_add(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
+    if (c->sw_at && c->ep->now < MRC__DEADLINE_SZ(c->sw_at, (2u * c->srtt) << c->sw_backoff)) {
         if (ref > c->sw_ref) c->sw_ref = ref; /* the same event (or sweeps backed off): later proofs only */
         return;
     }

@@ -270,7 +270,7 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_ti(const mrc_conn *c, int slot, un
  * any state. Returns bytes written, 0 when no EV is usable now or, for a retransmission not forced, when the
  * congestion window is closed (mrc__req_rtx's test; a new PSN's window is the caller's to check), MRC_ERR_NOBUF. */
 MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uint32_t wr_idx, uint32_t k, mrc__pblk *rbk,
-                                    uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+                                    uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     mrc__wr *wr = MRC__SQ(c, wr_idx);
     const bool rtx = rbk != (mrc__pblk *)0;
@@ -327,7 +327,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
              MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
     q = buf + MRC_BTH_LEN + MRC_METH_LEN;
     if (ep->cfg.tseth) {
-        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+        mrc__st4(q, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts_ctl(ep, ep->now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
                         MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
         q += MRC_TSETH_LEN;
     }
@@ -365,8 +365,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
         r->flags = (uint8_t)((r->flags & ~MRC__PR_LOST) | MRC__PR_RTX);
         MRC__RARE_INC(c->st.tx_rtx);
     }
-    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = now;
-    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
+    if (c->rto_deadline == MRC_TIME_NEVER) c->rto_start = ep->now;
+    bk->sent[psn & (MRC__BLK_PSNS - 1u)] = ep->now;
     r->ev = (mrc__evslot)slot;
     r->flags |= MRC__PR_INFLIGHT;
     r->txseq = (mrc__txseq)c->tx_count++;
@@ -375,14 +375,13 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
     c->st.tx_data++;
     c->st.tx_bytes += plen;
     c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
-    c->tlp_base = now;
+    c->tlp_base = ep->now; /* (mrc__poll_tx's now: its caller's mrc__clock) */
     MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
     return (int)need;
 }
 /* Reliability probe i: the tail-loss probe (i = 0) goes on the next EV of the rotation; a probe of an ASSUMED_BAD
  * EV (i > 0) goes on that EV. Returns 0 when the tail-loss probe has no EV to go on. */
-MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, size_t cap, mrc_txinfo *ti,
-                                     mrc_time now) {
+MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint8_t *buf, mrc_txinfo *ti) {
     mrc_endpoint *ep = c->ep;
     mrc__probe *pr = &c->probes[i];
     int slot = i                               ? (int)pr->slot
@@ -404,26 +403,25 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint
     mrc__st4(buf, 0u); /* type, nxt, vendor_info */
     mrc__st4(buf + 4, MRC__FW(4, 4, MRC__PETH_PROBE_ID, ++c->probe_id));
     MRC_MEMCPY(buf + 8, &c->tx_sack[2], 4);
-    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__PETH_TS, mrc__ts_ctl(ep, now)) | MRC__FW(12, 4, MRC__PETH_TSR, 0u) |
+    mrc__st4(buf + 12, MRC__FW(12, 4, MRC__PETH_TS, mrc__ts_ctl(ep, ep->now)) | MRC__FW(12, 4, MRC__PETH_TSR, 0u) |
                            MRC__FW(12, 4, MRC__PETH_FTYPE, 1u));
-    (void)cap;
     mrc__req_ti(c, slot, MRC_DSCP_CONTROL, MRC_OP_PROBE_REQ, MRC_BTH_LEN + MRC_PETH_LEN, ti);
     c->probes_due &= ~(1u << i);
     if (i == 0 && (c->tlp2 & MRC__TLP2_DUE)) { /* P33 TLP copies: this copy is the other one; the next goes at once */
         c->tlp2 = MRC__TLP2_OUT;
-        c->tlp2_sent = now;
+        c->tlp2_sent = ep->now;
         c->tlp2_slot = (mrc__evslot)slot;
         c->probes_due |= 1u;
     }
-    c->probe_sent[i] = now;
+    c->probe_sent[i] = ep->now; /* (mrc__poll_tx's now, as mrc__req_emit_data's) */
     pr->slot = (mrc__evslot)slot;
     if (pr->kind == MRC__PROBE_VER) { /* P35 sweeps: unanswered after mrc__ev_ver_to, its EV is taken as dead */
-        mrc_time t = mrc__deadline_ctl(now, mrc__ev_ver_to(c));
+        mrc_time t = mrc__deadline_ctl(ep->now, mrc__ev_ver_to(c));
         if (t < c->ver_deadline) c->ver_deadline = t;
     }
     if (i == 0) {
         pr->kind = MRC__PROBE_TLP;
-        c->tlp_base = now;
+        c->tlp_base = ep->now;
         MRC__RARE_INC(c->st.tx_probes);
     } else {
         MRC__RARE_INC(c->st.ev_probes);
@@ -431,7 +429,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_probe(mrc_conn *c, unsigned i, uint
     return MRC_BTH_LEN + MRC_PETH_LEN;
 }
 /* Retransmissions first (oldest loss first), then new data. */
-MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now) {
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti) {
     int n;
     uint32_t psn, wr_idx, k;
     mrc__pblk *bk = (mrc__pblk *)0;
@@ -442,7 +440,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         unsigned i;
         do {
             i = mrc__ctz64(due);
-            n = mrc__req_emit_probe(c, i, buf, cap, ti, now);
+            n = mrc__req_emit_probe(c, i, buf, ti); /* (cap >= MRC_HDR_MAX) */
             due &= ~1u;
         } while (n == 0 && i == 0 && due);
         if (n > 0) mrc__req_timers_x(c, MRC__TM_TX);
@@ -466,7 +464,7 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
     } else {
         return 0;
     }
-    n = mrc__req_emit_data(c, psn, wr_idx, k, bk, buf, cap, flags, ti, now);
+    n = mrc__req_emit_data(c, psn, wr_idx, k, bk, buf, cap, flags, ti);
     if (n <= 0) return n;
     if (bk) {
         c->rtx_force = 0; /* the record left the queue in the commit */
@@ -540,7 +538,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = MRC__DEADLINE_SZ(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.

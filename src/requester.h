@@ -18,7 +18,7 @@ MRC__PRIVATE void mrc__nopath_expire(mrc_conn *c, mrc_time now);
 MRC__PRIVATE void mrc__rtxq_remove(mrc_conn *c, uint32_t psn, mrc__psnrec *r);
 MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why);
 /* c's next packet (a probe due, a retransmission, new data) into buf: bytes written, 0 when it has none */
-MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti, mrc_time now);
+MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned flags, mrc_txinfo *ti); /* at ep->now */
 
 /* ---- acknowledgements, NACKs, timers -------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__req_ack_one(mrc_conn *c, uint32_t psn);

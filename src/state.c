@@ -176,7 +176,7 @@ MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st) {
 }
 MRC__PRIVATE uint64_t mrc__rand(mrc_endpoint *ep) { return mrc__splitmix(&ep->rng); }
 /* uniform in [0, n) without 64-bit division (Lemire's multiply-shift on 32 bits) */
-MRC__PRIVATE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__rand_below(mrc_endpoint *ep, uint32_t n) {
     return (uint32_t)(((mrc__rand(ep) >> 32) * (uint64_t)n) >> 32);
 }
 /* Every deadline is now + an interval, saturating: an interval that would pass the end of time means never (so no

@@ -201,7 +201,7 @@ MRC__PRIVATE void mrc__req_timers_x(mrc_conn *c, unsigned how) {
         c->tlp2 = 0;
     } else if (how != MRC__TM_TX || !mrc__req_tlp_keeps(c)) {
         mrc_time r = mrc__rto_interval(c, MRC__MIN(c->retries, (uint32_t)c->attr.retry_linear + c->attr.retry_exp));
-        c->rto_deadline = mrc__deadline_add(c->rto_start, r);
+        c->rto_deadline = MRC__DEADLINE_SZ(c->rto_start, r);
         c->tlp_deadline = (c->probes_due & 1u) ? MRC_TIME_NEVER : mrc__tlp_at(c);
         if (how == MRC__TM_ALL) c->reo_deadline = mrc__reo_deadline(c);
         else if (how == MRC__TM_TX && c->tlp_base <= c->ep->now) c->tlp_ahead = 0;
