@@ -7185,6 +7185,12 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
                                                   mrc_time now);
 MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
+/* the parts of a SACK's processing both SACK handlers run (the general one, the fast path) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why);
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c);
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail);
+MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr);
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
 MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now);
 MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now);
@@ -7413,25 +7419,32 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
 }
 /* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission, and
  * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
- * mrc__slack at the same instant finds nothing more to decay). A head sent after the latest acknowledged send time is
- * neither lost nor late whatever the slack: unless the slack's multiplier would decay (a side effect of mrc__slack),
- * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, MRC__TM_SACK) or mrc__req_timers_arm. */
-MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
+ * mrc__slack at the same instant finds nothing more to decay). The SACK handlers only (the general one and the SACK
+ * fast path), before mrc__req_timers_x(c, MRC__TM_SACK) or mrc__req_timers_arm. The scan runs only with reordering or
+ * loss: out of line under -Os. */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why) {
     mrc_time slack;
-    c->reo_deadline = MRC_TIME_NEVER;
-    if ((c->reo_mult <= 1 || c->ep->cfg.recovery.reorder_slack_ns) &&
-        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
-        return;
-    slack = mrc__slack(c);
+    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = mrc__slack_base(c);
+    }
     while (c->txl.n) {
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(c->ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), c->ep->now + 1u);
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
         mrc__req_mark_lost(c, c->txl.head, why); /* unlinks it */
     }
+}
+/* A head sent after the latest acknowledged send time (the in-order case) is neither lost nor late whatever the slack:
+ * unless the slack's multiplier would decay (a side effect of mrc__slack), nothing more to do (this test in line) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    return (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
+           (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
@@ -7766,10 +7779,43 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm) {
     return bm && (hi <= 0 || (hi < 64 && (bm >> hi)));
 }
+/* A SACK's selective part: the bits bm (bit i: PSN base + i, hi PSNs before snd_nxt) inside [win_base, snd_nxt) not
+ * acknowledged yet, acknowledged in order (one's acknowledgement changes no other's bit: the bits are read first);
+ * true when there was one. The general path and the SACK fast path (out of line under -Os: a window with holes) */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi) {
+    bool progress = false;
+    int32_t lo = mrc_psn_diff(c->win_base, base);
+    if (lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr;
+        if (bm) bm &= ~mrc__req_acked64(c, base);
+        if (bm) progress = true;
+        while (bm) {
+            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+            bm &= bm - 1u;
+        }
+    }
+    return progress;
+}
+/* the SACK's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
+    MRC__RARE_INC(c->st.cc_rcvd_capped);
+    return (c->last_rcvd + avail) & 0xFFFFFFu;
+}
+/* Q9 dynamic MPR: the responder's MPR (nonzero) with MRC_CAP_DYNAMIC_MPR (MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr) {
+    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+    if (wp != c->win_psns) {
+        c->win_psns = wp;
+        c->st.cc_mpr_changes++;
+    }
+}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
-    int32_t d, lo, hi;
+    int32_t d;
     uint64_t bm;
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
@@ -7819,16 +7865,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
     bm = s->sack_bitmap;
     base = mrc_psn_add(cack, s->sack_offset);
-    lo = mrc_psn_diff(c->win_base, base);
-    hi = mrc_psn_diff(c->snd_nxt, base);
-    while (bm) { /* bit i is PSN base + i: inside iff lo <= i < hi */
-        int32_t i = (int32_t)mrc__ctz64(bm);
-        bm &= bm - 1u;
-        if (i >= lo && i < hi && !mrc__req_acked(c, (base + (uint32_t)i) & MRC_PSN_MASK)) {
-            progress = true;
-            mrc__req_ack_one(c, (base + (uint32_t)i) & MRC_PSN_MASK);
-        }
-    }
+    if (bm && mrc__req_sack_sel(c, bm, base, mrc_psn_diff(c->snd_nxt, base))) progress = true;
     if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
     while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
     if (c->snd_una != old_una) progress = true;
@@ -7883,17 +7920,16 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    if (!quiet) mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (!quiet && !mrc__req_losses_none(c->ep, c))
+        mrc__req_losses_scan(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
     if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
                                                                             and not yet credited */
-        if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
-            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            MRC__RARE_INC(c->st.cc_rcvd_capped);
-        }
+        if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* claims more than was ever
+                                                                                          sent: credit only what was */
         MRC_MEMSET(&cs, 0, sizeof cs);
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
@@ -7905,13 +7941,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__cc_on_sack(c, &cs, now);
     }
     /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
-    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
-        uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-        if (w != c->win_psns) {
-            c->win_psns = w;
-            MRC__RARE_INC(c->st.cc_mpr_changes);
-        }
-    }
+    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) mrc__sack_mpr(c, s->mpr);
     mrc__req_complete(c);
     /* mrc__req_timers, the reorder deadline set above unless quiet. After progress (retries and tlp_count 0, rto_start
      * and tlp_base now) it arms unless the QP left RTS or nothing is in flight, as in the SACK fast path: the heap key
@@ -9213,34 +9243,12 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
 #endif
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
-/* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
- * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
- * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
+/* mrc__req_losses_scan of a SACK (the fast path's call keeps its two arguments: out of line under -Os) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
-    mrc_time slack;
-    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
-        slack = mrc__slack(c);
-    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = mrc__slack_base(c);
-    }
-    while (c->txl.n) {
-        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
-        if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
-            break;
-        }
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    }
+    mrc__req_losses_scan(ep, c, MRC__LOSS_SACK);
 }
-/* (the in-order test in line; the scan, which runs only with reordering or loss, out of line under -Os) */
 MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
-    c->reo_deadline = MRC_TIME_NEVER;
-    /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
-    if ((c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
-        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
-        return;
-    mrc__sack_losses_scan(ep, c);
+    if (!mrc__req_losses_none(ep, c)) mrc__sack_losses_scan(ep, c);
 }
 /* mrc__req_complete, only when the oldest message is all acknowledged */
 MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
@@ -9557,8 +9565,8 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uin
     return now;
 }
 /* mrc__req_sack_fast's rare branches (MRC__SIZE_COLD): P37 bursts' congestion sample (one update per QP per burst,
- * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end), the SETH's MPR with
- * MRC_CAP_DYNAMIC_MPR */
+ * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end); the SETH's MPR, the
+ * capped rcvd and the selective part are the general handler's helpers (src/requester.c) */
 #if !MRC__SACK_SPEED
 /* the cumulative part of more than the named PSN (out of line: gcc -Os only) */
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_fast_cum(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *bk, uint32_t old_base,
@@ -9578,13 +9586,6 @@ MRC__PRIVATE MRC__SIZE_COLD int mrc__sack_fast_bend(mrc_endpoint *ep, mrc_conn *
     mrc__burst_defer(ep, c);
     return MRC_OK;
 }
-MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_mpr(mrc_conn *c, uint32_t mpr) {
-    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-    if (wp != c->win_psns) {
-        c->win_psns = wp;
-        c->st.cc_mpr_changes++;
-    }
-}
 /* mrc__req_sack_fast's bitmap (a window with holes; MRC__SIZE_COLD), read from the SETH at se (cack its CACK): its
  * first PSN (*base) and snd_nxt's distance from it (*hi, nxt: snd_nxt), and whether it names a PSN never sent; then
  * its selective part: the bits bm inside [win_base, snd_nxt) not known yet acknowledged as mrc__req_on_sack does;
@@ -9595,13 +9596,13 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32
     *hi = mrc_psn_diff(nxt, *base);
     return mrc__sack_bits_unsent(*hi, bm);
 }
-MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
-                                                    uint64_t bm, uint32_t base, int32_t hi) {
+/* (its selective part: mrc__req_sack_sel, out of line under -Os; where speed is asked for, in line with the named PSN
+ * acknowledged from the block and record the caller holds) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
+                                                        uint64_t bm, uint32_t base, int32_t hi) {
+#if MRC__SACK_SPEED
     bool progress = false;
     int32_t lo = mrc_psn_diff(c->win_base, base);
-#if !MRC__SACK_SPEED
-    (void)bk, (void)r, (void)ack_psn;
-#endif
     if (lo < 64) {
         uint64_t inr = ~(uint64_t)0;
         if (lo > 0) inr &= ~(uint64_t)0 << lo;
@@ -9611,20 +9612,16 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, 
         if (bm) progress = true;
         while (bm) {
             uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
-#if MRC__SACK_SPEED
             if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-            else
-#endif
-                mrc__req_ack_one(c, q);
+            else mrc__req_ack_one(c, q);
             bm &= bm - 1u;
         }
     }
     return progress;
-}
-/* the SACK fast path's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
-MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
-    MRC__RARE_INC(c->st.cc_rcvd_capped);
-    return (c->last_rcvd + avail) & 0xFFFFFFu;
+#else
+    (void)bk, (void)r, (void)ack_psn;
+    return mrc__req_sack_sel(c, bm, base, hi);
+#endif
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
@@ -9791,7 +9788,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     mpr = MRC__FX(se, MRC__SETH_MPR);
-    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_fast_mpr(c, mpr);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
     if (ep->in_burst) return mrc__sack_fast_bend(ep, c, progress); /* P37 bursts: the re-arm and the scheduling
                                                                       below, once per QP at the burst's end */
     mrc__sack_complete(c);

@@ -31,34 +31,12 @@
 #endif
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
-/* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
- * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
- * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
+/* mrc__req_losses_scan of a SACK (the fast path's call keeps its two arguments: out of line under -Os) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
-    mrc_time slack;
-    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
-        slack = mrc__slack(c);
-    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = mrc__slack_base(c);
-    }
-    while (c->txl.n) {
-        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
-        if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
-            break;
-        }
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    }
+    mrc__req_losses_scan(ep, c, MRC__LOSS_SACK);
 }
-/* (the in-order test in line; the scan, which runs only with reordering or loss, out of line under -Os) */
 MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
-    c->reo_deadline = MRC_TIME_NEVER;
-    /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
-    if ((c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
-        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
-        return;
-    mrc__sack_losses_scan(ep, c);
+    if (!mrc__req_losses_none(ep, c)) mrc__sack_losses_scan(ep, c);
 }
 /* mrc__req_complete, only when the oldest message is all acknowledged */
 MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
@@ -375,8 +353,8 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uin
     return now;
 }
 /* mrc__req_sack_fast's rare branches (MRC__SIZE_COLD): P37 bursts' congestion sample (one update per QP per burst,
- * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end), the SETH's MPR with
- * MRC_CAP_DYNAMIC_MPR */
+ * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end); the SETH's MPR, the
+ * capped rcvd and the selective part are the general handler's helpers (src/requester.c) */
 #if !MRC__SACK_SPEED
 /* the cumulative part of more than the named PSN (out of line: gcc -Os only) */
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_fast_cum(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *bk, uint32_t old_base,
@@ -396,13 +374,6 @@ MRC__PRIVATE MRC__SIZE_COLD int mrc__sack_fast_bend(mrc_endpoint *ep, mrc_conn *
     mrc__burst_defer(ep, c);
     return MRC_OK;
 }
-MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_mpr(mrc_conn *c, uint32_t mpr) {
-    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-    if (wp != c->win_psns) {
-        c->win_psns = wp;
-        c->st.cc_mpr_changes++;
-    }
-}
 /* mrc__req_sack_fast's bitmap (a window with holes; MRC__SIZE_COLD), read from the SETH at se (cack its CACK): its
  * first PSN (*base) and snd_nxt's distance from it (*hi, nxt: snd_nxt), and whether it names a PSN never sent; then
  * its selective part: the bits bm inside [win_base, snd_nxt) not known yet acknowledged as mrc__req_on_sack does;
@@ -413,13 +384,13 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32
     *hi = mrc_psn_diff(nxt, *base);
     return mrc__sack_bits_unsent(*hi, bm);
 }
-MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
-                                                    uint64_t bm, uint32_t base, int32_t hi) {
+/* (its selective part: mrc__req_sack_sel, out of line under -Os; where speed is asked for, in line with the named PSN
+ * acknowledged from the block and record the caller holds) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
+                                                        uint64_t bm, uint32_t base, int32_t hi) {
+#if MRC__SACK_SPEED
     bool progress = false;
     int32_t lo = mrc_psn_diff(c->win_base, base);
-#if !MRC__SACK_SPEED
-    (void)bk, (void)r, (void)ack_psn;
-#endif
     if (lo < 64) {
         uint64_t inr = ~(uint64_t)0;
         if (lo > 0) inr &= ~(uint64_t)0 << lo;
@@ -429,20 +400,16 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, 
         if (bm) progress = true;
         while (bm) {
             uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
-#if MRC__SACK_SPEED
             if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-            else
-#endif
-                mrc__req_ack_one(c, q);
+            else mrc__req_ack_one(c, q);
             bm &= bm - 1u;
         }
     }
     return progress;
-}
-/* the SACK fast path's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
-MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
-    MRC__RARE_INC(c->st.cc_rcvd_capped);
-    return (c->last_rcvd + avail) & 0xFFFFFFu;
+#else
+    (void)bk, (void)r, (void)ack_psn;
+    return mrc__req_sack_sel(c, bm, base, hi);
+#endif
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
@@ -609,7 +576,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     mpr = MRC__FX(se, MRC__SETH_MPR);
-    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_fast_mpr(c, mpr);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
     if (ep->in_burst) return mrc__sack_fast_bend(ep, c, progress); /* P37 bursts: the re-arm and the scheduling
                                                                       below, once per QP at the burst's end */
     mrc__sack_complete(c);
