@@ -143,6 +143,8 @@ MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o); /* SETH 
 /* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */
 #define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
 #define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
+/* mrc_psn_diff(a, b) < 0: bit 23 of a - b (one test; gcc -Os wrote the difference out in full) */
+#define MRC__PSN_BEFORE(a, b) ((((a) - (b)) & MRC_PSN_HALF) != 0u)
 
 /* ---- packet classifier: only the headers the opcode has are read (whole: the fast decoder may read them all) --- */
 MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,

@@ -333,9 +333,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
         rc = mrc__rsp_on_data(c, &k, pkt + k.hdr_len, ri, now);
         break;
     case MRC_OP_PROBE_REQ: rc = mrc__rsp_on_probe(c, &k, ri); break;
-    case MRC_OP_SACK: rc = mrc__req_on_sack(c, &k, now); break;
-    case MRC_OP_NACK: rc = mrc__req_on_nack(c, &k, now); break;
-    case MRC_OP_ACK: rc = mrc__req_on_aeth(c, &k, now); break;
+    case MRC_OP_SACK: case MRC_OP_NACK: case MRC_OP_ACK: /* the requester's, only in RTS (their first check) */
+        if (c->state != MRC_QPS_RTS) rc = mrc__drop(ep, c, MRC_DROP_ACK_STALE, k.bth.opcode);
+        else if (k.bth.opcode == MRC_OP_SACK) rc = mrc__req_on_sack(c, &k, now);
+        else if (k.bth.opcode == MRC_OP_NACK) rc = mrc__req_on_nack(c, &k, now);
+        else rc = mrc__req_on_aeth(c, &k, now);
+        break;
     default: return mrc__drop(ep, c, MRC_DROP_OPCODE, k.bth.opcode); /* endpoint ops not addressed to QP 0x2 */
     }
     mrc__sched_tx(c);

@@ -54,12 +54,8 @@ MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
 }
 
 /* ---- the send window: per-PSN records of [win_base, snd_nxt) in the in-flight pool -------------------------- */
-/* a PSN surely has a record iff it lies in [win_base, snd_nxt) */
-MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
-    return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
-}
-/* acknowledged (a PSN in [win_base, snd_nxt)) */
-MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
+/* acknowledged (a PSN in [win_base, snd_nxt), which surely has a record; out of line under -Os: two callers) */
+MRC__PRIVATE MRC__SIZE_NOINLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
     return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
@@ -623,25 +619,25 @@ MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr) {
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
-    int32_t d;
+    int32_t d, hi;
     uint64_t bm;
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
     mrc__pblk *bk = (mrc__pblk *)0; /* ack_psn's block: the records are read before mrc__req_release */
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
      * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 ||
-        mrc__sack_bits_unsent(mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset)), s->sack_bitmap))
+    base = mrc_psn_add(cack, s->sack_offset); /* the bitmap's first PSN, hi PSNs before snd_nxt */
+    hi = mrc_psn_diff(c->snd_nxt, base);
+    if (MRC__PSN_BEFORE(MRC__PSN_DEC(c->snd_nxt), cack) || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
-    stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
+    stale = MRC__PSN_BEFORE(cack, MRC__PSN_DEC(old_base));
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
@@ -661,29 +657,26 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
              (bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
         quiet = true;
     have_rec = rec_live && !stale && !quiet;
-    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !((bk->acked >> (ack_psn & 63u)) & 1u);
+    /* (ack_psn is before snd_nxt: d >= 1) */
+    if (have_rec) fresh = !MRC__PSN_BEFORE(ack_psn, old_base) && !((bk->acked >> (ack_psn & 63u)) & 1u);
 
-    /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
-    d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
-    if (d > 0) {
-        for (psn = c->win_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
+    /* cumulative part: every PSN <= cack (none when stale: an older SACK overtaken by newer ones) */
+    if (!stale && cack != MRC__PSN_DEC(old_base)) {
+        for (psn = old_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
         c->win_base = MRC__PSN_INC(cack);
         progress = true;
     }
     /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
     bm = s->sack_bitmap;
-    base = mrc_psn_add(cack, s->sack_offset);
-    if (bm && mrc__req_sack_sel(c, bm, base, mrc_psn_diff(c->snd_nxt, base))) progress = true;
-    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    if (bm && mrc__req_sack_sel(c, bm, base, hi)) progress = true;
+    if (MRC__PSN_BEFORE(c->snd_una, c->win_base)) c->snd_una = c->win_base;
     while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
     if (c->snd_una != old_una) progress = true;
 
     /* timing and path attribution */
     if (stale) {
-        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4): below */
         MRC__RARE_INC(c->st.rx_sack_stale); /* (the counters here: gcc -Os copied them into each path it threaded) */
-        if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
         MRC__RARE_INC(c->st.rx_sack_quiet); /* acknowledgements only */
     } else {
@@ -702,15 +695,17 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
                 mrc__ev_probe_answer(c, (unsigned)pi, s->m);
             }
-        } else if (have_rec) {
-            mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-            mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
-            acked_sent = r_sent;
-            if (c->ep->cfg.tseth) {
-                mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
-                if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-                (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
-            }
+        }
+    }
+    if (rec_live && !quiet) { /* a stale SACK's record (only the verdict), or have_rec */
+        mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+        mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)], t = r_sent;
+        if (c->ep->cfg.tseth) {
+            t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now); /* the echo names the transmission that arrived */
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now); /* (fresh is false when stale) */
+        }
+        if (!stale) {
+            acked_sent = MRC__MIN(t, r_sent);
             if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
             if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
             if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
@@ -730,7 +725,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (progress) mrc__req_progress(c, now);
     if (!quiet && !mrc__req_losses_none(c->ep, c))
         mrc__req_losses_scan(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
-    if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
+    if (progress && MRC__PSN_BEFORE(old_base, c->win_base)) mrc__req_release(c, old_base); /* records read above */
     if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
@@ -771,7 +766,6 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint32_t psn = n->nack_psn;
     mrc__psnrec *r;
     unsigned reason = n->nack_reason;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     MRC__RARE_INC(c->st.rx_nack);
     MRC__RARE_INC(c->st.rx_nack_reason[reason & 31u]);
@@ -779,8 +773,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     /* P18 outstanding-only acknowledgements: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the
      * fatal UNEXP_EVENT included */
-    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
+    if (!MRC__PSN_BEFORE(psn, c->snd_nxt)) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (MRC__PSN_BEFORE(psn, c->win_base) || mrc__req_acked(c, psn)) /* (in the window: psn is before snd_nxt) */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
         if (c->ep->cfg.guard.hardened) return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode); /* P38 hardened mode */
@@ -806,7 +800,6 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint16_t msn = (uint16_t)(k->aeth.msn & 0xFFFFu);
     uint32_t i;
     int status;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7 completion by
