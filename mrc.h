@@ -7928,7 +7928,6 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
                                                                             and not yet credited */
         if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* claims more than was ever
                                                                                           sent: credit only what was */
-        MRC_MEMSET(&cs, 0, sizeof cs);
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
         c->st.cc_rcvd_bytes += cs.newly;
@@ -9316,6 +9315,13 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_acked_after(const mrc__pblk *bk, 
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
     return (r->flags & (MRC__PR_INFLIGHT | MRC__PR_QUEUED)) == MRC__PR_INFLIGHT && c->txl.head == psn && c->txl.n > 1u;
 }
+/* mrc__cc_on_ack's subtractions of sum nominal bytes, without its wake-up (x: the QP's context, or none; out of line
+ * under -Os: two callers in mrc__sack_cum) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_cc_sub(mrc_conn *c, mrc__ccx *x, uint32_t sum) {
+    MRC_ASSERT(c->cc_inflight >= sum);
+    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
+    if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+}
 /* The SACK fast path's cumulative part: mrc__req_ack_one of each PSN of [psn, cack] not acknowledged yet, O(1) each
  * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. mrc__cc_on_ack's
  * subtractions (saturating at 0, so summing them changes nothing) are summed and made once - before each wake-up of
@@ -9342,9 +9348,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
                 k = (psn - wr->first_psn) & MRC_PSN_MASK;
                 sum += k < wlast ? full : mrc__nominal(c, wr, k);
                 if (x && MRC__UNLIKELY(x->ready_head != MRC__EV_NONE)) {
-                    MRC_ASSERT(c->cc_inflight >= sum);
-                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
-                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+                    mrc__sack_cc_sub(c, x, sum);
                     sum = 0;
                     mrc__cc_wake(ep, x);
                 }
@@ -9355,9 +9359,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         }
         if (psn == cack) break;
     }
-    MRC_ASSERT(c->cc_inflight >= sum);
-    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
-    if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+    mrc__sack_cc_sub(c, x, sum);
 }
 #if MRC__SACK_SPEED
 /* mrc__sack_cum from the window's first PSN (b: its block), for the fast path: a retransmission that filled the first
