@@ -2183,12 +2183,15 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st8(uint8_t *q, uint64_t v);
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u);                 /* a 16-bit field as signed */
 MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1 BTH bit order) */
 MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o); /* SETH takes the fast path */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__rev64(uint64_t v); /* bit order reversed (sack_msb_first) */
 
 /* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */
 #define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
 #define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
-/* mrc_psn_diff(a, b) < 0: bit 23 of a - b (one test; gcc -Os wrote the difference out in full) */
+/* mrc_psn_diff(a, b) < 0: bit 23 of a - b (one test; gcc -Os wrote the difference out in full); mrc_psn_diff(a, b) > 0:
+ * a - b in [1, 2^23) (not the negation of the first: at a - b = 2^23 both differences are -2^23) */
 #define MRC__PSN_BEFORE(a, b) ((((a) - (b)) & MRC_PSN_HALF) != 0u)
+#define MRC__PSN_AFTER(a, b) (((((a) - (b)) & MRC_PSN_MASK) - 1u) < MRC_PSN_HALF - 1u)
 
 /* ---- packet classifier: only the headers the opcode has are read (whole: the fast decoder may read them all) --- */
 MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,
@@ -2242,7 +2245,9 @@ MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, 
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u) {
     return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
 }
-MRC__PRIVATE MRC__INLINE uint64_t mrc__rev64(uint64_t v) {
+/* v's bits in reverse order (the SETH's MSB-first bitmap option; out of line under -Os: the decoder, the encoder and
+ * the responder's SACK) */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__rev64(uint64_t v) {
     uint64_t r = 0;
     unsigned i;
     for (i = 0; i < 64; i++) {
@@ -7098,9 +7103,8 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
         /* Q4 SACK bitmap order: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from
          * cack + 1 at the earliest; probes: cack + 1 */
         int32_t soff = e->pr ? 1 : mrc__sack_slice(c, e->hi);
-        uint64_t bm = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, soff)), w = bm;
+        uint64_t bm = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, soff));
         uint8_t pen = mrc__rsp_penalty(c);
-        unsigned i;
         op = MRC_OP_SACK;
         mrc__st4(h, MRC__FW(0, 4, MRC__SETH_M, e->m) | MRC__FW(0, 4, MRC__SETH_PR, e->pr) |
                         MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off)));
@@ -7109,9 +7113,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
         mrc__st4(h + 12, MRC__FW(12, 4, MRC__SETH_CACK, c->cack));
         mrc__st4(h + 16, MRC__FW(16, 4, MRC__SETH_MPR, (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0u) |
                              MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff)); /* MPR 0: ignore */
-        if (ep->cfg.wire.sack_msb_first) /* (the option's bit order: reversed) */
-            for (w = 0, i = 0; i < 64u; i++) w |= ((bm >> i) & 1u) << (63u - i);
-        mrc__st8(h + 20, w);
+        mrc__st8(h + 20, ep->cfg.wire.sack_msb_first ? mrc__rev64(bm) : bm); /* (the option's order: reversed) */
         h += MRC_SETH_LEN;
         mrc__st4(h, MRC__FW(0, 4, MRC__CCS_TS, e->ts) | MRC__FW(0, 4, MRC__CCS_OOO, MRC__MIN(c->ooo, 0x7FFFu)));
         /* R_C: the penalty is over, restore (Q12 receiver penalty) */
@@ -7190,6 +7192,7 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 /* the parts of a SACK's processing both SACK handlers run (the general one, the fast path) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why);
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c);
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why);
 MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail);
 MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr);
@@ -7444,6 +7447,10 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep
     c->reo_deadline = MRC_TIME_NEVER;
     return (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
            (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
+}
+/* both (out of line under -Os: the general SACK handler and P37 bursts; the SACK fast path keeps the test in line) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why) {
+    if (!mrc__req_losses_none(ep, c)) mrc__req_losses_scan(ep, c, why);
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
@@ -7725,6 +7732,11 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
     c->rto_start = now;
     c->tlp_base = now;
 }
+/* A timestamp echo t (unwrapped) names a transmission before the one sent at sent (t is that transmission's time to
+ * 2^ts_shift ns): the verdict below and the NACK's test (out of line under -Os) */
+MRC__PRIVATE MRC__SIZE_NOINLINE bool mrc__req_echo_before(const mrc_conn *c, mrc_time t, mrc_time sent) {
+    return mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+}
 /* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
  * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
@@ -7738,7 +7750,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = mrc__req_echo_before(c, t, sent);
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
@@ -7827,7 +7839,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
     base = mrc_psn_add(cack, s->sack_offset); /* the bitmap's first PSN, hi PSNs before snd_nxt */
     hi = mrc_psn_diff(c->snd_nxt, base);
-    if (MRC__PSN_BEFORE(MRC__PSN_DEC(c->snd_nxt), cack) || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
+    if (MRC__PSN_AFTER(cack, MRC__PSN_DEC(c->snd_nxt)) || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
@@ -7918,9 +7930,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    if (!quiet && !mrc__req_losses_none(c->ep, c))
-        mrc__req_losses_scan(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
-    if (progress && MRC__PSN_BEFORE(old_base, c->win_base)) mrc__req_release(c, old_base); /* records read above */
+    if (!quiet) mrc__req_detect_losses(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (progress && MRC__PSN_AFTER(c->win_base, old_base)) mrc__req_release(c, old_base); /* records read above */
     if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
@@ -7979,7 +7990,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
         mrc_time t = mrc__ts_unwrap_ctl(c->ep, n->tx_timestamp, now);
-        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
+        if (mrc__req_echo_before(c, t, MRC__REC_SENT(c, psn)))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
@@ -8019,7 +8030,7 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         const mrc__wr *wr = MRC__SQ(c, i);
         uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
         if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
-        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
+        if (c->snd_una == c->snd_nxt || MRC__PSN_AFTER(c->snd_una, last))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
         return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
     }
@@ -9458,7 +9469,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
 MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     unsigned f = c->bflags;
     c->bflags = 0;
-    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) mrc__sack_losses(c->ep, c); /* the SACKs' loss detection */
+    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) /* the SACKs' loss detection */
+        mrc__req_detect_losses(c->ep, c, MRC__LOSS_SACK);
     if (f & MRC__BURST_CC) {
         mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;

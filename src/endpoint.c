@@ -251,7 +251,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
 MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     unsigned f = c->bflags;
     c->bflags = 0;
-    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) mrc__sack_losses(c->ep, c); /* the SACKs' loss detection */
+    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) /* the SACKs' loss detection */
+        mrc__req_detect_losses(c->ep, c, MRC__LOSS_SACK);
     if (f & MRC__BURST_CC) {
         mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;

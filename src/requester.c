@@ -250,6 +250,10 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep
     return (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
            (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
 }
+/* both (out of line under -Os: the general SACK handler and P37 bursts; the SACK fast path keeps the test in line) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why) {
+    if (!mrc__req_losses_none(ep, c)) mrc__req_losses_scan(ep, c, why);
+}
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
 MRC__STATIC_ASSERT(MRC_OP_WRITE_MIDDLE == MRC_OP_WRITE_FIRST + 1 && MRC_OP_WRITE_LAST_IMM == MRC_OP_WRITE_LAST + 1 &&
@@ -530,6 +534,11 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
     c->rto_start = now;
     c->tlp_base = now;
 }
+/* A timestamp echo t (unwrapped) names a transmission before the one sent at sent (t is that transmission's time to
+ * 2^ts_shift ns): the verdict below and the NACK's test (out of line under -Os) */
+MRC__PRIVATE MRC__SIZE_NOINLINE bool mrc__req_echo_before(const mrc_conn *c, mrc_time t, mrc_time sent) {
+    return mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+}
 /* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
  * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
@@ -543,7 +552,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = mrc__req_echo_before(c, t, sent);
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
@@ -632,7 +641,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
     base = mrc_psn_add(cack, s->sack_offset); /* the bitmap's first PSN, hi PSNs before snd_nxt */
     hi = mrc_psn_diff(c->snd_nxt, base);
-    if (MRC__PSN_BEFORE(MRC__PSN_DEC(c->snd_nxt), cack) || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
+    if (MRC__PSN_AFTER(cack, MRC__PSN_DEC(c->snd_nxt)) || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
@@ -723,9 +732,8 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    if (!quiet && !mrc__req_losses_none(c->ep, c))
-        mrc__req_losses_scan(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
-    if (progress && MRC__PSN_BEFORE(old_base, c->win_base)) mrc__req_release(c, old_base); /* records read above */
+    if (!quiet) mrc__req_detect_losses(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (progress && MRC__PSN_AFTER(c->win_base, old_base)) mrc__req_release(c, old_base); /* records read above */
     if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
@@ -784,7 +792,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
         mrc_time t = mrc__ts_unwrap_ctl(c->ep, n->tx_timestamp, now);
-        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
+        if (mrc__req_echo_before(c, t, MRC__REC_SENT(c, psn)))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
@@ -824,7 +832,7 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         const mrc__wr *wr = MRC__SQ(c, i);
         uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
         if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
-        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
+        if (c->snd_una == c->snd_nxt || MRC__PSN_AFTER(c->snd_una, last))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
         return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
     }
