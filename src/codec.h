@@ -144,10 +144,9 @@ MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__rev64(uint64_t v); /* bit order re
 /* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */
 #define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
 #define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
-/* mrc_psn_diff(a, b) < 0: bit 23 of a - b (one test; gcc -Os wrote the difference out in full); mrc_psn_diff(a, b) > 0:
- * a - b in [1, 2^23) (not the negation of the first: at a - b = 2^23 both differences are -2^23) */
+/* mrc_psn_diff(a, b) < 0: bit 23 of a - b (one test; gcc -Os wrote the difference out in full). Not a test of
+ * mrc_psn_diff(b, a) > 0: at a - b = 2^23 both differences are -2^23 */
 #define MRC__PSN_BEFORE(a, b) ((((a) - (b)) & MRC_PSN_HALF) != 0u)
-#define MRC__PSN_AFTER(a, b) (((((a) - (b)) & MRC_PSN_MASK) - 1u) < MRC_PSN_HALF - 1u)
 
 /* ---- packet classifier: only the headers the opcode has are read (whole: the fast decoder may read them all) --- */
 MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,

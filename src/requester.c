@@ -641,7 +641,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
     base = mrc_psn_add(cack, s->sack_offset); /* the bitmap's first PSN, hi PSNs before snd_nxt */
     hi = mrc_psn_diff(c->snd_nxt, base);
-    if (MRC__PSN_AFTER(cack, MRC__PSN_DEC(c->snd_nxt)) || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
@@ -733,7 +733,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     }
     if (progress) mrc__req_progress(c, now);
     if (!quiet) mrc__req_detect_losses(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
-    if (progress && MRC__PSN_AFTER(c->win_base, old_base)) mrc__req_release(c, old_base); /* records read above */
+    if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
     if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
@@ -832,7 +832,7 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         const mrc__wr *wr = MRC__SQ(c, i);
         uint32_t last = (wr->first_psn + mrc__wr_npkts(c, wr) - 1u) & MRC_PSN_MASK;
         if (i == c->sq_send) last = MRC__PSN_DEC(c->snd_nxt); /* partly sent */
-        if (c->snd_una == c->snd_nxt || MRC__PSN_AFTER(c->snd_una, last))
+        if (c->snd_una == c->snd_nxt || mrc_psn_diff(c->snd_una, last) > 0)
             return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
         return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode);
     }
