@@ -37,7 +37,9 @@ MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, 
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u) {
     return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
 }
-MRC__PRIVATE MRC__INLINE uint64_t mrc__rev64(uint64_t v) {
+/* v's bits in reverse order (the SETH's MSB-first bitmap option; out of line under -Os: the decoder, the encoder and
+ * the responder's SACK) */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__rev64(uint64_t v) {
     uint64_t r = 0;
     unsigned i;
     for (i = 0; i < 64; i++) {

@@ -139,10 +139,14 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__st8(uint8_t *q, uint64_t v);
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u);                 /* a 16-bit field as signed */
 MRC__PRIVATE MRC__INLINE unsigned mrc__m_bit(const mrc_wire_opts *o);  /* BTH m bit position (Q1 BTH bit order) */
 MRC__PRIVATE MRC__INLINE int mrc__seth_fast_ok(const mrc_wire_opts *o); /* SETH takes the fast path */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__rev64(uint64_t v); /* bit order reversed (sack_msb_first) */
 
 /* ---- PSN serial arithmetic ------------------------------------------------------------------------------------ */
 #define MRC__PSN_INC(x) (((x) + 1u) & MRC_PSN_MASK)
 #define MRC__PSN_DEC(x) (((x) - 1u) & MRC_PSN_MASK)
+/* mrc_psn_diff(a, b) < 0: bit 23 of a - b (one test; gcc -Os wrote the difference out in full). Not a test of
+ * mrc_psn_diff(b, a) > 0: at a - b = 2^23 both differences are -2^23 */
+#define MRC__PSN_BEFORE(a, b) ((((a) - (b)) & MRC_PSN_HALF) != 0u)
 
 /* ---- packet classifier: only the headers the opcode has are read (whole: the fast decoder may read them all) --- */
 MRC__PRIVATE MRC__NOINLINE int mrc__pkt_decode_generic(const uint8_t *p, size_t len, const mrc_wire_opts *o,

@@ -31,34 +31,12 @@
 #endif
 
 /* ---- the end of a SACK's processing, as the SACK fast path runs it (and P37 bursts, once per QP) ------------- */
-/* mrc__req_detect_losses: the slack, the records lost off the transmit list's head, and P32's reorder deadline from
- * the head left (read once: mrc__reo_deadline). A head sent after the latest acknowledged send time (the in-order
- * case) is neither lost nor late whatever the slack: unless the slack's multiplier would decay, nothing more to do. */
+/* mrc__req_losses_scan of a SACK (the fast path's call keeps its two arguments: out of line under -Os) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
-    mrc_time slack;
-    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
-        slack = mrc__slack(c);
-    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
-        slack = mrc__slack_base(c);
-    }
-    while (c->txl.n) {
-        mrc_time hs = MRC__REC_SENT(c, c->txl.head);
-        if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
-            break;
-        }
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
-    }
+    mrc__req_losses_scan(ep, c, MRC__LOSS_SACK);
 }
-/* (the in-order test in line; the scan, which runs only with reordering or loss, out of line under -Os) */
 MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
-    c->reo_deadline = MRC_TIME_NEVER;
-    /* mrc__slack changes nothing (no decay) and the loop's test fails whatever the slack */
-    if ((c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
-        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
-        return;
-    mrc__sack_losses_scan(ep, c);
+    if (!mrc__req_losses_none(ep, c)) mrc__sack_losses_scan(ep, c);
 }
 /* mrc__req_complete, only when the oldest message is all acknowledged */
 MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
@@ -130,6 +108,13 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_acked_after(const mrc__pblk *bk, 
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_one_head(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
     return (r->flags & (MRC__PR_INFLIGHT | MRC__PR_QUEUED)) == MRC__PR_INFLIGHT && c->txl.head == psn && c->txl.n > 1u;
 }
+/* mrc__cc_on_ack's subtractions of sum nominal bytes, without its wake-up (x: the QP's context, or none; out of line
+ * under -Os: two callers in mrc__sack_cum) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_cc_sub(mrc_conn *c, mrc__ccx *x, uint32_t sum) {
+    MRC_ASSERT(c->cc_inflight >= sum);
+    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
+    if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+}
 /* The SACK fast path's cumulative part: mrc__req_ack_one of each PSN of [psn, cack] not acknowledged yet, O(1) each
  * as there (b: psn's block). Out of line: the one-PSN common case (above) is the fast path's own. mrc__cc_on_ack's
  * subtractions (saturating at 0, so summing them changes nothing) are summed and made once - before each wake-up of
@@ -156,9 +141,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
                 k = (psn - wr->first_psn) & MRC_PSN_MASK;
                 sum += k < wlast ? full : mrc__nominal(c, wr, k);
                 if (x && MRC__UNLIKELY(x->ready_head != MRC__EV_NONE)) {
-                    MRC_ASSERT(c->cc_inflight >= sum);
-                    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
-                    x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+                    mrc__sack_cc_sub(c, x, sum);
                     sum = 0;
                     mrc__cc_wake(ep, x);
                 }
@@ -169,9 +152,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         }
         if (psn == cack) break;
     }
-    MRC_ASSERT(c->cc_inflight >= sum);
-    c->cc_inflight -= MRC__MIN(c->cc_inflight, (uint64_t)sum);
-    if (x) x->inflight -= MRC__MIN(x->inflight, (uint64_t)sum);
+    mrc__sack_cc_sub(c, x, sum);
 }
 #if MRC__SACK_SPEED
 /* mrc__sack_cum from the window's first PSN (b: its block), for the fast path: a retransmission that filled the first
@@ -270,7 +251,8 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_idle(const mrc_conn *c) {
 MRC__PRIVATE void mrc__burst_conn(mrc_conn *c, mrc_time now) {
     unsigned f = c->bflags;
     c->bflags = 0;
-    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) mrc__sack_losses(c->ep, c); /* the SACKs' loss detection */
+    if ((f & MRC__BURST_SACK) && c->state == MRC_QPS_RTS) /* the SACKs' loss detection */
+        mrc__req_detect_losses(c->ep, c, MRC__LOSS_SACK);
     if (f & MRC__BURST_CC) {
         mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;
@@ -355,9 +337,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__recv(mrc_endpoint *ep, const uint8_t *pkt, s
         rc = mrc__rsp_on_data(c, &k, pkt + k.hdr_len, ri, now);
         break;
     case MRC_OP_PROBE_REQ: rc = mrc__rsp_on_probe(c, &k, ri); break;
-    case MRC_OP_SACK: rc = mrc__req_on_sack(c, &k, now); break;
-    case MRC_OP_NACK: rc = mrc__req_on_nack(c, &k, now); break;
-    case MRC_OP_ACK: rc = mrc__req_on_aeth(c, &k, now); break;
+    case MRC_OP_SACK: case MRC_OP_NACK: case MRC_OP_ACK: /* the requester's, only in RTS (their first check) */
+        if (c->state != MRC_QPS_RTS) rc = mrc__drop(ep, c, MRC_DROP_ACK_STALE, k.bth.opcode);
+        else if (k.bth.opcode == MRC_OP_SACK) rc = mrc__req_on_sack(c, &k, now);
+        else if (k.bth.opcode == MRC_OP_NACK) rc = mrc__req_on_nack(c, &k, now);
+        else rc = mrc__req_on_aeth(c, &k, now);
+        break;
     default: return mrc__drop(ep, c, MRC_DROP_OPCODE, k.bth.opcode); /* endpoint ops not addressed to QP 0x2 */
     }
     mrc__sched_tx(c);
@@ -375,8 +360,8 @@ MRC__PRIVATE MRC__NOINLINE mrc_time mrc__sack_rtx(mrc_conn *c, mrc__pblk *b, uin
     return now;
 }
 /* mrc__req_sack_fast's rare branches (MRC__SIZE_COLD): P37 bursts' congestion sample (one update per QP per burst,
- * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end), the SETH's MPR with
- * MRC_CAP_DYNAMIC_MPR */
+ * at its end) and their end (the re-arm and the scheduling, once per QP at the burst's end); the SETH's MPR, the
+ * capped rcvd and the selective part are the general handler's helpers (src/requester.c) */
 #if !MRC__SACK_SPEED
 /* the cumulative part of more than the named PSN (out of line: gcc -Os only) */
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_fast_cum(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *bk, uint32_t old_base,
@@ -396,13 +381,6 @@ MRC__PRIVATE MRC__SIZE_COLD int mrc__sack_fast_bend(mrc_endpoint *ep, mrc_conn *
     mrc__burst_defer(ep, c);
     return MRC_OK;
 }
-MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_fast_mpr(mrc_conn *c, uint32_t mpr) {
-    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-    if (wp != c->win_psns) {
-        c->win_psns = wp;
-        c->st.cc_mpr_changes++;
-    }
-}
 /* mrc__req_sack_fast's bitmap (a window with holes; MRC__SIZE_COLD), read from the SETH at se (cack its CACK): its
  * first PSN (*base) and snd_nxt's distance from it (*hi, nxt: snd_nxt), and whether it names a PSN never sent; then
  * its selective part: the bits bm inside [win_base, snd_nxt) not known yet acknowledged as mrc__req_on_sack does;
@@ -413,13 +391,13 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32
     *hi = mrc_psn_diff(nxt, *base);
     return mrc__sack_bits_unsent(*hi, bm);
 }
-MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
-                                                    uint64_t bm, uint32_t base, int32_t hi) {
+/* (its selective part: mrc__req_sack_sel, out of line under -Os; where speed is asked for, in line with the named PSN
+ * acknowledged from the block and record the caller holds) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
+                                                        uint64_t bm, uint32_t base, int32_t hi) {
+#if MRC__SACK_SPEED
     bool progress = false;
     int32_t lo = mrc_psn_diff(c->win_base, base);
-#if !MRC__SACK_SPEED
-    (void)bk, (void)r, (void)ack_psn;
-#endif
     if (lo < 64) {
         uint64_t inr = ~(uint64_t)0;
         if (lo > 0) inr &= ~(uint64_t)0 << lo;
@@ -429,20 +407,16 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, 
         if (bm) progress = true;
         while (bm) {
             uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
-#if MRC__SACK_SPEED
             if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-            else
-#endif
-                mrc__req_ack_one(c, q);
+            else mrc__req_ack_one(c, q);
             bm &= bm - 1u;
         }
     }
     return progress;
-}
-/* the SACK fast path's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
-MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
-    MRC__RARE_INC(c->st.cc_rcvd_capped);
-    return (c->last_rcvd + avail) & 0xFFFFFFu;
+#else
+    (void)bk, (void)r, (void)ack_psn;
+    return mrc__req_sack_sel(c, bm, base, hi);
+#endif
 }
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
@@ -609,7 +583,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     mpr = MRC__FX(se, MRC__SETH_MPR);
-    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_fast_mpr(c, mpr);
+    if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
     if (ep->in_burst) return mrc__sack_fast_bend(ep, c, progress); /* P37 bursts: the re-arm and the scheduling
                                                                       below, once per QP at the burst's end */
     mrc__sack_complete(c);

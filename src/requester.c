@@ -54,12 +54,8 @@ MRC_API int mrc_conn_post_write(mrc_conn *c, const mrc_write *w, mrc_time now) {
 }
 
 /* ---- the send window: per-PSN records of [win_base, snd_nxt) in the in-flight pool -------------------------- */
-/* a PSN surely has a record iff it lies in [win_base, snd_nxt) */
-MRC__PRIVATE MRC__INLINE bool mrc__req_in_window(const mrc_conn *c, uint32_t psn) {
-    return mrc_psn_diff(psn, c->win_base) >= 0 && mrc_psn_diff(psn, c->snd_nxt) < 0;
-}
-/* acknowledged (a PSN in [win_base, snd_nxt)) */
-MRC__PRIVATE MRC__INLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
+/* acknowledged (a PSN in [win_base, snd_nxt), which surely has a record; out of line under -Os: two callers) */
+MRC__PRIVATE MRC__SIZE_NOINLINE bool mrc__req_acked(const mrc_conn *c, uint32_t psn) {
     return (mrc__blk(c, psn)->acked >> (psn & 63u)) & 1u;
 }
 /* the acknowledged bits of PSNs base .. base + 63 (0 where no block: outside [win_base, snd_nxt), masked by the caller)
@@ -227,25 +223,36 @@ MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
 }
 /* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission, and
  * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
- * mrc__slack at the same instant finds nothing more to decay). A head sent after the latest acknowledged send time is
- * neither lost nor late whatever the slack: unless the slack's multiplier would decay (a side effect of mrc__slack),
- * nothing more to do. The SACK's handler only, before mrc__req_timers_x(c, MRC__TM_SACK) or mrc__req_timers_arm. */
-MRC__PRIVATE void mrc__req_detect_losses(mrc_conn *c, int why) {
+ * mrc__slack at the same instant finds nothing more to decay). The SACK handlers only (the general one and the SACK
+ * fast path), before mrc__req_timers_x(c, MRC__TM_SACK) or mrc__req_timers_arm. The scan runs only with reordering or
+ * loss: out of line under -Os. */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why) {
     mrc_time slack;
-    c->reo_deadline = MRC_TIME_NEVER;
-    if ((c->reo_mult <= 1 || c->ep->cfg.recovery.reorder_slack_ns) &&
-        (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent))
-        return;
-    slack = mrc__slack(c);
+    if (ep->cfg.recovery.reorder_slack_ns || c->reo_mult > 1) {
+        slack = mrc__slack(c);
+    } else { /* mrc__slack at multiplier 1 (or 0): the floor, max(min(s, srtt), s) = s */
+        slack = mrc__slack_base(c);
+    }
     while (c->txl.n) {
         mrc_time hs = MRC__REC_SENT(c, c->txl.head);
         if (hs + slack > c->lat_acked_sent) {
-            if (hs < c->lat_acked_sent && MRC__KNOB(c->ep, reorder_timer) != 0u)
-                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), c->ep->now + 1u);
+            if (hs < c->lat_acked_sent && MRC__KNOB(ep, reorder_timer) != 0u)
+                c->reo_deadline = MRC__MAX(mrc__reo_at(c, hs, slack), ep->now + 1u);
             break;
         }
         mrc__req_mark_lost(c, c->txl.head, why); /* unlinks it */
     }
+}
+/* A head sent after the latest acknowledged send time (the in-order case) is neither lost nor late whatever the slack:
+ * unless the slack's multiplier would decay (a side effect of mrc__slack), nothing more to do (this test in line) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    return (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
+           (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
+}
+/* both (out of line under -Os: the general SACK handler and P37 bursts; the SACK fast path keeps the test in line) */
+MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why) {
+    if (!mrc__req_losses_none(ep, c)) mrc__req_losses_scan(ep, c, why);
 }
 
 /* ---- transmit ----------------------------------------------------------------------------------------------- */
@@ -525,6 +532,11 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now) {
     c->rto_start = now;
     c->tlp_base = now;
 }
+/* A timestamp echo t (unwrapped) names a transmission before the one sent at sent (t is that transmission's time to
+ * 2^ts_shift ns): the verdict below and the NACK's test (out of line under -Os) */
+MRC__PRIVATE MRC__SIZE_NOINLINE bool mrc__req_echo_before(const mrc_conn *c, mrc_time t, mrc_time sent) {
+    return mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+}
 /* The SACK that names a retransmitted PSN says, by its timestamp echo t, which transmission arrived (Q5 reordering
  * slack, 7.4): an earlier one - the loss was reordering, the tolerance widens - or the retransmission - the original
  * was lost, and its EV, remembered with the PSN (MRC__PR_EVLOST), is suspect. The first such SACK decides when the PSN
@@ -538,7 +550,7 @@ MRC__PRIVATE MRC__INLINE bool mrc__req_rtx_verdict(mrc_conn *c, mrc__pblk *b, ui
     mrc_time sent = b->sent[psn & (MRC__BLK_PSNS - 1u)];
     bool earlier; /* the echo names a transmission before the latest: an earlier one arrived */
     if (!(r->flags & MRC__PR_RTX)) return false;
-    earlier = MRC__DEADLINE_SZ(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= sent;
+    earlier = mrc__req_echo_before(c, t, sent);
     if ((r->flags & MRC__PR_EVCONF) && earlier) {
         /* P40 overtaken originals: the loss this PSN's verdict confirmed was none - an earlier transmission arrived
          * after the retransmission (its duplicate's SACK echoes it): the retransmission overtook it on a faster path.
@@ -578,28 +590,61 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm) {
     return bm && (hi <= 0 || (hi < 64 && (bm >> hi)));
 }
+/* A SACK's selective part: the bits bm (bit i: PSN base + i, hi PSNs before snd_nxt) inside [win_base, snd_nxt) not
+ * acknowledged yet, acknowledged in order (one's acknowledgement changes no other's bit: the bits are read first);
+ * true when there was one. The general path and the SACK fast path (out of line under -Os: a window with holes) */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi) {
+    bool progress = false;
+    int32_t lo = mrc_psn_diff(c->win_base, base);
+    if (lo < 64) {
+        uint64_t inr = ~(uint64_t)0;
+        if (lo > 0) inr &= ~(uint64_t)0 << lo;
+        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
+        bm &= inr;
+        if (bm) bm &= ~mrc__req_acked64(c, base);
+        if (bm) progress = true;
+        while (bm) {
+            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+            bm &= bm - 1u;
+        }
+    }
+    return progress;
+}
+/* the SACK's rcvd capped at what was sent (avail, below 2^23 there), counted (MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail) {
+    MRC__RARE_INC(c->st.cc_rcvd_capped);
+    return (c->last_rcvd + avail) & 0xFFFFFFu;
+}
+/* Q9 dynamic MPR: the responder's MPR (nonzero) with MRC_CAP_DYNAMIC_MPR (MRC__SIZE_COLD) */
+MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr) {
+    uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
+    if (wp != c->win_psns) {
+        c->win_psns = wp;
+        c->st.cc_mpr_changes++;
+    }
+}
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     const mrc_seth *s = &k->seth;
     uint32_t cack = s->cack_psn, ack_psn, base, psn, old_una = c->snd_una, old_base = c->win_base;
-    int32_t d, lo, hi;
+    int32_t d, hi;
     uint64_t bm;
     bool progress = false, fresh = false, have_rec, stale, rec_live, quiet = false;
     int slot = -1, pi = -1;
     mrc_time acked_sent = 0, rtt = 0;
     mrc__pblk *bk = (mrc__pblk *)0; /* ack_psn's block: the records are read before mrc__req_release */
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (cack != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     /* P38 SACKs validated whole: one naming a PSN never sent - its cack, the PSN it answers, a bit of its bitmap - is
      * dropped before it changes anything (no acknowledgement, penalty, skip request, RTT sample or CC input) */
     ack_psn = mrc_psn_add(cack, s->ack_psn_offset);
     d = mrc_psn_diff(c->snd_nxt, ack_psn);
-    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 ||
-        mrc__sack_bits_unsent(mrc_psn_diff(c->snd_nxt, mrc_psn_add(cack, s->sack_offset)), s->sack_bitmap))
+    base = mrc_psn_add(cack, s->sack_offset); /* the bitmap's first PSN, hi PSNs before snd_nxt */
+    hi = mrc_psn_diff(c->snd_nxt, base);
+    if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     c->st.rx_sack++;
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
-    stale = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base)) < 0;
+    stale = MRC__PSN_BEFORE(cack, MRC__PSN_DEC(old_base));
 
     /* the packet this SACK names: its record, if it still has one, before this SACK changes anything */
     /* a record lives as long as its block: any PSN up to MRC_MAX_INFLIGHT behind snd_nxt keeps its own (a live or
@@ -619,38 +664,26 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
              (bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)].flags & (MRC__PR_NAMED | MRC__PR_RTX)) == MRC__PR_NAMED)
         quiet = true;
     have_rec = rec_live && !stale && !quiet;
-    if (have_rec) fresh = mrc__req_in_window(c, ack_psn) && !((bk->acked >> (ack_psn & 63u)) & 1u);
+    /* (ack_psn is before snd_nxt: d >= 1) */
+    if (have_rec) fresh = !MRC__PSN_BEFORE(ack_psn, old_base) && !((bk->acked >> (ack_psn & 63u)) & 1u);
 
-    /* cumulative part: every PSN <= cack (d < 0 is an older SACK overtaken by newer ones) */
-    d = mrc_psn_diff(cack, MRC__PSN_DEC(c->win_base));
-    if (d > 0) {
-        for (psn = c->win_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
+    /* cumulative part: every PSN <= cack (none when stale: an older SACK overtaken by newer ones) */
+    if (!stale && cack != MRC__PSN_DEC(old_base)) {
+        for (psn = old_base; psn != MRC__PSN_INC(cack); psn = MRC__PSN_INC(psn)) mrc__req_ack_one(c, psn);
         c->win_base = MRC__PSN_INC(cack);
         progress = true;
     }
     /* selective part: only bits inside [win_base, snd_nxt) that were not known yet */
     bm = s->sack_bitmap;
-    base = mrc_psn_add(cack, s->sack_offset);
-    lo = mrc_psn_diff(c->win_base, base);
-    hi = mrc_psn_diff(c->snd_nxt, base);
-    while (bm) { /* bit i is PSN base + i: inside iff lo <= i < hi */
-        int32_t i = (int32_t)mrc__ctz64(bm);
-        bm &= bm - 1u;
-        if (i >= lo && i < hi && !mrc__req_acked(c, (base + (uint32_t)i) & MRC_PSN_MASK)) {
-            progress = true;
-            mrc__req_ack_one(c, (base + (uint32_t)i) & MRC_PSN_MASK);
-        }
-    }
-    if (mrc_psn_diff(c->snd_una, c->win_base) < 0) c->snd_una = c->win_base;
+    if (bm && mrc__req_sack_sel(c, bm, base, hi)) progress = true;
+    if (MRC__PSN_BEFORE(c->snd_una, c->win_base)) c->snd_una = c->win_base;
     while (c->snd_una != c->snd_nxt && mrc__req_acked(c, c->snd_una)) c->snd_una = MRC__PSN_INC(c->snd_una);
     if (c->snd_una != old_una) progress = true;
 
     /* timing and path attribution */
     if (stale) {
-        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4) */
+        /* acknowledgements only - and the verdict on a pending silent loss, which needs only the echo (7.4): below */
         MRC__RARE_INC(c->st.rx_sack_stale); /* (the counters here: gcc -Os copied them into each path it threaded) */
-        if (rec_live && c->ep->cfg.tseth)
-            (void)mrc__req_rtx_verdict(c, bk, ack_psn, mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now), false, now);
     } else if (quiet) {
         MRC__RARE_INC(c->st.rx_sack_quiet); /* acknowledgements only */
     } else {
@@ -669,15 +702,17 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
             } else if (pi > 0) { /* a probe of an ASSUMED_BAD EV */
                 mrc__ev_probe_answer(c, (unsigned)pi, s->m);
             }
-        } else if (have_rec) {
-            mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
-            mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)];
-            acked_sent = r_sent;
-            if (c->ep->cfg.tseth) {
-                mrc_time t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now);
-                if (t < acked_sent) acked_sent = t; /* the echo names the transmission that arrived */
-                (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now);
-            }
+        }
+    }
+    if (rec_live && !quiet) { /* a stale SACK's record (only the verdict), or have_rec */
+        mrc__psnrec *r = &bk->rec[ack_psn & (MRC__BLK_PSNS - 1u)];
+        mrc_time r_sent = bk->sent[ack_psn & (MRC__BLK_PSNS - 1u)], t = r_sent;
+        if (c->ep->cfg.tseth) {
+            t = mrc__ts_unwrap_ctl(c->ep, k->cc.tx_timestamp, now); /* the echo names the transmission that arrived */
+            (void)mrc__req_rtx_verdict(c, bk, ack_psn, t, fresh, now); /* (fresh is false when stale) */
+        }
+        if (!stale) {
+            acked_sent = MRC__MIN(t, r_sent);
             if (!(r->flags & MRC__PR_RTX)) r->flags |= MRC__PR_NAMED;
             if (r->ev < c->ev_count && mrc__ev_value(c, r->ev) == s->entropy) slot = (int)r->ev;
             if (fresh && !(r->flags & MRC__PR_RTX) && now > r_sent) { /* retransmitted packets give no sample */
@@ -695,18 +730,15 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__ev_on_ack(c, slot, s->m);
     }
     if (progress) mrc__req_progress(c, now);
-    if (!quiet) mrc__req_detect_losses(c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
+    if (!quiet) mrc__req_detect_losses(c->ep, c, s->pr ? MRC__LOSS_PROBE : MRC__LOSS_SACK);
     if (progress && mrc_psn_diff(c->win_base, old_base) > 0) mrc__req_release(c, old_base); /* records read above */
     if (!stale && !quiet) { /* congestion control: what the responder received since its last SACK, ECN, RTT, its penalty */
         mrc__cc_sample cs;
         uint32_t rcvd = k->cc.rcvd_bytes & 0xFFFFFFu, rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
         uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit; /* P18 outstanding-only acknowledgements: sent
                                                                             and not yet credited */
-        if (rd < 0x800000u && rd > avail) { /* claims more than was ever sent: credit only what was */
-            rcvd = (uint32_t)((c->last_rcvd + avail) & 0xFFFFFFu);
-            MRC__RARE_INC(c->st.cc_rcvd_capped);
-        }
-        MRC_MEMSET(&cs, 0, sizeof cs);
+        if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* claims more than was ever
+                                                                                          sent: credit only what was */
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
         c->st.cc_rcvd_bytes += cs.newly;
@@ -717,13 +749,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         mrc__cc_on_sack(c, &cs, now);
     }
     /* Q9 dynamic MPR: the responder's MPR (not a stale SACK's); sent PSNs are never recalled */
-    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) {
-        uint32_t w = MRC__MIN((uint32_t)MRC__MIN(s->mpr, c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
-        if (w != c->win_psns) {
-            c->win_psns = w;
-            MRC__RARE_INC(c->st.cc_mpr_changes);
-        }
-    }
+    if (!stale && !quiet && (c->attr.caps & MRC_CAP_DYNAMIC_MPR) && s->mpr) mrc__sack_mpr(c, s->mpr);
     mrc__req_complete(c);
     /* mrc__req_timers, the reorder deadline set above unless quiet. After progress (retries and tlp_count 0, rto_start
      * and tlp_base now) it arms unless the QP left RTS or nothing is in flight, as in the SACK fast path: the heap key
@@ -745,7 +771,6 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint32_t psn = n->nack_psn;
     mrc__psnrec *r;
     unsigned reason = n->nack_reason;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (psn != k->bth.psn) return mrc__drop(c->ep, c, MRC_DROP_MALFORMED, k->bth.opcode);
     MRC__RARE_INC(c->st.rx_nack);
     MRC__RARE_INC(c->st.rx_nack_reason[reason & 31u]);
@@ -753,8 +778,8 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     /* P18 outstanding-only acknowledgements: a NACK acts only on a PSN outstanding (sent, not yet acknowledged), the
      * fatal UNEXP_EVENT included */
-    if (mrc_psn_diff(psn, c->snd_nxt) >= 0) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    if (!mrc__req_in_window(c, psn) || mrc__req_acked(c, psn))
+    if (!MRC__PSN_BEFORE(psn, c->snd_nxt)) return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
+    if (MRC__PSN_BEFORE(psn, c->win_base) || mrc__req_acked(c, psn)) /* (in the window: psn is before snd_nxt) */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if (reason == MRC_NACK_UNEXP_EVENT) {
         if (c->ep->cfg.guard.hardened) return mrc__drop(c->ep, c, MRC_DROP_NAK, k->bth.opcode); /* P38 hardened mode */
@@ -765,7 +790,7 @@ MRC__PRIVATE int mrc__req_on_nack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     if (c->ep->cfg.tseth && (r->flags & MRC__PR_RTX)) {
         /* the echo tells which transmission was NACKed: ignore NACKs for one already superseded */
         mrc_time t = mrc__ts_unwrap_ctl(c->ep, n->tx_timestamp, now);
-        if (mrc__deadline_add(t, (mrc_time)1 << c->ep->cfg.wire.ts_shift) <= MRC__REC_SENT(c, psn))
+        if (mrc__req_echo_before(c, t, MRC__REC_SENT(c, psn)))
             return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     }
     if (reason == MRC_NACK_TRIMMED || reason == MRC_NACK_TRIMMED_LASTHOP) c->rto_heard = 1;
@@ -780,7 +805,6 @@ MRC__PRIVATE int mrc__req_on_aeth(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     uint16_t msn = (uint16_t)(k->aeth.msn & 0xFFFFu);
     uint32_t i;
     int status;
-    if (c->state != MRC_QPS_RTS) return mrc__drop(c->ep, c, MRC_DROP_ACK_STALE, k->bth.opcode);
     if ((uint16_t)(mrc__wr_msn(c->sq_tail) - 1u - msn) >= 0x8000u) /* names a message never posted */
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
     if (type == 0) { /* positive transport ACK: informational, completions follow PSN coverage (Q7 completion by

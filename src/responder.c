@@ -421,9 +421,8 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
         /* Q4 SACK bitmap order: the 64-PSN slice ending at the highest packet this (coalesced) SACK stands for, from
          * cack + 1 at the earliest; probes: cack + 1 */
         int32_t soff = e->pr ? 1 : mrc__sack_slice(c, e->hi);
-        uint64_t bm = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, soff)), w = bm;
+        uint64_t bm = mrc__bits64(c->rbits, MRC__RSP_BITS, mrc_psn_add(c->cack, soff));
         uint8_t pen = mrc__rsp_penalty(c);
-        unsigned i;
         op = MRC_OP_SACK;
         mrc__st4(h, MRC__FW(0, 4, MRC__SETH_M, e->m) | MRC__FW(0, 4, MRC__SETH_PR, e->pr) |
                         MRC__FW(0, 4, MRC__SETH_ACK_OFF, (uint16_t)((e->pr || off < -32768 || off > 32767) ? 0 : off)));
@@ -432,9 +431,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
         mrc__st4(h + 12, MRC__FW(12, 4, MRC__SETH_CACK, c->cack));
         mrc__st4(h + 16, MRC__FW(16, 4, MRC__SETH_MPR, (c->attr.caps & MRC_CAP_DYNAMIC_MPR) ? mrc__rsp_mpr(c) : 0u) |
                              MRC__FW(16, 4, MRC__SETH_SACK_OFF, (uint16_t)soff)); /* MPR 0: ignore */
-        if (ep->cfg.wire.sack_msb_first) /* (the option's bit order: reversed) */
-            for (w = 0, i = 0; i < 64u; i++) w |= ((bm >> i) & 1u) << (63u - i);
-        mrc__st8(h + 20, w);
+        mrc__st8(h + 20, ep->cfg.wire.sack_msb_first ? mrc__rev64(bm) : bm); /* (the option's order: reversed) */
         h += MRC_SETH_LEN;
         mrc__st4(h, MRC__FW(0, 4, MRC__CCS_TS, e->ts) | MRC__FW(0, 4, MRC__CCS_OOO, MRC__MIN(c->ooo, 0x7FFFu)));
         /* R_C: the penalty is over, restore (Q12 receiver penalty) */
