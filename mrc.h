@@ -3103,6 +3103,7 @@ typedef struct mrc__range {
 MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
 /* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
  * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
+MRC__PRIVATE void mrc__copy(void *d, const void *s, size_t n); /* MRC_MEMCPY, out of line */
 MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
@@ -3242,6 +3243,9 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
+/* A copy through a call: gcc -Os copies a byte-aligned struct (an EV Format's attributes) in a loop of its own at
+ * every assignment */
+MRC__PRIVATE MRC__NOINLINE void mrc__copy(void *d, const void *s, size_t n) { MRC_MEMCPY(d, s, n); }
 /* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
  * instead of a copy per table and per call. O(n), control calls only. */
 MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
@@ -5022,8 +5026,8 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v);
 MRC__PRIVATE unsigned mrc__popcount32(uint32_t v);
 MRC__PRIVATE uint32_t mrc__wmask(uint32_t w);
 MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f);
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx);
+MRC__PRIVATE unsigned mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields,
+                                      unsigned *idx);
 
 /* ====== src/path.c ============================================================================================== */
 /* ================================================================================================================
@@ -5547,44 +5551,34 @@ MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f) {
     }
     return w <= mrc__fmt_max_bits(f->mode) ? w : 0u;
 }
-/* The profile rules (docs/PROTOCOL.md 7.1); on failure *code is the MRC_DETAIL_* rule and *idx the field. */
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx) {
+/* The profile rules (docs/PROTOCOL.md 7.1): the MRC_DETAIL_* rule broken, *idx its field (0 for the whole), or
+ * MRC_DETAIL_NONE (0) */
+MRC__PRIVATE unsigned mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields,
+                                      unsigned *idx) {
     unsigned i, abits = 0;
     *idx = 0;
-    *code = MRC_DETAIL_NULL_ARG;
-    if (!f || !fmt) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_FMT_TOO_WIDE;
-    if (!mrc__fmt_bits(fmt)) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_FIELD_COUNT;
-    if (nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
+    if (!f || !fmt) return MRC_DETAIL_NULL_ARG;
+    if (!mrc__fmt_bits(fmt)) return MRC_DETAIL_FMT_TOO_WIDE;
+    if (nfields < 1 || nfields > fmt->nfields) return MRC_DETAIL_FIELD_COUNT;
     for (i = 0; i < nfields; i++) {
         uint32_t w = f[i].width, m = mrc__wmask(w), k = mrc__popcount32(f[i].mask);
         *idx = i;
-        *code = MRC_DETAIL_FIELD_WIDTH;
-        if (w < 1 || w > fmt->width[i]) return MRC_ERR_INVAL;
-        *code = MRC_DETAIL_FIELD_INIT_VAL;
-        if (f[i].init_val & ~m) return MRC_ERR_INVAL;
-        *code = MRC_DETAIL_FIELD_MASK;
-        if (f[i].mask & ~m) return MRC_ERR_INVAL;
+        if (w < 1 || w > fmt->width[i]) return MRC_DETAIL_FIELD_WIDTH;
+        if (f[i].init_val & ~m) return MRC_DETAIL_FIELD_INIT_VAL;
+        if (f[i].mask & ~m) return MRC_DETAIL_FIELD_MASK;
         if (f[i].mask) {
-            *code = MRC_DETAIL_FIELD_RANGE;
-            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_ERR_INVAL;
+            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_DETAIL_FIELD_RANGE;
         } else if (f[i].min_val || f[i].max_val) {
-            *code = MRC_DETAIL_FIELD_FIXED;
-            return MRC_ERR_INVAL; /* a fixed field generates nothing */
+            return MRC_DETAIL_FIELD_FIXED; /* a fixed field generates nothing */
         }
         abits += k;
     }
     *idx = 0;
-    *code = MRC_DETAIL_ABSTRACT_WIDTH;
-    if (abits > 8u * MRC_EV_BYTES) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_NONE;
-    return MRC_OK;
+    return abits > 8u * MRC_EV_BYTES ? MRC_DETAIL_ABSTRACT_WIDTH : MRC_DETAIL_NONE;
 }
 MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
-    unsigned code, idx;
-    return mrc__prof_check(fmt, f, nfields, &code, &idx);
+    unsigned idx;
+    return mrc__prof_check(fmt, f, nfields, &idx) ? MRC_ERR_INVAL : MRC_OK;
 }
 MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
                           size_t abs_len, uint8_t *out, size_t out_len) {
@@ -8578,7 +8572,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
     }
-    if (f) n = f->a;
+    if (f) mrc__copy(&n, &f->a, sizeof n);
     else MRC_MEMSET(&n, 0, sizeof n);
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
@@ -8599,7 +8593,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
                                                   offsetof(mrc__evfmt, used), id)))
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
-    f->a = n;
+    mrc__copy(&f->a, &n, sizeof n);
     return MRC_OK;
 }
 MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a) {
@@ -8607,7 +8601,7 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
     if (!ep || !a) return MRC_ERR_INVAL;
     f = mrc__fmt_find(ep, id);
     if (!f) return MRC_ERR_NOENT;
-    *a = f->a;
+    mrc__copy(a, &f->a, sizeof *a);
     return MRC_OK;
 }
 
@@ -8744,7 +8738,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     have |= (mask >> 4) & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK);
     if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
     f = mrc__fmt_find(ep, fmt_id);
-    if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
+    if (f && f->a.nfields && (code = mrc__prof_check(&f->a, fields, nf, &idx)) != MRC_DETAIL_NONE)
         return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
         if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) /* the missing ones' mask bits (have_bits) */

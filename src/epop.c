@@ -503,7 +503,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
     }
-    if (f) n = f->a;
+    if (f) mrc__copy(&n, &f->a, sizeof n);
     else MRC_MEMSET(&n, 0, sizeof n);
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
@@ -524,7 +524,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
                                                   offsetof(mrc__evfmt, used), id)))
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
-    f->a = n;
+    mrc__copy(&f->a, &n, sizeof n);
     return MRC_OK;
 }
 MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a) {
@@ -532,7 +532,7 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
     if (!ep || !a) return MRC_ERR_INVAL;
     f = mrc__fmt_find(ep, id);
     if (!f) return MRC_ERR_NOENT;
-    *a = f->a;
+    mrc__copy(a, &f->a, sizeof *a);
     return MRC_OK;
 }
 
@@ -669,7 +669,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     have |= (mask >> 4) & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK);
     if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
     f = mrc__fmt_find(ep, fmt_id);
-    if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
+    if (f && f->a.nfields && (code = mrc__prof_check(&f->a, fields, nf, &idx)) != MRC_DETAIL_NONE)
         return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
         if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) /* the missing ones' mask bits (have_bits) */

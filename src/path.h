@@ -65,6 +65,6 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v);
 MRC__PRIVATE unsigned mrc__popcount32(uint32_t v);
 MRC__PRIVATE uint32_t mrc__wmask(uint32_t w);
 MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f);
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx);
+MRC__PRIVATE unsigned mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields,
+                                      unsigned *idx);
 #endif /* MRC__SRC_PATH_H */

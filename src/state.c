@@ -55,6 +55,9 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
+/* A copy through a call: gcc -Os copies a byte-aligned struct (an EV Format's attributes) in a loop of its own at
+ * every assignment */
+MRC__PRIVATE MRC__NOINLINE void mrc__copy(void *d, const void *s, size_t n) { MRC_MEMCPY(d, s, n); }
 /* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
  * instead of a copy per table and per call. O(n), control calls only. */
 MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
