@@ -44,8 +44,9 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /*
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
 /* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test on 32-bit targets (control calls) */
 #define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
-/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait): out of line where the code's
- * size is asked for (gcc -Os: 16 B of Cortex-M4 code each), in line where speed is */
+/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait, the TLP's, a rate limit's,
+ * an activity epoch's): out of line where the code's size is asked for (gcc -Os: 8-16 B of Cortex-M4 code each), in
+ * line where speed is */
 #ifdef __OPTIMIZE_SIZE__
 #define MRC__DEADLINE_SZ mrc__deadline_ctl
 #else
