@@ -792,7 +792,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
         }
         for (i = 0; i < pf->ev_count; i++) {
             MRC_MEMSET(&e[i], 0, sizeof e[i]);
-            MRC_MEMCPY(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
+            mrc__copy(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
             e[i].ev.port = pf->ev[i].port;
             e[i].state = mrc__prof_state(pf, i);
         }
@@ -829,7 +829,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
                 return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
             for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
                 mrc__event *v = &pf->ev[m];
-                MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);
+                mrc__copy(v->val, x->ev_new.val, MRC_EV_BYTES);
                 v->port = x->ev_new.port;
                 v->denied = x->state == MRC_EVS_DENIED;
                 if (pf->state == MRC_PROFILE_ONLINE) {

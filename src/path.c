@@ -594,10 +594,10 @@ MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti
     if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18 SRv6 mode) */
         if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
         out->has_srv6 = 1;
-        MRC_MEMCPY(out->srv6_da, ti->path, 16);
+        mrc__copy(out->srv6_da, ti->path, 16);
         if (ti->path_len == 32) {
             out->has_srh = 1;
-            MRC_MEMCPY(out->srh_seg, ti->path + 16, 16);
+            mrc__copy(out->srh_seg, ti->path + 16, 16);
         }
     } else if (ti->ev_fmt != MRC_EV_FMT_STEV) {
         return MRC_ERR_INVAL;

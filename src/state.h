@@ -32,9 +32,10 @@ typedef struct mrc__range {
 #define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
 #define MRC__NRANGES(t) (unsigned)(sizeof(t) / sizeof(t)[0]) /* a table's entries */
 MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
-/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
- * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
 MRC__PRIVATE void mrc__copy(void *d, const void *s, size_t n); /* MRC_MEMCPY, out of line */
+/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo, the same in each table so
+ * that gcc passes it as a constant): the used entry of an ID, and a free entry claimed for an ID (zeroed, used, ID
+ * set); NULL when there is none */
 MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
