@@ -37,7 +37,8 @@ MRC__PRIVATE MRC__INLINE int mrc__fput(uint8_t *p, unsigned off, unsigned span, 
 MRC__PRIVATE MRC__INLINE int16_t mrc__s16(uint16_t u) {
     return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
 }
-MRC__PRIVATE MRC__INLINE uint64_t mrc__rev64(uint64_t v) {
+/* (out of line under -Os: its two callers' copies cost 16 B of Cortex-M4 code more) */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint64_t mrc__rev64(uint64_t v) {
     uint64_t r = 0;
     unsigned i;
     for (i = 0; i < 64; i++) {

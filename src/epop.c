@@ -483,7 +483,6 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     unsigned cur, to, i;
     bool busy = false;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
@@ -628,7 +627,6 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     const mrc_ev_field *fields;
     unsigned code, idx;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);

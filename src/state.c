@@ -26,9 +26,11 @@ MRC__PRIVATE MRC__NOINLINE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned 
 MRC__PRIVATE MRC__NOINLINE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr) {
     return mrc__fail_at(ep, err, code, attr, 0);
 }
-/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order */
+/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order, the endpoint's
+ * first (here, not in each caller: 32 B of Cortex-M4 code less) */
 MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a, uint64_t id, uint32_t mask,
                                  uint32_t all) {
+    if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, call);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
@@ -55,8 +57,8 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
-/* A copy through a call: gcc -Os copies a byte-aligned struct (an EV Format's attributes) in a loop of its own at
- * every assignment */
+/* A copy through a call, for the control calls: gcc -Os copied a byte-aligned struct (an EV Format's attributes) or a
+ * fixed-size array (an EV's value) in a loop of its own at every one */
 MRC__PRIVATE MRC__NOINLINE void mrc__copy(void *d, const void *s, size_t n) { MRC_MEMCPY(d, s, n); }
 /* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
  * instead of a copy per table and per call. O(n), control calls only. */
