@@ -1521,10 +1521,11 @@ typedef struct mrc__event {   /* one EV of an EV profile's array */
 #define MRC__EVH (2u * MRC_MAX_EVS) /* P28 mirror reverse path: entries of a profile's entropy index (at most half full)
                                        */
 typedef struct mrc__evprof {  /* an EV profile */
-    uint64_t id, fmt_id;
-    uint8_t used, state, mode, nfields, have, fmt_mode, path_len;
+    uint64_t id;
+    uint8_t used, state, mode, nfields, have, fmt_mode, path_len; /* used at 8, as in each profile table */
     uint16_t refs;            /* QPs using it */
     uint32_t ev_count, ev_min_active, event_mask;
+    uint64_t fmt_id;
     mrc_ev_field field[MRC_MAX_EV_FIELDS];
     mrc__event ev[MRC_MAX_EVS];
     uint16_t hix[MRC__EVH];   /* P28 mirror reverse path: entropy -> 1 + EV index, open addressing (0 = empty);
@@ -3107,8 +3108,10 @@ typedef struct mrc__range {
 #define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
 #define MRC__NRANGES(t) (unsigned)(sizeof(t) / sizeof(t)[0]) /* a table's entries */
 MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
-/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
- * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
+MRC__PRIVATE void mrc__copy(void *d, const void *s, size_t n); /* MRC_MEMCPY, out of line */
+/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo, the same in each table so
+ * that gcc passes it as a constant): the used entry of an ID, and a free entry claimed for an ID (zeroed, used, ID
+ * set); NULL when there is none */
 MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
@@ -3118,8 +3121,9 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /*
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
 /* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test on 32-bit targets (control calls) */
 #define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
-/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait): out of line where the code's
- * size is asked for (gcc -Os: 16 B of Cortex-M4 code each), in line where speed is */
+/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait, the TLP's, a rate limit's,
+ * an activity epoch's): out of line where the code's size is asked for (gcc -Os: 8-16 B of Cortex-M4 code each), in
+ * line where speed is */
 #ifdef __OPTIMIZE_SIZE__
 #define MRC__DEADLINE_SZ mrc__deadline_ctl
 #else
@@ -3219,9 +3223,11 @@ MRC__PRIVATE MRC__NOINLINE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned 
 MRC__PRIVATE MRC__NOINLINE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr) {
     return mrc__fail_at(ep, err, code, attr, 0);
 }
-/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order */
+/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order, the endpoint's
+ * first (here, not in each caller: 32 B of Cortex-M4 code less) */
 MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a, uint64_t id, uint32_t mask,
                                  uint32_t all) {
+    if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, call);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
@@ -3248,8 +3254,15 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
+/* A copy through a call, for the control calls: gcc -Os copied a byte-aligned struct (an EV Format's attributes) or a
+ * fixed-size array (an EV's value) in a loop of its own at every one */
+MRC__PRIVATE MRC__NOINLINE void mrc__copy(void *d, const void *s, size_t n) { MRC_MEMCPY(d, s, n); }
 /* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
  * instead of a copy per table and per call. O(n), control calls only. */
+/* one offset of the used flag: gcc passes it as a constant (72 B of Cortex-M4 code less than three offsets) */
+MRC__STATIC_ASSERT(offsetof(mrc__evfmt, used) == 8 && offsetof(mrc__evprof, used) == 8 &&
+                       offsetof(mrc__ccprof, used) == 8,
+                   tab_used);
 MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
     const uint8_t *t = (const uint8_t *)tab;
     unsigned i;
@@ -3383,7 +3396,7 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
 MRC__PRIVATE MRC__NOINLINE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
-    *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
+    *tat = MRC__DEADLINE_SZ(*tat > now ? *tat : now, T);
     return true;
 }
 MRC__PRIVATE MRC__NOINLINE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {
@@ -3991,7 +4004,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_at(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
-    return mrc__deadline_add(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
+    return MRC__DEADLINE_SZ(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
 }
 /* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
  * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted
@@ -4878,7 +4891,6 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     mrc__ccprof *pf;
     unsigned cur, to, algo = 0;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;
@@ -5011,7 +5023,7 @@ MRC__PRIVATE void mrc__evp_arm(mrc_conn *c);
 MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h);
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__ent_next(uint32_t h);
 MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port);
 MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port);
 
@@ -5028,8 +5040,8 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v);
 MRC__PRIVATE unsigned mrc__popcount32(uint32_t v);
 MRC__PRIVATE uint32_t mrc__wmask(uint32_t w);
 MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f);
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx);
+MRC__PRIVATE unsigned mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields,
+                                      unsigned *idx);
 
 /* ====== src/path.c ============================================================================================== */
 /* ================================================================================================================
@@ -5310,7 +5322,8 @@ MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port) {
 /* P28 mirror reverse path: the EV of a profile whose entropy is 'ent' on 'port', from the profile's index (open
  * addressing, linear probing, at most half full). -1 when there is none. O(1) expected. */
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent) { return (uint32_t)(ent * 2654435761u) % MRC__EVH; }
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
+/* (out of line under -Os: in line in its two callers it cost 24 B of Cortex-M4 code more) */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__ent_next(uint32_t h) { return h + 1u == MRC__EVH ? 0u : h + 1u; }
 MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port) {
     uint32_t h = mrc__ent_hash(ent), n;
     for (n = 0; n < MRC__EVH && pf->hix[h]; n++, h = mrc__ent_next(h)) {
@@ -5553,44 +5566,34 @@ MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f) {
     }
     return w <= mrc__fmt_max_bits(f->mode) ? w : 0u;
 }
-/* The profile rules (docs/PROTOCOL.md 7.1); on failure *code is the MRC_DETAIL_* rule and *idx the field. */
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx) {
+/* The profile rules (docs/PROTOCOL.md 7.1): the MRC_DETAIL_* rule broken, *idx its field (0 for the whole), or
+ * MRC_DETAIL_NONE (0) */
+MRC__PRIVATE unsigned mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields,
+                                      unsigned *idx) {
     unsigned i, abits = 0;
     *idx = 0;
-    *code = MRC_DETAIL_NULL_ARG;
-    if (!f || !fmt) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_FMT_TOO_WIDE;
-    if (!mrc__fmt_bits(fmt)) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_FIELD_COUNT;
-    if (nfields < 1 || nfields > fmt->nfields) return MRC_ERR_INVAL;
+    if (!f || !fmt) return MRC_DETAIL_NULL_ARG;
+    if (!mrc__fmt_bits(fmt)) return MRC_DETAIL_FMT_TOO_WIDE;
+    if (nfields < 1 || nfields > fmt->nfields) return MRC_DETAIL_FIELD_COUNT;
     for (i = 0; i < nfields; i++) {
         uint32_t w = f[i].width, m = mrc__wmask(w), k = mrc__popcount32(f[i].mask);
         *idx = i;
-        *code = MRC_DETAIL_FIELD_WIDTH;
-        if (w < 1 || w > fmt->width[i]) return MRC_ERR_INVAL;
-        *code = MRC_DETAIL_FIELD_INIT_VAL;
-        if (f[i].init_val & ~m) return MRC_ERR_INVAL;
-        *code = MRC_DETAIL_FIELD_MASK;
-        if (f[i].mask & ~m) return MRC_ERR_INVAL;
+        if (w < 1 || w > fmt->width[i]) return MRC_DETAIL_FIELD_WIDTH;
+        if (f[i].init_val & ~m) return MRC_DETAIL_FIELD_INIT_VAL;
+        if (f[i].mask & ~m) return MRC_DETAIL_FIELD_MASK;
         if (f[i].mask) {
-            *code = MRC_DETAIL_FIELD_RANGE;
-            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_ERR_INVAL;
+            if (f[i].min_val > f[i].max_val || (k < 32u && (f[i].max_val >> k))) return MRC_DETAIL_FIELD_RANGE;
         } else if (f[i].min_val || f[i].max_val) {
-            *code = MRC_DETAIL_FIELD_FIXED;
-            return MRC_ERR_INVAL; /* a fixed field generates nothing */
+            return MRC_DETAIL_FIELD_FIXED; /* a fixed field generates nothing */
         }
         abits += k;
     }
     *idx = 0;
-    *code = MRC_DETAIL_ABSTRACT_WIDTH;
-    if (abits > 8u * MRC_EV_BYTES) return MRC_ERR_INVAL;
-    *code = MRC_DETAIL_NONE;
-    return MRC_OK;
+    return abits > 8u * MRC_EV_BYTES ? MRC_DETAIL_ABSTRACT_WIDTH : MRC_DETAIL_NONE;
 }
 MRC_API int mrc_ev_profile_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields) {
-    unsigned code, idx;
-    return mrc__prof_check(fmt, f, nfields, &code, &idx);
+    unsigned idx;
+    return mrc__prof_check(fmt, f, nfields, &idx) ? MRC_ERR_INVAL : MRC_OK;
 }
 MRC_API int mrc_ev_expand(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, const uint8_t *abs,
                           size_t abs_len, uint8_t *out, size_t out_len) {
@@ -5636,10 +5639,10 @@ MRC_API int mrc_endpoint_ev_headers(const mrc_endpoint *ep, const mrc_txinfo *ti
     if (ti->ev_fmt == MRC_EV_FMT_SRV6) { /* the path in the outer header; the entropy as in STEV (Q18 SRv6 mode) */
         if ((ti->path_len != 16 && ti->path_len != 32) || !ti->path) return MRC_ERR_INVAL;
         out->has_srv6 = 1;
-        MRC_MEMCPY(out->srv6_da, ti->path, 16);
+        mrc__copy(out->srv6_da, ti->path, 16);
         if (ti->path_len == 32) {
             out->has_srh = 1;
-            MRC_MEMCPY(out->srh_seg, ti->path + 16, 16);
+            mrc__copy(out->srh_seg, ti->path + 16, 16);
         }
     } else if (ti->ev_fmt != MRC_EV_FMT_STEV) {
         return MRC_ERR_INVAL;
@@ -6872,7 +6875,7 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_
         ep->rx_prev = now - ep->epoch_end < ep->cfg.cc.base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
         ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, ep->cfg.cc.base_rtt_ns);
+        ep->epoch_end = MRC__DEADLINE_SZ(now, ep->cfg.cc.base_rtt_ns);
     }
     if (c->rx_epoch != ep->epoch) {
         c->rx_epoch = ep->epoch;
@@ -8593,7 +8596,6 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     unsigned cur, to, i;
     bool busy = false;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
@@ -8613,7 +8615,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
     }
-    if (f) n = f->a;
+    if (f) mrc__copy(&n, &f->a, sizeof n);
     else MRC_MEMSET(&n, 0, sizeof n);
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
@@ -8634,7 +8636,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
                                                   offsetof(mrc__evfmt, used), id)))
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
-    f->a = n;
+    mrc__copy(&f->a, &n, sizeof n);
     return MRC_OK;
 }
 MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a) {
@@ -8642,7 +8644,7 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
     if (!ep || !a) return MRC_ERR_INVAL;
     f = mrc__fmt_find(ep, id);
     if (!f) return MRC_ERR_NOENT;
-    *a = f->a;
+    mrc__copy(a, &f->a, sizeof *a);
     return MRC_OK;
 }
 
@@ -8738,7 +8740,6 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     const mrc_ev_field *fields;
     unsigned code, idx;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
@@ -8779,7 +8780,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     have |= (mask >> 4) & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK);
     if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
     f = mrc__fmt_find(ep, fmt_id);
-    if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
+    if (f && f->a.nfields && (code = mrc__prof_check(&f->a, fields, nf, &idx)) != MRC_DETAIL_NONE)
         return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
         if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) /* the missing ones' mask bits (have_bits) */
@@ -8902,7 +8903,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
         }
         for (i = 0; i < pf->ev_count; i++) {
             MRC_MEMSET(&e[i], 0, sizeof e[i]);
-            MRC_MEMCPY(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
+            mrc__copy(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
             e[i].ev.port = pf->ev[i].port;
             e[i].state = mrc__prof_state(pf, i);
         }
@@ -8939,7 +8940,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
                 return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
             for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
                 mrc__event *v = &pf->ev[m];
-                MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);
+                mrc__copy(v->val, x->ev_new.val, MRC_EV_BYTES);
                 v->port = x->ev_new.port;
                 v->denied = x->state == MRC_EVS_DENIED;
                 if (pf->state == MRC_PROFILE_ONLINE) {

@@ -452,7 +452,6 @@ MRC_API int mrc_cc_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_cc_pr
     mrc__ccprof *pf;
     unsigned cur, to, algo = 0;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_CC_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     pf = (mrc__ccprof *)mrc__ccprof_find(ep, id);
     cur = pf ? pf->state : (unsigned)MRC_PROFILE_INIT;

@@ -483,7 +483,6 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
     unsigned cur, to, i;
     bool busy = false;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_FMT_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     f = mrc__fmt_find(ep, id);
     cur = f ? f->a.state : (unsigned)MRC_PROFILE_INIT;
@@ -503,7 +502,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
         MRC_MEMSET(f, 0, sizeof *f);
         return MRC_OK;
     }
-    if (f) n = f->a;
+    if (f) mrc__copy(&n, &f->a, sizeof n);
     else MRC_MEMSET(&n, 0, sizeof n);
     if (mask & MRC_EV_FMT_ATTR_MODE) n.mode = a->mode;
     if (mask & MRC_EV_FMT_ATTR_FIELDS) {
@@ -524,7 +523,7 @@ MRC_API int mrc_ev_fmt_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_fmt_at
                                                   offsetof(mrc__evfmt, used), id)))
         return mrc__fail(ep, MRC_ERR_FULL, MRC_DETAIL_PROFILE_FULL, 0);
     n.state = (uint8_t)to;
-    f->a = n;
+    mrc__copy(&f->a, &n, sizeof n);
     return MRC_OK;
 }
 MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_attr *a) {
@@ -532,7 +531,7 @@ MRC_API int mrc_ev_fmt_query(const mrc_endpoint *ep, uint64_t id, mrc_ev_fmt_att
     if (!ep || !a) return MRC_ERR_INVAL;
     f = mrc__fmt_find(ep, id);
     if (!f) return MRC_ERR_NOENT;
-    *a = f->a;
+    mrc__copy(a, &f->a, sizeof *a);
     return MRC_OK;
 }
 
@@ -628,7 +627,6 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     const mrc_ev_field *fields;
     unsigned code, idx;
     int rc;
-    if (!ep) return MRC_ERR_INVAL;
     if ((rc = mrc__prof_begin(ep, MRC_CALL_EV_PROFILE_MODIFY, a, id, mask, all)) != MRC_OK) return rc;
     now = mrc__clock_ctl(ep, now);
     pf = mrc__prof_find(ep, id);
@@ -669,7 +667,7 @@ MRC_API int mrc_ev_profile_modify(mrc_endpoint *ep, uint64_t id, const mrc_ev_pr
     have |= (mask >> 4) & (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK);
     if (min_active > count) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_MIN_ACTIVE, MRC_EV_PROF_ATTR_MIN_ACTIVE);
     f = mrc__fmt_find(ep, fmt_id);
-    if (f && f->a.nfields && mrc__prof_check(&f->a, fields, nf, &code, &idx))
+    if (f && f->a.nfields && (code = mrc__prof_check(&f->a, fields, nf, &idx)) != MRC_DETAIL_NONE)
         return mrc__fail_at(ep, MRC_ERR_INVAL, code, MRC_EV_PROF_ATTR_FIELDS, idx);
     if (to == MRC_PROFILE_ONLINE && cur == MRC_PROFILE_OFFLINE) {
         if (have != (MRC__HAVE_MIN_ACTIVE | MRC__HAVE_EVENT_MASK)) /* the missing ones' mask bits (have_bits) */
@@ -792,7 +790,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
         }
         for (i = 0; i < pf->ev_count; i++) {
             MRC_MEMSET(&e[i], 0, sizeof e[i]);
-            MRC_MEMCPY(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
+            mrc__copy(e[i].ev.val, pf->ev[i].val, MRC_EV_BYTES);
             e[i].ev.port = pf->ev[i].port;
             e[i].state = mrc__prof_state(pf, i);
         }
@@ -829,7 +827,7 @@ MRC_API int mrc_ev_op(mrc_endpoint *ep, uint64_t profile_id, unsigned op, mrc_ev
                 return mrc__fail_at(ep, MRC_ERR_NOENT, MRC_DETAIL_FMT_UNKNOWN, 0, k);
             for (; m >= 0; m = (x->flags & MRC_EV_OP_F_ALL_COPIES) ? mrc__prof_match(pf, &x->ev, (unsigned)m + 1u) : -1) {
                 mrc__event *v = &pf->ev[m];
-                MRC_MEMCPY(v->val, x->ev_new.val, MRC_EV_BYTES);
+                mrc__copy(v->val, x->ev_new.val, MRC_EV_BYTES);
                 v->port = x->ev_new.port;
                 v->denied = x->state == MRC_EVS_DENIED;
                 if (pf->state == MRC_PROFILE_ONLINE) {

@@ -48,7 +48,7 @@ MRC__PRIVATE void mrc__evp_arm(mrc_conn *c);
 MRC__PRIVATE MRC__SIZE_NOINLINE int mrc__probe_match(const mrc_conn *c, uint32_t entropy, uint16_t ts);
 MRC__PRIVATE uint16_t mrc__ev_ctl(mrc_conn *c, unsigned port);
 MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_hash(uint32_t ent);
-MRC__PRIVATE MRC__INLINE uint32_t mrc__ent_next(uint32_t h);
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__ent_next(uint32_t h);
 MRC__PRIVATE int mrc__prof_lookup(const mrc__evprof *pf, uint32_t ent, unsigned port);
 MRC__PRIVATE uint16_t mrc__ev_mirror(const mrc_conn *c, uint32_t ent, unsigned port);
 
@@ -65,6 +65,6 @@ MRC__PRIVATE void mrc__bits_put(uint8_t *p, uint32_t d, uint32_t k, uint32_t v);
 MRC__PRIVATE unsigned mrc__popcount32(uint32_t v);
 MRC__PRIVATE uint32_t mrc__wmask(uint32_t w);
 MRC__PRIVATE unsigned mrc__fmt_bits(const mrc_ev_fmt_attr *f);
-MRC__PRIVATE int mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields, unsigned *code,
-                                 unsigned *idx);
+MRC__PRIVATE unsigned mrc__prof_check(const mrc_ev_fmt_attr *fmt, const mrc_ev_field *f, unsigned nfields,
+                                      unsigned *idx);
 #endif /* MRC__SRC_PATH_H */

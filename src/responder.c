@@ -193,7 +193,7 @@ MRC__PRIVATE MRC__INLINE void mrc__rsp_epoch(mrc_endpoint *ep, mrc_conn *c, mrc_
         ep->rx_prev = now - ep->epoch_end < ep->cfg.cc.base_rtt_ns ? ep->rx_cur : 0u;
         ep->rx_cur = 0;
         ep->epoch++;
-        ep->epoch_end = mrc__deadline_add(now, ep->cfg.cc.base_rtt_ns);
+        ep->epoch_end = MRC__DEADLINE_SZ(now, ep->cfg.cc.base_rtt_ns);
     }
     if (c->rx_epoch != ep->epoch) {
         c->rx_epoch = ep->epoch;

@@ -26,9 +26,11 @@ MRC__PRIVATE MRC__NOINLINE int mrc__fail_at(mrc_endpoint *ep, int err, unsigned 
 MRC__PRIVATE MRC__NOINLINE int mrc__fail(mrc_endpoint *ep, int err, unsigned code, uint32_t attr) {
     return mrc__fail_at(ep, err, code, attr, 0);
 }
-/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order */
+/* The opening checks of a profile's modify call (CC profiles, EV Formats, EV profiles), in their order, the endpoint's
+ * first (here, not in each caller: 32 B of Cortex-M4 code less) */
 MRC__PRIVATE int mrc__prof_begin(mrc_endpoint *ep, unsigned call, const void *a, uint64_t id, uint32_t mask,
                                  uint32_t all) {
+    if (!ep) return MRC_ERR_INVAL;
     mrc__detail_begin(ep, call);
     if (!a) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_NULL_ARG, 0);
     if (!id) return mrc__fail(ep, MRC_ERR_INVAL, MRC_DETAIL_PROFILE_ID, 0);
@@ -55,8 +57,15 @@ MRC__PRIVATE int mrc__prof_step(mrc_endpoint *ep, unsigned cur, unsigned to, uin
     }
     return MRC_OK;
 }
+/* A copy through a call, for the control calls: gcc -Os copied a byte-aligned struct (an EV Format's attributes) or a
+ * fixed-size array (an EV's value) in a loop of its own at every one */
+MRC__PRIVATE MRC__NOINLINE void mrc__copy(void *d, const void *s, size_t n) { MRC_MEMCPY(d, s, n); }
 /* The three profile tables (EV Formats, EV profiles, CC profiles) share their look-ups: out of line, one loop each
  * instead of a copy per table and per call. O(n), control calls only. */
+/* one offset of the used flag: gcc passes it as a constant (72 B of Cortex-M4 code less than three offsets) */
+MRC__STATIC_ASSERT(offsetof(mrc__evfmt, used) == 8 && offsetof(mrc__evprof, used) == 8 &&
+                       offsetof(mrc__ccprof, used) == 8,
+                   tab_used);
 MRC__PRIVATE MRC__NOINLINE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id) {
     const uint8_t *t = (const uint8_t *)tab;
     unsigned i;
@@ -190,7 +199,7 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt) {
 MRC__PRIVATE MRC__NOINLINE bool mrc__bucket_take(mrc_time *tat, mrc_time now, mrc_time T, mrc_time tau) {
     if (T == 0) return true;
     if (*tat > now && *tat - now > tau) return false;
-    *tat = mrc__deadline_add(*tat > now ? *tat : now, T);
+    *tat = MRC__DEADLINE_SZ(*tat > now ? *tat : now, T);
     return true;
 }
 MRC__PRIVATE MRC__NOINLINE void mrc__bucket_cfg(uint32_t pps, uint16_t burst, mrc_time *T, mrc_time *tau) {

@@ -32,8 +32,10 @@ typedef struct mrc__range {
 #define MRC__RSET(T, m, set, b, c) MRC__RNG(T, m, 0x40, 0, set, b, c)
 #define MRC__NRANGES(t) (unsigned)(sizeof(t) / sizeof(t)[0]) /* a table's entries */
 MRC__PRIVATE int mrc__ranges(mrc_endpoint *ep, const void *base, const mrc__range *r, unsigned n, uint32_t mask);
-/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo): the used entry of an ID,
- * and a free entry claimed for an ID (zeroed, used, ID set); NULL when there is none */
+MRC__PRIVATE void mrc__copy(void *d, const void *s, size_t n); /* MRC_MEMCPY, out of line */
+/* profile tables (an entry: the uint64_t ID at offset 0, a uint8_t used flag at offset uo, the same in each table so
+ * that gcc passes it as a constant): the used entry of an ID, and a free entry claimed for an ID (zeroed, used, ID
+ * set); NULL when there is none */
 MRC__PRIVATE void *mrc__tab_find(const void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE void *mrc__tab_claim(void *tab, unsigned n, size_t sz, size_t uo, uint64_t id);
 MRC__PRIVATE uint64_t mrc__splitmix(uint64_t *st); /* the generator step on a state (SplitMix64) */
@@ -43,8 +45,9 @@ MRC__PRIVATE MRC__INLINE mrc_time mrc__deadline_add(mrc_time t, mrc_time dt); /*
 MRC__PRIVATE mrc_time mrc__deadline_ctl(mrc_time t, mrc_time dt); /* the same, out of line (control calls) */
 /* t is MRC_TIME_NEVER (all ones): its two halves ANDed, one 32-bit test on 32-bit targets (control calls) */
 #define MRC__NEVER(t) (((uint32_t)(t) & (uint32_t)((t) >> 32)) == 0xFFFFFFFFu)
-/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait): out of line where the code's
- * size is asked for (gcc -Os: 16 B of Cortex-M4 code each), in line where speed is */
+/* the general paths' rarer deadlines (the RTO's re-arm, a verdict's echo, a sweep's wait, the TLP's, a rate limit's,
+ * an activity epoch's): out of line where the code's size is asked for (gcc -Os: 8-16 B of Cortex-M4 code each), in
+ * line where speed is */
 #ifdef __OPTIMIZE_SIZE__
 #define MRC__DEADLINE_SZ mrc__deadline_ctl
 #else

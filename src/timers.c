@@ -118,7 +118,7 @@ MRC__PRIVATE mrc_time mrc__rto_interval(const mrc_conn *c, uint32_t retries) {
 MRC__PRIVATE MRC__NOINLINE mrc_time mrc__tlp_at(const mrc_conn *c) {
     mrc_time t = MRC__MAX((mrc_time)c->ep->cfg.recovery.tlp_min_ns, 2u * c->srtt);
     t = MRC__MAX(t, (mrc_time)1000u);
-    return mrc__deadline_add(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
+    return MRC__DEADLINE_SZ(c->tlp_base, t << MRC__MIN(c->tlp_count, 10u));
 }
 /* Reordering tolerance (Q5 reordering slack): a configured value, or the base s = max(floor, min RTT / 4) times a
  * multiplier that grows by one, at most once per smoothed RTT, each time an earlier transmission of a retransmitted

@@ -103,10 +103,11 @@ typedef struct mrc__event {   /* one EV of an EV profile's array */
 #define MRC__EVH (2u * MRC_MAX_EVS) /* P28 mirror reverse path: entries of a profile's entropy index (at most half full)
                                        */
 typedef struct mrc__evprof {  /* an EV profile */
-    uint64_t id, fmt_id;
-    uint8_t used, state, mode, nfields, have, fmt_mode, path_len;
+    uint64_t id;
+    uint8_t used, state, mode, nfields, have, fmt_mode, path_len; /* used at 8, as in each profile table */
     uint16_t refs;            /* QPs using it */
     uint32_t ev_count, ev_min_active, event_mask;
+    uint64_t fmt_id;
     mrc_ev_field field[MRC_MAX_EV_FIELDS];
     mrc__event ev[MRC_MAX_EVS];
     uint16_t hix[MRC__EVH];   /* P28 mirror reverse path: entropy -> 1 + EV index, open addressing (0 = empty);
