@@ -7193,6 +7193,7 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why);
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c);
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__req_sack_bits(const mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
 MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail);
 MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr);
@@ -7788,11 +7789,10 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd) {
 MRC__PRIVATE MRC__INLINE bool mrc__sack_bits_unsent(int32_t hi, uint64_t bm) {
     return bm && (hi <= 0 || (hi < 64 && (bm >> hi)));
 }
-/* A SACK's selective part: the bits bm (bit i: PSN base + i, hi PSNs before snd_nxt) inside [win_base, snd_nxt) not
- * acknowledged yet, acknowledged in order (one's acknowledgement changes no other's bit: the bits are read first);
- * true when there was one. The general path and the SACK fast path (out of line under -Os: a window with holes) */
-MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi) {
-    bool progress = false;
+/* A SACK's selective part: of the bits bm (bit i: PSN base + i, hi >= 1 PSNs before snd_nxt), those inside
+ * [win_base, snd_nxt) not acknowledged yet - to be acknowledged in order (one's acknowledgement changes no other's
+ * bit: the bits are read first). Both SACK handlers */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__req_sack_bits(const mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi) {
     int32_t lo = mrc_psn_diff(c->win_base, base);
     if (lo < 64) {
         uint64_t inr = ~(uint64_t)0;
@@ -7800,11 +7800,19 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uin
         if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
         bm &= inr;
         if (bm) bm &= ~mrc__req_acked64(c, base);
-        if (bm) progress = true;
-        while (bm) {
-            mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
-            bm &= bm - 1u;
-        }
+        return bm;
+    }
+    return 0;
+}
+/* ... acknowledged; true when there was one. The general path and the SACK fast path (out of line under -Os: a window
+ * with holes) */
+MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi) {
+    bool progress;
+    bm = mrc__req_sack_bits(c, bm, base, hi);
+    progress = bm != 0;
+    while (bm) {
+        mrc__req_ack_one(c, (base + mrc__ctz64(bm)) & MRC_PSN_MASK);
+        bm &= bm - 1u;
     }
     return progress;
 }
@@ -9616,21 +9624,14 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
                                                         uint64_t bm, uint32_t base, int32_t hi) {
 #if MRC__SACK_SPEED
-    bool progress = false;
-    int32_t lo = mrc_psn_diff(c->win_base, base);
-    if (lo < 64) {
-        uint64_t inr = ~(uint64_t)0;
-        if (lo > 0) inr &= ~(uint64_t)0 << lo;
-        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-        bm &= inr;
-        if (bm) bm &= ~mrc__req_acked64(c, base);
-        if (bm) progress = true;
-        while (bm) {
-            uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
-            if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-            else mrc__req_ack_one(c, q);
-            bm &= bm - 1u;
-        }
+    bool progress;
+    bm = mrc__req_sack_bits(c, bm, base, hi);
+    progress = bm != 0;
+    while (bm) {
+        uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
+        if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
+        else mrc__req_ack_one(c, q);
+        bm &= bm - 1u;
     }
     return progress;
 #else

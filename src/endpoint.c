@@ -396,21 +396,14 @@ MRC__PRIVATE MRC__SIZE_COLD bool mrc__sack_fast_unsent(const uint8_t *se, uint32
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *bk, mrc__psnrec *r, uint32_t ack_psn,
                                                         uint64_t bm, uint32_t base, int32_t hi) {
 #if MRC__SACK_SPEED
-    bool progress = false;
-    int32_t lo = mrc_psn_diff(c->win_base, base);
-    if (lo < 64) {
-        uint64_t inr = ~(uint64_t)0;
-        if (lo > 0) inr &= ~(uint64_t)0 << lo;
-        if (hi < 64) inr &= ((uint64_t)1 << hi) - 1u;
-        bm &= inr;
-        if (bm) bm &= ~mrc__req_acked64(c, base);
-        if (bm) progress = true;
-        while (bm) {
-            uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
-            if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
-            else mrc__req_ack_one(c, q);
-            bm &= bm - 1u;
-        }
+    bool progress;
+    bm = mrc__req_sack_bits(c, bm, base, hi);
+    progress = bm != 0;
+    while (bm) {
+        uint32_t q = (base + mrc__ctz64(bm)) & MRC_PSN_MASK;
+        if (q == ack_psn) mrc__sack_ack_named(c, bk, r, q);
+        else mrc__req_ack_one(c, q);
+        bm &= bm - 1u;
     }
     return progress;
 #else

@@ -34,6 +34,7 @@ MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why);
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c);
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__req_sack_bits(const mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
 MRC__PRIVATE MRC__SIZE_COLD bool mrc__req_sack_sel(mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
 MRC__PRIVATE MRC__SIZE_COLD uint32_t mrc__sack_rcvd_cap(mrc_conn *c, uint32_t avail);
 MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr);
