@@ -9068,8 +9068,8 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep);
  * Calls: codec, state, timers, path, path_policy, requester (reads only).
  * ============================================================================================================== */
 
-
-/* mrc_conn_check's rules 17 to 23 (out of line: the walks' registers are their own) */
+/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) ------------------------------ */
+/* mrc_conn_check's rules 17 to 23, in its order (out of line: the walks' registers are their own) */
 MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     unsigned i, p;
     /* Rule 17 (P23 EV recycling): each port's recycle FIFO lies in its segment and holds EVs of that port; an EV's
@@ -9129,8 +9129,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     }
     return 0;
 }
-/* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) --------------------------------
- * Every EV slot is in exactly the place its state says, and the per-port counts match. O(n). */
+/* Every EV slot is in exactly the place its state says, and the per-port counts match; then the rules below and
+ * mrc__check_tail's. O(n). */
 MRC_API int mrc_conn_check(const mrc_conn *c) {
     unsigned i, p, nb = 0, seen_bad = 0, bk;
     uint16_t s;
