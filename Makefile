@@ -89,7 +89,7 @@ endif
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBJ = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
-.PHONY: all test test-parts test-research asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
+.PHONY: all test test-parts test-research test-variants asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
         demo demo-sim check check-build clean bench hello docs-check static dissector-test amalgamate src-check
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
@@ -138,12 +138,21 @@ test:
 	./$(B)/mrc_test $(TEST_ARGS)
 
 test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research \
+            test-variants \
             perf-report-test perf-cli-test install-test udp-test
 
 # the suite built with MRC_RESEARCH: the tests of the research knobs (P24, P29, P32, P33 set away from their
 # defaults) run here; the default build (the final run of make test) compiles them out
 test-research: $(B)/mrc_test_research
 	./$(B)/mrc_test_research $(TEST_ARGS)
+
+# the core as a firmware builds it for size (MRC_NO_STATS, MRC_NO_CHECK): the suite reads counters and asserts
+# mrc_conn_check, so tests/variants/no_stats.c checks what the two macros promise on its own
+$(B)/no_stats: tests/variants/no_stats.c tests/fixtures/mrc_wire.h $(CORE) | $(B)
+	$(CC) $(CFLAGS_T) -o $@ tests/variants/no_stats.c
+
+test-variants: $(B)/no_stats
+	./$(B)/no_stats
 
 asan: $(B)/mrc_test_asan
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/mrc_test_asan $(TEST_ARGS)
@@ -172,7 +181,11 @@ static: $(B)/static/unit.c
 	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -I. -c $(B)/static/unit.c \
 	  -o $(B)/static/unit_cxx.o
 	$(CC) $(CSTD) $(WARN) -DMRC_FAST_PATH=0 -I. -c $(B)/static/unit.c -o $(B)/static/unit_nofast.o
-	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror; and without the fast paths, MRC_FAST_PATH 0)"
+	$(CC) $(CSTD) $(WARN) -DMRC_NO_STATS -DMRC_NO_CHECK -I. -c $(B)/static/unit.c -o $(B)/static/unit_nostats.o
+	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -DMRC_NO_STATS -DMRC_NO_CHECK -I. \
+	  -c $(B)/static/unit.c -o $(B)/static/unit_nostats_cxx.o
+	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror; and without the fast paths, MRC_FAST_PATH 0;" \
+	  "and as a firmware builds it for size, MRC_NO_STATS MRC_NO_CHECK)"
 
 # ---- the Wireshark dissector (tools/wireshark/mrc.lua) ------------------------------------------------------------
 # build/mrc_pcap: captures of every packet kind, garbage, and the core's decoder as the oracle (tools/mrc_pcap.c)
@@ -256,10 +269,10 @@ freestanding: $(B)/fs/impl.c
 	  { echo "make freestanding needs $(CLANG) and $(LLVM_NM) (Debian: apt-get install clang llvm)"; exit 1; }
 	@set -e; fail=0; for spec in $(FS_TARGETS); do \
 	  t=$${spec%%:*}; fl=$$(echo "$${spec#*:}" | tr ':' ' '); \
-	  for v in "" "-DMRC_NO_STRINGS"; do \
+	  for v in "" "-DMRC_NO_STRINGS" "-DMRC_NO_STRINGS,-DMRC_NO_STATS,-DMRC_NO_CHECK"; do \
 	    o=$(B)/fs/$$t$$v.o; \
 	    nf="-DMRC_NO_FLOAT"; case "$$fl" in *MRC_FLOAT_OK*) nf="";; esac; \
-	    $(CLANG) --target=$$t $$fl $(FS_FLAGS) $$nf $$v -c $(B)/fs/impl.c -o $$o; \
+	    $(CLANG) --target=$$t $$fl $(FS_FLAGS) $$nf $$(echo "$$v" | tr ',' ' ') -c $(B)/fs/impl.c -o $$o; \
 	    bad=$$($(LLVM_NM) -u $$o | awk '{print $$NF}' | grep -Ev '$(FS_ALLOW)' || true); \
 	    if [ -n "$$bad" ]; then echo "FAIL $$t $$v: undefined symbols outside the allowlist: $$bad"; fail=1; \
 	    else echo "ok   $$t $$v: undefined = $$($(LLVM_NM) -u $$o | awk '{print $$NF}' | tr '\n' ' ')"; fi; \

@@ -532,6 +532,9 @@ typedef struct mrc_conn_stats {
                                  its retransmission); the EV, if still ASSUMED_BAD and not probing, revived */
 } mrc_conn_stats;
 
+/* The counters as they stand. Built with MRC_NO_STATS (counters that cost nothing when unused: a firmware with its
+ * NIC's own counters) the core counts only drops and losses - the endpoint's drop[], rx_drops, ctlq_overflow,
+ * epq_overflow and notify_dropped, the QP's rx_drops, as without it - and every other field reads 0. */
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */
 MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 
@@ -1058,7 +1061,8 @@ MRC_API int mrc_conn_ev_summary(const mrc_conn *c, mrc_ev_port_summary out[MRC_M
 MRC_API int mrc_conn_ev_get(const mrc_conn *c, unsigned index, uint32_t *ev, uint8_t *port, uint32_t *state);
 MRC_API unsigned mrc_conn_ev_count(const mrc_conn *c);
 /* Internal consistency of a QP's EV bookkeeping, for tests and fuzzers: 0, a positive number naming the first broken
- * rule, or MRC_ERR_INVAL. Compiling with MRC_CHECK_INVARIANTS asserts it after every received packet and timer run.
+ * rule, or MRC_ERR_INVAL; MRC_ERR_NOTSUP when built with MRC_NO_CHECK (the checker compiled out). Compiling with
+ * MRC_CHECK_INVARIANTS asserts it after every received packet and timer run.
  * Rule 11 is liveness (docs/PROTOCOL.md 7.11): a QP in RTS with work is in the transmit round-robin, on its
  * congestion context's READY list behind bytes in flight or behind a QP of that list with its pacing deadline armed,
  * has a timer armed (a finite deadline), or waits for in-flight memory on the endpoint's pool list - and rule 12:

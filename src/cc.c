@@ -107,7 +107,7 @@ MRC__PRIVATE MRC__COLD bool mrc__nscc_qa_end(mrc_conn *c, mrc__ccx *x, bool loss
         x->cwnd = MRC__MAX(x->achieved, (uint64_t)(x->qa_trim ? x->p.floor : x->p.min_cwnd));
         x->ign_bytes = x->inflight;
         x->ign_done = 0;
-        c->st.cc_qa++;
+        MRC__CNT(c->st.cc_qa++);
         done = true;
     }
     x->qa_loss = x->qa_trim = 0; /* a loss arms only the window it happened in */
@@ -177,7 +177,7 @@ MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_md(mrc_conn *c, mrc__ccx *x, mrc_time
     x->fi_count = 0;
     if (avg > x->p.target && now - x->last_dec > x->p.base_rtt) {
         mrc__nscc_md_slow(x, avg, now);
-        c->st.cc_md++;
+        MRC__CNT(c->st.cc_md++);
     }
 }
 MRC__PRIVATE MRC__SIZE_COLD void mrc__nscc_inc(mrc__ccx *x, uint64_t per, uint64_t newly) {
@@ -197,7 +197,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
     x->received += newly;
     if (x->ign_done < x->ign_bytes) x->ign_done += newly;
     if (s->rtt) { /* base RTT = the minimum seen; a fall raises the window's bound with the BDP */
-        c->st.cc_rtt_samples++;
+        MRC__CNT(c->st.cc_rtt_samples++);
         if (MRC__UNLIKELY(s->rtt < x->p.base_rtt)) mrc__nscc_base_rtt_slow(x, s->rtt);
         delay = (uint32_t)MRC__MIN(s->rtt - x->p.base_rtt, (mrc_time)0xFFFFFFFFu);
         mrc__nscc_avg(x, delay, s->ecn); /* the true echo: P30 last-hop trim mark leaves the average alone */
@@ -218,7 +218,7 @@ MRC__PRIVATE MRC__NSCC_ACK_INLINE void mrc__nscc_ack(mrc_conn *c, mrc__ccx *x, c
         if (delay < 1000u && (x->fi_count > x->cwnd || x->fast)) {
             x->cwnd += (newly * x->p.fi_scale_q16) >> 16;
             x->fast = 1;
-            c->st.cc_fast++;
+            MRC__CNT(c->st.cc_fast++);
         } else {
             x->fast = 0;
             per = ((uint64_t)x->p.alpha_q16 * (x->p.target - delay)) >> 16;
@@ -261,7 +261,7 @@ MRC__PRIVATE void mrc__nscc_on_trim(mrc_conn *c, mrc__ccx *x, uint32_t bytes, mr
     x->qa_loss = x->qa_trim = 1;
     if (mrc__nscc_qa(c, x, true, false, x->p.base_rtt, now)) return;
     mrc__nscc_dec(x, bytes, now);
-    c->st.cc_nack_dec++;
+    MRC__CNT(c->st.cc_nack_dec++);
 }
 /* P30 last-hop trim mark: a TRIMMED_LASTHOP NACK says the receiver's link is full - the queue NSCC's delay-without-ECN
  * rule reads as "last hop, do not decrease" (8.5). For lh_mark_rtts base RTTs the context's SACKs with an RTT sample
@@ -287,13 +287,13 @@ MRC__PRIVATE void mrc__nscc_on_pen(mrc_conn *c, mrc__ccx *x, const mrc__cc_sampl
         uint64_t d = (s->newly * s->pen) >> 7;
         if (!x->saved_cwnd) x->saved_cwnd = x->cwnd;
         mrc__nscc_dec(x, d, now);
-        c->st.cc_pen_dec++;
+        MRC__CNT(c->st.cc_pen_dec++);
     }
     if (s->r_c && x->saved_cwnd) {
         x->cwnd = MRC__MAX(x->cwnd, x->saved_cwnd);
         x->saved_cwnd = 0;
         mrc__cc_clamp(x);
-        c->st.cc_restores++;
+        MRC__CNT(c->st.cc_restores++);
     }
 }
 

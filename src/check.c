@@ -14,6 +14,10 @@
 #include "requester.h"
 
 /* ---- invariants (mrc_conn_check; every call checks them with MRC_CHECK_INVARIANTS) ------------------------------ */
+#ifdef MRC_NO_CHECK
+/* compiled out (a firmware's production build: the checker is for tests and fuzzers) */
+MRC_API int mrc_conn_check(const mrc_conn *c) { return c ? MRC_ERR_NOTSUP : MRC_ERR_INVAL; }
+#else
 /* mrc_conn_check's rules 17 to 23, in its order (out of line: the walks' registers are their own) */
 MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     unsigned i, p;
@@ -171,6 +175,7 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
     }
     return mrc__check_tail(c);
 }
+#endif /* MRC_NO_CHECK */
 #ifdef MRC_CHECK_INVARIANTS
 MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
     unsigned i;

@@ -131,6 +131,9 @@
 #if MRC_MAX_MRS < 1 || MRC_MAX_MRS > 65535
 #error "MRC_MAX_MRS must be 1..65535"
 #endif
+#if defined MRC_NO_CHECK && defined MRC_CHECK_INVARIANTS
+#error "MRC_CHECK_INVARIANTS asserts mrc_conn_check, which MRC_NO_CHECK compiles out"
+#endif
 /* The table of caller-chosen rkeys (mrc_endpoint_reg_mr_key): a power of two at least twice MRC_MAX_MRS */
 #define MRC__MR_HASH_N                                                                                                  \
     (MRC_MAX_MRS <= 8u       ? 16u                                                                                     \

@@ -469,7 +469,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     /* the common case: mrc_endpoint_recv's trace, then mrc__req_on_sack's updates in its order */
     MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | cack, ri->port);
     (void)ri;
-    c->st.rx_sack++;
+    MRC__CNT(c->st.rx_sack++);
     m = MRC__FX(se, MRC__SETH_M);
     if (m - MRC_M_SKIP_ONCE <= MRC_M_ALWAYS_SKIP - MRC_M_SKIP_ONCE) MRC__RARE_INC(c->st.ev_skip_req); /* either skip */
     progress = cack != MRC__PSN_DEC(old_base);
@@ -558,7 +558,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* avail < rd < 2^23 */
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
-        c->st.cc_rcvd_bytes += cs.newly;
+        MRC__CNT(c->st.cc_rcvd_bytes += cs.newly);
         cs.rtt = rtt;
         cs.ecn = m == MRC_M_SKIP_ONCE;
         cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
@@ -651,7 +651,7 @@ MRC__PRIVATE MRC__SIZE_COLD void mrc__rsp_fast_tack(mrc_conn *c, const mrc_rxinf
     if (c->tack_msgs < every) return;
     mrc__rsp_aeth(c, MRC_AETH_ACK, c->msn_done, ri);
     c->tack_msgs = 0;
-    c->st.tx_tack++;
+    MRC__CNT(c->st.tx_tack++);
 }
 /* mrc_endpoint_recv's fast path (after the clock, the receive counters, the ICRC and trimmed flags, the shortest
  * length and the opcode: a Write without an immediate): a Write data packet not trimmed, new and inside the window,
@@ -738,12 +738,12 @@ MRC__PRIVATE MRC__NOINLINE int mrc__rsp_fast_data(mrc_endpoint *ep, const uint8_
     sack_dl0 = c->sack_deadline;
     /* an arrival beyond a hole recorded; cack stays where it is (cack + 1 never has its bit set between calls) */
     if (!next) mrc__rsp_fast_hole(c, psn, last);
-    c->st.rx_data++;
+    MRC__CNT(c->st.rx_data++);
     if (ce) MRC__RARE_INC(c->st.rx_ce);
     /* mrc__rsp_epoch, which has nothing to do inside the epoch this QP was already counted in (its test here: a
      * size-optimized build keeps the function out of line) */
     if (now >= ep->epoch_end || c->rx_epoch != ep->epoch) mrc__rsp_epoch(ep, c, now);
-    c->st.rx_bytes_placed += plen;
+    MRC__CNT(c->st.rx_bytes_placed += plen);
     c->rcvd_bytes += (uint64_t)len + 4u + MRC_NOMINAL_HDR; /* len = headers + payload + pad */
     if (next) { /* cack moves to it (its bits would be set and cleared again as cack moves over it) */
         if (last) {
@@ -1039,10 +1039,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__rsp_fast_run(mrc_endpoint *ep, const mr
         c->pend_ev = kl->ri.ev;
         c->pend_ts = ts;
         c->pend_port = kl->ri.port;
-        ep->st.rx_bytes += lens;
-        ep->st.rx_pkts += m;
-        c->st.rx_data += m;
-        c->st.rx_bytes_placed += plens;
+        MRC__CNT(ep->st.rx_bytes += lens);
+        MRC__CNT(ep->st.rx_pkts += m);
+        MRC__CNT(c->st.rx_data += m);
+        MRC__CNT(c->st.rx_bytes_placed += plens);
         c->rcvd_bytes += lens + (uint64_t)m * (4u + MRC_NOMINAL_HDR);
         /* the QP's deferred work queued, as its first packet's would have been: no other QP was touched since, and
          * the queue is not full (no flush) */
@@ -1130,7 +1130,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
                           MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
     c->pen_last = pen;
     if (pen) MRC__RARE_INC(c->st.tx_pen);
-    c->st.tx_sack++;
+    MRC__CNT(c->st.tx_sack++);
     mrc__ti_zero(ti);
     mrc__ev_txinfo(c, rs, ti);
     ti->dscp_class = MRC_DSCP_CONTROL;
@@ -1147,8 +1147,8 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
     } else if (c->ctlq_head != c->ctlq_tail) {
         mrc__sched_ctl(c); /* (in_ctq is 0: the pop cleared it) its push, its test again */
     }
-    ep->st.tx_pkts++;
-    ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    MRC__CNT(ep->st.tx_pkts++);
+    MRC__CNT(ep->st.tx_bytes += MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN);
     return MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
 }
 #endif
@@ -1156,7 +1156,7 @@ MRC__PRIVATE MRC__INLINE int mrc__rsp_fast_sack(mrc_conn *c, uint8_t *buf, mrc_t
 /* ---- receive: the entry ------------------------------------------------------------------------------------- */
 /* One packet, its arguments checked, at the endpoint's clock */
 MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt, size_t len, const mrc_rxinfo *ri) {
-    ep->st.rx_bytes += len;
+    MRC__CNT(ep->st.rx_bytes += len);
 #if MRC_FAST_PATH
     /* P22 fast paths: a Write without an immediate, or a SACK (each hands what is not its case on to mrc__recv).
      * Neither takes a trimmed packet or one shorter than the smallest data packet (BTH, METH, TSETH, RETH; a SACK is
@@ -1164,14 +1164,15 @@ MRC__PRIVATE MRC__INLINE int mrc__recv_one(mrc_endpoint *ep, const uint8_t *pkt,
     if (!(ri->flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) &&
         len >= (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN && !ep->cfg.fast_path_off) {
         unsigned op = pkt[0];
-        ep->st.rx_pkts++; /* here and below: apart from rx_bytes, two adds (not one vector add, 5 more on x86-64) */
+        MRC__CNT(ep->st.rx_pkts++); /* here and below: apart from rx_bytes, two adds (not one vector add, 5 more on
+                                     * x86-64) */
         if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM)
             return mrc__rsp_fast_data(ep, pkt, len, ri, ep->now);
         if (op == MRC_OP_SACK) return mrc__req_sack_fast(ep, pkt, len, ri, ep->now);
         return mrc__recv(ep, pkt, len, ri);
     }
 #endif
-    ep->st.rx_pkts++;
+    MRC__CNT(ep->st.rx_pkts++);
     if (ri->flags & MRC_RX_ICRC_BAD) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_ICRC, len ? pkt[0] : 0u);
     return mrc__recv(ep, pkt, len, ri);
 }
@@ -1203,8 +1204,8 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
             !ep->burst_no_runs) {
             unsigned op = k->pkt[0];
             if (op == MRC_OP_SACK) {
-                ep->st.rx_bytes += k->len;
-                ep->st.rx_pkts++;
+                MRC__CNT(ep->st.rx_bytes += k->len);
+                MRC__CNT(ep->st.rx_pkts++);
                 r = mrc__req_sack_fast(ep, k->pkt, k->len, &k->ri, ep->now);
             } else if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST &&
                        op != MRC_OP_WRITE_LAST_IMM) {
@@ -1215,12 +1216,12 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
                     ok += (int)m;
                     continue;
                 }
-                ep->st.rx_bytes += k->len;
-                ep->st.rx_pkts++;
+                MRC__CNT(ep->st.rx_bytes += k->len);
+                MRC__CNT(ep->st.rx_pkts++);
                 r = mrc__rsp_fast_data(ep, k->pkt, k->len, &k->ri, ep->now);
             } else {
-                ep->st.rx_bytes += k->len;
-                ep->st.rx_pkts++;
+                MRC__CNT(ep->st.rx_bytes += k->len);
+                MRC__CNT(ep->st.rx_pkts++);
                 r = mrc__recv(ep, k->pkt, k->len, &k->ri);
             }
         } else
@@ -1327,8 +1328,8 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_sent(mrc_conn *c, mrc__ccx *
                                                         mrc_time now) {
     c->cc_inflight += nominal;
     if (x) x->inflight += nominal;
-    c->st.tx_data++;
-    c->st.tx_bytes += plen;
+    MRC__CNT(c->st.tx_data++);
+    MRC__CNT(c->st.tx_bytes += plen);
     c->tx_nominal += nominal;
     c->tlp_base = now;
 }
@@ -1472,11 +1473,11 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
 MRC__PRIVATE MRC__INLINE void mrc__tx_run_count(mrc_conn *c, uint32_t m, uint32_t nominal, uint32_t plen,
                                                 uint32_t bytes) {
     c->cc_inflight += (uint64_t)nominal * m;
-    c->st.tx_data += m;
-    c->st.tx_bytes += (uint64_t)plen * m;
+    MRC__CNT(c->st.tx_data += m);
+    MRC__CNT(c->st.tx_bytes += (uint64_t)plen * m);
     c->tx_nominal += (uint64_t)nominal * m;
-    c->ep->st.tx_pkts += m;
-    c->ep->st.tx_bytes += (uint64_t)bytes * m;
+    MRC__CNT(c->ep->st.tx_pkts += m);
+    MRC__CNT(c->ep->st.tx_bytes += (uint64_t)bytes * m);
 }
 MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt *t, unsigned n, unsigned flags,
                                                    mrc_time now) {
@@ -1839,7 +1840,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     if (c->rtxq.n > 1u) c->rtxq.head = mrc__link_psn(c, r->next);
     c->rtxq.n--;
     r->flags = (uint8_t)((r->flags & ~(MRC__PR_QUEUED | MRC__PR_LOST)) | MRC__PR_RTX | MRC__PR_INFLIGHT);
-    c->st.tx_rtx++;
+    MRC__CNT(c->st.tx_rtx++);
     bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
     r->ev = (mrc__evslot)slot;
     r->txseq = (mrc__txseq)c->tx_count++;
@@ -1865,8 +1866,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
  * without the attribute, or out of line without it, 1,775 and 1,754: the calls cost the common case its registers) */
 /* a packet of n bytes sent, counted (the three below; out of line under -Os) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__tx_counted(mrc_endpoint *ep, uint32_t n) {
-    ep->st.tx_pkts++;
-    ep->st.tx_bytes += n;
+    MRC__CNT(ep->st.tx_pkts++);
+    MRC__CNT(ep->st.tx_bytes += n);
 }
 /* an endpoint operation (P19; few, urgent: before the QPs); 0: none it could send */
 MRC__PRIVATE MRC__COLD int mrc__poll_epop(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_txinfo *ti) {
@@ -1946,8 +1947,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__poll_tx(mrc_endpoint *ep, uint8_t *buf, size
         if (n == 0 && c->rtxq.n) n = mrc__req_rtx_fast(c, buf, cap, flags, ti, ep->now); /* a retransmission */
 #endif
         if (n > 0) {
-            ep->st.tx_pkts++;
-            ep->st.tx_bytes += ti->hdr_len + ti->payload_len + ti->pad; /* 32-bit: as mrc__tx_counted's */
+            MRC__CNT(ep->st.tx_pkts++);
+            MRC__CNT(ep->st.tx_bytes += ti->hdr_len + ti->payload_len + ti->pad); /* 32-bit: as mrc__tx_counted's */
             return n;
         }
 #endif

@@ -25,7 +25,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__ep_due(mrc_endpoint *ep, mrc_time t) {
 MRC__PRIVATE mrc__epkt *mrc__epq_push(mrc_endpoint *ep) {
     mrc__epkt *k;
     if (ep->epq_len >= MRC_EPQ_LEN) {
-        mrc__ev_count(&ep->st.epq_overflow);
+        mrc__ev_count(&ep->st.epq_overflow); /* a loss: counted whatever MRC_NO_STATS */
         return (mrc__epkt *)0;
     }
     k = &ep->epq[(ep->epq_head + ep->epq_len) % MRC_EPQ_LEN];
@@ -153,7 +153,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__psu_apply(mrc_endpoint *ep, const mrc_rxinf
     unsigned i;
     bool changed = false;
     mask = (mask & mrc__all_ports(ep)) | (1u << (ri->port - 1u));
-    mrc__ev_count(&ep->st.psu_rx);
+    MRC__EV_COUNT(ep->st.psu_rx);
     if (ep->ports_up && !(ep->ports_up & mask)) mask = mrc__all_ports(ep); /* no overlap: a stale view (7.8) */
     for (i = 0; i < MRC_MAX_CONNS; i++) {
         mrc_conn *c = ep->conns[i];
@@ -276,7 +276,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_PSU, k->bth.opcode);
         if (!mrc__bucket_take(owner ? &owner->epop_tat : &ep->epop_any_tat, now, ep->epop_T, ep->epop_tau))
             return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_RATE, k->bth.opcode);
-        ep->st.ep_req_rx++;
+        MRC__CNT(ep->st.ep_req_rx++);
         if (k->erth.op == MRC_EPOP_PORT_STATUS_UPDATE) mrc__psu_apply(ep, ri, k->erth.port_status_mask);
         /* the answer: same plane, same entropy back (there is no QP to own a reverse EV), timestamp echoed */
         if ((r = mrc__epq_push(ep)) != (mrc__epkt *)0) {
@@ -295,7 +295,7 @@ MRC__PRIVATE int mrc__epop_recv(mrc_endpoint *ep, const mrc_pkt *k, const mrc_rx
     }
     if (k->bth.opcode != MRC_OP_EP_RSP) return mrc__drop(ep, (mrc_conn *)0, MRC_DROP_OPCODE, k->bth.opcode);
     if ((rq = mrc__epreq_find(ep, req_id, k->eeth.op, ri->peer)) != (mrc__epreq *)0) {
-        ep->st.ep_rsp_rx++;
+        MRC__CNT(ep->st.ep_rsp_rx++);
         mrc__epreq_done(ep, rq, MRC_EVT_EP_RESPONSE, ri->port,
                         (uint32_t)MRC__MIN(now - rq->sent, (mrc_time)0xFFFFFFFFu));
         mrc__ep_rearm(ep);
@@ -316,7 +316,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
     for (i = 0; i < MRC_MAX_EP_REQS; i++) {
         mrc__epreq *q = &ep->epreq[i];
         if (q->deadline > now) continue;
-        ep->st.ep_timeouts++;
+        MRC__CNT(ep->st.ep_timeouts++);
         mrc__epreq_done(ep, q, MRC_EVT_EP_TIMEOUT, 0, 0);
     }
     for (i = 0; i < MRC_MAX_EP_REQS; i++) { /* the core's own PORT_STATUS_UPDATEs: resent, backing off, bounded */
@@ -327,11 +327,11 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
         if (q->tries >= ep->cfg.psu_retries) { /* given up: the peer's view is refreshed when it stops overlapping */
-            ep->st.ep_timeouts++;                   /* (7.8) */
+            MRC__CNT(ep->st.ep_timeouts++);                   /* (7.8) */
             continue;
         }
         q->tries++;
-        ep->st.psu_rtx++;
+        MRC__CNT(ep->st.psu_rtx++);
         mrc__psu_send(ep, c, q->req_id);
         q->deadline = now + mrc__psu_wait(ep, q->tries);
     }
@@ -347,7 +347,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
             c->peer_hold = 0;
             if (!c->ev_count || c->peer_ports == mrc__all_ports(ep)) continue;
             c->peer_ports = mrc__all_ports(ep);
-            ep->st.psu_expired++;
+            MRC__CNT(ep->st.psu_expired++);
             mrc__conn_ev_changed(c);
         }
     }
@@ -424,7 +424,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             e.op = k->op;
             e.tx_timestamp = k->ts;
             n += mrc_eeth_encode(buf + n, cap - (size_t)n, &ep->cfg.wire, &e);
-            ep->st.ep_rsp_tx++;
+            MRC__CNT(ep->st.ep_rsp_tx++);
         } else {
             mrc_erth e;
             MRC_MEMSET(&e, 0, sizeof e);
@@ -435,7 +435,7 @@ MRC__PRIVATE int mrc__ep_emit(mrc_endpoint *ep, uint8_t *buf, size_t cap, mrc_tx
             n += mrc_erth_encode(buf + n, cap - (size_t)n, &e);
             if ((q = mrc__epreq_find(ep, k->req_id, k->op, k->peer)) != (mrc__epreq *)0)
                 q->sent = now; /* the round trip starts now */
-            ep->st.ep_req_tx++;
+            MRC__CNT(ep->st.ep_req_tx++);
         }
         MRC_MEMSET(ti, 0, sizeof *ti);
         ti->port = k->port;

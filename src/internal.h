@@ -84,6 +84,14 @@
 #else
 #define MRC__SIZE_COLD MRC__ALWAYS_INLINE
 #endif
+/* A statistics counter's update (mrc_endpoint_stats, mrc_conn_stats): e, or nothing under MRC_NO_STATS (counters
+ * that cost nothing when unused: a firmware with its NIC's own counters). The drop counters are not written through
+ * it: a dropped packet is counted whatever the macro (mrc__drop). */
+#ifdef MRC_NO_STATS
+#define MRC__CNT(e) ((void)sizeof(e)) /* not evaluated; what it names still counts as used */
+#else
+#define MRC__CNT(e) ((void)(e))
+#endif
 /* Per-packet paths (mrc_endpoint_poll_tx, mrc_endpoint_recv and what they call) do no 64-bit division. Work that
  * runs at most once per RTT or adjust period and needs one lives in a MRC__NOINLINE function whose name ends in
  * _slow; make freestanding checks both rules on the Cortex-M4 object (tools/div_check.py). */

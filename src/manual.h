@@ -85,6 +85,11 @@
  *   MRC_MAX_CC_PROFILES    CC profiles per endpoint (4)       MRC_MAX_CCX  congestion contexts (MRC_MAX_CONNS)
  *   MRC_NO_FLOAT           compile out the float fields of mrc_nscc_cfg (FPU-less firmware; use the _q16 ones)
  *   MRC_NO_STRINGS         compile out mrc_strerror() and the name tables
+ *   MRC_NO_STATS           compile out the statistics counters (mrc_endpoint_stats, mrc_conn_stats read 0) but the
+ *                          drops and losses (drop[], rx_drops, the overflow counters): Cortex-M4 -1.6 KB of code,
+ *                          -6% instructions per packet
+ *   MRC_NO_CHECK           compile out the invariant checker (mrc_conn_check answers MRC_ERR_NOTSUP; -1.5 KB)
+ *                          The firmware build is -DMRC_NO_FLOAT -DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK
  *   MRC_ENABLE_TRACE       compile in the numeric trace hook (mrc_config.trace)
  *   MRC_CODEC_GENERIC      every header through the table-interpreting codec (tests, comparisons); by default the
  *                          core's data and SACK paths take fixed-offset fast paths built from the same tables (the

@@ -77,7 +77,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__ev_count(uint64_t *n) { ++*n; }
 MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e) {
     if (ep->notify_len >= MRC_NOTIFYQ_LEN) { /* never silently: the next event delivered carries the count */
         ep->notify_lost++;
-        ep->st.notify_dropped++;
+        ep->st.notify_dropped++; /* a loss: counted whatever MRC_NO_STATS */
         return;
     }
     e->drop_count = ep->notify_lost;
@@ -376,7 +376,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
     c->evp_deadline = MRC_TIME_NEVER;
     mrc__evp_arm(c);
     if (mrc__ev_can_carry(c)) c->nopath_deadline = MRC_TIME_NEVER;
-    mrc__ev_count(&c->st.ev_rebuilds);
+    MRC__EV_COUNT(c->st.ev_rebuilds);
 }
 /* The AUTO profile's EV count and its minimum active EVs (the configuration's, else an eighth, at least 1): the QPs'
  * sets (mrc__ev_setup) and mrc_ev_profile_query's answer for ID 0. Out of line: the two share it. */

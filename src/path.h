@@ -22,7 +22,14 @@ MRC__PRIVATE MRC__INLINE bool mrc__ev_is_bad(const mrc__ev *e);
 MRC__PRIVATE void mrc__ev_badref(mrc_conn *c, unsigned slot, int delta);
 #define MRC__EVP_NOPATH_BACKOFF 3u /* probe rounds stretch at most 8 x while a QP has no EV carrying data (7.11) */
 MRC__PRIVATE bool mrc__ev_can_carry(const mrc_conn *c); /* an EV of some port can carry data */
-MRC__PRIVATE void mrc__ev_count(uint64_t *n); /* ++*n out of line: a rare event's counter */
+/* ++*n out of line: a rare event's counter; MRC__EV_COUNT(n) is nothing under MRC_NO_STATS (a lost control packet,
+ * endpoint operation or event calls mrc__ev_count itself: counted whatever the macro, as drops are) */
+MRC__PRIVATE void mrc__ev_count(uint64_t *n);
+#ifdef MRC_NO_STATS
+#define MRC__EV_COUNT(n) ((void)0)
+#else
+#define MRC__EV_COUNT(n) mrc__ev_count(&(n))
+#endif
 
 /* ---- controller events ---------------------------------------------------------------------------------------- */
 MRC__PRIVATE void mrc__notify(mrc_endpoint *ep, mrc_event *e);

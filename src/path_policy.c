@@ -100,7 +100,7 @@ MRC__PRIVATE void mrc__ev_skip(mrc_conn *c, uint16_t slot) {
     c->n_skip[p]++;
     e->st = (uint8_t)(MRC__EVS_SKIP | (used ? MRC__EVF_SKIP2 : 0u));
     e->hold = 0;
-    mrc__ev_count(&c->st.ev_skipped);
+    MRC__EV_COUNT(c->st.ev_skipped);
 }
 /* P29 suspect hold: a silent loss on the EV awaits its verdict (7.4), so the EV is likely dead: it sits out of its
  * plane's rotation (SKIP, with a hold) until the verdict - a confirmed loss demotes it, a spurious one puts it straight
@@ -116,7 +116,7 @@ MRC__PRIVATE void mrc__ev_hold(mrc_conn *c, unsigned slot) {
         return;
     if (MRC__EVST(e) == MRC__EVS_ACTIVE) {
         mrc__ev_skip(c, (uint16_t)slot);
-        mrc__ev_count(&c->st.ev_suspect_held);
+        MRC__EV_COUNT(c->st.ev_suspect_held);
     }
     if (MRC__EVST(e) != MRC__EVS_SKIP) return;
     e->st = (uint8_t)(e->st & ~MRC__EVF_SKIP2); /* the hold counts the rounds */
@@ -185,7 +185,7 @@ MRC__PRIVATE void mrc__ev_ver_hold(mrc_conn *c, uint16_t slot) {
     mrc__ev *e = &c->evs[slot];
     e->st = (uint8_t)(e->st & ~(MRC__EVF_SKIP2 | MRC__EVF_VPROBE | MRC__EVF_VRETRY));
     e->hold = (uint8_t)MRC__HOLD_VER;
-    mrc__ev_count(&c->st.ev_ver_held);
+    MRC__EV_COUNT(c->st.ev_ver_held);
     mrc__ev_ver_queue(c, slot);
 }
 /* Free probe slot i takes the oldest EV awaiting verification, if any (stale entries dropped). */
@@ -215,7 +215,7 @@ MRC__PRIVATE void mrc__ev_verified(mrc_conn *c, unsigned slot) {
     if (!mrc__ev_is_ver(&c->evs[slot])) return;
     mrc__evr_del(c, (uint16_t)slot);
     mrc__evr_add(c, (uint16_t)slot);
-    mrc__ev_count(&c->st.ev_verified);
+    MRC__EV_COUNT(c->st.ev_verified);
 }
 /* P35 sweeps: a SACK named a packet on the EV sent at 'sent': its delivery stamp, and a held EV's path proven if the
  * packet went after the fault (sw_ref). O(1), per SACK. */
@@ -277,7 +277,7 @@ MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_sweep_run(mrc_conn *c, unsigned lost, 
     c->sw_found = 0;
     c->sw_at = ep->now;
     c->sw_ref = ref;
-    mrc__ev_count(&c->st.ev_sweeps);
+    MRC__EV_COUNT(c->st.ev_sweeps);
     held0 = c->st.ev_ver_held;
     if (mrc__ev_sweep_count(c, p, age) < floor) { /* the floor: the EVs that delivered last stay too (binary search) */
         uint32_t lo = age, hi = 0xFFFFu;
@@ -319,7 +319,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     } else if (st == MRC__EVS_ACTIVE || st == MRC__EVS_SKIP) {
         if (!forced && (uint32_t)c->n_act[p] + c->n_skip[p] - 1u + (c->bk_n[p] ? 1u : 0u) < c->ev_floor &&
             !mrc__ev_plane_silent(c, p)) {
-            mrc__ev_count(&c->st.ev_withheld);
+            MRC__EV_COUNT(c->st.ev_withheld);
             return;
         }
         mrc__evr_del(c, slot);
@@ -328,7 +328,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
             c->bk_head[p] = c->evs[b].at;
             c->bk_n[p]--;
             mrc__evr_add(c, b);
-            mrc__ev_count(&c->st.ev_promoted);
+            MRC__EV_COUNT(c->st.ev_promoted);
             if (c->sw_at) { /* P35 sweeps: a backup has carried nothing since the QP saw a fault: verified first */
                 mrc__ev_to_ver(c, b);
                 mrc__ev_ver_fill(c);
@@ -340,7 +340,7 @@ MRC__PRIVATE void mrc__ev_demote(mrc_conn *c, uint16_t slot, bool forced) {
     mrc__ev_set(e, 0);
     mrc__bad_push(c, slot);
     mrc__ev_badref(c, slot, 1);
-    mrc__ev_count(&c->st.ev_demoted);
+    MRC__EV_COUNT(c->st.ev_demoted);
     mrc__ev_event(c, slot, MRC_EVS_ASSUMED_BAD);
     mrc__evp_arm(c);
 }
@@ -350,7 +350,7 @@ MRC__PRIVATE void mrc__ev_ver_failed(mrc_conn *c, unsigned slot) {
     if (!mrc__ev_is_ver(e)) return;
     e->hold = 0;
     e->st = (uint8_t)MRC__EVS_SKIP;
-    mrc__ev_count(&c->st.ev_ver_failed);
+    MRC__EV_COUNT(c->st.ev_ver_failed);
     c->sw_found = 1;
     mrc__ev_demote(c, (uint16_t)slot, false);
 }
@@ -386,7 +386,7 @@ MRC__PRIVATE void mrc__ev_revive(mrc_conn *c, uint16_t slot, bool skip) {
     mrc__ev *e = &c->evs[slot];
     unsigned p = e->port - 1u;
     mrc__ev_badref(c, slot, -1);
-    mrc__ev_count(&c->st.ev_revived);
+    MRC__EV_COUNT(c->st.ev_revived);
     if ((unsigned)c->n_act[p] + c->n_skip[p] < c->act_target[p]) {
         mrc__evr_add(c, slot);
         c->nopath_deadline = MRC_TIME_NEVER; /* an EV carries data again (7.11) */
@@ -424,7 +424,7 @@ MRC__PRIVATE void mrc__ev_on_ack(mrc_conn *c, int slot, unsigned m) {
     else if (m == MRC_M_ALWAYS_SKIP) mrc__ev_demote(c, (uint16_t)slot, false);
 }
 MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
-    mrc__ev_count(&c->st.ev_trims);
+    MRC__EV_COUNT(c->st.ev_trims);
     mrc__ev_skip(c, (uint16_t)slot);
 }
 /* P39 host losses: losses that hit every plane at once are the host's (its receive buffers overflowed, its CPU was
@@ -472,7 +472,7 @@ MRC__PRIVATE bool mrc__ev_host_loss(mrc_conn *c, unsigned slot, mrc_time sent) {
     mrc_time w = MRC__MAX(2u * c->srtt, (mrc_time)MRC__HOST_WIN_NS);
     if (!c->hl_at || mrc__deadline_ctl(c->hl_at, w) < sent) return false;
     mrc__ev_unhold(c, slot);
-    mrc__ev_count(&c->st.ev_loss_host);
+    MRC__EV_COUNT(c->st.ev_loss_host);
     return true;
 }
 /* P26 hop groups: a profile may say which of its EVs share a known hop (a T0 uplink, a T1); a confirmed silent loss
@@ -493,7 +493,7 @@ MRC__PRIVATE MRC__SPEED_COLD void mrc__ev_group_loss(mrc_conn *c, const mrc__evp
         uint64_t before = c->st.ev_demoted;
         MRC_ASSERT(j < c->ev_count && pf->ev[j].grp_nx);
         mrc__ev_demote(c, (uint16_t)j, false);
-        c->st.ev_group_retired += c->st.ev_demoted - before;
+        MRC__CNT(c->st.ev_group_retired += c->st.ev_demoted - before);
     }
 }
 MRC__PRIVATE void mrc__ev_on_loss(mrc_conn *c, int slot, bool confirmed, mrc_time ref) {
@@ -517,7 +517,7 @@ MRC__PRIVATE unsigned mrc__probes_of(const mrc_conn *c, unsigned kind) {
 MRC__PRIVATE MRC__NOINLINE void mrc__ev_probe_failed(mrc_conn *c, uint16_t slot) {
     c->evs[slot].st = 0;
     mrc__bad_push(c, slot);
-    mrc__ev_count(&c->st.ev_probe_fail);
+    MRC__EV_COUNT(c->st.ev_probe_fail);
 }
 /* One round: a probe still unanswered from the last round failed; free probe slots take the next bad EVs. */
 MRC__PRIVATE void mrc__ev_probe_round(mrc_conn *c, mrc_time now) {
@@ -577,7 +577,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m) {
         mrc__ev_probe_failed(c, p->slot);
         return;
     }
-    mrc__ev_count(&c->st.ev_probe_ok);
+    MRC__EV_COUNT(c->st.ev_probe_ok);
     okc = ((e->st & MRC__EVF_OKC) >> 4) + 1u;
     if (okc >= c->ep->cfg.ev.revive_probes) {
         mrc__ev_revive(c, p->slot, m == MRC_M_SKIP_ONCE);

@@ -12,8 +12,15 @@ MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disar
 /* ++ of a rare event's 64-bit counter (a loss, a stale or bogus packet, a timer): one call to mrc__ev_count (path.c)
  * where the code's size is asked for (a call, not the 64-bit add, at each site: -300 B Cortex-M4), in line else */
 #ifdef __OPTIMIZE_SIZE__
-#define MRC__RARE_INC(n) mrc__ev_count(&(n))
+#define MRC__LOSS_INC(n) mrc__ev_count(&(n))
 #else
-#define MRC__RARE_INC(n) ((void)++(n))
+#define MRC__LOSS_INC(n) ((void)++(n))
+#endif
+/* ... nothing under MRC_NO_STATS; MRC__LOSS_INC, a loss of the core's own (a full queue), is counted whatever the
+ * macro, as drops are */
+#ifdef MRC_NO_STATS
+#define MRC__RARE_INC(n) ((void)0)
+#else
+#define MRC__RARE_INC(n) MRC__LOSS_INC(n)
 #endif
 #endif /* MRC__SRC_QP_H */

@@ -379,8 +379,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
     r->txseq = (mrc__txseq)c->tx_count++;
     mrc__plist_push(c, &c->txl, psn, r, false); /* the newest transmission */
     mrc__cc_on_send(c, nominal);
-    c->st.tx_data++;
-    c->st.tx_bytes += plen;
+    MRC__CNT(c->st.tx_data++);
+    MRC__CNT(c->st.tx_bytes += plen);
     c->tx_nominal += nominal; /* as the responder counts rcvd_bytes */
     c->tlp_base = ep->now; /* (mrc__poll_tx's now: its caller's mrc__clock) */
     MRC__TRACE(ep, MRC_TRACE_TX, (opcode << 24) | psn, ti->ev);
@@ -515,7 +515,7 @@ MRC__PRIVATE void mrc__req_complete(mrc_conn *c) {
         wr->status = MRC_OK;
         if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out--;
         c->sq_done++;
-        c->st.msgs_done++;
+        MRC__CNT(c->st.msgs_done++);
         any = true;
     }
     if (any) mrc__sched_ev(c);
@@ -627,7 +627,7 @@ MRC__PRIVATE MRC__SIZE_COLD void mrc__sack_mpr(mrc_conn *c, uint32_t mpr) {
     uint32_t wp = MRC__MIN(MRC__MIN(mpr, (uint32_t)c->attr.mpr) * 128u, (uint32_t)MRC_MAX_INFLIGHT);
     if (wp != c->win_psns) {
         c->win_psns = wp;
-        c->st.cc_mpr_changes++;
+        MRC__CNT(c->st.cc_mpr_changes++);
     }
 }
 MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
@@ -648,7 +648,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
     hi = mrc_psn_diff(c->snd_nxt, base);
     if (mrc_psn_diff(cack, MRC__PSN_DEC(c->snd_nxt)) > 0 || d < 1 || mrc__sack_bits_unsent(hi, s->sack_bitmap))
         return mrc__drop(c->ep, c, MRC_DROP_ACK_BOGUS, k->bth.opcode);
-    c->st.rx_sack++;
+    MRC__CNT(c->st.rx_sack++);
     /* P18 outstanding-only acknowledgements: a SACK whose cack is behind the acknowledged point (an old one overtaken,
      * or forged) only acknowledges: no timing, path, probe, CC or MPR input */
     stale = MRC__PSN_BEFORE(cack, MRC__PSN_DEC(old_base));
@@ -748,7 +748,7 @@ MRC__PRIVATE int mrc__req_on_sack(mrc_conn *c, const mrc_pkt *k, mrc_time now) {
                                                                                           sent: credit only what was */
         cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
         c->rcvd_credit += cs.newly >> 8;
-        c->st.cc_rcvd_bytes += cs.newly;
+        MRC__CNT(c->st.cc_rcvd_bytes += cs.newly);
         cs.rtt = rtt;
         cs.ecn = s->m == MRC_M_SKIP_ONCE;
         cs.pen = k->cc.rcv_cwnd_pen;

@@ -43,7 +43,7 @@ MRC__PRIVATE void mrc__ctl_push(mrc_conn *c, const mrc__ctl *e) {
         }
     }
     if (n >= MRC_CTLQ_LEN) {
-        MRC__RARE_INC(c->ep->st.ctlq_overflow);
+        MRC__LOSS_INC(c->ep->st.ctlq_overflow);
         return;
     }
     c->ctlq[c->ctlq_tail++ & (MRC_CTLQ_LEN - 1u)] = *e;
@@ -133,7 +133,7 @@ MRC__PRIVATE void mrc__rsp_deliver_imms(mrc_conn *c) {
         c->rq_done++;
         s->psn = 0;
         c->imm_next++;
-        c->st.imm_delivered++;
+        MRC__CNT(c->st.imm_delivered++);
         any = true;
     }
     if (any) mrc__sched_ev(c);
@@ -299,10 +299,10 @@ MRC__PRIVATE int mrc__rsp_on_data(mrc_conn *c, const mrc_pkt *k, const uint8_t *
         slot->len = dlen;
     }
     c->ooo++;
-    c->st.rx_data++;
+    MRC__CNT(c->st.rx_data++);
     if (ce) MRC__RARE_INC(c->st.rx_ce);
     mrc__rsp_epoch(ep, c, now);
-    c->st.rx_bytes_placed += plen;
+    MRC__CNT(c->st.rx_bytes_placed += plen);
     c->rcvd_bytes += k->hdr_len + plen + k->bth.pad + 4u + MRC_NOMINAL_HDR; /* 32-bit: at most a header and 4 KiB */
     mrc__rsp_advance_cack(c);
     mrc__rsp_note_late(c, psn, ts);
@@ -439,7 +439,7 @@ MRC__PRIVATE int mrc__rsp_emit_ctl(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti) {
                             MRC__FW(4, 4, MRC__CCS_RCVD, (c->rcvd_bytes >> 8) & 0xFFFFFFu));
         c->pen_last = pen;
         if (pen) MRC__RARE_INC(c->st.tx_pen);
-        c->st.tx_sack++;
+        MRC__CNT(c->st.tx_sack++);
         n += MRC_SETH_LEN + MRC_CCSTATE_LEN;
     } else if (e->kind == MRC__CTL_NACK) {
         op = MRC_OP_NACK;

@@ -109,8 +109,8 @@ MRC__PRIVATE void mrc__pool_wait(mrc_conn *c) {
     if (c->in_poolq) return;
     c->in_poolq = 1;
     mrc__ring_push(ep->poolq, &ep->poolq_head, &ep->poolq_len, c->slot);
-    c->st.pool_waits++;
-    ep->st.pool_waits++;
+    MRC__CNT(c->st.pool_waits++);
+    MRC__CNT(ep->st.pool_waits++);
 }
 
 /* ---- scheduling: a QP with work joins the queues once ------------------------------------------------------- */
@@ -199,7 +199,7 @@ MRC__PRIVATE void mrc__pool_release(mrc_conn *c, uint32_t t) {
         w->in_poolq = 0;
         if (w->state != MRC_QPS_RTS || w->btab[MRC__BTAB_IDX(w->snd_nxt)]) continue; /* needs none any more */
         mrc__pool_give(w, w->snd_nxt, i);
-        ep->st.pool_handoffs++;
+        MRC__CNT(ep->st.pool_handoffs++);
         mrc__sched_tx(w);
         return;
     }

@@ -427,8 +427,12 @@ MRC__PRIVATE MRC__INLINE mrc__pblk *mrc__blk(const mrc_conn *c, uint32_t psn) {
 }
 /* blocks live now: the peak is the most at once */
 MRC__PRIVATE MRC__INLINE void mrc__pool_peak(mrc_endpoint *ep) {
+#ifndef MRC_NO_STATS
     uint32_t live = ep->pool_cap - ep->pool_nfree - ep->pool_nret;
     if (live > ep->st.pool_peak) ep->st.pool_peak = live;
+#else
+    (void)ep;
+#endif
 }
 /* block i (held) is retained: on the FIFO of retained blocks */
 MRC__PRIVATE MRC__INLINE bool mrc__pool_ret(const mrc_endpoint *ep, uint32_t i) {
@@ -471,7 +475,7 @@ MRC__PRIVATE void mrc__pool_take(mrc_conn *c, uint32_t psn) {
         i = ep->ret_head - 1u;
         ep->conns[ep->pool[i].owner]->btab[MRC__PBLK_TAB(&ep->pool[i])] = 0;
         mrc__pool_unretain(ep, i);
-        ep->st.pool_reclaims++;
+        MRC__CNT(ep->st.pool_reclaims++);
     }
     mrc__pool_give(c, psn, i);
     mrc__pool_peak(ep);

@@ -142,7 +142,7 @@ MRC__PRIVATE mrc_time mrc__slack(mrc_conn *c) {
     return MRC__MAX(MRC__MIN(s * c->reo_mult, c->srtt), s);
 }
 MRC__PRIVATE void mrc__reo_widen(mrc_conn *c, mrc_time now) {
-    c->st.rtx_spurious++;
+    MRC__CNT(c->st.rtx_spurious++);
     if (c->reo_mult < 255u && now - c->reo_last >= c->srtt && mrc__slack_base(c) * c->reo_mult < c->srtt) {
         c->reo_mult++;
         c->reo_last = now;
