@@ -16,16 +16,18 @@ FW_QEMU_RV  ?= qemu-system-riscv32
 FW_TIMEOUT  ?= 60
 FW_B        := $(B)/fw
 
+# the firmware build: no strings, no statistics counters, no invariant checker (docs/EVALUATION.md#issue36-nov30c)
+FW_BUILD  := -DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK
 FW_WARN   := -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wundef -Wvla \
              -Wstrict-prototypes -Wmissing-prototypes -Werror
 FW_CFLAGS := -Os -g -fdebug-prefix-map=$(CURDIR)=. -ffreestanding -nostdlib -ffunction-sections -fdata-sections \
-             -DMRC_NO_FLOAT -DMRC_NO_STRINGS \
+             -DMRC_NO_FLOAT $(FW_BUILD) \
              $(FW_WARN)
 # the platform files and our mem* functions: no loop turned into a call to memcpy/memset
 FW_PLATFL := -fno-tree-loop-distribute-patterns
 FW_CM4    := -mcpu=cortex-m4 -mthumb
 FW_RV32   := -march=rv32imac -mabi=ilp32
-FW_DEPS   := firmware/fw_test.c firmware/fw_config.h firmware/fw_platform.h $(CORE)
+FW_DEPS   := firmware/fw_test.c firmware/fw_config.h firmware/fw_platform.h firmware/fw.mk $(CORE)
 
 # $(call FW_IMAGE,name,compiler,target flags,platform source,linker script): $(FW_B)/name.elf
 define FW_IMAGE
@@ -46,25 +48,28 @@ $(eval $(call FW_IMAGE,cm4,$(FW_ARM_CC),$(FW_CM4),fw_cm4.c,cm4.ld))
 $(eval $(call FW_IMAGE,cm4-strict,$(FW_ARM_CC),$(FW_CM4) -mno-unaligned-access -DFW_STRICT_ALIGN,fw_cm4.c,cm4.ld))
 $(eval $(call FW_IMAGE,rv32,$(FW_RV_CC),$(FW_RV32),fw_rv32.c,rv32.ld))
 
-# the core alone, for its whole .text (firmware-size): default and firmware capacities, with and without strings
+# the core alone, for its whole .text (firmware-size): default and firmware capacities, with and without strings,
+# and the firmware build
 FW_CORE_FL := $(FW_CM4) -Os -ffreestanding -DMRC_NO_FLOAT $(FW_WARN) -I.
 $(FW_B)/core/impl.c:
 	@mkdir -p $(@D)
 	@printf '#define MRC_IMPLEMENTATION\n#include "mrc.h"\n' > $@
-$(FW_B)/core/core.o: $(FW_B)/core/impl.c $(CORE) firmware/fw_config.h
-	$(FW_ARM_CC) $(FW_CORE_FL) -DMRC_NO_STRINGS -include firmware/fw_config.h -c $< -o $@
-$(FW_B)/core/core-strings.o: $(FW_B)/core/impl.c $(CORE) firmware/fw_config.h
+$(FW_B)/core/core.o: $(FW_B)/core/impl.c $(CORE) firmware/fw_config.h firmware/fw.mk
+	$(FW_ARM_CC) $(FW_CORE_FL) $(FW_BUILD) -include firmware/fw_config.h -c $< -o $@
+$(FW_B)/core/core-default-fw.o: $(FW_B)/core/impl.c $(CORE) firmware/fw.mk
+	$(FW_ARM_CC) $(FW_CORE_FL) $(FW_BUILD) -c $< -o $@
+$(FW_B)/core/core-strings.o: $(FW_B)/core/impl.c $(CORE) firmware/fw_config.h firmware/fw.mk
 	$(FW_ARM_CC) $(FW_CORE_FL) -include firmware/fw_config.h -c $< -o $@
-$(FW_B)/core/core-default.o: $(FW_B)/core/impl.c $(CORE)
+$(FW_B)/core/core-default.o: $(FW_B)/core/impl.c $(CORE) firmware/fw.mk
 	$(FW_ARM_CC) $(FW_CORE_FL) -DMRC_NO_STRINGS -c $< -o $@
-$(FW_B)/core/core-default-strings.o: $(FW_B)/core/impl.c $(CORE)
+$(FW_B)/core/core-default-strings.o: $(FW_B)/core/impl.c $(CORE) firmware/fw.mk
 	$(FW_ARM_CC) $(FW_CORE_FL) -c $< -o $@
 
 .PHONY: firmware-test firmware-bench firmware-size fw-images-cm4 fw-images-rv32 fw-size-objs
 fw-images-cm4: $(FW_B)/cm4.elf $(FW_B)/cm4-strict.elf
 fw-images-rv32: $(FW_B)/rv32.elf
 fw-size-objs: $(FW_B)/cm4.elf $(FW_B)/core/core.o $(FW_B)/core/core-strings.o $(FW_B)/core/core-default.o \
-              $(FW_B)/core/core-default-strings.o
+              $(FW_B)/core/core-default-strings.o $(FW_B)/core/core-default-fw.o
 
 FW_RUN = MAKE="$(MAKE)" B="$(B)" FW_ARM_CC="$(FW_ARM_CC)" FW_RV_CC="$(FW_RV_CC)" FW_QEMU_ARM="$(FW_QEMU_ARM)" \
          FW_QEMU_RV="$(FW_QEMU_RV)" FW_TIMEOUT="$(FW_TIMEOUT)" JOBS="$(JOBS)" firmware/fw_run.sh

@@ -62,7 +62,7 @@ if [ "$mode" = size ]; then
     exec python3 firmware/fw_size.py --elf "$FB/cm4.elf" --trace "$FB/size-trace.log" --timeout "$FW_TIMEOUT" \
         --tool-prefix "${FW_ARM_CC%gcc}" --qemu "$FW_QEMU_ARM" \
         --core "$FB/core/core.o" --core-strings "$FB/core/core-strings.o" --core-default "$FB/core/core-default.o" \
-        --core-default-strings "$FB/core/core-default-strings.o"
+        --core-default-strings "$FB/core/core-default-strings.o" --core-default-fw "$FB/core/core-default-fw.o"
 fi
 
 images=() goals=()

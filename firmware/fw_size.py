@@ -9,7 +9,8 @@ functions entered at least once per 4 data packets: their .text sizes (nm -S) su
 that ran in that window (QEMU's -d in_asm gives each translation block's instructions): what the common case keeps
 in an instruction cache or TCM, the rest being its cold branches. Next to it, the whole core's
 .text: the core compiled alone (-Os -mcpu=cortex-m4 -mthumb -ffreestanding -DMRC_NO_FLOAT, with and without
-MRC_NO_STRINGS). The targets are printed, not asserted.
+MRC_NO_STRINGS, and as the images build it: MRC_NO_STRINGS MRC_NO_STATS MRC_NO_CHECK, fw.mk's FW_BUILD). The
+targets are printed, not asserted.
 """
 import argparse
 import collections
@@ -68,6 +69,7 @@ def main():
     ap.add_argument("--core-strings", required=True)
     ap.add_argument("--core-default", required=True)
     ap.add_argument("--core-default-strings", required=True)
+    ap.add_argument("--core-default-fw", required=True)
     a = ap.parse_args()
     nm, size = a.tool_prefix + "nm", a.tool_prefix + "size"
 
@@ -224,15 +226,17 @@ def main():
           (core_in_image, kb(core_in_image)))
     rows = [("default capacities, MRC_NO_STRINGS", a.core_default),
             ("default capacities, with strings", a.core_default_strings),
-            ("firmware capacities (fw_config.h), MRC_NO_STRINGS", a.core),
-            ("firmware capacities, with strings", a.core_strings)]
+            ("default capacities, the firmware build (MRC_NO_STRINGS MRC_NO_STATS MRC_NO_CHECK)", a.core_default_fw),
+            ("firmware capacities (fw_config.h), the firmware build", a.core),
+            ("firmware capacities, with strings, counters and the checker", a.core_strings)]
     print("  the whole core, compiled alone (-Os -mcpu=cortex-m4 -mthumb -ffreestanding -DMRC_NO_FLOAT):")
     for label, obj in rows:
         t, r = section_sizes(size, obj)
         print("    .text %6d B (%s), .rodata %5d B, together %s: %s" % (t, kb(t), r, kb(t + r), label))
     print("  target for the whole core: <= %s of .text" % kb(TARGET_CORE))
-    print("firmware-size: per-packet path %d B, whole core %d B .text (default capacities, MRC_NO_STRINGS)" %
-          (total, section_sizes(size, a.core_default)[0]))
+    print("firmware-size: per-packet path %d B, whole core %d B .text (default capacities, MRC_NO_STRINGS), %d B as a "
+          "firmware builds it (MRC_NO_STRINGS MRC_NO_STATS MRC_NO_CHECK)" %
+          (total, section_sizes(size, a.core_default)[0], section_sizes(size, a.core_default_fw)[0]))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 # size_gcc.sh - the core's code size as a firmware engineer builds it (make size prints this first).
 #
 # The whole core, one object, compiled with GCC for a Cortex-M4 without FPU:
-#     arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -DMRC_NO_FLOAT [-DMRC_NO_STRINGS]
-# prints .text, .rodata, .data and .bss of both builds and the target (issue 36: .text <= 48 KB, 49,152 B) met or
-# not; then, from the same build with -ffunction-sections -g, the 30 largest functions and the .text of each layer of
+#     arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -DMRC_NO_FLOAT [-DMRC_NO_STRINGS [-DMRC_NO_STATS
+#                       -DMRC_NO_CHECK]]
+# prints .text, .rodata, .data and .bss of the three builds (every feature; no strings; as a firmware builds it for
+# size: no strings, no statistics counters, no invariant checker - docs/EVALUATION.md#issue36-nov30c) and the target
+# (issue 36: .text <= 48 KB, 49,152 B) met or not for each; then, from the same build with -ffunction-sections -g, the 30 largest functions and the .text of each layer of
 # src/ (src/README.md): each function is mapped to the line of mrc.h where it is defined (arm-none-eabi-nm -l reads it
 # from the debug information), and that line to the source file whose marker precedes it (tools/amalgamate writes
 # /* ====== src/NAME ===...=== */ where each file begins). A static function inlined into its callers has no symbol:
@@ -41,15 +43,18 @@ secs() { # secs OBJECT -> ".text .rodata .data .bss" in bytes (every section of 
 }
 
 echo "== code size of the core for firmware: $("$ARM_GCC" --version | head -n 1)"
-echo "   $ARM_GCC $FLAGS [-DMRC_NO_STRINGS], the whole core in one object, bytes"
+echo "   $ARM_GCC $FLAGS [...], the whole core in one object, bytes"
 printf '  %-18s %8s %8s %6s %6s %8s   %s\n' build .text .rodata .data .bss flash "target: .text <= 48 KB (49,152 B)"
-for v in "" -DMRC_NO_STRINGS; do
-    o=$D/core${v}.o
+for v in "" -DMRC_NO_STRINGS "-DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK"; do
+    o=$D/core$(echo "$v" | tr -d ' ').o
     # shellcheck disable=SC2086
     "$ARM_GCC" -std=c99 $FLAGS $v -Wall -Wextra -I. -c "$D/impl.c" -o "$o" || exit 1
+    lbl=${v:-default}
+    case "$v" in *NO_STATS*) lbl="firmware: -DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK";; esac
     # shellcheck disable=SC2046
     set -- $(secs "$o")
-    printf '  %-18s %8d %8d %6d %6d %8d   %s\n' "${v:-default}" "$1" "$2" "$3" "$4" $(($1 + $2 + $3)) \
+    [ "${#lbl}" -gt 18 ] && { echo "  $lbl"; lbl=""; }
+    printf '  %-18s %8d %8d %6d %6d %8d   %s\n' "$lbl" "$1" "$2" "$3" "$4" $(($1 + $2 + $3)) \
         "$(awk -v t="$1" -v m="$TARGET" 'BEGIN {
             if (t <= m) printf "met (%d B to spare)", m - t
             else printf "not met (%d B over, %.2fx)", t - m, t / m }')"
