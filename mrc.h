@@ -844,7 +844,8 @@ typedef struct mrc_conn_stats {
 
 /* The counters as they stand. Built with MRC_NO_STATS (counters that cost nothing when unused: a firmware with its
  * NIC's own counters) the core counts only drops and losses - the endpoint's drop[], rx_drops, ctlq_overflow,
- * epq_overflow and notify_dropped, the QP's rx_drops, as without it - and every other field reads 0. */
+ * epq_overflow and notify_dropped, the QP's rx_drops, as without it - and every other counter reads 0 (the pool's
+ * gauges pool_blocks, pool_in_use and pool_retained are filled when read; pool_peak is a counter). */
 MRC_API void mrc_endpoint_stats_get(const mrc_endpoint *ep, mrc_endpoint_stats *out); /* zeros for NULL ep */
 MRC_API void mrc_conn_stats_get(const mrc_conn *c, mrc_conn_stats *out);
 
@@ -8486,7 +8487,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
         if (q->tries >= ep->cfg.psu_retries) { /* given up: the peer's view is refreshed when it stops overlapping */
-            MRC__CNT(ep->st.ep_timeouts++);                   /* (7.8) */
+            MRC__CNT(ep->st.ep_timeouts++); /* (7.8) */
             continue;
         }
         q->tries++;

@@ -327,7 +327,7 @@ MRC__PRIVATE void mrc__ep_timeouts(mrc_endpoint *ep, mrc_time now) {
         c = mrc__peer_conn(ep, q->peer);
         if (!c) continue;           /* no connection to that peer left */
         if (q->tries >= ep->cfg.psu_retries) { /* given up: the peer's view is refreshed when it stops overlapping */
-            MRC__CNT(ep->st.ep_timeouts++);                   /* (7.8) */
+            MRC__CNT(ep->st.ep_timeouts++); /* (7.8) */
             continue;
         }
         q->tries++;
