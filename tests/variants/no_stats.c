@@ -162,7 +162,7 @@ int main(void) {
     unsigned seed;
     for (seed = 1; seed <= 5; seed++) run(seed);
     if (failed) return 1;
-    printf("no_stats: MRC_NO_STATS + MRC_NO_CHECK, seeds 1-5: bytes equal, every counter 0 but drops and losses, drops counted, "
-           "mrc_conn_check MRC_ERR_NOTSUP: ok\n");
+    printf("no_stats: MRC_NO_STATS + MRC_NO_CHECK, seeds 1-5: bytes equal, every counter 0 but drops and losses, "
+           "drops counted, mrc_conn_check MRC_ERR_NOTSUP: ok\n");
     return 0;
 }
