@@ -181,11 +181,11 @@ static: $(B)/static/unit.c
 	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -I. -c $(B)/static/unit.c \
 	  -o $(B)/static/unit_cxx.o
 	$(CC) $(CSTD) $(WARN) -DMRC_FAST_PATH=0 -I. -c $(B)/static/unit.c -o $(B)/static/unit_nofast.o
-	$(CC) $(CSTD) $(WARN) -DMRC_NO_STATS -DMRC_NO_CHECK -I. -c $(B)/static/unit.c -o $(B)/static/unit_nostats.o
-	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -DMRC_NO_STATS -DMRC_NO_CHECK -I. \
-	  -c $(B)/static/unit.c -o $(B)/static/unit_nostats_cxx.o
+	$(CC) $(CSTD) $(WARN) $(FW_BUILD) -I. -c $(B)/static/unit.c -o $(B)/static/unit_fw.o
+	$(CXX) -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror $(FW_BUILD) -I. \
+	  -c $(B)/static/unit.c -o $(B)/static/unit_fw_cxx.o
 	@echo "static: MRC_STATIC builds clean (C99 and C++11, -Werror; and without the fast paths, MRC_FAST_PATH 0;" \
-	  "and as a firmware builds it for size, MRC_NO_STATS MRC_NO_CHECK)"
+	  "and as the firmware build, $(FW_BUILD))"
 
 # ---- the Wireshark dissector (tools/wireshark/mrc.lua) ------------------------------------------------------------
 # build/mrc_pcap: captures of every packet kind, garbage, and the core's decoder as the oracle (tools/mrc_pcap.c)
@@ -269,7 +269,7 @@ freestanding: $(B)/fs/impl.c
 	  { echo "make freestanding needs $(CLANG) and $(LLVM_NM) (Debian: apt-get install clang llvm)"; exit 1; }
 	@set -e; fail=0; for spec in $(FS_TARGETS); do \
 	  t=$${spec%%:*}; fl=$$(echo "$${spec#*:}" | tr ':' ' '); \
-	  for v in "" "-DMRC_NO_STRINGS" "-DMRC_NO_STRINGS,-DMRC_NO_STATS,-DMRC_NO_CHECK"; do \
+	  for v in "" "-DMRC_NO_STRINGS" "$$(echo '$(FW_BUILD)' | tr ' ' ',')"; do \
 	    o=$(B)/fs/$$t$$v.o; \
 	    nf="-DMRC_NO_FLOAT"; case "$$fl" in *MRC_FLOAT_OK*) nf="";; esac; \
 	    $(CLANG) --target=$$t $$fl $(FS_FLAGS) $$nf $$(echo "$$v" | tr ',' ' ') -c $(B)/fs/impl.c -o $$o; \
@@ -294,7 +294,7 @@ SIZE_LARGE := -DMRC_MAX_CONNS=256 -DMRC_MAX_INFLIGHT=4096 -DMRC_MAX_MPR_UNITS=32
 # size-gcc before freestanding: make size prints the GCC figures first (prerequisites run left to right without -j)
 .PHONY: size-gcc
 size-gcc:
-	@B=$(B) tools/size_gcc.sh
+	@B=$(B) FW_BUILD="$(FW_BUILD)" tools/size_gcc.sh
 
 size: size-gcc freestanding
 	@echo "== code size of the core (clang -Os, freestanding, text/data/bss in bytes)"

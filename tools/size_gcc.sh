@@ -13,13 +13,15 @@
 # its bytes count in theirs. Without arm-none-eabi-gcc: a SKIP line.
 #
 #   tools/size_gcc.sh            (B: the build directory, default build; ARM_GCC: the compiler, default
-#                                 arm-none-eabi-gcc; its nm and size are found beside it by name)
+#                                 arm-none-eabi-gcc; its nm and size are found beside it by name; FW_BUILD: the
+#                                 firmware build's macros, firmware/fw.mk's, which make size passes)
 ARM_GCC=${ARM_GCC:-arm-none-eabi-gcc}
 B=${B:-build}
 PFX=${ARM_GCC%gcc}
 NM=${PFX}nm
 SIZE=${PFX}size
 TARGET=49152
+FW_BUILD=${FW_BUILD:--DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK}
 FLAGS="-mcpu=cortex-m4 -mthumb -Os -ffreestanding -DMRC_NO_FLOAT"
 
 if ! command -v "$ARM_GCC" >/dev/null 2>&1 || ! command -v "$NM" >/dev/null 2>&1 ||
@@ -45,12 +47,12 @@ secs() { # secs OBJECT -> ".text .rodata .data .bss" in bytes (every section of 
 echo "== code size of the core for firmware: $("$ARM_GCC" --version | head -n 1)"
 echo "   $ARM_GCC $FLAGS [...], the whole core in one object, bytes"
 printf '  %-18s %8s %8s %6s %6s %8s   %s\n' build .text .rodata .data .bss flash "target: .text <= 48 KB (49,152 B)"
-for v in "" -DMRC_NO_STRINGS "-DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK"; do
+for v in "" -DMRC_NO_STRINGS "$FW_BUILD"; do
     o=$D/core$(echo "$v" | tr -d ' ').o
     # shellcheck disable=SC2086
     "$ARM_GCC" -std=c99 $FLAGS $v -Wall -Wextra -I. -c "$D/impl.c" -o "$o" || exit 1
     lbl=${v:-default}
-    case "$v" in *NO_STATS*) lbl="firmware: -DMRC_NO_STRINGS -DMRC_NO_STATS -DMRC_NO_CHECK";; esac
+    [ "$v" = "$FW_BUILD" ] && lbl="firmware: $v"
     # shellcheck disable=SC2046
     set -- $(secs "$o")
     [ "${#lbl}" -gt 18 ] && { echo "  $lbl"; lbl=""; }
