@@ -9294,8 +9294,9 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
  * Calls: every layer below (codec, state, timers, sched, cc, path, path_policy, qp, responder, requester, epop, check).
  * ============================================================================================================== */
 
-/* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run): where speed is asked for; gcc -Os leaves
- * them out (about 1.6 KB on Cortex-M4: the firmware's size target) and takes every packet of a burst alone */
+/* P37 bursts, runs of one QP's in-order data packets (mrc__rsp_fast_run) and SACKs (mrc__req_sack_run): where speed is
+ * asked for; gcc -Os leaves them out (about 1.6 KB on Cortex-M4 for the first: the firmware's size target) and takes
+ * every packet of a burst alone */
 #if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
 #define MRC__BURST_RUNS 1
 #else
@@ -9861,6 +9862,140 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     if ((c->ctlq_head != c->ctlq_tail && !c->in_ctq) || (!c->in_txq && c->state == MRC_QPS_RTS)) mrc__sched_tx(c);
     MRC__CHECK_ALL(ep);
     return MRC_OK;
+}
+#endif
+#if MRC__BURST_RUNS
+/* ---- P37 bursts: a run of one QP's in-order SACKs ----------------------------------------------------------------
+ * The SACKs of a receive burst that follow one another to one QP in RTS (NSCC, its READY list empty), each naming its
+ * cumulative PSN (the ACK offset 0), in order, ahead of the one before and inside the window, fresh (not named
+ * before, no retransmission), with no bitmap, no EV marking (m 0), no penalty and no probe answer: the updates the
+ * SACK fast path makes for each of them in a burst, but the ones that only move forward, made once at the run's end
+ * for its last cumulative PSN - the cumulative part (the transmit list, the acknowledged bits, the flight), win_base,
+ * snd_una's scan, the progress, the release of the blocks passed, the deferred work queued. Each SACK's own updates
+ * (the trace, its record's NAMED flag, the RTT sample, the reorder timer's latest, its EV's delivery and recycling,
+ * the rcvd credit and NSCC's burst sample, the MPR) stay per SACK, in order: none of them reads what the deferred
+ * ones write, and these write nothing the per-SACK ones read (the named PSNs increase, so no earlier SACK's
+ * cumulative part reaches a later one's record or bit; the context's READY list stays empty: nothing here wakes,
+ * and the QP is queued or the queue has room, so the deferral flushes no other QP). So the state at the end is the
+ * SACKs' one by one (make fast-check compares them byte for byte). Each test comes before the SACK's first change:
+ * the run ends before the first SACK it cannot take (0: none taken, the caller's SACK fast path takes it). Where
+ * speed is asked for (MRC__BURST_RUNS). */
+MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc) {
+    const mrc_config *cf = &ep->cfg;
+    const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
+    const mrc_time now = ep->now;
+    const mrc_rxpkt *k0 = k, *end = k + n;
+    mrc_conn *c;
+    mrc__ccx *x;
+    mrc__pblk *bk = (mrc__pblk *)0;
+    uint32_t qpn, nxt, old_base, base, cack = 0;
+    uint64_t bytes = 0;
+    if (cf->wire.sack_msb_first || MRC__FX(k->pkt, MRC__BTH_DEST_QP) == MRC_EPOP_QPN) return 0;
+    c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
+    if (!c || c->state != MRC_QPS_RTS || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS))
+        return 0;
+    x = mrc__conn_ccx(c);
+    if (!x || x->algo != MRC_CC_ALGO_NSCC || x->ready_head != MRC__EV_NONE) return 0;
+    qpn = c->qpn;
+    nxt = c->snd_nxt;
+    old_base = base = c->win_base;
+    if (((nxt - old_base) & MRC_PSN_MASK) > MRC_MAX_INFLIGHT) return 0;
+    for (; k != end; k++) {
+        const uint8_t *p = k->pkt, *se, *cs_p;
+        size_t len = k->len;
+        uint32_t q, rcvd, rd, mpr;
+        uint64_t avail, newly;
+        unsigned ev;
+        mrc_time r_sent, acked_sent, rtt = 0;
+        mrc__pblk *b;
+        mrc__psnrec *t;
+        /* mrc_endpoint_recv_burst's dispatch, then the SACK fast path's tests and the run's */
+        if (!p || k->ri.port - 1u >= cf->num_ports || (k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) ||
+            len < (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN || p[0] != MRC_OP_SACK || len < off)
+            break;
+        if ((uint64_t)(len - off) - MRC__FX(p, MRC__BTH_PAD) > 0xFFFFFFFFu) break;
+        se = p + MRC_BTH_LEN;
+        cs_p = se + MRC_SETH_LEN;
+        if (MRC__FX(se, MRC__SETH_PR) || MRC__FX(p, MRC__BTH_DEST_QP) != qpn ||
+            ((MRC__FX(p, MRC__BTH_PKEY) ^ c->attr.pkey) & 0x7FFFu))
+            break;
+        q = MRC__FX(se, MRC__SETH_CACK);
+        if (q != MRC__FX(p, MRC__BTH_PSN) || MRC__FX(se, MRC__SETH_ACK_OFF) || MRC__FX(se, MRC__SETH_BITMAP) ||
+            MRC__FX(se, MRC__SETH_M) != MRC_M_NONE || ((q - base) & MRC_PSN_MASK) >= ((nxt - base) & MRC_PSN_MASK) ||
+            MRC__FX(cs_p, MRC__CCS_PEN) || MRC__FX(cs_p, MRC__CCS_R_C))
+            break;
+        b = mrc__blk(c, q);
+        if (!b || (q & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(b) || ((b->acked >> (q & 63u)) & 1u)) break;
+        t = &b->rec[q & (MRC__BLK_PSNS - 1u)];
+        if (t->flags & (MRC__PR_RTX | MRC__PR_NAMED)) break;
+        /* taken: the SACK's own updates, in the fast path's order */
+        MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | q, k->ri.port);
+        bytes += len;
+        cack = q;
+        bk = b;
+        base = MRC__PSN_INC(q);
+        r_sent = acked_sent = b->sent[q & (MRC__BLK_PSNS - 1u)];
+        ev = t->ev;
+        if (cf->tseth) {
+            mrc_time ts = mrc__ts_unwrap(ep, (uint16_t)MRC__FX(cs_p, MRC__CCS_TS), now);
+            if (ts < acked_sent) acked_sent = ts;
+        }
+        t->flags |= MRC__PR_NAMED;
+        if (now > r_sent) {
+            rtt = now - r_sent;
+            mrc__req_rtt_sample(c, rtt);
+        }
+        if (acked_sent > c->lat_acked_sent) {
+            c->lat_acked_sent = acked_sent;
+            c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u;
+        }
+        if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
+            mrc__ev_delivered(c, ev, acked_sent);
+            c->port_ok[c->evs[ev].port - 1u] = now;
+            c->ev_proven = (uint16_t)ev;
+            mrc__ev_rc_push(c, ev);
+        }
+        rcvd = MRC__FX(cs_p, MRC__CCS_RCVD);
+        rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+        avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
+        if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail);
+        newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+        c->rcvd_credit += newly >> 8;
+        MRC__CNT(c->st.cc_rcvd_bytes += newly);
+        c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + newly, (uint64_t)0xFFFFFFFFu); /* NSCC's burst sample */
+        if (rtt) c->bs_rtt = (uint32_t)MRC__MIN(rtt, (mrc_time)0xFFFFFFFFu);
+        c->bflags |= MRC__BURST_CC;
+        mpr = MRC__FX(se, MRC__SETH_MPR);
+        if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
+    }
+    if (k == k0) return 0;
+    /* the run's end: the forward-only updates for its last cumulative PSN, as the fast path makes them */
+    n = (unsigned)(k - k0);
+    MRC__CNT(ep->st.rx_bytes += bytes);
+    MRC__CNT(ep->st.rx_pkts += n);
+    MRC__CNT(c->st.rx_sack += n);
+    { /* (one PSN, the SACK fast path's in-line case, is mrc__sack_cum's here: the same updates, out of line) */
+        mrc__pblk *b0 = (old_base ^ cack) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
+        if (c->txl.head == old_base && old_base != cack) mrc__sack_run(ep, c, b0, old_base, cack);
+        else mrc__sack_cum_base(ep, c, b0, old_base, cack);
+    }
+    c->win_base = MRC__PSN_INC(cack);
+    {
+        uint32_t una = c->snd_una;
+        if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
+        while (una != c->snd_nxt && (mrc__sack_blk(c, una, cack, bk)->acked >> (una & 63u)) & 1u)
+            una = MRC__PSN_INC(una);
+        c->snd_una = una;
+    }
+    mrc__req_progress(c, now);
+    if (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt) mrc__req_release(c, old_base);
+    c->bflags |= MRC__BURST_SACK | MRC__BURST_PROGRESS;
+    mrc__burst_defer(ep, c);
+    if (rc) {
+        unsigned j;
+        for (j = 0; j < n; j++) rc[j] = MRC_OK;
+    }
+    return n;
 }
 #endif
 #if MRC_FAST_PATH
@@ -10457,7 +10592,8 @@ MRC_API int mrc_endpoint_recv(mrc_endpoint *ep, const uint8_t *pkt, size_t len, 
 }
 /* P37 bursts: the packets in order at one time; the per-QP work a packet leaves (NSCC's update, the RTO/TLP re-arm,
  * scheduling, the timer key) is done once per QP at the end, and the general code sees a QP as after single calls.
- * In-order data packets of one QP are taken as a run (mrc__rsp_fast_run, where MRC__BURST_RUNS), unless
+ * In-order data packets of one QP are taken as a run (mrc__rsp_fast_run, where MRC__BURST_RUNS), and so are its
+ * in-order SACKs (mrc__req_sack_run), unless
  * ep->burst_no_runs (the fast-path check's reference, tests/fixtures/mrc_fastcheck.h: every packet alone, through
  * mrc__recv_one). */
 MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, unsigned n, int *rc, mrc_time now) {
@@ -10476,6 +10612,13 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
             !ep->burst_no_runs) {
             unsigned op = k->pkt[0];
             if (op == MRC_OP_SACK) {
+                unsigned m = mrc__req_sack_run(ep, k, (unsigned)(end - k), rc);
+                if (m) {
+                    k += m - 1u;
+                    if (rc) rc += m;
+                    ok += (int)m;
+                    continue;
+                }
                 MRC__CNT(ep->st.rx_bytes += k->len);
                 MRC__CNT(ep->st.rx_pkts++);
                 r = mrc__req_sack_fast(ep, k->pkt, k->len, &k->ri, ep->now);

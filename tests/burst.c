@@ -323,7 +323,157 @@ out:
 }
 SC_TEST(t_bu_rx_like, bu_rx_like_body)
 
-/* ---- 4. bad entries and bad calls ------------------------------------------------------------------------------- */
+/* ---- 4. runs of received SACKs ---------------------------------------------------------------------------------- */
+/* A receive burst takes one QP's in-order SACKs as a run (P37). Twin pairs get the same packets: B answers each data
+ * packet with its own SACK, and A takes B's SACKs of a round in one burst - with runs in one pair, packet by packet in
+ * the other (ep->burst_no_runs, the fast-path check's reference) - with one SACK of most rounds changed in one field
+ * the run reads (the bitmap, the ACK offset, the M bits, the PR bit, the penalty, the QPN, the P_Key, the PSN, the
+ * entropy, the MPR, rcvd, the timestamp, the length, the port, the flags) or moved (a repeat, a swap). Every return
+ * code, A's counters and deadline, and every packet A sends next must be the same (the fast-check build compares every
+ * byte of state after each burst besides); some cases run two QPs (their SACKs interleave), no TSETH, or a fixed window. */
+#define BU_SK 16u
+static uint8_t bu_sk[2][BU_SK][MRC_HDR_MAX + 64], bu_dt[MRC_HDR_MAX + 4096 + 4];
+static void bu_sack_change(mrc_rxpkt *k, unsigned c) {
+    uint8_t *b = (uint8_t *)(uintptr_t)k->pkt, *se = b + MRC_BTH_LEN, *cs = se + MRC_SETH_LEN;
+    switch (c % 18u) {
+    case 0: break;                                 /* none */
+    case 1: se[27] ^= 2u; break;                   /* the bitmap */
+    case 2: se[3] = 1u; break;                     /* the ACK offset */
+    case 3: se[1] |= 0x20u; break;                 /* the M bits */
+    case 4: se[1] |= 0x02u; break;                 /* the PR bit */
+    case 5: cs[4] |= 1u; break;                    /* the penalty */
+    case 6: cs[4] |= 0x80u; break;                 /* R_C */
+    case 7: b[7] ^= 1u; break;                     /* the QPN */
+    case 8: b[3] ^= 2u; break;                     /* the P_Key */
+    case 9: b[11] ^= 1u; break;                    /* the BTH PSN */
+    case 10: se[7] ^= 1u; break;                   /* the entropy */
+    case 11: se[17] = 1u; break;                   /* the MPR */
+    case 12: cs[5] ^= 0x40u; break;                /* rcvd */
+    case 13: cs[0] ^= 0x80u; break;                /* the timestamp */
+    case 14: k->len -= 4u; break;                  /* the length */
+    case 15: k->ri.port = 9; break;                /* a port out of range */
+    case 16: k->ri.flags = MRC_RX_ICRC_BAD; break; /* the flags */
+    default: se[15] ^= 1u; b[11] ^= 1u; break;     /* CACK and PSN: a neighbour's */
+    }
+}
+static int bu_sack_run_body(sc_pair *p) {
+    sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
+    sc_pair *pp[2];
+    mrc_rxpkt k[2][BU_SK];
+    int rc[2][BU_SK], r = 1, ok[2];
+    unsigned c, v, i, s, sacks = 0;
+    if (!q) return 1;
+    pp[0] = p;
+    pp[1] = q;
+    for (c = 0; c < 24; c++) { /* each change on a fresh pair, 24 cases: with a repeat (18) and a swap (19) */
+        mrc_time t = 0;
+        for (s = 0; s < 2; s++) {
+            unsigned qi;
+            sc_defaults(pp[s], g_seed + 4100 + c);
+            pp[s]->region = 2u << 20;
+            pp[s]->nq = c % 4u == 3u ? 2u : 1u;
+            if (c % 5u == 4u) pp[s]->cfg[0].tseth = pp[s]->cfg[1].tseth = false;
+            if (c == 22) {
+                pp[s]->cfg[0].cc.algo = MRC_CC_ALGO_FIXED;
+                pp[s]->cfg[0].cc.fixed_cwnd_bytes = 64u * 4200u;
+            }
+            if (c % 3u == 2u) pp[s]->attr[0].caps |= MRC_CAP_DYNAMIC_MPR;
+            if (sc_start(pp[s]) != 0) goto out;
+            pp[s]->ep[0]->burst_no_runs = (uint8_t)(s == 0); /* the reference */
+            for (qi = 0; qi < pp[s]->nq; qi++) {
+                mrc_write w;
+                memset(&w, 0, sizeof w);
+                w.opcode = qi ? MRC_WR_WRITE_IMM : MRC_WR_WRITE;
+                w.buf = pp[s]->src[0] + (qi << 20);
+                w.len = 1u << 19;
+                w.remote_va = sc_iova(1) + (qi << 20);
+                w.rkey = pp[s]->rkey[1];
+                if (mrc_conn_post_write(pp[s]->q[0][qi].c, &w, sc_now(pp[s])) != MRC_OK) goto out;
+            }
+            t = sc_now(pp[s]);
+        }
+        for (v = 0; v < 12; v++, t += 10000u) {
+            unsigned n[2] = {0, 0}, at;
+            for (s = 0; s < 2; s++) /* A's data to B, one by one; B's SACK for each */
+                for (;;) {
+                    mrc_txinfo ti;
+                    mrc_rxinfo ri;
+                    int m = 0, d;
+                    memset(&ti, 0, sizeof ti);
+                    if (n[s] == BU_SK) break;
+                    d = mrc_endpoint_poll_tx(pp[s]->ep[0], bu_dt, sizeof bu_dt, MRC_TX_COPY, &ti, t);
+                    if (d <= 0) break;
+                    memset(&ri, 0, sizeof ri);
+                    ri.port = ti.port;
+                    ri.ev = ti.ev;
+                    ri.dscp = ti.dscp;
+                    (void)mrc_endpoint_recv(pp[s]->ep[1], bu_dt, (size_t)d, &ri, t + 2000u);
+                    while (n[s] < BU_SK) {
+                        memset(&ti, 0, sizeof ti);
+                        m = mrc_endpoint_poll_tx(pp[s]->ep[1], bu_sk[s][n[s]], sizeof bu_sk[s][n[s]], MRC_TX_COPY, &ti,
+                                                 t + 2000u);
+                        if (m <= 0) break;
+                        memset(&k[s][n[s]], 0, sizeof k[s][n[s]]);
+                        k[s][n[s]].pkt = bu_sk[s][n[s]];
+                        k[s][n[s]].len = (size_t)m;
+                        k[s][n[s]].ri.port = ti.port;
+                        k[s][n[s]].ri.ev = ti.ev;
+                        k[s][n[s]].ri.dscp = ti.dscp;
+                        n[s]++;
+                    }
+                }
+            SC_CHECKF(p, n[0] == n[1], "case %u round %u: %u and %u answers", c, v, n[0], n[1]);
+            at = 1u + (v * 5u + c) % (BU_SK - 1u);
+            if (v && n[0] > at) /* a change in most rounds, the same in both */
+                for (s = 0; s < 2; s++) {
+                    if (c == 18) { /* a repeat of the SACK before */
+                        memcpy(bu_sk[s][at], bu_sk[s][at - 1u], k[s][at - 1u].len);
+                        k[s][at].len = k[s][at - 1u].len;
+                    } else if (c == 19) { /* the SACK before after it */
+                        mrc_rxpkt x = k[s][at];
+                        k[s][at] = k[s][at - 1u];
+                        k[s][at - 1u] = x;
+                    } else {
+                        bu_sack_change(&k[s][at], c < 18 ? c : c - 2u);
+                    }
+                }
+            for (s = 0; s < 2; s++) ok[s] = mrc_endpoint_recv_burst(pp[s]->ep[0], k[s], n[s], rc[s], t + 4000u);
+            SC_CHECKF(p, ok[0] == ok[1], "case %u round %u: %d and %d taken", c, v, ok[0], ok[1]);
+            for (i = 0; i < n[0]; i++)
+                SC_CHECKF(p, rc[0][i] == rc[1][i], "case %u round %u SACK %u: %d and %d", c, v, i, rc[0][i], rc[1][i]);
+            {
+                mrc_endpoint_stats e0 = sc_estats(p, 0), e1 = sc_estats(q, 0);
+                mrc_conn_stats c0 = sc_cstats(p, 0, 0), c1 = sc_cstats(q, 0, 0);
+                SC_CHECK(p, e0.rx_pkts == e1.rx_pkts && e0.rx_bytes == e1.rx_bytes && e0.rx_drops == e1.rx_drops);
+                const mrc_conn *a0 = p->q[0][0].c, *a1 = q->q[0][0].c;
+                SC_CHECK(p, c0.rx_sack == c1.rx_sack && c0.tx_rtx == c1.tx_rtx && c0.cc_rcvd_bytes == c1.cc_rcvd_bytes &&
+                                c0.rx_sack_stale == c1.rx_sack_stale && c0.rx_sack_quiet == c1.rx_sack_quiet);
+                SC_CHECK(p, a0->srtt == a1->srtt && a0->snd_una == a1->snd_una && a0->win_base == a1->win_base &&
+                                a0->cc_inflight == a1->cc_inflight && a0->txl.n == a1->txl.n &&
+                                a0->rto_start == a1->rto_start && a0->tlp_base == a1->tlp_base &&
+                                a0->lat_acked_sent == a1->lat_acked_sent && a0->rcvd_credit == a1->rcvd_credit &&
+                                a0->ev_proven == a1->ev_proven && a0->win_psns == a1->win_psns &&
+                                (!a0->ccxp) == (!a1->ccxp) && (!a0->ccxp || a0->ccxp->cwnd == a1->ccxp->cwnd));
+                SC_CHECK(p, mrc_endpoint_next_deadline(p->ep[0]) == mrc_endpoint_next_deadline(q->ep[0]));
+            }
+            sacks += n[0];
+        }
+        for (s = 0; s < 2; s++) {
+            sc_free(pp[s]);
+            memset(pp[s], 0, sizeof *pp[s]);
+        }
+    }
+    note("%u SACKs in bursts of up to %u, one changed in most", sacks, BU_SK);
+    SC_CHECK(p, sacks >= 24u * 8u * BU_SK / 2u);
+    r = 0;
+out:
+    sc_free(q);
+    free(q);
+    return r;
+}
+SC_TEST(t_bu_sack_run, bu_sack_run_body)
+
+/* ---- 5. bad entries and bad calls ------------------------------------------------------------------------------- */
 static int bu_args_body(sc_pair *p) {
     mrc_rxpkt k[3];
     mrc_txpkt t[2];
@@ -371,5 +521,6 @@ const test_entry test_burst[] = {
     {"bu_transfer", t_bu_transfer},
     {"bu_rx_like", t_bu_rx_like},
     {"bu_args", t_bu_args},
+    {"bu_sack_run", t_bu_sack_run},
     {NULL, NULL},
 };
