@@ -9684,6 +9684,38 @@ MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__sack_fast_sel(mrc_conn *c, mrc__pblk *
     return mrc__req_sack_sel(c, bm, base, hi);
 #endif
 }
+/* The SACK fast path's per-SACK updates, shared with the SACK run (mrc__req_sack_run; always in line). The named
+ * record's timing: the RTT sample when it was sent before now (returned, else 0) and the reorder timer's latest
+ * acknowledged send time (P32) */
+MRC__PRIVATE MRC__ALWAYS_INLINE mrc_time mrc__sack_fast_time(mrc_conn *c, mrc_time r_sent, mrc_time acked_sent,
+                                                            mrc_time now) {
+    mrc_time rtt = 0;
+    if (now > r_sent) {
+        rtt = now - r_sent;
+        mrc__req_rtt_sample(c, rtt);
+    }
+    if (acked_sent > c->lat_acked_sent) {
+        c->lat_acked_sent = acked_sent;
+        c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u; /* P32 reorder timer */
+    }
+    return rtt;
+}
+/* mrc__ev_on_ack with m 0 of the named EV slot ev (now = ep->now) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_fast_ev0(mrc_conn *c, unsigned ev, mrc_time now) {
+    c->port_ok[c->evs[ev].port - 1u] = now;
+    c->ev_proven = (uint16_t)ev;
+    mrc__ev_rc_push(c, ev);
+}
+/* The bytes newly received by the CC_STATE at cs_p's rcvd (capped at what was sent), credited and counted */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__sack_fast_rcvd(mrc_conn *c, const uint8_t *cs_p) {
+    uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
+    uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit, newly;
+    if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* avail < rd < 2^23 */
+    newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
+    c->rcvd_credit += newly >> 8;
+    MRC__CNT(c->st.cc_rcvd_bytes += newly);
+    return newly;
+}
 /* ---- SACK fast path (header prediction; MRC_FAST_PATH) ----------------------------------------------------------
  * The common SACK - to a QP in RTS, its window (at most MRC_MAX_INFLIGHT PSNs) holding cack or cack just behind it
  * (not stale), naming a fresh PSN of the window not named before, no probe answer - is recognised straight from
@@ -9799,7 +9831,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     } else {
         r->flags |= MRC__PR_NAMED; /* a first transmission (without TSETH the checks took no other) */
     }
-    if (now > r_sent) {
+    if (now > r_sent) { /* mrc__sack_fast_time, written out: gcc then keeps the sample's block in line */
         rtt = now - r_sent;
         mrc__req_rtt_sample(c, rtt);
     }
@@ -9809,10 +9841,8 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     }
     if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
         mrc__ev_delivered(c, ev, acked_sent);
-        if (m == MRC_M_NONE) { /* mrc__ev_on_ack with m 0 (now = ep->now) */
-            c->port_ok[c->evs[ev].port - 1u] = now;
-            c->ev_proven = (uint16_t)ev;
-            mrc__ev_rc_push(c, ev);
+        if (m == MRC_M_NONE) {
+            mrc__sack_fast_ev0(c, ev, now);
         } else {
             mrc__ev_on_ack(c, (int)ev, (unsigned)m);
         }
@@ -9826,12 +9856,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
     { /* congestion control, as mrc__req_on_sack; NSCC's row of mrc__cc_table called directly */
         mrc__ccx *x = mrc__conn_ccx(c);
         mrc__cc_sample cs;
-        uint32_t rcvd = MRC__FX(cs_p, MRC__CCS_RCVD), rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
-        uint64_t avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
-        if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail); /* avail < rd < 2^23 */
-        cs.newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
-        c->rcvd_credit += cs.newly >> 8;
-        MRC__CNT(c->st.cc_rcvd_bytes += cs.newly);
+        cs.newly = mrc__sack_fast_rcvd(c, cs_p);
         cs.rtt = rtt;
         cs.ecn = m == MRC_M_SKIP_ONCE;
         cs.pen = (uint8_t)MRC__FX(cs_p, MRC__CCS_PEN);
@@ -9903,10 +9928,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
     for (; k != end; k++) {
         const uint8_t *p = k->pkt, *se, *cs_p;
         size_t len = k->len;
-        uint32_t q, rcvd, rd, mpr;
-        uint64_t avail, newly;
+        uint32_t q, mpr;
         unsigned ev;
-        mrc_time r_sent, acked_sent, rtt = 0;
+        mrc_time r_sent, acked_sent;
+        mrc__cc_sample cs;
         mrc__pblk *b;
         mrc__psnrec *t;
         /* mrc_endpoint_recv_burst's dispatch, then the SACK fast path's tests and the run's */
@@ -9941,30 +9966,14 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
             if (ts < acked_sent) acked_sent = ts;
         }
         t->flags |= MRC__PR_NAMED;
-        if (now > r_sent) {
-            rtt = now - r_sent;
-            mrc__req_rtt_sample(c, rtt);
-        }
-        if (acked_sent > c->lat_acked_sent) {
-            c->lat_acked_sent = acked_sent;
-            c->lat_acked_rtt = now > acked_sent ? now - acked_sent : 0u;
-        }
+        cs.rtt = mrc__sack_fast_time(c, r_sent, acked_sent, now);
         if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
             mrc__ev_delivered(c, ev, acked_sent);
-            c->port_ok[c->evs[ev].port - 1u] = now;
-            c->ev_proven = (uint16_t)ev;
-            mrc__ev_rc_push(c, ev);
+            mrc__sack_fast_ev0(c, ev, now);
         }
-        rcvd = MRC__FX(cs_p, MRC__CCS_RCVD);
-        rd = (rcvd - c->last_rcvd) & 0xFFFFFFu;
-        avail = ((c->tx_nominal + 255u) >> 8) - c->rcvd_credit;
-        if (rd < 0x800000u && rd > avail) rcvd = mrc__sack_rcvd_cap(c, (uint32_t)avail);
-        newly = mrc__rcvd_newly(&c->last_rcvd, rcvd);
-        c->rcvd_credit += newly >> 8;
-        MRC__CNT(c->st.cc_rcvd_bytes += newly);
-        c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + newly, (uint64_t)0xFFFFFFFFu); /* NSCC's burst sample */
-        if (rtt) c->bs_rtt = (uint32_t)MRC__MIN(rtt, (mrc_time)0xFFFFFFFFu);
-        c->bflags |= MRC__BURST_CC;
+        cs.newly = mrc__sack_fast_rcvd(c, cs_p);
+        cs.ecn = false; /* (m 0) */
+        mrc__sack_fast_bcc(c, &cs); /* NSCC's burst sample */
         mpr = MRC__FX(se, MRC__SETH_MPR);
         if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
     }
