@@ -9903,8 +9903,28 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  * cumulative part reaches a later one's record or bit; the context's READY list stays empty: nothing here wakes,
  * and the QP is queued or the queue has room, so the deferral flushes no other QP). So the state at the end is the
  * SACKs' one by one (make fast-check compares them byte for byte). Each test comes before the SACK's first change:
- * the run ends before the first SACK it cannot take (0: none taken, the caller's SACK fast path takes it). Where
- * speed is asked for (MRC__BURST_RUNS). */
+ * the run ends before the first SACK it cannot take (0: none taken, the caller's SACK fast path takes it). Under
+ * MRC_ENABLE_TRACE the forward-only updates are made per SACK, before the next one's trace call: the hook sees the QP
+ * as one by one. Where speed is asked for (MRC__BURST_RUNS). */
+/* mrc__req_sack_run's forward-only updates for its SACKs from old_base up to cack (bk: cack's block), as the SACK fast
+ * path makes them: the cumulative part (one PSN, the fast path's in-line case, is mrc__sack_cum's here: the same
+ * updates, out of line), win_base, snd_una's scan, the progress, the release of the blocks passed, the deferred
+ * work (always in line: one call at the run's end, another per SACK under MRC_ENABLE_TRACE) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_run_fwd(mrc_endpoint *ep, mrc_conn *c, mrc__pblk *bk, uint32_t old_base,
+                                                      uint32_t cack, mrc_time now) {
+    mrc__pblk *b0 = (old_base ^ cack) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
+    uint32_t una = c->snd_una;
+    if (c->txl.head == old_base && old_base != cack) mrc__sack_run(ep, c, b0, old_base, cack);
+    else mrc__sack_cum_base(ep, c, b0, old_base, cack);
+    c->win_base = MRC__PSN_INC(cack);
+    if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
+    while (una != c->snd_nxt && (mrc__sack_blk(c, una, cack, bk)->acked >> (una & 63u)) & 1u) una = MRC__PSN_INC(una);
+    c->snd_una = una;
+    mrc__req_progress(c, now);
+    if (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt) mrc__req_release(c, old_base);
+    c->bflags |= MRC__BURST_SACK | MRC__BURST_PROGRESS;
+    mrc__burst_defer(ep, c);
+}
 MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc) {
     const mrc_config *cf = &ep->cfg;
     const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
@@ -9954,6 +9974,12 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
         t = &b->rec[q & (MRC__BLK_PSNS - 1u)];
         if (t->flags & (MRC__PR_RTX | MRC__PR_NAMED)) break;
         /* taken: the SACK's own updates, in the fast path's order */
+#ifdef MRC_ENABLE_TRACE
+        if (k != k0) { /* the hook sees the QP as the SACKs before left it, one by one (the counters at the end) */
+            mrc__sack_run_fwd(ep, c, bk, old_base, cack, now);
+            old_base = c->win_base;
+        }
+#endif
         MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | q, k->ri.port);
         bytes += len;
         cack = q;
@@ -9978,28 +10004,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
         if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
     }
     if (k == k0) return 0;
-    /* the run's end: the forward-only updates for its last cumulative PSN, as the fast path makes them */
+    /* the run's end: the forward-only updates for its last cumulative PSN (under MRC_ENABLE_TRACE, those of its last
+     * SACK) and the counters */
     n = (unsigned)(k - k0);
+    mrc__sack_run_fwd(ep, c, bk, old_base, cack, now);
     MRC__CNT(ep->st.rx_bytes += bytes);
     MRC__CNT(ep->st.rx_pkts += n);
     MRC__CNT(c->st.rx_sack += n);
-    { /* (one PSN, the SACK fast path's in-line case, is mrc__sack_cum's here: the same updates, out of line) */
-        mrc__pblk *b0 = (old_base ^ cack) & ~(MRC__BLK_PSNS - 1u) ? mrc__blk(c, old_base) : bk;
-        if (c->txl.head == old_base && old_base != cack) mrc__sack_run(ep, c, b0, old_base, cack);
-        else mrc__sack_cum_base(ep, c, b0, old_base, cack);
-    }
-    c->win_base = MRC__PSN_INC(cack);
-    {
-        uint32_t una = c->snd_una;
-        if (mrc_psn_diff(una, c->win_base) < 0) una = c->win_base;
-        while (una != c->snd_nxt && (mrc__sack_blk(c, una, cack, bk)->acked >> (una & 63u)) & 1u)
-            una = MRC__PSN_INC(una);
-        c->snd_una = una;
-    }
-    mrc__req_progress(c, now);
-    if (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt) mrc__req_release(c, old_base);
-    c->bflags |= MRC__BURST_SACK | MRC__BURST_PROGRESS;
-    mrc__burst_defer(ep, c);
     if (rc) {
         unsigned j;
         for (j = 0; j < n; j++) rc[j] = MRC_OK;

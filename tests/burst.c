@@ -356,12 +356,40 @@ static void bu_sack_change(mrc_rxpkt *k, unsigned c) {
     default: se[15] ^= 1u; b[11] ^= 1u; break;     /* CACK and PSN: a neighbour's */
     }
 }
+#ifdef MRC_ENABLE_TRACE
+/* the trace build (make test-trace): A's hook folds what it sees of A's QP at each call into a hash, so the two pairs'
+ * hooks must have seen the same states in the same order (the run makes its forward-only updates per SACK there) */
+typedef struct {
+    const mrc_conn *c;
+    uint64_t h, n;
+} bu_trc;
+static void bu_trace(void *ud, unsigned id, uint64_t a, uint64_t b) {
+    bu_trc *t = (bu_trc *)ud;
+    const mrc_conn *c = t->c;
+    uint64_t v[8];
+    unsigned i;
+    v[0] = id;
+    v[1] = a;
+    v[2] = b;
+    v[3] = c ? ((uint64_t)c->win_base << 32 | c->snd_una) : 0;
+    v[4] = c ? ((uint64_t)c->txl.n << 32 | c->txl.head) : 0;
+    v[5] = c ? c->cc_inflight : 0;
+    v[6] = c ? c->rto_start ^ c->srtt : 0;
+    v[7] = c ? c->lat_acked_sent ^ ((uint64_t)c->ev_proven << 48) : 0;
+    for (i = 0; i < 8; i++) t->h = (t->h ^ v[i]) * 0x100000001B3ull;
+    t->n++;
+}
+#endif
 static int bu_sack_run_body(sc_pair *p) {
     sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
     sc_pair *pp[2];
     mrc_rxpkt k[2][BU_SK];
     int rc[2][BU_SK], r = 1, ok[2];
     unsigned c, v, i, s, sacks = 0;
+#ifdef MRC_ENABLE_TRACE
+    bu_trc trc[2];
+    uint64_t traced = 0;
+#endif
     if (!q) return 1;
     pp[0] = p;
     pp[1] = q;
@@ -380,6 +408,12 @@ static int bu_sack_run_body(sc_pair *p) {
             if (c % 3u == 2u) pp[s]->attr[0].caps |= MRC_CAP_DYNAMIC_MPR;
             if (sc_start(pp[s]) != 0) goto out;
             pp[s]->ep[0]->burst_no_runs = (uint8_t)(s == 0); /* the reference */
+#ifdef MRC_ENABLE_TRACE
+            trc[s].c = pp[s]->q[0][0].c;
+            trc[s].h = trc[s].n = 0;
+            pp[s]->ep[0]->cfg.trace = bu_trace;
+            pp[s]->ep[0]->cfg.trace_ud = &trc[s];
+#endif
             for (qi = 0; qi < pp[s]->nq; qi++) {
                 mrc_write w;
                 memset(&w, 0, sizeof w);
@@ -456,6 +490,11 @@ static int bu_sack_run_body(sc_pair *p) {
                                 (!a0->ccxp) == (!a1->ccxp) && (!a0->ccxp || a0->ccxp->cwnd == a1->ccxp->cwnd));
                 SC_CHECK(p, mrc_endpoint_next_deadline(p->ep[0]) == mrc_endpoint_next_deadline(q->ep[0]));
             }
+#ifdef MRC_ENABLE_TRACE
+            SC_CHECKF(p, trc[0].n == trc[1].n && trc[0].h == trc[1].h, "case %u round %u: the hooks saw %llu and %llu calls",
+                      c, v, (unsigned long long)trc[0].n, (unsigned long long)trc[1].n);
+            traced = trc[0].n;
+#endif
             sacks += n[0];
         }
         for (s = 0; s < 2; s++) {
@@ -464,6 +503,11 @@ static int bu_sack_run_body(sc_pair *p) {
         }
     }
     note("%u SACKs in bursts of up to %u, one changed in most", sacks, BU_SK);
+#ifdef MRC_ENABLE_TRACE
+    note("trace build: A's hook saw the same QP states with runs and without (%llu calls in the last case)",
+         (unsigned long long)traced);
+    SC_CHECK(p, traced > 0);
+#endif
     SC_CHECK(p, sacks >= 24u * 8u * BU_SK / 2u);
     r = 0;
 out:
