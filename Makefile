@@ -13,7 +13,7 @@
 #                      and the README's numbers checked (docs-check), the MRC_STATIC build (static), the UDP
 #                      adapter's own test (udp-test); last, the strict build of the test suite runs (last line:
 #                      "N passed, N failed")
-#   make check         everything: the long suites CI runs - asan, cxx, freestanding, size, demo, demo-sim,
+#   make check         everything: the long suites CI runs - asan, cxx, test-trace, freestanding, size, demo, demo-sim,
 #                      sim-quick-asan, fast-check-sim, fuzz-short (libFuzzer runs), fuzz-fast-check, udp-smoke,
 #                      udp-asan, frame-test (+ Scapy), frame-test-asan, ports-test, dissector-test, test-be, test-32,
 #                      firmware-test - then make test (its last line is the runner's)
@@ -89,7 +89,7 @@ endif
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBJ = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
-.PHONY: all test test-parts test-research test-variants asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
+.PHONY: all test test-parts test-research test-trace test-variants asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
         demo demo-sim check check-build clean bench hello docs-check static dissector-test amalgamate src-check
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
@@ -118,6 +118,9 @@ $(eval $(call TEST_BUILD,test,$(CC) $(CFLAGS_T),mrc_test,$(CC) $(CFLAGS_T)))
 $(eval $(call TEST_BUILD,test-asan,$(CC) $(ASANFL),mrc_test_asan,$(CC) $(ASANFL)))
 $(eval $(call TEST_BUILD,test-cxx,$(CXX) $(CXXFL),mrc_test_cxx,$(CXX)))
 $(eval $(call TEST_BUILD,test-fc,$(CC) $(CFLAGS_T) $(FCFL),mrc_test_fc,$(CC) $(CFLAGS_T) $(FCFL)))
+# the trace build (MRC_ENABLE_TRACE: the numeric trace hook is called): every test; bu_sack_run also checks what the
+# hook sees of the QP during a burst's runs (make check)
+$(eval $(call TEST_BUILD,test-trace,$(CC) $(CFLAGS_T) -DMRC_ENABLE_TRACE,mrc_test_trace,$(CC) $(CFLAGS_T)))
 # the research build (MRC_RESEARCH: mrc_config.research's knobs exist): every test, those of the research knobs too
 $(eval $(call TEST_BUILD,test-research,$(CC) $(CFLAGS_T) -DMRC_RESEARCH,mrc_test_research,$(CC) $(CFLAGS_T)))
 
@@ -145,6 +148,8 @@ test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay he
 # defaults) run here; the default build (the final run of make test) compiles them out
 test-research: $(B)/mrc_test_research
 	./$(B)/mrc_test_research $(TEST_ARGS)
+test-trace: $(B)/mrc_test_trace
+	./$(B)/mrc_test_trace $(TEST_ARGS)
 
 # the core as a firmware builds it for size (MRC_NO_STATS, MRC_NO_CHECK): the suite reads counters and asserts
 # mrc_conn_check, so tests/variants/no_stats.c checks what the two macros promise on its own
@@ -351,8 +356,8 @@ test-32:
 CHECK_BINS  := $(B)/ocp/ocp_test $(B)/ocp/ocp_test_v100 $(B)/ocp-asan/ocp_test $(B)/ocp-asan/ocp_test_v100 \
                $(B)/mrc_test_asan $(B)/mrc_test_cxx $(B)/demo $(B)/mrc_perf $(B)/mrc_perf_asan $(B)/mrc_pcap \
                $(B)/sim/mrc_simrun $(B)/sim/mrc_simrun_asan $(B)/sim/mrc_simrun_fc $(B)/mrc_frame_test \
-               $(B)/mrc_frame_test_asan $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
-CHECK_PARTS := asan cxx freestanding size demo demo-sim sim-quick-asan fast-check-sim fuzz-short fuzz-fast-check \
+               $(B)/mrc_frame_test_asan $(B)/mrc_test_trace $(if $(DPDK_OK),$(B)/mrc_dpdk_test) $(if $(IBV_OK),$(B)/mrc_ibv_test)
+CHECK_PARTS := asan cxx test-trace freestanding size demo demo-sim sim-quick-asan fast-check-sim fuzz-short fuzz-fast-check \
                ocp-test ocp-test-asan udp-smoke udp-asan frame-test frame-test-asan ports-test dissector-test test-be test-32 firmware-test
 check-build: $(CHECK_BINS)
 check:
