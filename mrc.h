@@ -9898,7 +9898,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
  * for its last cumulative PSN - the cumulative part (the transmit list, the acknowledged bits, the flight), win_base,
  * snd_una's scan, the progress, the release of the blocks passed, the deferred work queued. Each SACK's own updates
  * (the trace, its record's NAMED flag, the RTT sample, the reorder timer's latest, its EV's delivery and recycling,
- * the rcvd credit and NSCC's burst sample, the MPR) stay per SACK, in order: none of them reads what the deferred
+ * the rcvd credit, the MPR) stay per SACK, in order (NSCC's burst sample summed and written at the end): none of them reads what the deferred
  * ones write, and these write nothing the per-SACK ones read (the named PSNs increase, so no earlier SACK's
  * cumulative part reaches a later one's record or bit; the context's READY list stays empty: nothing here wakes,
  * and the QP is queued or the queue has room, so the deferral flushes no other QP). So the state at the end is the
@@ -9925,6 +9925,14 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_run_fwd(mrc_endpoint *ep, mrc_con
     c->bflags |= MRC__BURST_SACK | MRC__BURST_PROGRESS;
     mrc__burst_defer(ep, c);
 }
+/* ... and the SACKs' NSCC burst sample, as mrc__sack_fast_bcc's per SACK leave it: their newly received bytes summed
+ * (saturating: one sum, then the cap, is each SACK's capped addition), their latest RTT sample (rtt, 0: none), no CE
+ * (m 0) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_run_bcc(mrc_conn *c, uint64_t newly, mrc_time rtt) {
+    c->bs_newly = (uint32_t)MRC__MIN((uint64_t)c->bs_newly + newly, (uint64_t)0xFFFFFFFFu);
+    if (rtt) c->bs_rtt = (uint32_t)MRC__MIN(rtt, (mrc_time)0xFFFFFFFFu);
+    c->bflags |= MRC__BURST_CC;
+}
 MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mrc_rxpkt *k, unsigned n, int *rc) {
     const mrc_config *cf = &ep->cfg;
     const size_t off = (size_t)MRC_BTH_LEN + MRC_SETH_LEN + MRC_CCSTATE_LEN;
@@ -9934,7 +9942,8 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
     mrc__ccx *x;
     mrc__pblk *bk = (mrc__pblk *)0;
     uint32_t qpn, nxt, old_base, base, cack = 0;
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, newly = 0; /* newly: the bytes the SACKs' rcvd say were received (NSCC's burst sample) */
+    mrc_time bs_rtt = 0;           /* ... and its latest RTT sample (0: none) */
     if (cf->wire.sack_msb_first || MRC__FX(k->pkt, MRC__BTH_DEST_QP) == MRC_EPOP_QPN) return 0;
     c = mrc__conn_lookup(ep, MRC__FX(k->pkt, MRC__BTH_DEST_QP));
     if (!c || c->state != MRC_QPS_RTS || (!(c->bflags & MRC__BURST_DIRTY) && ep->burst_len == MRC__BURST_QPS))
@@ -9950,8 +9959,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
         size_t len = k->len;
         uint32_t q, mpr;
         unsigned ev;
-        mrc_time r_sent, acked_sent;
-        mrc__cc_sample cs;
+        mrc_time r_sent, acked_sent, rtt;
         mrc__pblk *b;
         mrc__psnrec *t;
         /* mrc_endpoint_recv_burst's dispatch, then the SACK fast path's tests and the run's */
@@ -9969,7 +9977,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
             MRC__FX(se, MRC__SETH_M) != MRC_M_NONE || ((q - base) & MRC_PSN_MASK) >= ((nxt - base) & MRC_PSN_MASK) ||
             MRC__FX(cs_p, MRC__CCS_PEN) || MRC__FX(cs_p, MRC__CCS_R_C))
             break;
-        b = mrc__blk(c, q);
+        b = bk && !((q ^ cack) & ~(MRC__BLK_PSNS - 1u)) ? bk : mrc__blk(c, q); /* the SACK before's block, if q's */
         if (!b || (q & (MRC__BLK_PSNS - 1u)) < MRC__PBLK_LO(b) || ((b->acked >> (q & 63u)) & 1u)) break;
         t = &b->rec[q & (MRC__BLK_PSNS - 1u)];
         if (t->flags & (MRC__PR_RTX | MRC__PR_NAMED)) break;
@@ -9977,7 +9985,10 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
 #ifdef MRC_ENABLE_TRACE
         if (k != k0) { /* the hook sees the QP as the SACKs before left it, one by one (the counters at the end) */
             mrc__sack_run_fwd(ep, c, bk, old_base, cack, now);
+            mrc__sack_run_bcc(c, newly, bs_rtt);
             old_base = c->win_base;
+            newly = 0;
+            bs_rtt = 0;
         }
 #endif
         MRC__TRACE(ep, MRC_TRACE_RX, ((uint32_t)MRC_OP_SACK << 24) | q, k->ri.port);
@@ -9992,14 +10003,13 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
             if (ts < acked_sent) acked_sent = ts;
         }
         t->flags |= MRC__PR_NAMED;
-        cs.rtt = mrc__sack_fast_time(c, r_sent, acked_sent, now);
+        rtt = mrc__sack_fast_time(c, r_sent, acked_sent, now);
         if (ev < c->ev_count && mrc__ev_value(c, ev) == MRC__FX(se, MRC__SETH_ENTROPY)) {
             mrc__ev_delivered(c, ev, acked_sent);
             mrc__sack_fast_ev0(c, ev, now);
         }
-        cs.newly = mrc__sack_fast_rcvd(c, cs_p);
-        cs.ecn = false; /* (m 0) */
-        mrc__sack_fast_bcc(c, &cs); /* NSCC's burst sample */
+        newly += mrc__sack_fast_rcvd(c, cs_p); /* NSCC's burst sample (mrc__sack_fast_bcc's), at the end */
+        if (rtt) bs_rtt = rtt;
         mpr = MRC__FX(se, MRC__SETH_MPR);
         if ((c->attr.caps & MRC_CAP_DYNAMIC_MPR) && mpr) mrc__sack_mpr(c, mpr);
     }
@@ -10008,6 +10018,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_sack_run(mrc_endpoint *ep, const mr
      * SACK) and the counters */
     n = (unsigned)(k - k0);
     mrc__sack_run_fwd(ep, c, bk, old_base, cack, now);
+    mrc__sack_run_bcc(c, newly, bs_rtt);
     MRC__CNT(ep->st.rx_bytes += bytes);
     MRC__CNT(ep->st.rx_pkts += n);
     MRC__CNT(c->st.rx_sack += n);
