@@ -327,10 +327,11 @@ SC_TEST(t_bu_rx_like, bu_rx_like_body)
 /* A receive burst takes one QP's in-order SACKs as a run (P37). Twin pairs get the same packets: B answers each data
  * packet with its own SACK, and A takes B's SACKs of a round in one burst - with runs in one pair, packet by packet in
  * the other (ep->burst_no_runs, the fast-path check's reference) - with one SACK of most rounds changed in one field
- * the run reads (the bitmap, the ACK offset, the M bits, the PR bit, the penalty, the QPN, the P_Key, the PSN, the
- * entropy, the MPR, rcvd, the timestamp, the length, the port, the flags) or moved (a repeat, a swap). Every return
- * code, A's counters and deadline, and every packet A sends next must be the same (the fast-check build compares every
- * byte of state after each burst besides); some cases run two QPs (their SACKs interleave), no TSETH, or a fixed window. */
+ * the run reads (the bitmap, the ACK offset, the M bits, the PR bit, the penalty, R_C, the QPN, the P_Key, the PSN, the
+ * entropy, the MPR, rcvd, the timestamp, the length, the port, the flags, CACK) or moved (a repeat, a swap). Every
+ * return code, A's counters and deadline, twelve fields of A's QP, and every packet A sends next (its bytes, port, EV,
+ * DSCP) must be the same (the fast-check build compares every byte of state after each burst besides); some cases run
+ * two QPs (their SACKs interleave), no TSETH, dynamic MPR, or a fixed window. */
 #define BU_SK 16u
 static uint8_t bu_sk[2][BU_SK][MRC_HDR_MAX + 64], bu_dt[MRC_HDR_MAX + 4096 + 4];
 static void bu_sack_change(mrc_rxpkt *k, unsigned c) {
@@ -428,15 +429,18 @@ static int bu_sack_run_body(sc_pair *p) {
         }
         for (v = 0; v < 12; v++, t += 10000u) {
             unsigned n[2] = {0, 0}, at;
+            uint64_t txh[2] = {0, 0}; /* a hash of the packets A sends this round (bytes, port, EV, DSCP) */
             for (s = 0; s < 2; s++) /* A's data to B, one by one; B's SACK for each */
                 for (;;) {
                     mrc_txinfo ti;
                     mrc_rxinfo ri;
-                    int m = 0, d;
+                    int m = 0, d, j;
                     memset(&ti, 0, sizeof ti);
                     if (n[s] == BU_SK) break;
                     d = mrc_endpoint_poll_tx(pp[s]->ep[0], bu_dt, sizeof bu_dt, MRC_TX_COPY, &ti, t);
                     if (d <= 0) break;
+                    for (j = 0; j < d; j++) txh[s] = (txh[s] ^ bu_dt[j]) * 0x100000001B3ull;
+                    txh[s] = (txh[s] ^ ((uint64_t)ti.port << 40 | (uint64_t)ti.dscp << 32 | ti.ev)) * 0x100000001B3ull;
                     memset(&ri, 0, sizeof ri);
                     ri.port = ti.port;
                     ri.ev = ti.ev;
@@ -456,7 +460,8 @@ static int bu_sack_run_body(sc_pair *p) {
                         n[s]++;
                     }
                 }
-            SC_CHECKF(p, n[0] == n[1], "case %u round %u: %u and %u answers", c, v, n[0], n[1]);
+            SC_CHECKF(p, n[0] == n[1] && txh[0] == txh[1], "case %u round %u: %u and %u answers, A's packets %s", c, v,
+                      n[0], n[1], txh[0] == txh[1] ? "the same" : "differ");
             at = 1u + (v * 5u + c) % (BU_SK - 1u);
             if (v && n[0] > at) /* a change in most rounds, the same in both */
                 for (s = 0; s < 2; s++) {
