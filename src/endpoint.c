@@ -1364,40 +1364,27 @@ MRC_API int mrc_endpoint_recv_burst(mrc_endpoint *ep, const mrc_rxpkt *pkts, uns
     for (k = pkts, end = pkts + n; k != end; k++) {
         int r;
 #if MRC__BURST_RUNS
-        /* mrc__recv_one's fast-path dispatch, with a Write's run of in-order packets (ep->burst_no_runs: the fast-path
-         * check's reference takes every packet through mrc__recv_one) */
+        /* mrc__recv_one's fast-path dispatch, with a run of one QP's in-order SACKs or Writes first (ep->burst_no_runs:
+         * the fast-path check's reference takes every packet through mrc__recv_one) */
         if (k->pkt && k->ri.port - 1u < ep->cfg.num_ports && !(k->ri.flags & (MRC_RX_ICRC_BAD | MRC_RX_TRIMMED)) &&
             k->len >= (size_t)MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN && !ep->cfg.fast_path_off &&
             !ep->burst_no_runs) {
-            unsigned op = k->pkt[0];
-            if (op == MRC_OP_SACK) {
-                unsigned m = mrc__req_sack_run(ep, k, (unsigned)(end - k), rc);
-                if (m) {
-                    k += m - 1u;
-                    if (rc) rc += m;
-                    ok += (int)m;
-                    continue;
-                }
-                MRC__CNT(ep->st.rx_bytes += k->len);
-                MRC__CNT(ep->st.rx_pkts++);
-                r = mrc__req_sack_fast(ep, k->pkt, k->len, &k->ri, ep->now);
-            } else if (op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST &&
-                       op != MRC_OP_WRITE_LAST_IMM) {
-                unsigned m = mrc__rsp_fast_run(ep, k, (unsigned)(end - k), rc, ep->now);
-                if (m) {
-                    k += m - 1u;
-                    if (rc) rc += m;
-                    ok += (int)m;
-                    continue;
-                }
-                MRC__CNT(ep->st.rx_bytes += k->len);
-                MRC__CNT(ep->st.rx_pkts++);
-                r = mrc__rsp_fast_data(ep, k->pkt, k->len, &k->ri, ep->now);
-            } else {
-                MRC__CNT(ep->st.rx_bytes += k->len);
-                MRC__CNT(ep->st.rx_pkts++);
-                r = mrc__recv(ep, k->pkt, k->len, &k->ri);
+            unsigned op = k->pkt[0], m;
+            bool data = op - MRC_OP_WRITE_FIRST <= MRC_OP_WRITE_ONLY - MRC_OP_WRITE_FIRST && op != MRC_OP_WRITE_LAST_IMM;
+            m = op == MRC_OP_SACK ? mrc__req_sack_run(ep, k, (unsigned)(end - k), rc)
+                : data            ? mrc__rsp_fast_run(ep, k, (unsigned)(end - k), rc, ep->now)
+                                  : 0u;
+            if (m) { /* a run: m packets taken, their rc written */
+                k += m - 1u;
+                if (rc) rc += m;
+                ok += (int)m;
+                continue;
             }
+            MRC__CNT(ep->st.rx_bytes += k->len);
+            MRC__CNT(ep->st.rx_pkts++);
+            r = op == MRC_OP_SACK ? mrc__req_sack_fast(ep, k->pkt, k->len, &k->ri, ep->now)
+                : data            ? mrc__rsp_fast_data(ep, k->pkt, k->len, &k->ri, ep->now)
+                                  : mrc__recv(ep, k->pkt, k->len, &k->ri);
         } else
 #endif
         {
