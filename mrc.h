@@ -1857,6 +1857,21 @@ struct mrc_conn {
     mrc__ctl ctlq[MRC_CTLQ_LEN];
     uint32_t ctlq_head, ctlq_tail;
     mrc_conn_stats st;
+#if MRC_FAST_PATH
+    /* The transmit template (docs/PROTOCOL.md P22): what every middle packet of the message being sent shares, built
+     * at its first middle packet (mrc__tx_tpl) for mrc__req_tx_fast and the transmit runs. A cache: no other code
+     * reads it (make fast-check compares the packets built from it, not its bytes). Last: the members before it keep
+     * their offsets (Cortex-M4 -Os, which leaves it unused, builds the same code) */
+    struct {
+        uint32_t wr;          /* the message's send-queue slot plus one; 0: none (dropped where a message ends, at a
+                                 flush, with tx_bth0) */
+        uint32_t w2;          /* BTH word 2 but the A bit and the PSN (the TS bit) */
+        /* BTH, METH, TSETH and RETH as a middle packet carries them, but BTH word 2, TSETH's timestamp and RETH's VA
+         * (zero); without TSETH, RETH starts at byte 16 on the wire */
+        uint8_t hdr[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN];
+        mrc_txinfo ti;        /* its mrc_txinfo but the EV's fields (port, ev) and the payload */
+    } tpl;
+#endif
 };
 
 /* A registered memory region (the endpoint's mrs[]) */
@@ -2024,6 +2039,14 @@ struct mrc_endpoint {
 #define MRC__SIZE_COLD MRC__COLD
 #else
 #define MRC__SIZE_COLD MRC__ALWAYS_INLINE
+#endif
+/* The transmit runs (P37 bursts) and the transmit template (P22) where speed is asked for: not under gcc -Os, where
+ * they would cost 2 KB of the Cortex-M4 core (a burst there is its single calls, as with MRC_FAST_PATH 0, and every
+ * packet's headers are built field by field) */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__TX_RUN 1
+#else
+#define MRC__TX_RUN 0
 #endif
 /* A statistics counter's update (mrc_endpoint_stats, mrc_conn_stats): e, or nothing under MRC_NO_STATS (counters
  * that cost nothing when unused: a firmware with its NIC's own counters). The drop counters are not written through
@@ -6341,7 +6364,7 @@ MRC__PRIVATE void mrc__timers_never(mrc_conn *c); /* every timer of the QP disar
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
 /* The transmit fast paths' BTH word 0 template and the SACK fast path's header words, kept in step with their inputs:
  * PKEY and DEST_QP (mrc__conn_clear, mrc_conn_modify), TVER (the endpoint's configuration, fixed once attached) and
- * the QPN (mrc_conn_init) */
+ * the QPN (mrc_conn_init); the transmit template (mrc__tx_tpl) dropped, to be built again from them */
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
@@ -6349,6 +6372,9 @@ MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     mrc__st4((uint8_t *)&c->tx_sack[1], MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4((uint8_t *)&c->tx_sack[2], MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
                                             MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+#if MRC__TX_RUN
+    c->tpl.wr = 0; /* the transmit template holds PKEY and DEST_QP too */
+#endif
 }
 /* Every timer of the QP disarmed (its heap key is the caller's to update) */
 MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
@@ -6483,6 +6509,9 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     }
     c->sq_done = c->sq_send = c->sq_tail;
     c->sq_sent = 0;
+#if MRC__TX_RUN
+    c->tpl.wr = 0; /* the transmit template's message is gone */
+#endif
     for (i = c->rq_done; i != c->rq_tail; i++) {
         mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
         q->imm = 0;
@@ -7722,6 +7751,9 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         if (++c->sq_sent == mrc__wr_npkts(c, wr)) {
             c->sq_send++;
             c->sq_sent = 0;
+#if MRC__TX_RUN
+            c->tpl.wr = 0; /* the transmit template's message is sent */
+#endif
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
     }
@@ -10766,6 +10798,73 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_sent(mrc_conn *c, mrc__ccx *
     c->tx_nominal += nominal;
     c->tlp_base = now;
 }
+#if MRC__TX_RUN
+/* ---- the transmit template (docs/PROTOCOL.md P22 fast paths) ---------------------------------------------------------
+ * What every middle packet of the message at send-queue index wr_idx shares, stored once per message in the QP for
+ * mrc__req_tx_fast and mrc__req_tx_run: the header bytes (BTH words 0 and 1, METH, TSETH's fixed bits, RETH's rkey and
+ * length), BTH word 2's TS bit, the nominal size and the mrc_txinfo but the EV's fields and the payload. A packet adds
+ * its PSN word (A bit, PSN), TSETH's timestamp, RETH's VA, its EV and its payload. Its inputs stay fixed while the
+ * message is sent: the WR, the QP's PKEY, DEST_QP, peer, QPN and MTU (changed outside RTS only, where
+ * mrc__conn_tx_bth0 or mrc__conn_clear drops it), the configuration (fixed). tpl.wr is dropped where the message ends
+ * (mrc__req_tx_fast, mrc__req_tx) and at a flush, so a slot that comes round again never finds it. */
+/* its key: the message's send-queue slot plus one (never 0, "none"; a message's index plus one would be 0 at 2^32 - 1).
+ * A slot comes round again every MRC_MAX_SQ messages: the template goes where its message ends, so it is never the
+ * later message's (tests/burst.c bu_tx_template) */
+#define MRC__TPL_KEY(wr_idx) (((wr_idx) & (MRC_MAX_SQ - 1u)) + 1u)
+MRC__STATIC_ASSERT(sizeof(mrc_txinfo) >= 32, txinfo_32); /* mrc__tx_tpl_pkt's first copy */
+MRC__PRIVATE MRC__NOINLINE void mrc__tx_tpl(mrc_conn *c, const mrc__wr *wr, uint32_t wr_idx) {
+    const mrc_config *cf = &c->ep->cfg;
+    const uint32_t hl = mrc__data_hdr_len(c, false), plen = 1u << c->mtu_shift; /* plen: pad 0 */
+    uint8_t *th = c->tpl.hdr;
+    mrc_txinfo *ti = &c->tpl.ti;
+    MRC_MEMSET(th, 0, sizeof c->tpl.hdr);
+    mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | c->tx_bth0);
+    mrc__st4(th + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
+    mrc__st4(th + MRC_BTH_LEN,
+             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    mrc__st4(th + MRC_BTH_LEN + MRC_METH_LEN, MRC__FW(0, 4, MRC__TSETH_TSR, 0u) | MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+    MRC__FPUT(th + sizeof c->tpl.hdr - MRC_RETH_LEN, MRC__RETH_RKEY, wr->rkey);
+    MRC__FPUT(th + sizeof c->tpl.hdr - MRC_RETH_LEN, MRC__RETH_DMA_LEN, wr->len);
+    c->tpl.w2 = MRC__FW(8, 4, MRC__BTH_TS, cf->tseth ? 1u : 0u);
+    MRC_MEMSET(ti, 0, sizeof *ti);
+    ti->dscp_class = (uint8_t)(cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
+    ti->dscp = cf->dscp[ti->dscp_class];
+    ti->opcode = (uint8_t)MRC_OP_WRITE_MIDDLE;
+    ti->ev_fmt = (uint8_t)MRC_EV_FMT_UDP; /* mrc__ev_txinfo without a profile */
+    ti->peer = c->attr.peer;
+    ti->qpn = c->qpn;
+    ti->hdr_len = hl;
+    ti->payload_len = plen;
+    c->tpl.wr = MRC__TPL_KEY(wr_idx);
+}
+/* A middle packet (packet k, PSN psn, EV slot, A bit a) from the template: its headers at buf (hl bytes), its
+ * mrc_txinfo, its payload copied after the headers with MRC_TX_COPY - the bytes mrc__fast_data_hdrs and
+ * mrc__fast_data_ti store for it */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__tx_tpl_pkt(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti, const mrc__wr *wr,
+                                                    uint32_t k, uint32_t sh, uint32_t psn, uint32_t a, uint16_t slot,
+                                                    uint32_t hl, unsigned flags, mrc_time now) {
+    uint8_t *q = buf + (hl - MRC_RETH_LEN);
+    MRC_MEMCPY(buf, c->tpl.hdr, MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN);
+    mrc__st4(buf + 8, c->tpl.w2 | MRC__FW(8, 4, MRC__BTH_A, a) | MRC__FW(8, 4, MRC__BTH_PSN, psn));
+    if (c->tpl.w2) /* TSETH (without it, RETH below overwrites those bytes) */
+        mrc__st4(buf + MRC_BTH_LEN + MRC_METH_LEN, MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(c->ep, now)) |
+                                                       MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
+                                                       MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
+    MRC__FPUT(q, MRC__RETH_VA, wr->remote_va + ((uint64_t)k << sh));
+    MRC_MEMCPY(q + 8, c->tpl.hdr + sizeof c->tpl.hdr - 8, 8); /* RETH's rkey and length */
+    /* (two copies: gcc -O2 x86-64 makes one copy of all 56 bytes a rep movs, 14 iterations; 32-bit: 40 bytes) */
+    MRC_MEMCPY(ti, &c->tpl.ti, 32);
+    MRC_MEMCPY((uint8_t *)ti + 32, (const uint8_t *)&c->tpl.ti + 32, sizeof *ti - 32);
+    if (MRC__UNLIKELY(c->ev_prof)) {
+        mrc__ev_txinfo(c, slot, ti);
+    } else {
+        ti->port = c->evs[slot].port;
+        ti->ev = c->evs[slot].sport;
+    }
+    ti->payload = wr->buf + ((uint64_t)k << sh);
+    if (flags & MRC_TX_COPY) mrc__fast_data_copy(ti, buf + hl, 1u << sh, 0u);
+}
+#endif
 /* ---- new data: the fast path (docs/PROTOCOL.md P22 fast paths) ------------------------------------------------------
  * The common case of mrc__req_tx: a QP in RTS with no probe due and nothing to retransmit sends its next new packet,
  * inside the MPR window and the congestion window, on the next EV of the current plane's rotation, with no record in
@@ -10824,10 +10923,19 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         }
     }
 
-    opcode = mrc__fast_data_hdrs(ep, c, buf, wr, wr_idx, k, sh, psn, pad, last, imm, 0u, now);
-
-    mrc__fast_data_ti(c, ti, buf, wr, k, sh, slot, cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM, opcode, pad, hl,
-                      plen, flags);
+#if MRC__TX_RUN
+    if (!last && k) { /* a middle packet: the transmit template's bytes (the A bit as mrc__fast_data_hdrs) */
+        if (c->tpl.wr != MRC__TPL_KEY(wr_idx)) mrc__tx_tpl(c, wr, wr_idx);
+        opcode = MRC_OP_WRITE_MIDDLE;
+        mrc__tx_tpl_pkt(c, buf, ti, wr, k, sh, psn,
+                        cf->ack.request_every ? mrc__fast_areq(c, cf->ack.request_every) : 0u, slot, hl, flags, now);
+    } else
+#endif
+    {
+        opcode = mrc__fast_data_hdrs(ep, c, buf, wr, wr_idx, k, sh, psn, pad, last, imm, 0u, now);
+        mrc__fast_data_ti(c, ti, buf, wr, k, sh, slot, cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM, opcode,
+                          pad, hl, plen, flags);
+    }
 
     /* commit: mrc__req_emit_data's for a new PSN, then mrc__req_tx's */
     if (!bk || !(psn & (MRC__BLK_PSNS - 1u)) || c->nxt_ret) {
@@ -10859,6 +10967,9 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     if (last) {
         c->sq_send++;
         c->sq_sent = 0;
+#if MRC__TX_RUN
+        c->tpl.wr = 0; /* the transmit template's message is sent */
+#endif
     } else {
         c->sq_sent = k + 1u;
     }
@@ -10877,13 +10988,6 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         mrc__sched_txq(c, mrc__req_new(c));
     return (int)need;
 }
-#endif
-/* The transmit burst's runs below where speed is asked for: not under gcc -Os, where they would cost 2 KB of the
- * Cortex-M4 core (a burst there is its single calls, as with MRC_FAST_PATH 0) */
-#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
-#define MRC__TX_RUN 1
-#else
-#define MRC__TX_RUN 0
 #endif
 #if MRC__TX_RUN
 /* ---- P37 bursts: a run of one QP's middle packets (docs/PROTOCOL.md P37 bursts, P22 fast paths) -------------------
@@ -10921,7 +11025,6 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     const mrc__evprof *pf = mrc__conn_prof(c);
     const uint32_t wr_idx = c->sq_send, sh = c->mtu_shift, plen = 1u << sh, pad = (4u - (plen & 3u)) & 3u;
     const unsigned np = cf->num_ports;
-    const bool tseth = cf->tseth;
     const uint32_t k = c->sq_sent, psn0 = c->snd_nxt; /* packet j of the run: packet k + j of the message, PSN
                                                          * psn0 + j */
     uint32_t psn = psn0, hl, nominal, areq, last, room_w, lim;
@@ -11001,32 +11104,19 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
     /* the congestion window's test of packet j + 1 (infl then the flight plus j + 1 packets): j below what the room
      * left takes whole */
     room_w = MRC__MIN(room_w, cwnd >= infl ? (uint32_t)MRC__MIN((cwnd - infl) / nominal, (uint64_t)room_w) : 0u);
-    /* the bytes every middle packet of the message shares; the PSN and the VA are stored per packet */
-    mrc__st4(th, MRC__FW(0, 4, MRC__BTH_OPCODE, MRC_OP_WRITE_MIDDLE) | MRC__FW(0, 4, MRC__BTH_PAD, pad) | c->tx_bth0);
-    mrc__st4(th + 4, MRC__FW(4, 4, MRC__BTH_RESV8, 0u) | MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
-    mrc__st4(th + 8, 0u); /* the PSN's word: stored per packet */
-    mrc__st4(th + MRC_BTH_LEN,
-             MRC__FW(0, 4, MRC__METH_RQMSN, wr->rqmsn) | MRC__FW(0, 4, MRC__METH_MSN, mrc__wr_msn(wr_idx)));
+    /* the bytes every middle packet of the message shares (the transmit template, with this instant's timestamp); the
+     * PSN and the VA are stored per packet */
+    if (c->tpl.wr != MRC__TPL_KEY(wr_idx)) mrc__tx_tpl(c, wr, wr_idx);
+    MRC_MEMCPY(th, c->tpl.hdr, sizeof th);
     mrc__st4(th + MRC_BTH_LEN + MRC_METH_LEN,
              MRC__FW(0, 4, MRC__TSETH_TS, mrc__ts(ep, now)) | MRC__FW(0, 4, MRC__TSETH_TSR, 0u) |
                  MRC__FW(0, 4, MRC__TSETH_FTYPE, 1u));
-    MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_RKEY, wr->rkey);
-    MRC__FPUT(th + sizeof th - MRC_RETH_LEN, MRC__RETH_DMA_LEN, wr->len);
     va = wr->remote_va + ((uint64_t)k << sh);
     wrs = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
-    w8 = MRC__FW(8, 4, MRC__BTH_TS, tseth ? 1u : 0u);
+    w8 = c->tpl.w2;
     src = wr->buf + ((uint64_t)k << sh);
     areq = cf->ack.request_every;
-    MRC_MEMSET(&ti0, 0, sizeof ti0);
-    ti0.dscp_class = (uint8_t)(cf->trimmable ? MRC_DSCP_TRIMMABLE : MRC_DSCP_NO_TRIM);
-    ti0.dscp = cf->dscp[ti0.dscp_class];
-    ti0.pad = (uint8_t)pad;
-    ti0.opcode = (uint8_t)MRC_OP_WRITE_MIDDLE;
-    ti0.ev_fmt = (uint8_t)MRC_EV_FMT_UDP; /* mrc__ev_txinfo without a profile */
-    ti0.peer = c->attr.peer;
-    ti0.qpn = c->qpn;
-    ti0.hdr_len = hl;
-    ti0.payload_len = plen;
+    MRC_MEMCPY(&ti0, &c->tpl.ti, sizeof ti0);
     for (j = 0;; t++) { /* t: entry j */
         mrc_txpkt *e = t;
         uint8_t *buf = e->buf, *q;

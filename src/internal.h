@@ -84,6 +84,14 @@
 #else
 #define MRC__SIZE_COLD MRC__ALWAYS_INLINE
 #endif
+/* The transmit runs (P37 bursts) and the transmit template (P22) where speed is asked for: not under gcc -Os, where
+ * they would cost 2 KB of the Cortex-M4 core (a burst there is its single calls, as with MRC_FAST_PATH 0, and every
+ * packet's headers are built field by field) */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define MRC__TX_RUN 1
+#else
+#define MRC__TX_RUN 0
+#endif
 /* A statistics counter's update (mrc_endpoint_stats, mrc_conn_stats): e, or nothing under MRC_NO_STATS (counters
  * that cost nothing when unused: a firmware with its NIC's own counters). The drop counters are not written through
  * it: a dropped packet is counted whatever the macro (mrc__drop). */

@@ -17,7 +17,7 @@
 /* ---- attach, detach, query ---------------------------------------------------------------------------------- */
 /* The transmit fast paths' BTH word 0 template and the SACK fast path's header words, kept in step with their inputs:
  * PKEY and DEST_QP (mrc__conn_clear, mrc_conn_modify), TVER (the endpoint's configuration, fixed once attached) and
- * the QPN (mrc_conn_init) */
+ * the QPN (mrc_conn_init); the transmit template (mrc__tx_tpl) dropped, to be built again from them */
 MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     c->tx_bth0 = MRC__FW(0, 4, MRC__BTH_TVER, c->ep ? c->ep->cfg.wire.tver : 0u) |
                  MRC__FW(0, 4, MRC__BTH_PKEY, c->attr.pkey);
@@ -25,6 +25,9 @@ MRC__PRIVATE void mrc__conn_tx_bth0(mrc_conn *c) {
     mrc__st4((uint8_t *)&c->tx_sack[1], MRC__FW(4, 4, MRC__BTH_DEST_QP, c->attr.dest_qpn));
     mrc__st4((uint8_t *)&c->tx_sack[2], MRC__FW(8, 4, MRC__SETH_SPDCID, c->qpn & 0xFFFFu) |
                                             MRC__FW(8, 4, MRC__SETH_DPDCID, c->attr.dest_qpn & 0xFFFFu));
+#if MRC__TX_RUN
+    c->tpl.wr = 0; /* the transmit template holds PKEY and DEST_QP too */
+#endif
 }
 /* Every timer of the QP disarmed (its heap key is the caller's to update) */
 MRC__PRIVATE MRC__NOINLINE void mrc__timers_never(mrc_conn *c) {
@@ -159,6 +162,9 @@ MRC__PRIVATE void mrc__conn_error(mrc_conn *c, int status, int has_msn, uint16_t
     }
     c->sq_done = c->sq_send = c->sq_tail;
     c->sq_sent = 0;
+#if MRC__TX_RUN
+    c->tpl.wr = 0; /* the transmit template's message is gone */
+#endif
     for (i = c->rq_done; i != c->rq_tail; i++) {
         mrc__rqe *q = &c->rq[i & (MRC_MAX_RQ - 1u)];
         q->imm = 0;

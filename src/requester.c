@@ -484,6 +484,9 @@ MRC__PRIVATE int mrc__req_tx(mrc_conn *c, uint8_t *buf, size_t cap, unsigned fla
         if (++c->sq_sent == mrc__wr_npkts(c, wr)) {
             c->sq_send++;
             c->sq_sent = 0;
+#if MRC__TX_RUN
+            c->tpl.wr = 0; /* the transmit template's message is sent */
+#endif
         }
         c->snd_nxt = MRC__PSN_INC(c->snd_nxt);
     }

@@ -426,6 +426,21 @@ struct mrc_conn {
     mrc__ctl ctlq[MRC_CTLQ_LEN];
     uint32_t ctlq_head, ctlq_tail;
     mrc_conn_stats st;
+#if MRC_FAST_PATH
+    /* The transmit template (docs/PROTOCOL.md P22): what every middle packet of the message being sent shares, built
+     * at its first middle packet (mrc__tx_tpl) for mrc__req_tx_fast and the transmit runs. A cache: no other code
+     * reads it (make fast-check compares the packets built from it, not its bytes). Last: the members before it keep
+     * their offsets (Cortex-M4 -Os, which leaves it unused, builds the same code) */
+    struct {
+        uint32_t wr;          /* the message's send-queue slot plus one; 0: none (dropped where a message ends, at a
+                                 flush, with tx_bth0) */
+        uint32_t w2;          /* BTH word 2 but the A bit and the PSN (the TS bit) */
+        /* BTH, METH, TSETH and RETH as a middle packet carries them, but BTH word 2, TSETH's timestamp and RETH's VA
+         * (zero); without TSETH, RETH starts at byte 16 on the wire */
+        uint8_t hdr[MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN];
+        mrc_txinfo ti;        /* its mrc_txinfo but the EV's fields (port, ev) and the payload */
+    } tpl;
+#endif
 };
 
 /* A registered memory region (the endpoint's mrs[]) */

@@ -564,6 +564,74 @@ static int bu_args_body(sc_pair *p) {
 }
 SC_TEST(t_bu_args, bu_args_body)
 
+/* ---- 5. the transmit template (docs/PROTOCOL.md P22): never another message's --------------------------------------
+ * Twin pairs from one seed, one with the fast paths off (cfg.fast_path_off: every packet built field by field, no
+ * template). A's plan comes back to the same send-queue slot with a multi-packet message after MRC_MAX_SQ - 1
+ * single-packet messages, which build no template, three times over, each time with another length, offset and
+ * opcode (so another METH MSN and RETH length): every packet either pair sends (its bytes, port, EV, DSCP, pad: the
+ * harness's hash) must agree, both transfers complete with every byte placed once. White-box, where the template is
+ * built: at each middle packet it names the message being sent, and once the plan is done nothing. With the
+ * template's drop at a message's end left out (mrc__req_tx_fast), the slot's second message goes out with the first
+ * one's MSN and length and the hashes differ. */
+#if MRC_FAST_PATH && !defined(__OPTIMIZE_SIZE__)
+#define BU_TPL 1 /* the core builds the template (its MRC__TX_RUN) */
+#else
+#define BU_TPL 0
+#endif
+static unsigned long bu_tpl_mid, bu_tpl_bad;
+static void bu_tpl_tap(sc_pair *p, int from, const uint8_t *pkt, size_t len, const mrc_txinfo *ti, mrc_time now) {
+    const mrc_conn *c = p->q[0][0].c;
+    (void)pkt, (void)len, (void)now;
+    if (from != 0 || ti->opcode != MRC_OP_WRITE_MIDDLE) return;
+    bu_tpl_mid++;
+#if BU_TPL && MRC_FAST_PATH
+    if (c->tpl.wr != (c->sq_send & (MRC_MAX_SQ - 1u)) + 1u) bu_tpl_bad++;
+#else
+    (void)c;
+#endif
+}
+static int bu_tx_template_run(sc_pair *p, int off) {
+    const uint32_t mtu = 4096u;
+    unsigned round, i;
+    int s;
+    sc_defaults(p, g_seed + 3900);
+    for (s = 0; s < 2; s++) p->cfg[s].fast_path_off = off != 0;
+    p->hash_on = 1;
+    if (!off) p->tap = bu_tpl_tap;
+    for (round = 0; round < 3; round++) {
+        SC_CHECK(p, sc_add(p, 0, 0, round * 9000u, (5u + round) * mtu - 100u * round, round == 1 ? MRC_WR_WRITE_IMM
+                                                                                               : MRC_WR_WRITE,
+                           round) == 0);
+        for (i = 1; i < MRC_MAX_SQ; i++) SC_CHECK(p, sc_add(p, 0, 0, 100000u + i * 64u, 40u + round, MRC_WR_WRITE, 0) == 0);
+    }
+    SC_CHECK(p, sc_add(p, 0, 0, 500000u, 9u * mtu + 1u, MRC_WR_WRITE_IMM, 7) == 0);
+    SC_CHECK(p, sc_start(p) == 0);
+    SC_CHECK(p, sc_run_until(p, sc_now(p) + SC_SEC) == 1);
+    if (sc_check_clean(p)) return 1;
+#if BU_TPL && MRC_FAST_PATH
+    SC_CHECK(p, p->q[0][0].c->tpl.wr == 0u);
+#endif
+    return 0;
+}
+static int bu_tx_template_body(sc_pair *p) {
+    sc_pair *q = (sc_pair *)calloc(1, sizeof(sc_pair));
+    int r = 1;
+    if (!q) return 1;
+    bu_tpl_mid = bu_tpl_bad = 0;
+    if (bu_tx_template_run(p, 0) != 0 || bu_tx_template_run(q, 1) != 0) goto out;
+    note("%lu middle packets, %lu with a template not their message's; the packets' hash %s the general code's",
+         bu_tpl_mid, bu_tpl_bad, p->hash == q->hash ? "equals" : "differs from");
+    SC_CHECK(p, bu_tpl_mid > 0 && bu_tpl_bad == 0);
+    SC_CHECKF(p, p->hash == q->hash, "fast paths %016llx, general code %016llx (seed %llu)",
+              (unsigned long long)p->hash, (unsigned long long)q->hash, (unsigned long long)g_seed);
+    r = 0;
+out:
+    sc_free(q);
+    free(q);
+    return r;
+}
+SC_TEST(t_bu_tx_template, bu_tx_template_body)
+
 const test_entry test_burst[] = {
     {"bu_tx_equal", t_bu_tx_equal},
     {"bu_tx_variants", t_bu_tx_variants},
@@ -571,5 +639,6 @@ const test_entry test_burst[] = {
     {"bu_rx_like", t_bu_rx_like},
     {"bu_args", t_bu_args},
     {"bu_sack_run", t_bu_sack_run},
+    {"bu_tx_template", t_bu_tx_template},
     {NULL, NULL},
 };
