@@ -1498,7 +1498,7 @@ MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__fast_data_sent(mrc_conn *c, mrc__ccx *
 /* ---- the transmit template (docs/PROTOCOL.md P22 fast paths) ---------------------------------------------------------
  * What every middle packet of the message at send-queue index wr_idx shares, stored once per message in the QP for
  * mrc__req_tx_fast and mrc__req_tx_run: the header bytes (BTH words 0 and 1, METH, TSETH's fixed bits, RETH's rkey and
- * length), BTH word 2's TS bit, the nominal size and the mrc_txinfo but the EV's fields and the payload. A packet adds
+ * length), BTH word 2's TS bit and the mrc_txinfo but the EV's fields and the payload. A packet adds
  * its PSN word (A bit, PSN), TSETH's timestamp, RETH's VA, its EV and its payload. Its inputs stay fixed while the
  * message is sent: the WR, the QP's PKEY, DEST_QP, peer, QPN and MTU (changed outside RTS only, where
  * mrc__conn_tx_bth0 or mrc__conn_clear drops it), the configuration (fixed). tpl.wr is dropped where the message ends
