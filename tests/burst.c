@@ -19,6 +19,12 @@ static int bu_post(sc_pair *p, unsigned i) {
     w.imm = i;
     return mrc_conn_post_write(p->q[0][0].c, &w, sc_now(p));
 }
+/* the twin pair a test allocated, freed; returns r */
+static int bu_twin_free(sc_pair *q, int r) {
+    sc_free(q);
+    free(q);
+    return r;
+}
 /* Two pairs from the same seed and plan: A of one is polled packet by packet, A of the other in bursts (of 7, or of
  * 32 in the variants); every packet (its bytes, its payload, every mrc_txinfo field but the payload pointer) must be
  * the same. The variants take the transmit burst's runs of middle packets (P37) through other shapes: the payload
@@ -114,9 +120,7 @@ static int bu_tx_equal_run(sc_pair *p, unsigned v) {
     }
     r = 0;
 out:
-    sc_free(q);
-    free(q);
-    return r;
+    return bu_twin_free(q, r);
 }
 static int bu_tx_equal_body(sc_pair *p) { return bu_tx_equal_run(p, 0); }
 static int bu_tx_variants_body(sc_pair *p) {
@@ -317,9 +321,7 @@ static int bu_rx_like_body(sc_pair *p) {
     SC_CHECK(p, taken >= 600 && data >= 400);
     r = 0;
 out:
-    sc_free(q);
-    free(q);
-    return r;
+    return bu_twin_free(q, r);
 }
 SC_TEST(t_bu_rx_like, bu_rx_like_body)
 
@@ -516,9 +518,7 @@ static int bu_sack_run_body(sc_pair *p) {
     SC_CHECK(p, sacks >= 24u * 8u * BU_SK / 2u);
     r = 0;
 out:
-    sc_free(q);
-    free(q);
-    return r;
+    return bu_twin_free(q, r);
 }
 SC_TEST(t_bu_sack_run, bu_sack_run_body)
 
@@ -626,9 +626,7 @@ static int bu_tx_template_body(sc_pair *p) {
               (unsigned long long)p->hash, (unsigned long long)q->hash, (unsigned long long)g_seed);
     r = 0;
 out:
-    sc_free(q);
-    free(q);
-    return r;
+    return bu_twin_free(q, r);
 }
 SC_TEST(t_bu_tx_template, bu_tx_template_body)
 
