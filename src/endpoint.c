@@ -1535,7 +1535,8 @@ MRC__PRIVATE MRC__NOINLINE void mrc__tx_tpl(mrc_conn *c, const mrc__wr *wr, uint
 }
 /* A middle packet (packet k, PSN psn, EV slot, A bit a) from the template: its headers at buf (hl bytes), its
  * mrc_txinfo, its payload copied after the headers with MRC_TX_COPY - the bytes mrc__fast_data_hdrs and
- * mrc__fast_data_ti store for it */
+ * mrc__fast_data_ti store for it. mrc__req_tx_run's loop stores the same from locals (the template's bytes with the
+ * run's timestamp, the VA and payload advanced): through this helper its transmit cost 208.9 -> 225.5 per packet */
 MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__tx_tpl_pkt(mrc_conn *c, uint8_t *buf, mrc_txinfo *ti, const mrc__wr *wr,
                                                     uint32_t k, uint32_t sh, uint32_t psn, uint32_t a, uint16_t slot,
                                                     uint32_t hl, unsigned flags, mrc_time now) {
