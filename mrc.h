@@ -1810,9 +1810,9 @@ struct mrc_conn {
     mrc__evslot ver_ring[MRC_MAX_EVS];
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
-    /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
-     * this round) and [n_act, n_act + n_skip) sit out this round */
-    uint16_t seg[MRC_MAX_PORTS], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
+    /* per port p: its EVs' segment ring[seg[p], seg[p + 1]) (seg[MRC_MAX_PORTS]: ev_count); in it [0, n_act) carry
+     * data ([0, act_pos) used this round) and [n_act, n_act + n_skip) sit out this round */
+    uint16_t seg[MRC_MAX_PORTS + 1], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
     uint16_t bk_head[MRC_MAX_PORTS];      /* per port: stack of backup slots */
     uint16_t bk_n[MRC_MAX_PORTS], act_target[MRC_MAX_PORTS];
     uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
@@ -3204,6 +3204,8 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__PR_NAMED 32u   /* a SACK named this (first) transmission (P38 quiet SACKs: a second one is a duplicate) */
 #define MRC__PR_EVCONF 64u  /* ev_lost names an EV whose loss this PSN's verdict confirmed (P40: a later SACK echoing an
                              * earlier transmission takes it back) */
+#define MRC__PR_FULL 128u   /* a full packet, not its message's last: its nominal size is mrc__nominal_full (set with the
+                             * record at the first transmission; mrc__rec_nominal reads it instead of the WR's geometry) */
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 /* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
 #define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])
@@ -3882,6 +3884,7 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr 
 /* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
     const mrc__wr *wr = &c->sq[r->wr];
+    if (r->flags & MRC__PR_FULL) return mrc__nominal_full(c);
     return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
 }
 
@@ -5448,6 +5451,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         i += slots[p];
         planes += usable[p] != 0;
     }
+    c->seg[MRC_MAX_PORTS] = (uint16_t)i; /* ev_count: the last segment's end */
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
     for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
     c->ev_proven = MRC__EV_NONE; /* proven again by the next SACK */
@@ -5764,7 +5768,7 @@ MRC__PRIVATE void mrc__ev_probe_answer(mrc_conn *c, unsigned i, unsigned m);
  * new clean return. A FIFO holds at most its port's slot count; a return that finds it full is not queued.
  * Rebuilds and ERR empty every FIFO. Queueing O(1); taking amortised O(1) (each stale entry is dropped once). */
 MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) {
-    return (unsigned)(p + 1u < MRC_MAX_PORTS ? c->seg[p + 1u] : c->ev_count) - c->seg[p];
+    return (unsigned)c->seg[p + 1u] - c->seg[p];
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];
@@ -7259,6 +7263,7 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 /* the parts of a SACK's processing both SACK handlers run (the general one, the fast path) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why);
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_slack_steady(const mrc_endpoint *ep, const mrc_conn *c);
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c);
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why);
 MRC__PRIVATE MRC__ALWAYS_INLINE uint64_t mrc__req_sack_bits(const mrc_conn *c, uint64_t bm, uint32_t base, int32_t hi);
@@ -7510,12 +7515,15 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_
         mrc__req_mark_lost(c, c->txl.head, why); /* unlinks it */
     }
 }
+/* the slack's multiplier would not decay (mrc__slack) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_slack_steady(const mrc_endpoint *ep, const mrc_conn *c) {
+    return c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns;
+}
 /* A head sent after the latest acknowledged send time (the in-order case) is neither lost nor late whatever the slack:
  * unless the slack's multiplier would decay (a side effect of mrc__slack), nothing more to do (this test in line) */
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c) {
     c->reo_deadline = MRC_TIME_NEVER;
-    return (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
-           (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
+    return mrc__req_slack_steady(ep, c) && (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
 }
 /* both (out of line under -Os: the general SACK handler and P37 bursts; the SACK fast path keeps the test in line) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why) {
@@ -7630,7 +7638,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
     }
     r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
     if (!rtx) { /* a new PSN: fresh record */
-        r->flags = 0;
+        r->flags = last ? 0u : MRC__PR_FULL;
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
         r->ev_lost = 0; /* none: flags clear */
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
@@ -9152,6 +9160,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     {
         uint16_t occ[MRC_MAX_EVS];
         MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
+        if (c->seg[MRC_MAX_PORTS] != c->ev_count) return 17; /* the segments end at ev_count */
         for (p = 0; p < MRC_MAX_PORTS; p++) {
             unsigned cap = mrc__ev_seglen(c, p), k;
             if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
@@ -9270,6 +9279,17 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
         }
         if (c->rtxq.n + c->txl.n > w) return 14;
+        /* Rule 24: a PSN not acknowledged yet has MRC__PR_FULL exactly when it is not its message's last (the SACK
+         * paths take its nominal size from the flag). O(window) */
+        for (k = 0; k < w; k++) {
+            const uint32_t psn = (c->win_base + k) & MRC_PSN_MASK;
+            const mrc__pblk *pb = mrc__blk(c, psn);
+            const mrc__psnrec *r = &pb->rec[psn & (MRC__BLK_PSNS - 1u)];
+            const mrc__wr *wr = &c->sq[r->wr];
+            if ((pb->acked >> (psn & 63u)) & 1u) continue;
+            if (!(r->flags & MRC__PR_FULL) != !(((psn - wr->first_psn) & MRC_PSN_MASK) + 1u < mrc__wr_npkts(c, wr)))
+                return 24;
+        }
     }
     /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
      * of retained blocks (its neighbours point back at it). O(window / 64). */
@@ -9340,9 +9360,6 @@ MRC__PRIVATE void mrc__check_all(const mrc_endpoint *ep) {
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
     mrc__req_losses_scan(ep, c, MRC__LOSS_SACK);
 }
-MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
-    if (!mrc__req_losses_none(ep, c)) mrc__sack_losses_scan(ep, c);
-}
 /* mrc__req_complete, only when the oldest message is all acknowledged */
 MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
     if (c->sq_done != c->sq_send) {
@@ -9372,13 +9389,23 @@ MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c
     return mrc__blk(c, psn);
 #endif
 }
+/* mrc__req_detect_losses of a SACK, its test (mrc__req_losses_none) in line with the head's send time read from bk, the
+ * block of ack_psn's 64 PSNs, when the head is among them (mrc__sack_blk) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c, uint32_t ack_psn,
+                                                       const mrc__pblk *bk) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (!mrc__req_slack_steady(ep, c) ||
+        (c->txl.n && mrc__sack_blk(c, c->txl.head, ack_psn, bk)->sent[c->txl.head & (MRC__BLK_PSNS - 1u)] <=
+                         c->lat_acked_sent))
+        mrc__sack_losses_scan(ep, c);
+}
 #if MRC__SACK_SPEED
-/* mrc__rec_nominal of PSN psn (record r): a full packet unless its message's last (packet k + 1 starts before its end:
- * mrc__nominal's test without the packet count) */
+/* mrc__rec_nominal of PSN psn (record r): a full packet (MRC__PR_FULL) unless its message's last */
 MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__sack_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
-    const mrc__wr *wr = &c->sq[r->wr];
-    uint32_t k = (psn - wr->first_psn) & MRC_PSN_MASK;
-    return wr->len > ((uint64_t)(k + 1u) << c->mtu_shift) ? mrc__nominal_full(c) : mrc__nominal(c, wr, k);
+    const mrc__wr *wr;
+    if (MRC__LIKELY(r->flags & MRC__PR_FULL)) return mrc__nominal_full(c);
+    wr = &c->sq[r->wr];
+    return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
 }
 /* mrc__req_ack_one of a PSN not acknowledged yet from its block and record, which the caller holds: no look-up. A
  * window with holes: the SACK of a first transmission acknowledges only its PSN (by the bitmap, mrc__sack_ack_named),
@@ -9428,8 +9455,6 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_cc_sub(mrc_conn *c, mrc__ccx *x, 
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
                                               uint32_t cack) {
     const uint32_t full = mrc__nominal_full(c);
-    const mrc__wr *wr = (const mrc__wr *)0;
-    uint32_t wlast = 0, k;
     uint32_t sum = 0; /* nominal bytes acknowledged, not yet taken off the flight (at most MRC_MAX_INFLIGHT packets) */
     for (;; psn = MRC__PSN_INC(psn)) {
         uint64_t bit = (uint64_t)1 << (psn & 63u);
@@ -9439,12 +9464,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         if (!(b->acked & bit)) {
             b->acked |= bit;
             if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
-                    wr = &c->sq[q->wr];
-                    wlast = mrc__wr_npkts(c, wr) - 1u;
-                }
-                k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                sum += k < wlast ? full : mrc__nominal(c, wr, k);
+                sum += (q->flags & MRC__PR_FULL) ? full : mrc__rec_nominal(c, psn, q); /* mrc__rec_nominal */
                 if (x && MRC__UNLIKELY(x->ready_head != MRC__EV_NONE)) {
                     mrc__sack_cc_sub(c, x, sum);
                     sum = 0;
@@ -9880,7 +9900,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     if (progress) mrc__req_progress(c, now);
-    if (!ep->in_burst) mrc__sack_losses(ep, c); /* P37 bursts: once per QP, at the burst's end */
+    if (!ep->in_burst) mrc__sack_losses(ep, c, ack_psn, bk); /* P37 bursts: once per QP, at the burst's end */
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
     if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt))
@@ -10949,7 +10969,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     bk->acked &= ~((uint64_t)1 << (psn & 63u));
     bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
     r->ev = (mrc__evslot)slot;
-    r->flags = MRC__PR_INFLIGHT;
+    r->flags = MRC__PR_INFLIGHT | MRC__PR_FULL; /* the message's last one drops MRC__PR_FULL below */
     r->txseq = (mrc__txseq)c->tx_count++;
     if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
         bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
@@ -10966,6 +10986,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
     }
     if (last) {
+        r->flags = MRC__PR_INFLIGHT;
         c->sq_send++;
         c->sq_sent = 0;
 #if MRC__TX_RUN
@@ -11183,7 +11204,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
         bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
         r->ev = (mrc__evslot)slot;
-        r->flags = MRC__PR_INFLIGHT;
+        r->flags = MRC__PR_INFLIGHT | MRC__PR_FULL; /* a middle packet */
         r->txseq = (mrc__txseq)(txc + j);
         if (MRC__LIKELY(!fresh)) { /* the tail is the packet before, in bk */
             r[-1].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));

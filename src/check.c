@@ -26,6 +26,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__check_tail(const mrc_conn *c) {
     {
         uint16_t occ[MRC_MAX_EVS];
         MRC_MEMSET(occ, 0, c->ev_count * sizeof occ[0]);
+        if (c->seg[MRC_MAX_PORTS] != c->ev_count) return 17; /* the segments end at ev_count */
         for (p = 0; p < MRC_MAX_PORTS; p++) {
             unsigned cap = mrc__ev_seglen(c, p), k;
             if (c->rc_n[p] > cap || (cap ? c->rc_head[p] >= cap : c->rc_head[p] != 0)) return 17;
@@ -144,6 +145,17 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
         }
         if (c->rtxq.n + c->txl.n > w) return 14;
+        /* Rule 24: a PSN not acknowledged yet has MRC__PR_FULL exactly when it is not its message's last (the SACK
+         * paths take its nominal size from the flag). O(window) */
+        for (k = 0; k < w; k++) {
+            const uint32_t psn = (c->win_base + k) & MRC_PSN_MASK;
+            const mrc__pblk *pb = mrc__blk(c, psn);
+            const mrc__psnrec *r = &pb->rec[psn & (MRC__BLK_PSNS - 1u)];
+            const mrc__wr *wr = &c->sq[r->wr];
+            if ((pb->acked >> (psn & 63u)) & 1u) continue;
+            if (!(r->flags & MRC__PR_FULL) != !(((psn - wr->first_psn) & MRC_PSN_MASK) + 1u < mrc__wr_npkts(c, wr)))
+                return 24;
+        }
     }
     /* Rule 15: each block in the table is this QP's, at that entry; a retained one is linked in the endpoint's FIFO
      * of retained blocks (its neighbours point back at it). O(window / 64). */

@@ -36,9 +36,6 @@
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_losses_scan(mrc_endpoint *ep, mrc_conn *c) {
     mrc__req_losses_scan(ep, c, MRC__LOSS_SACK);
 }
-MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c) {
-    if (!mrc__req_losses_none(ep, c)) mrc__sack_losses_scan(ep, c);
-}
 /* mrc__req_complete, only when the oldest message is all acknowledged */
 MRC__PRIVATE MRC__INLINE void mrc__sack_complete(mrc_conn *c) {
     if (c->sq_done != c->sq_send) {
@@ -68,13 +65,23 @@ MRC__PRIVATE MRC__ALWAYS_INLINE const mrc__pblk *mrc__sack_blk(const mrc_conn *c
     return mrc__blk(c, psn);
 #endif
 }
+/* mrc__req_detect_losses of a SACK, its test (mrc__req_losses_none) in line with the head's send time read from bk, the
+ * block of ack_psn's 64 PSNs, when the head is among them (mrc__sack_blk) */
+MRC__PRIVATE MRC__ALWAYS_INLINE void mrc__sack_losses(mrc_endpoint *ep, mrc_conn *c, uint32_t ack_psn,
+                                                       const mrc__pblk *bk) {
+    c->reo_deadline = MRC_TIME_NEVER;
+    if (!mrc__req_slack_steady(ep, c) ||
+        (c->txl.n && mrc__sack_blk(c, c->txl.head, ack_psn, bk)->sent[c->txl.head & (MRC__BLK_PSNS - 1u)] <=
+                         c->lat_acked_sent))
+        mrc__sack_losses_scan(ep, c);
+}
 #if MRC__SACK_SPEED
-/* mrc__rec_nominal of PSN psn (record r): a full packet unless its message's last (packet k + 1 starts before its end:
- * mrc__nominal's test without the packet count) */
+/* mrc__rec_nominal of PSN psn (record r): a full packet (MRC__PR_FULL) unless its message's last */
 MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__sack_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
-    const mrc__wr *wr = &c->sq[r->wr];
-    uint32_t k = (psn - wr->first_psn) & MRC_PSN_MASK;
-    return wr->len > ((uint64_t)(k + 1u) << c->mtu_shift) ? mrc__nominal_full(c) : mrc__nominal(c, wr, k);
+    const mrc__wr *wr;
+    if (MRC__LIKELY(r->flags & MRC__PR_FULL)) return mrc__nominal_full(c);
+    wr = &c->sq[r->wr];
+    return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
 }
 /* mrc__req_ack_one of a PSN not acknowledged yet from its block and record, which the caller holds: no look-up. A
  * window with holes: the SACK of a first transmission acknowledges only its PSN (by the bitmap, mrc__sack_ack_named),
@@ -124,8 +131,6 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__sack_cc_sub(mrc_conn *c, mrc__ccx *x, 
 MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc__ccx *x, mrc__pblk *b, uint32_t psn,
                                               uint32_t cack) {
     const uint32_t full = mrc__nominal_full(c);
-    const mrc__wr *wr = (const mrc__wr *)0;
-    uint32_t wlast = 0, k;
     uint32_t sum = 0; /* nominal bytes acknowledged, not yet taken off the flight (at most MRC_MAX_INFLIGHT packets) */
     for (;; psn = MRC__PSN_INC(psn)) {
         uint64_t bit = (uint64_t)1 << (psn & 63u);
@@ -135,12 +140,7 @@ MRC__PRIVATE MRC__NOINLINE void mrc__sack_cum(mrc_endpoint *ep, mrc_conn *c, mrc
         if (!(b->acked & bit)) {
             b->acked |= bit;
             if (q->flags & MRC__PR_INFLIGHT) { /* mrc__cc_on_ack, then off the transmit list */
-                if (wr != &c->sq[q->wr]) { /* mrc__rec_nominal: a full packet but for its message's last */
-                    wr = &c->sq[q->wr];
-                    wlast = mrc__wr_npkts(c, wr) - 1u;
-                }
-                k = (psn - wr->first_psn) & MRC_PSN_MASK;
-                sum += k < wlast ? full : mrc__nominal(c, wr, k);
+                sum += (q->flags & MRC__PR_FULL) ? full : mrc__rec_nominal(c, psn, q); /* mrc__rec_nominal */
                 if (x && MRC__UNLIKELY(x->ready_head != MRC__EV_NONE)) {
                     mrc__sack_cc_sub(c, x, sum);
                     sum = 0;
@@ -576,7 +576,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_sack_fast(mrc_endpoint *ep, const uint8_
         }
     }
     if (progress) mrc__req_progress(c, now);
-    if (!ep->in_burst) mrc__sack_losses(ep, c); /* P37 bursts: once per QP, at the burst's end */
+    if (!ep->in_burst) mrc__sack_losses(ep, c, ack_psn, bk); /* P37 bursts: once per QP, at the burst's end */
     /* mrc__req_release (win_base moved) changes something only when win_base left old_base's block or caught up with
      * snd_nxt */
     if (c->win_base != old_base && (((old_base ^ c->win_base) & ~(MRC__BLK_PSNS - 1u)) || c->win_base == c->snd_nxt))
@@ -1645,7 +1645,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     bk->acked &= ~((uint64_t)1 << (psn & 63u));
     bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
     r->ev = (mrc__evslot)slot;
-    r->flags = MRC__PR_INFLIGHT;
+    r->flags = MRC__PR_INFLIGHT | MRC__PR_FULL; /* the message's last one drops MRC__PR_FULL below */
     r->txseq = (mrc__txseq)c->tx_count++;
     if (c->txl.n && !((c->txl.tail ^ psn) >> 6)) { /* mrc__plist_push(c, &c->txl, psn, r, false): tail in bk */
         bk->rec[c->txl.tail & (MRC__BLK_PSNS - 1u)].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));
@@ -1662,6 +1662,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
         if (wr->opcode == MRC_WR_WRITE_IMM) c->wimm_out++;
     }
     if (last) {
+        r->flags = MRC__PR_INFLIGHT;
         c->sq_send++;
         c->sq_sent = 0;
 #if MRC__TX_RUN
@@ -1879,7 +1880,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
         bk->acked &= ~((uint64_t)1 << (psn & 63u));
         bk->sent[psn & (MRC__BLK_PSNS - 1u)] = now;
         r->ev = (mrc__evslot)slot;
-        r->flags = MRC__PR_INFLIGHT;
+        r->flags = MRC__PR_INFLIGHT | MRC__PR_FULL; /* a middle packet */
         r->txseq = (mrc__txseq)(txc + j);
         if (MRC__LIKELY(!fresh)) { /* the tail is the packet before, in bk */
             r[-1].next = (mrc__recidx)(psn & (MRC_MAX_INFLIGHT - 1u));

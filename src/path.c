@@ -349,6 +349,7 @@ MRC__PRIVATE void mrc__ev_rebuild(mrc_conn *c) {
         i += slots[p];
         planes += usable[p] != 0;
     }
+    c->seg[MRC_MAX_PORTS] = (uint16_t)i; /* ev_count: the last segment's end */
     c->ev_floor = (uint16_t)(planes ? (c->ev_min_active + planes - 1u) / planes : 0u);
     for (p = 0; p < MRC_MAX_PORTS; p++) c->port_ok[p] = c->ep->now;
     c->ev_proven = MRC__EV_NONE; /* proven again by the next SACK */

@@ -24,7 +24,7 @@
  * new clean return. A FIFO holds at most its port's slot count; a return that finds it full is not queued.
  * Rebuilds and ERR empty every FIFO. Queueing O(1); taking amortised O(1) (each stale entry is dropped once). */
 MRC__PRIVATE MRC__INLINE unsigned mrc__ev_seglen(const mrc_conn *c, unsigned p) {
-    return (unsigned)(p + 1u < MRC_MAX_PORTS ? c->seg[p + 1u] : c->ev_count) - c->seg[p];
+    return (unsigned)c->seg[p + 1u] - c->seg[p];
 }
 MRC__PRIVATE MRC__INLINE void mrc__ev_rc_push(mrc_conn *c, unsigned slot) {
     mrc__ev *e = &c->evs[slot];

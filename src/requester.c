@@ -243,12 +243,15 @@ MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_
         mrc__req_mark_lost(c, c->txl.head, why); /* unlinks it */
     }
 }
+/* the slack's multiplier would not decay (mrc__slack) */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_slack_steady(const mrc_endpoint *ep, const mrc_conn *c) {
+    return c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns;
+}
 /* A head sent after the latest acknowledged send time (the in-order case) is neither lost nor late whatever the slack:
  * unless the slack's multiplier would decay (a side effect of mrc__slack), nothing more to do (this test in line) */
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c) {
     c->reo_deadline = MRC_TIME_NEVER;
-    return (c->reo_mult <= 1 || ep->cfg.recovery.reorder_slack_ns) &&
-           (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
+    return mrc__req_slack_steady(ep, c) && (!c->txl.n || MRC__REC_SENT(c, c->txl.head) > c->lat_acked_sent);
 }
 /* both (out of line under -Os: the general SACK handler and P37 bursts; the SACK fast path keeps the test in line) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why) {
@@ -363,7 +366,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_emit_data(mrc_conn *c, uint32_t psn, uin
     }
     r = &bk->rec[psn & (MRC__BLK_PSNS - 1u)];
     if (!rtx) { /* a new PSN: fresh record */
-        r->flags = 0;
+        r->flags = last ? 0u : MRC__PR_FULL;
         r->wr = (mrc__sqslot)(wr_idx & (MRC_MAX_SQ - 1u));
         r->ev_lost = 0; /* none: flags clear */
         bk->acked &= ~((uint64_t)1 << (psn & 63u));

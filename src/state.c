@@ -641,6 +641,7 @@ MRC__PRIVATE MRC__INLINE uint32_t mrc__nominal(const mrc_conn *c, const mrc__wr 
 /* nominal size of a PSN's packet (its message is still in the send queue while the PSN is in the window) */
 MRC__PRIVATE uint32_t mrc__rec_nominal(const mrc_conn *c, uint32_t psn, const mrc__psnrec *r) {
     const mrc__wr *wr = &c->sq[r->wr];
+    if (r->flags & MRC__PR_FULL) return mrc__nominal_full(c);
     return mrc__nominal(c, wr, (psn - wr->first_psn) & MRC_PSN_MASK);
 }
 

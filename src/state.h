@@ -84,6 +84,8 @@ MRC__PRIVATE mrc_conn *mrc__conn_lookup(const mrc_endpoint *ep, uint32_t qpn);
 #define MRC__PR_NAMED 32u   /* a SACK named this (first) transmission (P38 quiet SACKs: a second one is a duplicate) */
 #define MRC__PR_EVCONF 64u  /* ev_lost names an EV whose loss this PSN's verdict confirmed (P40: a later SACK echoing an
                              * earlier transmission takes it back) */
+#define MRC__PR_FULL 128u   /* a full packet, not its message's last: its nominal size is mrc__nominal_full (set with the
+                             * record at the first transmission; mrc__rec_nominal reads it instead of the WR's geometry) */
 #define MRC__SQ(c, i) (&(c)->sq[(i) & (MRC_MAX_SQ - 1u)])
 /* the record and send time of a PSN that has one (in [win_base, snd_nxt): its block is held) */
 #define MRC__REC(c, psn) (&mrc__blk(c, psn)->rec[(psn) & (MRC__BLK_PSNS - 1u)])

@@ -379,9 +379,9 @@ struct mrc_conn {
     mrc__evslot ver_ring[MRC_MAX_EVS];
     uint8_t plane_rr;         /* the port the next packet tries first */
     uint16_t bad_head, bad_tail, n_bad;   /* FIFO of ASSUMED_BAD slots waiting for a probe */
-    /* per port p: its EVs' segment ring[seg[p], seg[p] + slots on p); in it [0, n_act) carry data ([0, act_pos) used
-     * this round) and [n_act, n_act + n_skip) sit out this round */
-    uint16_t seg[MRC_MAX_PORTS], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
+    /* per port p: its EVs' segment ring[seg[p], seg[p + 1]) (seg[MRC_MAX_PORTS]: ev_count); in it [0, n_act) carry
+     * data ([0, act_pos) used this round) and [n_act, n_act + n_skip) sit out this round */
+    uint16_t seg[MRC_MAX_PORTS + 1], n_act[MRC_MAX_PORTS], n_skip[MRC_MAX_PORTS], act_pos[MRC_MAX_PORTS];
     uint16_t bk_head[MRC_MAX_PORTS];      /* per port: stack of backup slots */
     uint16_t bk_n[MRC_MAX_PORTS], act_target[MRC_MAX_PORTS];
     uint16_t rev_pos[MRC_MAX_PORTS];      /* per port: where control packets are in its rotation (Q19 reverse-path EVs)
