@@ -1752,6 +1752,8 @@ struct mrc_conn {
     mrc__blkidx btab[MRC__BTAB_LEN];             /* pool blocks of [win_base, snd_nxt) (plus one; 0: none) */
     mrc__plist txl;           /* records in flight (MRC__PR_INFLIGHT), by their latest transmission, oldest first */
     uint32_t tx_count;        /* data transmissions so far (mod 2^32; a record's txseq is its low bits) */
+    uint32_t txl_lo;          /* with txl not empty: at most its head's transmission count (tx_count - txl_lo bounds
+                               * the head's distance; mrc__txl_used renews it from the record) */
     mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time lat_acked_rtt;   /* P32 reorder timer: how long that transmission took to be acknowledged */
@@ -7263,6 +7265,9 @@ MRC__PRIVATE MRC__INLINE void mrc__req_progress(mrc_conn *c, mrc_time now);
 MRC__PRIVATE uint64_t mrc__rcvd_newly(uint32_t *last, uint32_t rcvd);
 /* the parts of a SACK's processing both SACK handlers run (the general one, the fast path) */
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_losses_scan(mrc_endpoint *ep, mrc_conn *c, int why);
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__txl_used(mrc_conn *c);
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__txl_span(mrc_conn *c);
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__txl_room(mrc_conn *c);
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_slack_steady(const mrc_endpoint *ep, const mrc_conn *c);
 MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__req_losses_none(const mrc_endpoint *ep, mrc_conn *c);
 MRC__PRIVATE MRC__SIZE_NOINLINE void mrc__req_detect_losses(mrc_endpoint *ep, mrc_conn *c, int why);
@@ -7486,12 +7491,30 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
+/* The transmissions since the transmit list's head was sent (the list not empty), from its record; txl_lo renewed to
+ * the head's count */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__txl_used(mrc_conn *c) {
+    uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
+    c->txl_lo = c->tx_count - used;
+    return used;
+}
+/* ... or a bound of them below MRC__TXL_SPAN, from txl_lo without the record: the head only ever gets newer (the list
+ * is in transmission order, appended at the tail, and every transmission appends). The record is read, and the bound
+ * renewed, only when the bound does not prove the room; every path asks this way, so all leave txl_lo alike (and
+ * tx_count - txl_lo stays within a span of the head's count: no wrap) */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__txl_span(mrc_conn *c) {
+    uint32_t used = c->tx_count - c->txl_lo;
+    return used < MRC__TXL_SPAN ? used : mrc__txl_used(c);
+}
+/* mrc__txl_span's test (the list not empty): room for one more transmission */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__txl_room(mrc_conn *c) {
+    return (uint32_t)(c->tx_count - c->txl_lo) < MRC__TXL_SPAN || mrc__txl_used(c) < MRC__TXL_SPAN;
+}
 /* Room for one more transmission: the oldest record in flight that has seen MRC__TXL_SPAN later transmissions go
  * by (2 windows) is treated as lost. Called before the EV of the new transmission is chosen, since declaring a loss
  * can demote an EV. Only the head can qualify: the list is in transmission order. */
 MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    if (c->txl.n && !mrc__txl_room(c)) mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
 }
 /* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission, and
  * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second
@@ -9279,6 +9302,10 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
         }
         if (c->rtxq.n + c->txl.n > w) return 14;
+        /* Rule 25: txl_lo is at most the transmit list head's transmission count (the fast paths' span test) */
+        if (c->txl.n && (uint32_t)(c->tx_count - c->txl_lo) <
+                            (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq))
+            return 25;
         /* Rule 24: a PSN not acknowledged yet has MRC__PR_FULL exactly when it is not its message's last (the SACK
          * paths take its nominal size from the flag). O(window) */
         for (k = 0; k < w; k++) {
@@ -10928,7 +10955,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     if (!mrc__cc_fits(x, nominal, now) || ((flags & MRC_TX_COPY) && cap < need)) return 0; /* cap >= MRC_HDR_MAX > hl */
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: it sets the pacing
                                                                            clock */
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (c->txl.n && !mrc__txl_room(c)) return 0; /* mrc__txl_reserve's test: not past it */
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
         int rs = mrc__ev_pick(c, -1); /* -1: none, its planes' turn back where it was (a full round of plane_rr), and
                                          the general code arms the no-path timer */
@@ -11114,7 +11141,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
      * it, as past the last entry, the QP stays queued */
     lim = MRC__TXL_SPAN;
     if (c->txl.n) {
-        uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
+        uint32_t used = mrc__txl_span(c); /* (as each packet's test would find it: it renews txl_lo alike) */
         if (used >= MRC__TXL_SPAN) return 0;
         lim = MRC__TXL_SPAN - used;
     }
@@ -11348,7 +11375,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     if ((!c->rtx_force && !mrc__cc_fits(x, nominal, now)) || ((flags & MRC_TX_COPY) && cap < need)) return 0;
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: the pacing clock */
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (c->txl.n && !mrc__txl_room(c)) return 0; /* mrc__txl_reserve's test: not past it */
     avoid = r->ev; /* a retransmission avoids its last EV */
     pos = c->act_pos[p];
     if (pos < c->n_act[p] && (c->n_act[p] > 1u || mrc__evr_at(c, p, pos) != avoid)) {

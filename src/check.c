@@ -145,6 +145,10 @@ MRC_API int mrc_conn_check(const mrc_conn *c) {
             if (!b || mrc__pool_ret(c->ep, b - 1u)) return 13;
         }
         if (c->rtxq.n + c->txl.n > w) return 14;
+        /* Rule 25: txl_lo is at most the transmit list head's transmission count (the fast paths' span test) */
+        if (c->txl.n && (uint32_t)(c->tx_count - c->txl_lo) <
+                            (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq))
+            return 25;
         /* Rule 24: a PSN not acknowledged yet has MRC__PR_FULL exactly when it is not its message's last (the SACK
          * paths take its nominal size from the flag). O(window) */
         for (k = 0; k < w; k++) {

@@ -1604,7 +1604,7 @@ MRC__PRIVATE int mrc__req_tx_fast(mrc_conn *c, uint8_t *buf, size_t cap, unsigne
     if (!mrc__cc_fits(x, nominal, now) || ((flags & MRC_TX_COPY) && cap < need)) return 0; /* cap >= MRC_HDR_MAX > hl */
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: it sets the pacing
                                                                            clock */
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (c->txl.n && !mrc__txl_room(c)) return 0; /* mrc__txl_reserve's test: not past it */
     if (!(c->n_act[p] | c->n_skip[p])) { /* a plane without EVs: mrc__ev_pick finds one if any plane has one */
         int rs = mrc__ev_pick(c, -1); /* -1: none, its planes' turn back where it was (a full round of plane_rr), and
                                          the general code arms the no-path timer */
@@ -1790,7 +1790,7 @@ MRC__PRIVATE MRC__NOINLINE unsigned mrc__req_tx_run(mrc_endpoint *ep, mrc_txpkt 
      * it, as past the last entry, the QP stays queued */
     lim = MRC__TXL_SPAN;
     if (c->txl.n) {
-        uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
+        uint32_t used = mrc__txl_span(c); /* (as each packet's test would find it: it renews txl_lo alike) */
         if (used >= MRC__TXL_SPAN) return 0;
         lim = MRC__TXL_SPAN - used;
     }
@@ -2024,7 +2024,7 @@ MRC__PRIVATE MRC__NOINLINE int mrc__req_rtx_fast(mrc_conn *c, uint8_t *buf, size
     need = (flags & MRC_TX_COPY) ? (size_t)hl + (size_t)plen + (size_t)pad : (size_t)hl;
     if ((!c->rtx_force && !mrc__cc_fits(x, nominal, now)) || ((flags & MRC_TX_COPY) && cap < need)) return 0;
     if (x && MRC__UNLIKELY(x->cwnd < nominal) && x->p.subpkt) return 0; /* P24 sub-packet windows: the pacing clock */
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN) return 0;
+    if (c->txl.n && !mrc__txl_room(c)) return 0; /* mrc__txl_reserve's test: not past it */
     avoid = r->ev; /* a retransmission avoids its last EV */
     pos = c->act_pos[p];
     if (pos < c->n_act[p] && (c->n_act[p] > 1u || mrc__evr_at(c, p, pos) != avoid)) {

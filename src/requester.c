@@ -214,12 +214,30 @@ MRC__PRIVATE void mrc__req_mark_lost(mrc_conn *c, uint32_t psn, int why) {
     if (!(r->flags & MRC__PR_QUEUED)) mrc__rtxq_push(c, psn, r, why >= MRC__LOSS_NACK || why == MRC__LOSS_RTO);
     MRC__TRACE(c->ep, MRC_TRACE_LOSS, psn, why);
 }
+/* The transmissions since the transmit list's head was sent (the list not empty), from its record; txl_lo renewed to
+ * the head's count */
+MRC__PRIVATE MRC__SIZE_NOINLINE uint32_t mrc__txl_used(mrc_conn *c) {
+    uint32_t used = (mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq);
+    c->txl_lo = c->tx_count - used;
+    return used;
+}
+/* ... or a bound of them below MRC__TXL_SPAN, from txl_lo without the record: the head only ever gets newer (the list
+ * is in transmission order, appended at the tail, and every transmission appends). The record is read, and the bound
+ * renewed, only when the bound does not prove the room; every path asks this way, so all leave txl_lo alike (and
+ * tx_count - txl_lo stays within a span of the head's count: no wrap) */
+MRC__PRIVATE MRC__ALWAYS_INLINE uint32_t mrc__txl_span(mrc_conn *c) {
+    uint32_t used = c->tx_count - c->txl_lo;
+    return used < MRC__TXL_SPAN ? used : mrc__txl_used(c);
+}
+/* mrc__txl_span's test (the list not empty): room for one more transmission */
+MRC__PRIVATE MRC__ALWAYS_INLINE bool mrc__txl_room(mrc_conn *c) {
+    return (uint32_t)(c->tx_count - c->txl_lo) < MRC__TXL_SPAN || mrc__txl_used(c) < MRC__TXL_SPAN;
+}
 /* Room for one more transmission: the oldest record in flight that has seen MRC__TXL_SPAN later transmissions go
  * by (2 windows) is treated as lost. Called before the EV of the new transmission is chosen, since declaring a loss
  * can demote an EV. Only the head can qualify: the list is in transmission order. */
 MRC__PRIVATE void mrc__txl_reserve(mrc_conn *c) {
-    if (c->txl.n && (uint32_t)(mrc__txseq)(c->tx_count - MRC__REC(c, c->txl.head)->txseq) >= MRC__TXL_SPAN)
-        mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
+    if (c->txl.n && !mrc__txl_room(c)) mrc__req_mark_lost(c, c->txl.head, MRC__LOSS_SACK);
 }
 /* Declare lost every record in flight sent more than the reordering slack before the latest acked transmission, and
  * set P32's reorder deadline from the head left, as mrc__reo_deadline would (the slack computed once: a second

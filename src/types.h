@@ -321,6 +321,8 @@ struct mrc_conn {
     mrc__blkidx btab[MRC__BTAB_LEN];             /* pool blocks of [win_base, snd_nxt) (plus one; 0: none) */
     mrc__plist txl;           /* records in flight (MRC__PR_INFLIGHT), by their latest transmission, oldest first */
     uint32_t tx_count;        /* data transmissions so far (mod 2^32; a record's txseq is its low bits) */
+    uint32_t txl_lo;          /* with txl not empty: at most its head's transmission count (tx_count - txl_lo bounds
+                               * the head's distance; mrc__txl_used renews it from the record) */
     mrc__plist rtxq;          /* records of the PSNs declared lost (MRC__PR_QUEUED), to retransmit from the head */
     mrc_time lat_acked_sent;  /* latest send time of any transmission known acked */
     mrc_time lat_acked_rtt;   /* P32 reorder timer: how long that transmission took to be acknowledged */
