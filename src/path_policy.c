@@ -434,7 +434,7 @@ MRC__PRIVATE void mrc__ev_on_trim(mrc_conn *c, int slot) {
  * (for a verdict, the latest time the original can have left) no later than max(2 srtt, MRC__HOST_WIN_NS) after the
  * mark is the host's: the EV leaves its hold (P29) and is neither demoted nor swept (ev_loss_host). A real fault on
  * every plane at once looks the same and is treated alike: the RTO, the retry budget and the no-path timer still end a
- * QP that cannot deliver. One port never applies. O(ports), per loss. */
+ * QP that cannot deliver. One port never applies. Per loss O(1), O(ports) when the run covers 2 ports or more. */
 #define MRC__HOST_WIN_NS 4000u
 MRC__PRIVATE uint32_t mrc__ev_ports_carrying(const mrc_conn *c) { /* the ports with EVs ACTIVE or SKIP */
     uint32_t all = 0;
@@ -444,9 +444,12 @@ MRC__PRIVATE uint32_t mrc__ev_ports_carrying(const mrc_conn *c) { /* the ports w
     return all;
 }
 MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mrc_time sent) {
-    uint32_t all = mrc__ev_ports_carrying(c), bit = 1u << (c->evs[slot].port - 1u);
+    uint32_t all, bit = 1u << (c->evs[slot].port - 1u);
     c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
     c->hl_next = (mrc__txseq)(seq + 1u);
+    if (!(c->hl_mask & (c->hl_mask - 1u))) return; /* one port: it cannot cover 2 or more carrying EVs (the scan of the
+                                                      ports below only for consecutive losses on 2 ports or more) */
+    all = mrc__ev_ports_carrying(c);
     if ((all & (all - 1u)) && (c->hl_mask & all) == all) c->hl_at = sent;
 }
 /* P39 host losses, timeouts: the RTO is about to judge the transmission of snd_una lost. When no acknowledgement has
