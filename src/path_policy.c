@@ -447,8 +447,8 @@ MRC__PRIVATE void mrc__ev_lost_at(mrc_conn *c, unsigned slot, mrc__txseq seq, mr
     uint32_t all, bit = 1u << (c->evs[slot].port - 1u);
     c->hl_mask = seq == c->hl_next ? c->hl_mask | bit : bit;
     c->hl_next = (mrc__txseq)(seq + 1u);
-    if (!(c->hl_mask & (c->hl_mask - 1u))) return; /* one port: it cannot cover 2 or more carrying EVs (the scan of the
-                                                      ports below only for consecutive losses on 2 ports or more) */
+    if (!(c->hl_mask & (c->hl_mask - 1u))) return; /* a run on one port cannot cover the 2 or more ports the rule
+                                                      needs: the ports are scanned only for a run over 2 or more */
     all = mrc__ev_ports_carrying(c);
     if ((all & (all - 1u)) && (c->hl_mask & all) == all) c->hl_at = sent;
 }
