@@ -90,7 +90,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBJ = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: all test test-parts test-research test-trace test-variants asan cxx fast-check fast-check-suite fast-check-sim fc-half-1 fc-half-2 freestanding size \
-        demo demo-sim check check-build clean bench hello docs-check static dissector-test amalgamate src-check
+        demo demo-sim check check-build clean bench bench-mech-test hello docs-check static dissector-test amalgamate src-check
 all: $(B)/mrc_test $(B)/demo $(B)/mrc_perf $(B)/hello
 
 $(B):
@@ -141,7 +141,7 @@ test:
 	./$(B)/mrc_test $(TEST_ARGS)
 
 test-parts: fc-half-1 fc-half-2 $(B)/mrc_test src-check sim-quick fuzz-replay hello docs-check static test-research \
-            test-variants \
+            test-variants bench-mech-test \
             perf-report-test perf-cli-test install-test udp-test
 
 # the suite built with MRC_RESEARCH: the tests of the research knobs (P24, P29, P32, P33 set away from their
@@ -201,6 +201,11 @@ dissector-test: $(B)/mrc_pcap $(B)/sim/mrc_simrun $(B)/mrc_perf
 	B=$(B) tools/dissector_test.sh
 
 # ---- benchmarks (timing: never part of make test) ----
+# make bench-mech-test: the rules of make bench's table by mechanism (bench/mechanisms.py) on this mrc.h's functions
+bench-mech-test:
+	@if command -v python3 >/dev/null 2>&1; then python3 bench/mechanisms.py --self-test; \
+	else echo "bench-mech-test: SKIP: needs python3"; fi
+
 # make bench: instructions per data packet (callgrind; installs valgrind when root and missing, else a SKIP line)
 # and their reconciliation, the scaling table, the targets, the firmware figures beside them (make -s firmware-bench
 # when this Makefile has it), ns per data packet (median of 7 wall-clock runs), the EV-pick micro-bench; JSON lines in

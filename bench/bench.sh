@@ -10,8 +10,10 @@
 #      measurement over `build/demo -m 16 -l 0 -t 0 -j 0 -q`, printed beside it
 #   3. the targets (issue 36) beside the figures, and the firmware figures (`make -s firmware-bench`, when the
 #      Makefile has that target) beside x86-64's: reported, never asserted
-#   4. ns per data packet: `mrc_bench time`, median of REPS (7) wall-clock transfers, a 4 KiB memcpy as the yardstick
-#   5. the EV-pick micro-bench (bench/ev_pick.c)
+#   4. the P37 bursts beside single calls (bench/burst.c), then the targets' four streams by mechanism
+#      (bench/mechanisms.py: each instruction charged to what its code does; the mechanisms must add up to ALL-IN)
+#   5. ns per data packet: `mrc_bench time`, median of REPS (7) wall-clock transfers, a 4 KiB memcpy as the yardstick
+#   6. the EV-pick micro-bench (bench/ev_pick.c)
 # Every result is also a JSON line in $B/bench/bench.json. Needs the binaries `make bench` builds first.
 set -euo pipefail
 
@@ -230,6 +232,42 @@ else
     echo "== P37 bursts: SKIP: needs valgrind and $BB"
 fi
 
+# ---- by mechanism: where the instructions of the targets' four streams go (bench/mechanisms.py) ----
+mech_fail=0
+if command -v valgrind >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 && command -v addr2line >/dev/null 2>&1 &&
+    [ -x "$BB" ]; then
+    echo
+    echo "== By mechanism: instructions per 4 KiB data packet, excl. the copy, each charged to what its code does"
+    echo "   (approximate: by function, and in the fast paths' own bodies by source line; *: what issue 36's levers"
+    echo "   address; the bounds: what is left if those cost nothing, or half; bench/README.md) =="
+    mech_allin() { # STREAM BENCH-KIND: the stream's ALL-IN and data packets from the JSON lines above
+        grep -F '"bench":"'"$2"'","stream":"'"$1"'"' "$JSON" | head -1 |
+            sed 's/.*"data_pkts":\([0-9]*\).*"all_in":\([0-9.]*\).*/\2 \1/'
+    }
+    for s in clean sack8 a32 a32_b8; do
+        case $s in
+        a32*) kind=burst bin=$BB toggles=(--toggle-collect='bench_b_*') run=("$BB" "$s") ;;
+        *) kind=instr bin=$BIN run=("$BIN" cg "$s" "$OUT/mech_$s.counts") toggles=()
+           for w in tx_data rx_data tx_sack rx_sack poll_idle_tx poll_idle_rx rx_trim tx_nack rx_nack tx_other \
+               rx_other; do toggles+=(--toggle-collect="bench_$w"); done
+           case "$($BIN features)" in *"callgrind_requests 1"*) toggles+=(--instr-atstart=no) ;; esac ;;
+        esac
+        read -r allin pk <<< "$(mech_allin "$s" "$kind")"
+        if [ -z "${allin:-}" ]; then echo "  $s: SKIP: no ALL-IN figure above"; continue; fi
+        if ! valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.mech_$s.out" --dump-instr=yes \
+            --compress-strings=no --compress-pos=no "${toggles[@]}" "${run[@]}" > "$OUT/mech_$s.log" 2>&1; then
+            cat "$OUT/mech_$s.log" >&2
+            echo "bench: FAIL: callgrind run of $s by mechanism (log above)" >&2
+            exit 1
+        fi
+        python3 "$HERE/mechanisms.py" --bin "$bin" --pkts "$pk" --expect "$allin" --stream "$s" --json "$JSON" \
+            "$OUT/cg.mech_$s.out" || mech_fail=1
+    done
+else
+    echo
+    echo "== By mechanism: SKIP: needs valgrind, python3, addr2line and $BB"
+fi
+
 # ---- wall-clock ----
 "$BIN" time "$JSON" "$REPS"
 
@@ -243,7 +281,8 @@ echo
 echo "== JSON lines ($JSON; compare two commits with bench/compare.sh OLD.json NEW.json)"
 cat "$JSON"
 echo "bench: done in $(( $(date +%s) - t_start )) s"
-if [ "$recon_fail" != 0 ] || [ "$fw_fail" != 0 ]; then
+if [ "$recon_fail" != 0 ] || [ "$fw_fail" != 0 ] || [ "$mech_fail" != 0 ]; then
+    [ "$mech_fail" = 0 ] || echo "bench: FAIL: by mechanism: the mechanisms do not add up to the ALL-IN figure (above)"
     [ "$recon_fail" = 0 ] || echo "bench: FAIL: the reconciliation: the table's ALL-IN is not what callgrind counts in the API calls (above)"
     [ "$fw_fail" = 0 ] || echo "bench: FAIL: make firmware-bench (above)"
     exit 1
