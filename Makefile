@@ -208,7 +208,8 @@ bench-mech-test:
 
 # make bench: instructions per data packet (callgrind; installs valgrind when root and missing, else a SKIP line)
 # and their reconciliation, the scaling table, the targets, the firmware figures beside them (make -s firmware-bench
-# when this Makefile has it), ns per data packet (median of 7 wall-clock runs), the EV-pick micro-bench; JSON lines in
+# when this Makefile has it), the bursts, the targets' streams by mechanism (bench/mechanisms.py), ns per data packet
+# (median of 7 wall-clock runs), the EV-pick micro-bench; JSON lines in
 # build/bench/bench.json (bench/README.md). The large build carries 1,024 QPs, 1,024 WRs and a 4,096-PSN window.
 BENCH_LARGE := -DMRC_MAX_CONNS=1024 -DMRC_MAX_SQ=1024 -DMRC_MAX_RQ=1024 -DMRC_MAX_INFLIGHT=4096
 BENCH_CG    := $(if $(wildcard /usr/include/valgrind/callgrind.h),-DBENCH_CALLGRIND)

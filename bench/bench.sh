@@ -240,10 +240,6 @@ if command -v valgrind >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 && 
     echo "== By mechanism: instructions per 4 KiB data packet, excl. the copy, each charged to what its code does"
     echo "   (approximate: by function, and in the fast paths' own bodies by source line; *: what issue 36's levers"
     echo "   address; the bounds: what is left if those cost nothing, or half; bench/README.md) =="
-    mech_allin() { # STREAM BENCH-KIND: the stream's ALL-IN and data packets from the JSON lines above
-        grep -F '"bench":"'"$2"'","stream":"'"$1"'"' "$JSON" | head -1 |
-            sed 's/.*"data_pkts":\([0-9]*\).*"all_in":\([0-9.]*\).*/\2 \1/'
-    }
     for s in clean sack8 a32 a32_b8; do
         case $s in
         a32*) kind=burst bin=$BB toggles=(--toggle-collect='bench_b_*') run=("$BB" "$s") ;;
@@ -252,8 +248,9 @@ if command -v valgrind >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 && 
                rx_other; do toggles+=(--toggle-collect="bench_$w"); done
            case "$($BIN features)" in *"callgrind_requests 1"*) toggles+=(--instr-atstart=no) ;; esac ;;
         esac
-        read -r allin pk <<< "$(mech_allin "$s" "$kind")"
-        if [ -z "${allin:-}" ]; then echo "  $s: SKIP: no ALL-IN figure above"; continue; fi
+        l=$(grep -F '"bench":"'"$kind"'","stream":"'"$s"'"' "$JSON" | head -n 1) # its ALL-IN and data packets above
+        allin=$(jget "$l" all_in) pk=$(jget "$l" data_pkts)
+        if [ -z "$allin" ] || [ -z "$pk" ]; then echo "  $s: SKIP: no ALL-IN figure above"; continue; fi
         if ! valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.mech_$s.out" --dump-instr=yes \
             --compress-strings=no --compress-pos=no "${toggles[@]}" "${run[@]}" > "$OUT/mech_$s.log" 2>&1; then
             cat "$OUT/mech_$s.log" >&2
@@ -282,7 +279,7 @@ echo "== JSON lines ($JSON; compare two commits with bench/compare.sh OLD.json N
 cat "$JSON"
 echo "bench: done in $(( $(date +%s) - t_start )) s"
 if [ "$recon_fail" != 0 ] || [ "$fw_fail" != 0 ] || [ "$mech_fail" != 0 ]; then
-    [ "$mech_fail" = 0 ] || echo "bench: FAIL: by mechanism: the mechanisms do not add up to the ALL-IN figure (above)"
+    [ "$mech_fail" = 0 ] || echo "bench: FAIL: by mechanism (above: bench/mechanisms.py's FAIL line)"
     [ "$recon_fail" = 0 ] || echo "bench: FAIL: the reconciliation: the table's ALL-IN is not what callgrind counts in the API calls (above)"
     [ "$fw_fail" = 0 ] || echo "bench: FAIL: make firmware-bench (above)"
     exit 1
